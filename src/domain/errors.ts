@@ -1,0 +1,72 @@
+/**
+ * One error hierarchy for the whole service. Each error carries the spec's `errorCode`, the HTTP status it
+ * maps to at the REST edge and whether retrying can help; edges translate it, nothing else inspects it.
+ */
+export type ErrorCode =
+  | "INVALID_INPUT"
+  | "INVALID_SLIPPAGE_TOLERANCE"
+  | "INVALID_ADDRESS"
+  | "INVALID_RECIPIENT"
+  | "UNSUPPORTED_CHAIN"
+  | "UNSUPPORTED_CURRENCY"
+  | "UNSUPPORTED_ROUTE"
+  | "AMOUNT_TOO_LOW"
+  | "AMOUNT_TOO_HIGH"
+  | "INSUFFICIENT_LIQUIDITY"
+  | "REQUEST_NOT_FOUND"
+  | "TRANSACTION_NOT_FOUND"
+  | "NOT_FOUND"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "RATE_LIMITED"
+  | "REQUEST_TIMED_OUT"
+  | "RPC_HTTP_ERROR"
+  | "SERVICE_UNAVAILABLE"
+  | "PRICE_FETCH_FAILED"
+  | "DESTINATION_TX_FAILED"
+  | "UNKNOWN_ERROR";
+
+export type CrossfillErrorOptions = { status: number; retryable?: boolean; cause?: unknown; details?: Record<string, unknown> };
+
+export class CrossfillError extends Error {
+  override name = "CrossfillError";
+  readonly errorCode: ErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly details?: Record<string, unknown>;
+
+  constructor(errorCode: ErrorCode, message: string, options: CrossfillErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.errorCode = errorCode;
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.details = options.details;
+  }
+}
+
+/** The caller sent something we cannot act on; nothing was written. */
+export class InvalidInputError extends CrossfillError {
+  override name = "InvalidInputError";
+  constructor(errorCode: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(errorCode, message, { status: 400, details });
+  }
+}
+
+export class NotFoundError extends CrossfillError {
+  override name = "NotFoundError";
+  constructor(errorCode: ErrorCode, message: string) {
+    super(errorCode, message, { status: 404 });
+  }
+}
+
+/** A dependency (RPC, database, price feed) failed in a way that may pass; safe to retry. */
+export class TransientError extends CrossfillError {
+  override name = "TransientError";
+  constructor(errorCode: ErrorCode, message: string, cause?: unknown) {
+    super(errorCode, message, { status: 503, retryable: true, cause });
+  }
+}
+
+export function isCrossfillError(error: unknown): error is CrossfillError {
+  return error instanceof CrossfillError;
+}
