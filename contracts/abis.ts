@@ -1,0 +1,7 @@
+// ABIs only, with literal types (Ponder and viem infer event and function types from them).
+import { callTargetArtifact, depositoryArtifact, receiverArtifact, testTokenArtifact } from "./artifacts.js";
+
+export const depositoryAbi = depositoryArtifact.abi;
+export const receiverAbi = receiverArtifact.abi;
+export const testTokenAbi = testTokenArtifact.abi;
+export const callTargetAbi = callTargetArtifact.abi;
