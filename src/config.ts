@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte hex private key");
+const csvNumbers = z
+  .string()
+  .transform((value) => value.split(",").map((part) => Number(part.trim())))
+  .pipe(z.array(z.number().int().positive()).min(1));
+
+/** "ETH=3000,USDC=1" → { ETH: "3000", USDC: "1" }: prices stay decimal strings until the quote math. */
+const priceList = z
+  .string()
+  .transform((value) =>
+    Object.fromEntries(
+      value
+        .split(",")
+        .filter(Boolean)
+        .map((pair) => pair.split("=").map((part) => part.trim()) as [string, string]),
+    ),
+  )
+  .pipe(z.record(z.string().min(1), z.string().regex(/^\d+(\.\d+)?$/, "price must be a decimal number")));
+
+const envSchema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  CROSSFILL_CHAINS_FILE: z.string().optional(),
+  SOLVER_PRIVATE_KEY: privateKey.optional(),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  CROSSFILL_DATA_DIR: z.string().default(".devnet"),
+  PRICES: priceList.default({ ETH: "3000", WETH: "3000", USDC: "1" }),
+  SERVICE_FEE_BPS: z.coerce.bigint().refine((v) => v >= 0n && v <= 10_000n).default(5n),
+  DEFAULT_SLIPPAGE_BPS: z.coerce.bigint().refine((v) => v >= 0n && v <= 10_000n).default(50n),
+  QUOTE_TTL_SECONDS: z.coerce.number().int().positive().default(600),
+  DEVNET_CHAIN_IDS: csvNumbers.default([31337, 31338, 31339]),
+  DEVNET_BLOCK_TIME: z.coerce.number().min(0).default(1),
+  DEVNET_BASE_PORT: z.coerce.number().int().min(1024).max(65000).default(8545),
+  INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42069),
+});
+
+export type Config = Readonly<z.infer<typeof envSchema>>;
+
+/** Parses the environment once per process; every other module receives the typed result. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  return Object.freeze(parsed.data);
+}
