@@ -1,0 +1,246 @@
+/**
+ * Runs the EVM indexer (`ponder start`, root indexers/evm) as a child process and resolves once Ponder answers
+ * `/ready` (backfill done, views published in the views schema).
+ *
+ * Ponder's `--schema` is derived from a hash of everything that shapes its tables and their contents (config,
+ * tables, handlers, ABIs, chains file): Ponder's own build id hashes only `ponder.schema.ts`'s text, not the
+ * files it re-exports, so a fixed schema name would break crash recovery after a change (GOTCHAS.md).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+/** indexers/evm */
+export const evmIndexerRoot = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(evmIndexerRoot, "../..");
+const ponderBin = path.join(repoRoot, "node_modules/ponder/dist/esm/bin/ponder.js");
+
+export const defaultViewsSchema = "crossfill_onchain";
+
+export type PonderLogLevel = "silent" | "fatal" | "error" | "warn" | "info" | "debug" | "trace";
+
+export interface StartEvmIndexerOptions {
+  /** Postgres connection string (the database Ponder writes its build schema, `ponder_sync` and the views to). */
+  databaseUrl: string;
+  /** Path of the chains file (`{chains: [...]}`, src/chains/chainConfig.ts). */
+  chainsFile: string;
+  /** Port of Ponder's HTTP server (/health, /ready, /status, /metrics); bound on 127.0.0.1. */
+  port: number;
+  /** Stable schema where Ponder publishes plain views of its tables once the backfill is done. */
+  viewsSchema?: string;
+  /** Ponder's log level; default "info". */
+  logLevel?: PonderLogLevel;
+  /** Receives each line Ponder writes (JSON log lines); the last 100 are kept for error messages regardless. */
+  onLog?: (line: string) => void;
+  /** Called when the Ponder process exits; `expected` is true when stop() asked for it. */
+  onExit?: (exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean }) => void;
+  /** How long to wait for `/ready`; default 120 s. */
+  readyTimeoutMs?: number;
+}
+
+export interface EvmIndexer {
+  /** Ponder's build schema (tables live here; read them only through `viewsSchema`). */
+  schema: string;
+  /** The stable views schema, e.g. `crossfill_onchain.deposit`. */
+  viewsSchema: string;
+  /** The child's pid. */
+  pid: number;
+  /** SIGTERM, wait for exit (SIGKILL after 10 s). Idempotent. */
+  stop(): Promise<void>;
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((relative) => path.join(dir, relative))
+    .filter((file) => statSync(file).isFile());
+}
+
+/**
+ * Ponder's `--schema` for this build: `ponder_<12 hex>` of sha256 over the config, the tables, the handlers, the
+ * ABIs, the chain config parser, the Ponder version and the chains file contents. Same code and chains → same
+ * schema (Ponder resumes from its checkpoint); anything else → a fresh schema, indexed from the start blocks.
+ */
+export function indexerBuildSchema(chainsFile: string): string {
+  const sources = [
+    "ponder.config.ts",
+    "schema/onchain.ts",
+    "contracts/abis.ts",
+    "src/chains/chainConfig.ts",
+    "indexers/evm/ponder.config.ts",
+    "indexers/evm/ponder.schema.ts",
+    ...filesUnder(path.join(evmIndexerRoot, "src")).map((file) => path.relative(repoRoot, file)),
+  ]
+    .map((file) => file.split(path.sep).join("/"))
+    .sort();
+  const hash = createHash("sha256");
+  const ponderPackage = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/ponder/package.json"), "utf8"));
+  hash.update(`ponder@${ponderPackage.version}\0`);
+  for (const file of sources) {
+    const absolute = path.join(repoRoot, file);
+    hash.update(`${file}\0`);
+    hash.update(existsSync(absolute) ? readFileSync(absolute) : "<missing>");
+    hash.update("\0");
+  }
+  hash.update("chains\0");
+  hash.update(readFileSync(chainsFile));
+  return `ponder_${hash.digest("hex").slice(0, 12)}`;
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * A stopped (or killed) Ponder keeps its lock for up to ~25 s, so an immediate restart would wait for it.
+ * Only our own computed schema is touched, and only when its meta table exists.
+ */
+async function clearStaleLock(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ meta: string | null }>("SELECT to_regclass($1) AS meta", [
+      `${quoteIdent(schema)}._ponder_meta`,
+    ]);
+    if (!rows[0]?.meta) return;
+    await client.query(
+      `UPDATE ${quoteIdent(schema)}._ponder_meta SET value = jsonb_set(value, '{is_locked}', '0') WHERE key = 'app'`,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<EvmIndexer> {
+  const viewsSchema = options.viewsSchema ?? defaultViewsSchema;
+  const chainsFile = path.resolve(options.chainsFile);
+  const schema = indexerBuildSchema(chainsFile);
+  const readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
+
+  await clearStaleLock(options.databaseUrl, schema);
+
+  const env: NodeJS.ProcessEnv = {
+    DATABASE_URL: options.databaseUrl,
+    CROSSFILL_CHAINS_FILE: chainsFile,
+    // No internet here, and nothing to report.
+    PONDER_TELEMETRY_DISABLED: "true",
+  };
+  // Only what a Node process needs to run; notably not PORT or DATABASE_SCHEMA, which Ponder would obey.
+  for (const name of ["PATH", "HOME", "TMPDIR", "LANG", "TZ", "NODE_OPTIONS", "NODE_EXTRA_CA_CERTS"]) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+
+  const args = [
+    ponderBin,
+    "--root",
+    evmIndexerRoot,
+    "--log-format",
+    "json",
+    "--log-level",
+    options.logLevel ?? "info",
+    "start",
+    "--schema",
+    schema,
+    "--views-schema",
+    viewsSchema,
+    "--port",
+    String(options.port),
+    "--hostname",
+    "127.0.0.1",
+  ];
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
+  const tail: string[] = [];
+  const onLine = (line: string) => {
+    if (line.trim() === "") return;
+    tail.push(line);
+    if (tail.length > 100) tail.shift();
+    options.onLog?.(line);
+  };
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = "";
+    stream?.setEncoding("utf8");
+    stream?.on("data", (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      lines.forEach(onLine);
+    });
+    stream?.on("end", () => {
+      if (buffered) onLine(buffered);
+      buffered = "";
+    });
+  }
+  const lastLines = (n = 30) => tail.slice(-n).join("\n");
+
+  let stopping = false;
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.on("exit", (code, signal) => {
+      exited = { code, signal };
+      options.onExit?.({ code, signal, expected: stopping });
+      resolve();
+    });
+  });
+  const spawnError = new Promise<Error>((resolve) => child.on("error", resolve));
+
+  let stopPromise: Promise<void> | undefined;
+  const stop = () => {
+    stopPromise ??= (async () => {
+      stopping = true;
+      if (exited) return;
+      child.kill("SIGTERM");
+      const killed = await Promise.race([exitPromise.then(() => false), sleep(10_000).then(() => true)]);
+      if (killed && !exited) {
+        child.kill("SIGKILL");
+        await exitPromise;
+      }
+    })();
+    return stopPromise;
+  };
+
+  const readyUrl = `http://127.0.0.1:${options.port}/ready`;
+  const deadline = Date.now() + readyTimeoutMs;
+  let failure: Error | undefined;
+  let spawnFailure: Error | undefined;
+  void spawnError.then((error) => (spawnFailure = error));
+  for (;;) {
+    if (spawnFailure) {
+      failure = new Error(`could not start ponder: ${spawnFailure.message}`);
+      break;
+    }
+    if (exited) {
+      failure = new Error(
+        `ponder exited before it was ready (code ${exited.code}, signal ${exited.signal}); last output:\n${lastLines()}`,
+      );
+      break;
+    }
+    if (Date.now() > deadline) {
+      failure = new Error(
+        `ponder did not answer 200 on ${readyUrl} within ${readyTimeoutMs} ms (schema ${schema}); last output:\n${lastLines()}`,
+      );
+      break;
+    }
+    try {
+      const response = await fetch(readyUrl, { signal: AbortSignal.timeout(1_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  if (failure) {
+    await stop();
+    throw failure;
+  }
+
+  return { schema, viewsSchema, pid: child.pid!, stop };
+}
