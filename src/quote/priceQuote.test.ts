@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { type PriceQuoteInput, convertAmount, priceQuote } from "./priceQuote.js";
+
+const eth = { decimals: 18, usdPriceE18: 3000n * 10n ** 18n };
+const usdc = { decimals: 6, usdPriceE18: 10n ** 18n };
+const base: PriceQuoteInput = {
+  tradeType: "EXACT_INPUT",
+  amount: 10n ** 18n,
+  currencyIn: eth,
+  currencyOut: eth,
+  fillGasCost: 21_000n * 10n ** 9n,
+  destinationNative: eth,
+  serviceFeeBps: 5n,
+  slippageBps: 50n,
+  isFixedRate: true,
+};
+
+describe("priceQuote", () => {
+  it("takes gas and service fees out of an exact input bridge", () => {
+    const quote = priceQuote(base)!;
+    expect(quote.relayerGasFee).toBe(21_000_000_000_000n);
+    expect(quote.relayerServiceFee).toBe(500_000_000_000_000n);
+    expect(quote.amountOut).toBe(10n ** 18n - 21_000_000_000_000n - 500_000_000_000_000n);
+    expect(quote.minimumAmountOut).toBe(quote.amountOut);
+  });
+
+  it("converts across currencies at USD prices and applies slippage to swaps", () => {
+    const quote = priceQuote({ ...base, currencyOut: usdc, isFixedRate: false })!;
+    const net = 10n ** 18n - quote.relayerGasFee - quote.relayerServiceFee;
+    expect(quote.amountOut).toBe((net * 3000n) / 10n ** 12n);
+    expect(quote.minimumAmountOut).toBe(quote.amountOut - (quote.amountOut * 50n) / 10_000n);
+  });
+
+  it("charges gas in the input currency when it differs from the destination's native", () => {
+    const quote = priceQuote({ ...base, amount: 100_000_000n, currencyIn: usdc, currencyOut: usdc })!;
+    // 0.000021 ETH at 3000 USD = 0.063 USDC
+    expect(quote.relayerGasFee).toBe(63_000n);
+    expect(quote.relayerServiceFee).toBe(50_000n);
+    expect(quote.amountOut).toBe(100_000_000n - 113_000n);
+  });
+
+  it("grosses up an exact output so the user pays fees on top and the output is exact", () => {
+    const quote = priceQuote({ ...base, tradeType: "EXACT_OUTPUT", amount: 5n * 10n ** 17n })!;
+    expect(quote.amountOut).toBe(5n * 10n ** 17n);
+    expect(quote.minimumAmountOut).toBe(quote.amountOut);
+    expect(quote.amountIn - quote.relayerGasFee - quote.relayerServiceFee).toBe(quote.amountOut);
+    // the service fee is at least its bps of what is paid in
+    expect(quote.relayerServiceFee * 10_000n).toBeGreaterThanOrEqual(quote.amountIn * 5n - 10_000n);
+  });
+
+  it("round-trips: an exact input of the exact output's input yields at least that output", () => {
+    const exactOut = priceQuote({ ...base, tradeType: "EXACT_OUTPUT", amount: 123_456_789n, currencyIn: usdc, currencyOut: eth })!;
+    const exactIn = priceQuote({ ...base, amount: exactOut.amountIn, currencyIn: usdc, currencyOut: eth })!;
+    expect(exactIn.amountOut).toBeGreaterThanOrEqual(123_456_789n);
+  });
+
+  it("answers undefined when fees exceed the input", () => {
+    expect(priceQuote({ ...base, amount: 1000n })).toBeUndefined();
+  });
+
+  it("never loses precision on huge amounts", () => {
+    expect(convertAmount(10n ** 40n, eth, eth)).toBe(10n ** 40n);
+    expect(convertAmount(1n, usdc, eth)).toBe(333_333_333n);
+    expect(convertAmount(1n, usdc, eth, true)).toBe(333_333_334n);
+  });
+});
