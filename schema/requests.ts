@@ -1,0 +1,138 @@
+import type pg from "pg";
+import type { RequestStatus } from "../src/domain/requestStatus.js";
+
+export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
+
+export type NewRequest = {
+  id: string;
+  orderId: string;
+  requestType: string;
+  tradeType: "EXACT_INPUT" | "EXACT_OUTPUT";
+  user: string;
+  recipient: string;
+  refundTo: string;
+  originChainId: number;
+  destinationChainId: number;
+  originCurrency: string;
+  destinationCurrency: string;
+  amountIn: bigint;
+  amountOut: bigint;
+  minimumAmountOut: bigint;
+  slippageBps: bigint;
+  deadline: Date;
+  referrer: string | undefined;
+  calls: Array<{ to: string; value: string; data: string }>;
+  orderData: unknown;
+  quote: unknown;
+};
+
+export type StoredRequest = Omit<NewRequest, "referrer" | "refundTo"> & {
+  status: RequestStatus;
+  referrer: string | null;
+  refundTo: string | null;
+  failReason: string | null;
+  refundFailReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** A quoted request starts as `waiting`; its first status event is written with it. */
+export async function insertRequest(pool: pg.Pool, request: NewRequest): Promise<void> {
+  await pool.query(
+    `WITH inserted AS (
+       INSERT INTO crossfill.requests (id, order_id, status, request_type, trade_type, user_address, recipient, refund_to,
+         origin_chain_id, destination_chain_id, origin_currency, destination_currency, amount_in, amount_out,
+         minimum_amount_out, slippage_bps, deadline, referrer, calls, order_data, quote)
+       VALUES ($1, $2, 'waiting', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+       RETURNING id)
+     INSERT INTO crossfill.status_events (request_id, from_status, to_status) SELECT id, NULL, 'waiting' FROM inserted`,
+    [
+      request.id,
+      request.orderId,
+      request.requestType,
+      request.tradeType,
+      request.user,
+      request.recipient,
+      request.refundTo,
+      request.originChainId,
+      request.destinationChainId,
+      request.originCurrency,
+      request.destinationCurrency,
+      request.amountIn.toString(),
+      request.amountOut.toString(),
+      request.minimumAmountOut.toString(),
+      Number(request.slippageBps),
+      request.deadline,
+      request.referrer ?? null,
+      JSON.stringify(request.calls),
+      JSON.stringify(request.orderData),
+      JSON.stringify(request.quote),
+    ],
+  );
+}
+
+type RequestRow = {
+  id: string;
+  order_id: string;
+  status: RequestStatus;
+  request_type: string;
+  trade_type: "EXACT_INPUT" | "EXACT_OUTPUT";
+  user_address: string;
+  recipient: string;
+  refund_to: string | null;
+  origin_chain_id: string;
+  destination_chain_id: string;
+  origin_currency: string;
+  destination_currency: string;
+  amount_in: string;
+  amount_out: string;
+  minimum_amount_out: string;
+  slippage_bps: number;
+  deadline: Date;
+  referrer: string | null;
+  calls: Array<{ to: string; value: string; data: string }>;
+  order_data: unknown;
+  quote: unknown;
+  fail_reason: string | null;
+  refund_fail_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+function toStoredRequest(row: RequestRow): StoredRequest {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    status: row.status,
+    requestType: row.request_type,
+    tradeType: row.trade_type,
+    user: row.user_address,
+    recipient: row.recipient,
+    refundTo: row.refund_to,
+    originChainId: Number(row.origin_chain_id),
+    destinationChainId: Number(row.destination_chain_id),
+    originCurrency: row.origin_currency,
+    destinationCurrency: row.destination_currency,
+    amountIn: BigInt(row.amount_in),
+    amountOut: BigInt(row.amount_out),
+    minimumAmountOut: BigInt(row.minimum_amount_out),
+    slippageBps: BigInt(row.slippage_bps),
+    deadline: row.deadline,
+    referrer: row.referrer,
+    calls: row.calls,
+    orderData: row.order_data,
+    quote: row.quote,
+    failReason: row.fail_reason,
+    refundFailReason: row.refund_fail_reason,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function getRequest(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<StoredRequest | undefined> {
+  const { rows } = await db.query<RequestRow>(
+    `SELECT * FROM crossfill.requests WHERE id = $1${options.forUpdate ? " FOR UPDATE" : ""}`,
+    [id],
+  );
+  return rows[0] && toStoredRequest(rows[0]);
+}

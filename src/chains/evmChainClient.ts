@@ -1,0 +1,51 @@
+import { type Address, type PublicClient, createPublicClient, defineChain, erc20Abi, http, zeroAddress } from "viem";
+import type { ChainConfig } from "./chainConfig.js";
+
+/** A viem chain definition for a configured chain, for public and wallet clients alike. */
+export function toViemChain(chain: ChainConfig) {
+  return defineChain({
+    id: chain.id,
+    name: chain.displayName ?? chain.name,
+    nativeCurrency: chain.nativeCurrency,
+    rpcUrls: { default: { http: [chain.rpcUrl], ...(chain.wsUrl ? { webSocket: [chain.wsUrl] } : {}) } },
+  });
+}
+
+export type EvmChainClient = {
+  chain: ChainConfig;
+  publicClient: PublicClient;
+  /** Gas price for fee estimates; cached briefly because quotes are hot and it moves once per block. */
+  gasPrice(): Promise<bigint>;
+  balanceOf(owner: Address, currency: Address): Promise<bigint>;
+  allowance(owner: Address, token: Address, spender: Address): Promise<bigint>;
+};
+
+export function createEvmChainClient(chain: ChainConfig, options: { gasPriceTtlMs?: number } = {}): EvmChainClient {
+  const publicClient = createPublicClient({
+    chain: toViemChain(chain),
+    transport: http(chain.rpcUrl, { retryCount: 1 }),
+    cacheTime: 0,
+  }) as PublicClient;
+  const ttl = options.gasPriceTtlMs ?? 1000;
+  let cached: { value: Promise<bigint>; at: number } | undefined;
+  return {
+    chain,
+    publicClient,
+    gasPrice() {
+      const now = Date.now();
+      if (!cached || now - cached.at > ttl) {
+        const value = publicClient.getGasPrice();
+        cached = { value, at: now };
+        value.catch(() => (cached = undefined));
+      }
+      return cached.value;
+    },
+    balanceOf(owner, currency) {
+      if (currency === zeroAddress) return publicClient.getBalance({ address: owner });
+      return publicClient.readContract({ address: currency, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+    },
+    allowance(owner, token, spender) {
+      return publicClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [owner, spender] });
+    },
+  };
+}

@@ -1,0 +1,9 @@
+/** Gas units used to price a quote before any transaction exists; measured on the devnet contracts with headroom. */
+export const GAS_ESTIMATES = {
+  approve: 50_000n,
+  depositNative: 45_000n,
+  depositErc20: 75_000n,
+  fillNative: 70_000n,
+  fillErc20: 90_000n,
+  perCall: 150_000n,
+} as const;

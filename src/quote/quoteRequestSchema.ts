@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+const chainId = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/).transform(Number)]);
+const integerString = z.string().regex(/^\d{1,78}$/, "must be a non-negative integer string in the smallest unit");
+const hex = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex");
+
+/** The body of POST /quote and /quote/v2 as the spec lists it; unknown extra fields are ignored. */
+export const quoteRequestSchema = z.object({
+  user: z.string().min(1).max(128),
+  originChainId: chainId,
+  destinationChainId: chainId,
+  originCurrency: z.string().min(1).max(128),
+  destinationCurrency: z.string().min(1).max(128),
+  amount: integerString,
+  tradeType: z.enum(["EXACT_INPUT", "EXACT_OUTPUT"]),
+  recipient: z.string().min(1).max(128).optional(),
+  refundTo: z.string().min(1).max(128).optional(),
+  useDepositAddress: z.boolean().optional(),
+  strict: z.boolean().optional(),
+  txs: z.array(z.object({ to: z.string(), value: integerString.default("0"), data: hex.default("0x") })).max(16).optional(),
+  protocolVersion: z.string().optional(),
+  includeProtocolData: z.boolean().optional(),
+  subsidizeFees: z.boolean().optional(),
+  maxSubsidizationAmount: integerString.optional(),
+  subsidizationBps: z.number().int().min(0).max(10_000).optional(),
+  // Validated by hand below for the spec's own error code.
+  slippageTolerance: z.unknown().optional(),
+  latePaymentSlippageTolerance: z.unknown().optional(),
+  referrer: z.string().max(256).optional(),
+});
+
+export type QuoteRequestBody = z.infer<typeof quoteRequestSchema>;

@@ -1,0 +1,110 @@
+import { type Address, type Hex, getAddress, isAddress, zeroAddress } from "viem";
+import { z } from "zod";
+import type { ChainConfig } from "../chains/chainConfig.js";
+import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
+import { InvalidInputError } from "../domain/errors.js";
+import { quoteRequestSchema } from "./quoteRequestSchema.js";
+
+export type DestinationCall = { to: Address; value: bigint; data: Hex };
+
+export type QuoteRequest = {
+  user: Address;
+  recipient: Address;
+  refundTo: Address;
+  originChain: ChainConfig;
+  destinationChain: ChainConfig;
+  currencyIn: Currency;
+  currencyOut: Currency;
+  amount: bigint;
+  tradeType: "EXACT_INPUT" | "EXACT_OUTPUT";
+  calls: DestinationCall[];
+  slippageBps: bigint | undefined;
+  latePaymentSlippageBps: bigint | undefined;
+  referrer: string | undefined;
+  includeProtocolData: boolean;
+};
+
+function slippage(value: unknown, field: string): bigint | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && /^\d{1,5}$/.test(value) && Number(value) <= 10_000) return BigInt(value);
+  throw new InvalidInputError("INVALID_SLIPPAGE_TOLERANCE", `${field} must be an integer string of basis points from 0 to 10000`);
+}
+
+function evmAddress(value: string, field: string, errorCode: "INVALID_ADDRESS" | "INVALID_INPUT" = "INVALID_ADDRESS"): Address {
+  if (!isAddress(value, { strict: false })) throw new InvalidInputError(errorCode, `${field} is not a valid EVM address: ${value}`);
+  return getAddress(value);
+}
+
+/** Turns an untrusted body into a quote request the engine can price, or throws a 400 with the spec's code. */
+export function validateQuoteRequest(body: unknown, registry: ChainRegistry): QuoteRequest {
+  const parsed = quoteRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue.path.join(".") || "body";
+    throw new InvalidInputError("INVALID_INPUT", `${path}: ${issue.message}`, { issues: z.treeifyError(parsed.error) });
+  }
+  const input = parsed.data;
+  const slippageBps = slippage(input.slippageTolerance, "slippageTolerance");
+  const latePaymentSlippageBps = slippage(input.latePaymentSlippageTolerance, "latePaymentSlippageTolerance");
+
+  const originChain = registry.chain(input.originChainId);
+  if (!originChain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `origin chain ${input.originChainId} is not supported`);
+  const destinationChain = registry.chain(input.destinationChainId);
+  if (!destinationChain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `destination chain ${input.destinationChainId} is not supported`);
+  if (originChain.id === destinationChain.id) {
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", "same-chain swaps are not offered; origin and destination chains must differ");
+  }
+  const currencyIn = registry.currency(originChain.id, input.originCurrency);
+  if (!currencyIn) throw new InvalidInputError("UNSUPPORTED_CURRENCY", `currency ${input.originCurrency} is not supported on chain ${originChain.id}`);
+  const currencyOut = registry.currency(destinationChain.id, input.destinationCurrency);
+  if (!currencyOut) {
+    throw new InvalidInputError("UNSUPPORTED_CURRENCY", `currency ${input.destinationCurrency} is not supported on chain ${destinationChain.id}`);
+  }
+
+  const user = evmAddress(input.user, "user");
+  const recipient = input.recipient === undefined ? user : evmAddress(input.recipient, "recipient");
+  const contracts = [destinationChain.depository, destinationChain.receiver, ...registry.currencies(destinationChain.id).map((c) => c.address)];
+  if (recipient !== zeroAddress && contracts.some((address) => address.toLowerCase() === recipient.toLowerCase())) {
+    throw new InvalidInputError("INVALID_RECIPIENT", `recipient ${recipient} is a token or protocol contract and cannot receive the fill`);
+  }
+  if (recipient === zeroAddress) throw new InvalidInputError("INVALID_ADDRESS", "recipient must not be the zero address");
+  const refundTo = input.refundTo === undefined ? user : evmAddress(input.refundTo, "refundTo");
+
+  if (input.useDepositAddress) throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are not offered for EVM origins");
+  if (input.subsidizationBps !== undefined) {
+    throw new InvalidInputError("INVALID_INPUT", "subsidizationBps applies only to swap execution flows, not to bridges or deposit addresses");
+  }
+
+  const amount = BigInt(input.amount);
+  if (amount === 0n) throw new InvalidInputError("AMOUNT_TOO_LOW", "amount must be greater than zero");
+
+  const calls = (input.txs ?? []).map((tx, index) => ({
+    to: evmAddress(tx.to, `txs[${index}].to`, "INVALID_INPUT"),
+    value: BigInt(tx.value),
+    data: tx.data as Hex,
+  }));
+  const callValue = calls.reduce((sum, call) => sum + call.value, 0n);
+  if (callValue > 0n && !currencyOut.metadata.isNative) {
+    throw new InvalidInputError("INVALID_INPUT", "txs[].value must be 0 when the destination currency is an ERC-20 token");
+  }
+  if (calls.length > 0 && input.tradeType === "EXACT_OUTPUT" && currencyOut.metadata.isNative && amount !== callValue && callValue > 0n) {
+    throw new InvalidInputError("INVALID_INPUT", `amount must equal the sum of txs[].value (${callValue}) for an EXACT_OUTPUT call`);
+  }
+
+  return {
+    user,
+    recipient,
+    refundTo,
+    originChain,
+    destinationChain,
+    currencyIn,
+    currencyOut,
+    amount,
+    tradeType: input.tradeType,
+    calls,
+    slippageBps,
+    latePaymentSlippageBps,
+    referrer: input.referrer,
+    includeProtocolData: input.includeProtocolData ?? false,
+  };
+}
