@@ -1,0 +1,118 @@
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "./freePort.js";
+import { startEmbeddedPostgres } from "./startEmbeddedPostgres.js";
+
+const query = async (databaseUrl: string, sql: string) => {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].startsWith("Z");
+  } catch {
+    return false;
+  }
+};
+
+describe("startEmbeddedPostgres", () => {
+  const root = mkdtempSync(join(tmpdir(), "crossfill-embedded-pg-"));
+  chmodSync(root, 0o755); // run as root, Postgres runs as `postgres` and must reach the data folder
+  const dataDir = join(root, "data");
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("initialises, serves the crossfill database, stops, and restarts on the same folder", async () => {
+    const port = await freePort();
+    const first = await startEmbeddedPostgres({ dataDir, port });
+    try {
+      expect(first.databaseUrl).toBe(`postgres://postgres:password@127.0.0.1:${port}/crossfill`);
+      expect(await query(first.databaseUrl, "select 1 as one")).toEqual([{ one: 1 }]);
+      await query(first.databaseUrl, "create table kept (v int); insert into kept values (42)");
+    } finally {
+      await first.stop();
+    }
+    expect(alive(first.pid)).toBe(false);
+
+    const startedAt = Date.now();
+    const second = await startEmbeddedPostgres({ dataDir, port });
+    try {
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+      expect(await query(second.databaseUrl, "select v from kept")).toEqual([{ v: 42 }]);
+    } finally {
+      await second.stop();
+      await second.stop(); // idempotent
+    }
+  });
+
+  it("shuts down a postmaster left behind by a SIGKILLed parent, then starts", async () => {
+    const port = await freePort();
+    const moduleUrl = new URL("./startEmbeddedPostgres.ts", import.meta.url).href;
+    const script = `import(${JSON.stringify(moduleUrl)}).then(async (m) => {
+      const pg = await m.startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: ${port} });
+      console.log("READY " + pg.pid);
+      setInterval(() => {}, 1000);
+    }, (err) => { console.error(err); process.exit(1); });`;
+    // cwd = repo root, where `--import tsx` resolves
+    const cwd = fileURLToPath(new URL("..", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", "-e", script], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    const stalePid = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (c) => {
+        out += c;
+        const m = /READY (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      child.once("exit", (code) => reject(new Error(`child exited (${code}): ${stderr}`)));
+    });
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    expect(alive(stalePid)).toBe(true); // nothing stopped it: this is the stale postmaster
+
+    const pgAgain = await startEmbeddedPostgres({ dataDir, port });
+    try {
+      expect(alive(stalePid)).toBe(false);
+      expect(pgAgain.pid).not.toBe(stalePid);
+      expect(await query(pgAgain.databaseUrl, "select v from kept")).toEqual([{ v: 42 }]);
+    } finally {
+      await pgAgain.stop();
+    }
+  });
+
+  it("removes a pid file whose process is gone", async () => {
+    const port = await freePort();
+    const { writeFileSync } = await import("node:fs");
+    // A pid that cannot be alive: above the kernel's pid_max.
+    writeFileSync(join(dataDir, "postmaster.pid"), `99999999\n${dataDir}\n`);
+    const instance = await startEmbeddedPostgres({ dataDir, port });
+    try {
+      expect(await query(instance.databaseUrl, "select 1 as one")).toEqual([{ one: 1 }]);
+    } finally {
+      await instance.stop();
+    }
+    expect(existsSync(join(dataDir, "postmaster.pid"))).toBe(false);
+  });
+
+  it("rejects clearly when the port is taken", async () => {
+    const other = await startEmbeddedPostgres({ dataDir: join(root, "other"), port: await freePort() });
+    try {
+      const port = Number(new URL(other.databaseUrl).port);
+      await expect(startEmbeddedPostgres({ dataDir, port })).rejects.toThrow(/already in use/);
+    } finally {
+      await other.stop();
+    }
+  });
+});
