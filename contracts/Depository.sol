@@ -24,6 +24,7 @@ contract Depository {
     }
 
     function depositErc20(address depositor, address token, uint256 amount, bytes32 orderId) external {
+        TokenTransfers.requireContract(token);
         // Emit what actually arrived: fee-on-transfer tokens deliver less than `amount`.
         uint256 before = IERC20Minimal(token).balanceOf(address(this));
         TokenTransfers.safeTransferFrom(token, msg.sender, address(this), amount);

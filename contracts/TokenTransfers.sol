@@ -15,6 +15,12 @@ library TokenTransfers {
     error TransferReturnedFalse(address token);
     error NativeTransferFailed(address to, uint256 amount);
 
+    /// High-level calls to an address without code revert with no data (Solidity skips the code check
+    /// when return data is expected): check first, to fail with a reason.
+    function requireContract(address token) internal view {
+        if (token.code.length == 0) revert NotAContract(token);
+    }
+
     function safeTransfer(address token, address to, uint256 amount) internal {
         _call(token, abi.encodeCall(IERC20Minimal.transfer, (to, amount)));
     }
@@ -32,8 +38,8 @@ library TokenTransfers {
     }
 
     function _call(address token, bytes memory data) private {
-        // A call to an address without code "succeeds": refuse it, or a typo'd currency would look paid.
-        if (token.code.length == 0) revert NotAContract(token);
+        // A low-level call to an address without code "succeeds": refuse it, or a typo'd currency would look paid.
+        requireContract(token);
         (bool ok, bytes memory ret) = token.call(data);
         if (!ok) _bubble(ret);
         if (ret.length > 0 && !abi.decode(ret, (bool))) revert TransferReturnedFalse(token);
