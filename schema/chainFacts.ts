@@ -1,0 +1,185 @@
+import type pg from "pg";
+import type { Queryable } from "./requests.js";
+
+/** Where Ponder publishes its views (`ponder start --views-schema`). */
+export type OnchainSchema = string;
+
+export type DepositFact = {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  orderId: string;
+  depositor: string;
+  currency: string;
+  amount: bigint;
+  blockNumber: bigint;
+  blockHash: string;
+  timestamp: bigint;
+  txFrom: string;
+};
+
+export type FillFact = {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  requestId: string;
+  currency: string;
+  recipient: string;
+  amount: bigint;
+  blockNumber: bigint;
+  timestamp: bigint;
+};
+
+function ident(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe schema name: ${name}`);
+  return `"${name}"`;
+}
+
+/** Every deposit fact, from Ponder's view and from the app's own fact table, as one relation. */
+function allDeposits(onchain: OnchainSchema): string {
+  return `(SELECT chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from
+             FROM ${ident(onchain)}.deposit
+           UNION
+           SELECT chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from
+             FROM crossfill.deposit_facts)`;
+}
+
+type DepositRow = {
+  chain_id: string;
+  tx_hash: string;
+  log_index: number;
+  order_id: string;
+  depositor: string;
+  currency: string;
+  amount: string;
+  block_number: string;
+  block_hash: string;
+  timestamp: string;
+  tx_from: string;
+};
+
+/** Deposits for known orders that have not been applied to their request yet, oldest first. */
+export async function findUnappliedDeposits(db: Queryable, onchain: OnchainSchema, limit = 200): Promise<Array<DepositFact & { requestId: string }>> {
+  const { rows } = await db.query<DepositRow & { request_id: string }>(
+    `SELECT d.*, r.id AS request_id
+       FROM ${allDeposits(onchain)} d
+       JOIN crossfill.requests r ON r.order_id = d.order_id
+      WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_deposits a
+                         WHERE a.chain_id = d.chain_id AND a.tx_hash = d.tx_hash AND a.log_index = d.log_index)
+      ORDER BY d.timestamp, d.chain_id, d.block_number, d.log_index
+      LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => ({
+    chainId: Number(row.chain_id),
+    txHash: row.tx_hash,
+    logIndex: row.log_index,
+    orderId: row.order_id,
+    depositor: row.depositor,
+    currency: row.currency,
+    amount: BigInt(row.amount),
+    blockNumber: BigInt(row.block_number),
+    blockHash: row.block_hash,
+    timestamp: BigInt(row.timestamp),
+    txFrom: row.tx_from,
+    requestId: row.request_id,
+  }));
+}
+
+/** Fills seen on-chain for known requests that have not been applied yet. */
+export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, limit = 200): Promise<FillFact[]> {
+  const { rows } = await db.query<{
+    chain_id: string;
+    tx_hash: string;
+    log_index: number;
+    request_id: string;
+    currency: string;
+    recipient: string;
+    amount: string;
+    block_number: string;
+    timestamp: string;
+  }>(
+    `SELECT f.chain_id, f.tx_hash, f.log_index, f.request_id, f.currency, f.recipient, f.amount, f.block_number, f.timestamp
+       FROM ${ident(onchain)}.fill f
+       JOIN crossfill.requests r ON r.id = f.request_id
+      WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
+                         WHERE a.chain_id = f.chain_id AND a.tx_hash = f.tx_hash AND a.log_index = f.log_index)
+      ORDER BY f.timestamp, f.block_number, f.log_index
+      LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => ({
+    chainId: Number(row.chain_id),
+    txHash: row.tx_hash,
+    logIndex: row.log_index,
+    requestId: row.request_id,
+    currency: row.currency,
+    recipient: row.recipient,
+    amount: BigInt(row.amount),
+    blockNumber: BigInt(row.block_number),
+    timestamp: BigInt(row.timestamp),
+  }));
+}
+
+/** Records a deposit fact the app learned itself (manual index, non-EVM poller); a repeat is a no-op. */
+export async function insertDepositFact(db: Queryable, fact: DepositFact, source: string): Promise<boolean> {
+  const result = await db.query(
+    `INSERT INTO crossfill.deposit_facts (chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number,
+       block_hash, timestamp, tx_from, source)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     ON CONFLICT DO NOTHING`,
+    [
+      fact.chainId,
+      fact.txHash.toLowerCase(),
+      fact.logIndex,
+      fact.orderId.toLowerCase(),
+      fact.depositor.toLowerCase(),
+      fact.currency.toLowerCase(),
+      fact.amount.toString(),
+      fact.blockNumber.toString(),
+      fact.blockHash.toLowerCase(),
+      fact.timestamp.toString(),
+      fact.txFrom.toLowerCase(),
+      source,
+    ],
+  );
+  return result.rowCount === 1;
+}
+
+/** Marks a deposit as applied to its request; false when it already was (the unique key decides). */
+export async function recordRequestDeposit(client: pg.PoolClient, fact: DepositFact & { requestId: string }): Promise<boolean> {
+  const result = await client.query(
+    `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+    [
+      fact.chainId,
+      fact.txHash,
+      fact.logIndex,
+      fact.requestId,
+      fact.depositor,
+      fact.currency,
+      fact.amount.toString(),
+      fact.blockNumber.toString(),
+      fact.timestamp.toString(),
+    ],
+  );
+  return result.rowCount === 1;
+}
+
+export async function recordRequestFill(client: pg.PoolClient, fact: FillFact): Promise<boolean> {
+  const result = await client.query(
+    `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+    [fact.chainId, fact.txHash, fact.logIndex, fact.requestId, fact.amount.toString(), fact.blockNumber.toString(), fact.timestamp.toString()],
+  );
+  return result.rowCount === 1;
+}
+
+/** Deposits applied to a request, first first. */
+export async function listRequestDeposits(db: Queryable, requestId: string): Promise<Array<{ chainId: number; txHash: string; currency: string; amount: bigint }>> {
+  const { rows } = await db.query<{ chain_id: string; tx_hash: string; currency: string; amount: string }>(
+    `SELECT chain_id, tx_hash, currency, amount FROM crossfill.request_deposits WHERE request_id = $1 ORDER BY timestamp, block_number, log_index`,
+    [requestId],
+  );
+  return rows.map((row) => ({ chainId: Number(row.chain_id), txHash: row.tx_hash, currency: row.currency, amount: BigInt(row.amount) }));
+}

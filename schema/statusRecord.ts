@@ -1,0 +1,50 @@
+import type { RequestStatus } from "../src/domain/requestStatus.js";
+import type { Queryable } from "./requests.js";
+
+export type StatusRecord = {
+  status: RequestStatus;
+  inTxHashes: string[];
+  txHashes: string[];
+  updatedAt: Date;
+  originChainId: number;
+  destinationChainId: number;
+  failReason: string | null;
+  refundFailReason: string | null;
+};
+
+/** What GET /intents/status/v3 reports, in one query. */
+export async function getStatusRecord(db: Queryable, requestId: string): Promise<StatusRecord | undefined> {
+  const { rows } = await db.query<{
+    status: RequestStatus;
+    updated_at: Date;
+    origin_chain_id: string;
+    destination_chain_id: string;
+    fail_reason: string | null;
+    refund_fail_reason: string | null;
+    in_tx_hashes: string[];
+    out_tx_hashes: string[];
+  }>(
+    `SELECT r.status, r.updated_at, r.origin_chain_id, r.destination_chain_id, r.fail_reason, r.refund_fail_reason,
+            ARRAY(SELECT d.tx_hash FROM crossfill.request_deposits d WHERE d.request_id = r.id
+                   ORDER BY d.timestamp, d.block_number, d.log_index) AS in_tx_hashes,
+            ARRAY(SELECT DISTINCT h FROM (
+                    SELECT f.tx_hash AS h FROM crossfill.request_fills f WHERE f.request_id = r.id
+                    UNION ALL
+                    SELECT a.tx_hash FROM crossfill.fill_attempts a WHERE a.request_id = r.id) hashes) AS out_tx_hashes
+       FROM crossfill.requests r WHERE r.id = $1`,
+    [requestId],
+  );
+  const row = rows[0];
+  return (
+    row && {
+      status: row.status,
+      inTxHashes: row.in_tx_hashes,
+      txHashes: row.out_tx_hashes,
+      updatedAt: row.updated_at,
+      originChainId: Number(row.origin_chain_id),
+      destinationChainId: Number(row.destination_chain_id),
+      failReason: row.fail_reason,
+      refundFailReason: row.refund_fail_reason,
+    }
+  );
+}

@@ -1,0 +1,47 @@
+import type pg from "pg";
+import type { FailReason, RefundFailReason } from "../src/domain/failReasons.js";
+import { type RequestStatus, canTransition } from "../src/domain/requestStatus.js";
+
+export type Transition = {
+  requestId: string;
+  to: RequestStatus;
+  /** Apply only from these statuses (the state machine still has the last word). */
+  from?: readonly RequestStatus[];
+  failReason?: FailReason;
+  refundFailReason?: RefundFailReason;
+  details?: Record<string, unknown>;
+};
+
+export type TransitionResult = { applied: true; from: RequestStatus; eventId: string } | { applied: false; current: RequestStatus | undefined };
+
+/**
+ * The one way a request's status changes: checked against the state machine under a row lock, and written
+ * together with its status_events row (the outbox) in the caller's transaction.
+ */
+export async function transitionRequest(client: pg.PoolClient, transition: Transition): Promise<TransitionResult> {
+  const { rows } = await client.query<{ status: RequestStatus }>("SELECT status FROM crossfill.requests WHERE id = $1 FOR UPDATE", [
+    transition.requestId,
+  ]);
+  const current = rows[0]?.status;
+  if (!current || !canTransition(current, transition.to) || (transition.from && !transition.from.includes(current))) return { applied: false, current };
+  await client.query(
+    `UPDATE crossfill.requests
+        SET status = $2, updated_at = now(),
+            fail_reason = COALESCE($3, fail_reason), refund_fail_reason = COALESCE($4, refund_fail_reason)
+      WHERE id = $1`,
+    [transition.requestId, transition.to, transition.failReason ?? null, transition.refundFailReason ?? null],
+  );
+  const event = await client.query<{ id: string }>(
+    `INSERT INTO crossfill.status_events (request_id, from_status, to_status, fail_reason, refund_fail_reason, details)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [
+      transition.requestId,
+      current,
+      transition.to,
+      transition.failReason ?? null,
+      transition.refundFailReason ?? null,
+      transition.details ? JSON.stringify(transition.details) : null,
+    ],
+  );
+  return { applied: true, from: current, eventId: event.rows[0].id };
+}
