@@ -1,6 +1,11 @@
 /**
  * Runs the EVM indexer (`ponder start`, root indexers/evm) as a child process and resolves once Ponder answers
- * `/ready` (backfill done, views published in the views schema).
+ * `/ready` (backfill done, views published in the views schema) and has indexed every chain up to the head it had
+ * when `/ready` answered.
+ *
+ * Why the second wait: on every restart Ponder's crash recovery deletes all rows newer than its finalized block
+ * (30 blocks on unknown chain ids, all of a young devnet) and indexes those blocks again in real time only after
+ * `/ready`. Until then the views lack those facts; the rows come back with the same ids and values.
  *
  * Ponder's `--schema` is derived from a hash of everything that shapes its tables and their contents (config,
  * tables, handlers, ABIs, chains file): Ponder's own build id hashes only `ponder.schema.ts`'s text, not the
@@ -12,6 +17,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { loadChainsFile } from "../../src/chains/chainConfig.js";
 
 /** indexers/evm */
 export const evmIndexerRoot = path.dirname(fileURLToPath(import.meta.url));
@@ -37,7 +43,7 @@ export interface StartEvmIndexerOptions {
   onLog?: (line: string) => void;
   /** Called when the Ponder process exits; `expected` is true when stop() asked for it. */
   onExit?: (exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean }) => void;
-  /** How long to wait for `/ready`; default 120 s. */
+  /** How long to wait for `/ready` and the catch-up to the chains' heads; default 120 s. */
   readyTimeoutMs?: number;
 }
 
@@ -110,6 +116,39 @@ async function clearStaleLock(databaseUrl: string, schema: string): Promise<void
   } finally {
     await client.end();
   }
+}
+
+async function rpcBlockNumber(rpcUrl: string): Promise<number> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+    signal: AbortSignal.timeout(5_000),
+  });
+  const body = (await response.json()) as { result?: string; error?: { message: string } };
+  if (!body.result) throw new Error(`eth_blockNumber on ${rpcUrl} failed: ${body.error?.message ?? response.status}`);
+  return Number(BigInt(body.result));
+}
+
+/** Waits until Ponder's `/status` shows every chain at (or past) the head each chain has now. */
+async function waitForHeads(chainsFile: string, port: number, deadline: number): Promise<void> {
+  const chains = loadChainsFile(chainsFile);
+  const heads = new Map(await Promise.all(chains.map(async (c) => [c.id, await rpcBlockNumber(c.rpcUrl)] as const)));
+  let behind = "";
+  while (Date.now() <= deadline) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(1_000) });
+      const status = (await response.json()) as Record<string, { id: number; block: { number: number } }>;
+      const indexed = new Map(Object.values(status).map((s) => [s.id, s.block.number]));
+      const lagging = [...heads].filter(([id, head]) => (indexed.get(id) ?? -1) < head);
+      if (lagging.length === 0) return;
+      behind = lagging.map(([id, head]) => `chain ${id} at ${indexed.get(id) ?? "none"} of ${head}`).join(", ");
+    } catch (error) {
+      behind = `/status failed: ${(error as Error).message}`;
+    }
+    await sleep(50);
+  }
+  throw new Error(`ponder was ready but did not reach the chains' heads in time (${behind})`);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -236,6 +275,13 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
       // not listening yet
     }
     await sleep(100);
+  }
+  if (!failure) {
+    try {
+      await waitForHeads(chainsFile, options.port, deadline);
+    } catch (error) {
+      failure = new Error(`${(error as Error).message}; last output:\n${lastLines()}`);
+    }
   }
   if (failure) {
     await stop();
