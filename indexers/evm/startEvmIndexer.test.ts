@@ -125,6 +125,12 @@ describe("startEvmIndexer", () => {
     expect(early.status).toBe("success");
 
     await start();
+    // What the stale-lock guard relies on: a live Ponder's sessions are named after its schema.
+    const sessions = await pool.query(
+      "SELECT DISTINCT application_name FROM pg_stat_activity WHERE application_name LIKE $1 ORDER BY 1",
+      [`${indexer!.schema}_%`],
+    );
+    expect(sessions.rows.map((row) => row.application_name)).toContain(`${indexer!.schema}_internal`);
 
     const [earlyRow] = (await waitForRows("deposit", "order_id", earlyOrder)).rows;
     const earlyBlock = await clientFor(origin, user).getBlock({ blockNumber: early.blockNumber });

@@ -33,8 +33,10 @@ export interface StartEvmIndexerOptions {
   databaseUrl: string;
   /** Path of the chains file (`{chains: [...]}`, src/chains/chainConfig.ts). */
   chainsFile: string;
-  /** Port of Ponder's HTTP server (/health, /ready, /status, /metrics); bound on 127.0.0.1. */
+  /** Port of Ponder's HTTP server (/health, /ready, /status, /metrics). */
   port: number;
+  /** Address that server binds; default 127.0.0.1 (use 0.0.0.0 to expose /metrics). */
+  hostname?: string;
   /** Stable schema where Ponder publishes plain views of its tables once the backfill is done. */
   viewsSchema?: string;
   /** Ponder's log level; default "info". */
@@ -99,8 +101,10 @@ export function indexerBuildSchema(chainsFile: string): string {
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * A stopped (or killed) Ponder keeps its lock for up to ~25 s, so an immediate restart would wait for it.
- * Only our own computed schema is touched, and only when its meta table exists.
+ * A killed Ponder keeps its lock for up to ~25 s (heartbeat timeout), so an immediate restart would wait for it.
+ * Only our own computed schema is touched, only when its meta table exists, and only when no Ponder process is
+ * connected for it (Ponder names its connections `<schema>_internal`, `_user`, `_readonly`): a live indexer keeps
+ * its lock, and the new one then waits and fails with Ponder's own message.
  */
 async function clearStaleLock(databaseUrl: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -110,6 +114,17 @@ async function clearStaleLock(databaseUrl: string, schema: string): Promise<void
       `${quoteIdent(schema)}._ponder_meta`,
     ]);
     if (!rows[0]?.meta) return;
+    // A just-killed process's sessions linger for a moment; a live one's stay.
+    for (let attempt = 0; ; attempt++) {
+      const { rows: live } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = ANY($1::text[])`,
+        [[`${schema}_internal`, `${schema}_user`, `${schema}_readonly`]],
+      );
+      if (live[0]!.n === 0) break;
+      if (attempt >= 20) return;
+      await sleep(100);
+    }
     await client.query(
       `UPDATE ${quoteIdent(schema)}._ponder_meta SET value = jsonb_set(value, '{is_locked}', '0') WHERE key = 'app'`,
     );
@@ -188,7 +203,7 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
     "--port",
     String(options.port),
     "--hostname",
-    "127.0.0.1",
+    options.hostname ?? "127.0.0.1",
   ];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,
