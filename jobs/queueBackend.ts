@@ -15,7 +15,9 @@ export type QueueBackend = {
 // A SIGKILLed worker's job is picked up after the stall check; 5 s instead of 30 s keeps recovery quick.
 const LOCK_SETTINGS = { lockDuration: 5_000, stalledInterval: 5_000 } as const;
 
-export function createQueueBackend(options: { redisUrl?: string; databaseUrl: string }): QueueBackend {
+export function createQueueBackend(options: { redisUrl?: string; databaseUrl: string; prefix?: string }): QueueBackend {
+  // Redis keys are shared by everything on the server; a prefix keeps deployments (and test runs) apart.
+  const prefix = options.prefix ?? "crossfill";
   const closers: Array<() => Promise<unknown>> = [];
   if (options.redisUrl) {
     const redisUrl = options.redisUrl;
@@ -24,13 +26,14 @@ export function createQueueBackend(options: { redisUrl?: string; databaseUrl: st
     return {
       kind: "redis",
       createQueue<T>(name: string) {
-        const queue = new Queue<T>(name, { connection: queueConnection });
+        const queue = new Queue<T>(name, { connection: queueConnection, prefix });
         closers.unshift(() => queue.close());
         return queue;
       },
       createWorker(name, processor, workerOptions) {
         const worker = new Worker(name, processor as never, {
           connection: new IORedis(redisUrl, { maxRetriesPerRequest: null }),
+          prefix,
           concurrency: workerOptions?.concurrency ?? 1,
           ...LOCK_SETTINGS,
         });

@@ -1,0 +1,64 @@
+import { type Hex, createWalletClient, http, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEvmChainClient, toViemChain } from "../src/chains/evmChainClient.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+describe("native bridge, end to end", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("quotes, takes the deposit and delivers the funds on the destination chain", async () => {
+    const [origin, destination] = stack.devnet.chains;
+    const user = stack.devnet.accounts[0];
+    const recipient = stack.devnet.accounts[1].address;
+    const destinationClient = createEvmChainClient(destination).publicClient;
+
+    const response = await fetch(`${stack.api.url}/quote/v2`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        user: user.address,
+        recipient,
+        originChainId: origin.id,
+        destinationChainId: destination.id,
+        originCurrency: zeroAddress,
+        destinationCurrency: zeroAddress,
+        amount: "1000000000000000000",
+        tradeType: "EXACT_INPUT",
+      }),
+    });
+    expect(response.status).toBe(200);
+    const quote = await response.json();
+    expect(quote.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);
+    const { requestId } = quote.steps[0];
+    const before = await pollStatus(stack.api.url, requestId, { until: ["waiting"] });
+    expect(before.last.status).toBe("waiting");
+
+    const recipientBefore = await destinationClient.getBalance({ address: recipient });
+    const solverBefore = await destinationClient.getBalance({ address: stack.devnet.solver.address });
+    const item = quote.steps[0].items[0].data;
+    const wallet = createWalletClient({ account: user, chain: toViemChain(origin), transport: http(origin.rpcUrl) });
+    const polling = pollStatus(stack.api.url, requestId);
+    const depositHash = await wallet.sendTransaction({ to: item.to, data: item.data, value: BigInt(item.value) });
+
+    const { statuses, last } = await polling;
+    expect(statuses).toEqual(["waiting", "pending", "submitted", "success"]);
+    const events = await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [requestId]);
+    expect(events.rows.map((row) => row.to_status)).toEqual(["waiting", "pending", "submitted", "success"]);
+    expect(last.status).toBe("success");
+    expect(last.inTxHashes).toEqual([depositHash]);
+    expect(last.txHashes).toHaveLength(1);
+
+    const expectedOut = BigInt(quote.details.currencyOut.amount);
+    expect(await destinationClient.getBalance({ address: recipient })).toBe(recipientBefore + expectedOut);
+    const fillReceipt = await destinationClient.getTransactionReceipt({ hash: (last.txHashes as Hex[])[0] });
+    const gasPaid = fillReceipt.gasUsed * fillReceipt.effectiveGasPrice;
+    expect(await destinationClient.getBalance({ address: stack.devnet.solver.address })).toBe(solverBefore - expectedOut - gasPaid);
+  });
+});

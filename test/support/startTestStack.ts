@@ -1,0 +1,79 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import pino from "pino";
+import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { freePort } from "../../devnet/freePort.js";
+import { type EvmIndexer, startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
+import { type QueueBackend, createQueueBackend } from "../../jobs/queueBackend.js";
+import { migrate } from "../../schema/migrate.js";
+import { type RunningApi, startApi } from "../../src/roles/startApi.js";
+import { type RunningWorker, startWorker } from "../../src/roles/startWorker.js";
+import { createTestDatabase } from "./testDatabase.js";
+
+export type TestStack = {
+  devnet: DevnetChains;
+  pool: pg.Pool;
+  api: RunningApi;
+  queues: QueueBackend;
+  stop(): Promise<void>;
+};
+
+const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/**
+ * The whole service on real local parts: anvil chains, a fresh Postgres database, the Ponder indexer,
+ * BullMQ (Redis unless `queue: "postgres"`), the worker and the HTTP API.
+ */
+export async function startTestStack(options: { chainIds?: number[]; blockTime?: number; queue?: "redis" | "postgres" } = {}): Promise<TestStack> {
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
+  const stops: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const step of stops.splice(0).reverse()) await step().catch((error) => logger.error({ err: error }, "stop failed"));
+  };
+  try {
+    const db = await createTestDatabase();
+    stops.push(() => db.drop());
+    const devnet = await startDevnetChains({ chainIds: options.chainIds ?? [31338, 31339], blockTime: options.blockTime ?? 1 });
+    stops.push(() => devnet.stop());
+    const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+    stops.push(() => pool.end());
+    await migrate(pool);
+
+    const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-test-")), "chains.json");
+    writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
+    const indexer: EvmIndexer = await startEvmIndexer({ databaseUrl: db.url, chainsFile, port: await freePort(), logLevel: "warn" });
+    stops.push(() => indexer.stop());
+
+    const queues = createQueueBackend({
+      databaseUrl: db.url,
+      redisUrl: options.queue === "postgres" ? undefined : redisUrl,
+      prefix: `test-${db.name}`,
+    });
+    stops.push(() => queues.close());
+    const worker: RunningWorker = await startWorker({
+      pool,
+      chains: devnet.chains,
+      solver: devnet.solver,
+      queues,
+      onchainSchema: indexer.viewsSchema,
+      logger,
+    });
+    stops.push(() => worker.close());
+    const api = await startApi({
+      pool,
+      chains: devnet.chains,
+      solver: devnet.solver,
+      logger,
+      host: "127.0.0.1",
+      port: 0,
+      settings: { prices: { ETH: "3000", WETH: "3000", USDC: "1" }, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+    });
+    stops.push(() => api.close());
+    return { devnet, pool, api, queues, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
