@@ -115,6 +115,25 @@ describe("startEvmIndexer", () => {
     expect(indexerBuildSchema(other)).not.toBe(schema);
   });
 
+  it("fails fast with Ponder's own output when the build fails, and when the port is taken", async () => {
+    const broken = path.join(tmp, "broken.json");
+    writeFileSync(broken, JSON.stringify({ chains: [{ ...devnet.chains[0], depository: "0x1234" }] }));
+    const brokenPort = await freePort();
+    await expect(startEvmIndexer({ databaseUrl: db.url, chainsFile: broken, port: brokenPort })).rejects.toThrow(
+      /ponder exited before it was ready[\s\S]*invalid chains file/,
+    );
+
+    const { createServer } = await import("node:net");
+    const squatter = createServer();
+    const squatterPort = await freePort();
+    await new Promise<void>((resolve) => squatter.listen(squatterPort, "127.0.0.1", resolve));
+    try {
+      await expect(startEvmIndexer({ databaseUrl: db.url, chainsFile, port: squatterPort })).rejects.toThrow(/is not free/);
+    } finally {
+      squatter.close();
+    }
+  });
+
   it("backfills, then indexes deposits, fills and withdrawals in real time into the views", async () => {
     const user = devnet.accounts[0]!;
     const userAddress = user.address.toLowerCase();

@@ -15,6 +15,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { loadChainsFile } from "../../src/chains/chainConfig.js";
@@ -145,14 +146,23 @@ async function rpcBlockNumber(rpcUrl: string): Promise<number> {
   return Number(BigInt(body.result));
 }
 
-/** Waits until Ponder's `/status` shows every chain at (or past) the head each chain has now. */
-async function waitForHeads(chainsFile: string, port: number, deadline: number): Promise<void> {
+/**
+ * Waits until Ponder's `/status` shows every chain at (or past) the head each chain has now. A chain whose RPC does
+ * not answer here is not waited for (Ponder retries it on its own).
+ */
+async function waitForHeads(chainsFile: string, baseUrl: string, deadline: number): Promise<void> {
   const chains = loadChainsFile(chainsFile);
-  const heads = new Map(await Promise.all(chains.map(async (c) => [c.id, await rpcBlockNumber(c.rpcUrl)] as const)));
+  const heads = new Map<number, number>();
+  await Promise.all(
+    chains.map(async (chain) => {
+      const head = await rpcBlockNumber(chain.rpcUrl).catch(() => undefined);
+      if (head !== undefined) heads.set(chain.id, head);
+    }),
+  );
   let behind = "";
   while (Date.now() <= deadline) {
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(1_000) });
+      const response = await fetch(`${baseUrl}/status`, { signal: AbortSignal.timeout(1_000) });
       const status = (await response.json()) as Record<string, { id: number; block: { number: number } }>;
       const indexed = new Map(Object.values(status).map((s) => [s.id, s.block.number]));
       const lagging = [...heads].filter(([id, head]) => (indexed.get(id) ?? -1) < head);
@@ -168,12 +178,27 @@ async function waitForHeads(chainsFile: string, port: number, deadline: number):
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Something else answering on the port would make its `/ready` look like ours. */
+function assertPortFree(port: number, hostname: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new Error(`cannot start the EVM indexer: port ${port} on ${hostname} is not free (${error.code ?? error.message})`)),
+    );
+    server.listen(port, hostname, () => server.close(() => resolve()));
+  });
+}
+
 export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<EvmIndexer> {
   const viewsSchema = options.viewsSchema ?? defaultViewsSchema;
   const chainsFile = path.resolve(options.chainsFile);
   const schema = indexerBuildSchema(chainsFile);
   const readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
+  const hostname = options.hostname ?? "127.0.0.1";
+  const localHost = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
+  const baseUrl = `http://${localHost.includes(":") ? `[${localHost}]` : localHost}:${options.port}`;
 
+  await assertPortFree(options.port, hostname);
   await clearStaleLock(options.databaseUrl, schema);
 
   const env: NodeJS.ProcessEnv = {
@@ -203,7 +228,7 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
     "--port",
     String(options.port),
     "--hostname",
-    options.hostname ?? "127.0.0.1",
+    hostname,
   ];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,
@@ -251,16 +276,16 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
       stopping = true;
       if (exited) return;
       child.kill("SIGTERM");
-      const killed = await Promise.race([exitPromise.then(() => false), sleep(10_000).then(() => true)]);
-      if (killed && !exited) {
-        child.kill("SIGKILL");
-        await exitPromise;
-      }
+      const timer = setTimeout(() => {
+        if (!exited) child.kill("SIGKILL");
+      }, 10_000);
+      await exitPromise;
+      clearTimeout(timer);
     })();
     return stopPromise;
   };
 
-  const readyUrl = `http://127.0.0.1:${options.port}/ready`;
+  const readyUrl = `${baseUrl}/ready`;
   const deadline = Date.now() + readyTimeoutMs;
   let failure: Error | undefined;
   let spawnFailure: Error | undefined;
@@ -293,7 +318,7 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
   }
   if (!failure) {
     try {
-      await waitForHeads(chainsFile, options.port, deadline);
+      await waitForHeads(chainsFile, baseUrl, deadline);
     } catch (error) {
       failure = new Error(`${(error as Error).message}; last output:\n${lastLines()}`);
     }
