@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { anvilBinary } from "./anvilBinary.js";
 import { isPortFree } from "./isPortFree.js";
 
@@ -24,6 +24,11 @@ export type AnvilInstance = {
 };
 
 const host = "127.0.0.1";
+
+// A crashed test runner must not leave anvils behind. Only on a normal exit: a SIGKILLed parent (or an
+// unhandled SIGTERM) still does, the composition root handles signals.
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
 
 /**
  * Spawns one anvil and resolves once it answers `eth_chainId` with the requested id. Rejects with
@@ -69,14 +74,18 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   let spawnError: Error | null = null;
   child.once("error", (err) => {
     spawnError = err;
+    live.delete(child);
   });
 
-  // A crashed test runner must not leave anvils behind (SIGKILL of the parent still does: nothing runs then).
-  const killOnExit = () => child.kill("SIGKILL");
-  process.once("exit", killOnExit);
+  live.add(child);
+  if (!exitHookInstalled) {
+    // One listener for all anvils of this process, however many are started.
+    process.once("exit", () => live.forEach((c) => c.kill("SIGKILL")));
+    exitHookInstalled = true;
+  }
+  void exitPromise.then(() => live.delete(child));
 
   const stop = async () => {
-    process.removeListener("exit", killOnExit);
     if (exited || spawnError) return;
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
