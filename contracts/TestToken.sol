@@ -11,7 +11,7 @@ contract TestToken {
 
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
-    mapping(address => bool) public blocked;
+    mapping(address => bool) public isBlocked;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -56,7 +56,7 @@ contract TestToken {
     /// Open on purpose: devnet only.
     function mint(address to, uint256 amount) external {
         if (to == address(0)) revert InvalidReceiver(to);
-        if (blocked[to]) revert Blocked(to);
+        if (isBlocked[to]) revert Blocked(to);
         totalSupply += amount;
         unchecked {
             balanceOf[to] += amount;
@@ -64,15 +64,15 @@ contract TestToken {
         emit Transfer(address(0), to, amount);
     }
 
-    function setBlocked(address account, bool isBlocked) external {
+    function setBlocked(address account, bool blocked) external {
         if (msg.sender != owner) revert NotOwner();
-        blocked[account] = isBlocked;
+        isBlocked[account] = blocked;
     }
 
     function _transfer(address from, address to, uint256 amount) private {
         if (to == address(0)) revert InvalidReceiver(to);
-        if (blocked[from]) revert Blocked(from);
-        if (blocked[to]) revert Blocked(to);
+        if (isBlocked[from]) revert Blocked(from);
+        if (isBlocked[to]) revert Blocked(to);
         uint256 balance = balanceOf[from];
         if (balance < amount) revert InsufficientBalance(from, balance, amount);
         unchecked {

@@ -79,6 +79,7 @@ describe("TestToken", () => {
     expect(notOwner.errorName).toBe("NotOwner");
 
     await mined(owner.writeContract({ address: token, abi: testTokenAbi, functionName: "setBlocked", args: [b(), true] }));
+    expect(await owner.readContract({ address: token, abi: testTokenAbi, functionName: "isBlocked", args: [b()] })).toBe(true);
     const to = await revertOf(alice.simulateContract({ address: token, abi: testTokenAbi, functionName: "transfer", args: [b(), 1n] }));
     expect(to).toMatchObject({ errorName: "Blocked", args: [b()] });
     const from = await revertOf(bob.simulateContract({ address: token, abi: testTokenAbi, functionName: "transfer", args: [a(), 1n] }));
