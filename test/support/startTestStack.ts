@@ -24,9 +24,12 @@ const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
  * The whole service on real local parts: anvil chains, a fresh Postgres database, the Ponder indexer,
- * BullMQ (Redis unless `queue: "postgres"`), the worker and the HTTP API.
+ * BullMQ (Redis unless `queue: "postgres"`), the worker and the HTTP API; `pipeline: false` leaves out the
+ * indexer and the worker, for tests of the API alone.
  */
-export async function startTestStack(options: { chainIds?: number[]; blockTime?: number; queue?: "redis" | "postgres" } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { chainIds?: number[]; blockTime?: number; queue?: "redis" | "postgres"; pipeline?: boolean } = {},
+): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
@@ -41,10 +44,13 @@ export async function startTestStack(options: { chainIds?: number[]; blockTime?:
     stops.push(() => pool.end());
     await migrate(pool);
 
+    const pipeline = options.pipeline ?? true;
     const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-test-")), "chains.json");
     writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
-    const indexer: EvmIndexer = await startEvmIndexer({ databaseUrl: db.url, chainsFile, port: await freePort(), logLevel: "warn" });
-    stops.push(() => indexer.stop());
+    const indexer: EvmIndexer | undefined = pipeline
+      ? await startEvmIndexer({ databaseUrl: db.url, chainsFile, port: await freePort(), logLevel: "warn" })
+      : undefined;
+    if (indexer) stops.push(() => indexer.stop());
 
     const queues = createQueueBackend({
       databaseUrl: db.url,
@@ -52,15 +58,17 @@ export async function startTestStack(options: { chainIds?: number[]; blockTime?:
       prefix: `test-${db.name}`,
     });
     stops.push(() => queues.close());
-    const worker: RunningWorker = await startWorker({
-      pool,
-      chains: devnet.chains,
-      solver: devnet.solver,
-      queues,
-      onchainSchema: indexer.viewsSchema,
-      logger,
-    });
-    stops.push(() => worker.close());
+    if (indexer) {
+      const worker: RunningWorker = await startWorker({
+        pool,
+        chains: devnet.chains,
+        solver: devnet.solver,
+        queues,
+        onchainSchema: indexer.viewsSchema,
+        logger,
+      });
+      stops.push(() => worker.close());
+    }
     const api = await startApi({
       pool,
       chains: devnet.chains,
