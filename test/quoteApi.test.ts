@@ -1,0 +1,169 @@
+import { type Address, type Hex, recoverMessageAddress, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { computeOrderId, computeRequestId } from "../src/domain/order.js";
+import { postQuote } from "./support/postQuote.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+describe("quote, chains and status over HTTP", () => {
+  let stack: TestStack;
+  let base: Record<string, unknown>;
+  beforeAll(async () => {
+    stack = await startTestStack({ pipeline: false, blockTime: 0 });
+    const [origin, destination] = stack.devnet.chains;
+    base = {
+      user: stack.devnet.accounts[0].address,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "1000000000000000000",
+      tradeType: "EXACT_INPUT",
+    };
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const requestCount = async () => (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.requests")).rows[0].n;
+
+  it("answers the spec's quote response with a recomputable order and a solver signature", async () => {
+    const { status, body } = await postQuote(stack.api.url, { ...base, includeProtocolData: true, referrer: "my.app" });
+    expect(status).toBe(200);
+    expect(Object.keys(body).sort()).toEqual(["details", "feeSponsorship", "fees", "protocol", "requestId", "steps"]);
+    expect(Object.keys(body.fees).sort()).toEqual(["app", "gas", "relayer", "relayerGas", "relayerService", "subsidized"]);
+    for (const fee of Object.values(body.fees) as Array<Record<string, unknown>>) {
+      expect(Object.keys(fee).sort()).toEqual(["amount", "amountFormatted", "amountUsd", "currency", "minimumAmount"]);
+      expect(fee.amount).toMatch(/^\d+$/);
+    }
+    expect(BigInt(body.fees.relayer.amount)).toBe(BigInt(body.fees.relayerGas.amount) + BigInt(body.fees.relayerService.amount));
+    for (const field of [
+      "operation", "sender", "recipient", "currencyIn", "currencyOut", "refundCurrency", "currencyGasTopup", "totalImpact",
+      "swapImpact", "expandedPriceImpact", "rate", "slippageTolerance", "timeEstimate", "userBalance", "fallbackType",
+      "isFixedRate", "fixedRateFee", "route",
+    ]) {
+      expect(body.details).toHaveProperty(field);
+    }
+    expect(body.details.currencyIn.currency).toMatchObject({ chainId: base.originChainId, address: zeroAddress, symbol: "ETH", decimals: 18 });
+    expect(body.details.operation).toBe("bridge");
+    expect(body.details.currencyIn.amountUsd).toBe("3000");
+
+    const { v2 } = body.protocol;
+    expect(v2.hubType).toBe("onchain");
+    expect(computeOrderId(v2.orderData)).toBe(v2.orderId);
+    expect(computeRequestId(v2.orderId)).toBe(body.requestId);
+    expect(body.steps[0].requestId).toBe(body.requestId);
+    expect(body.requestId).not.toBe(v2.orderId);
+    expect(await recoverMessageAddress({ message: { raw: v2.orderId as Hex }, signature: v2.orderSignature })).toBe(stack.devnet.solver.address);
+    expect(v2.paymentDetails).toEqual({
+      chainId: String(base.originChainId),
+      depository: stack.devnet.chains[0].depository,
+      currency: zeroAddress,
+      amount: "1000000000000000000",
+    });
+    expect(body.steps[0].items[0].data).toMatchObject({ to: stack.devnet.chains[0].depository, value: "1000000000000000000", chainId: base.originChainId });
+    expect(body.steps[0].items[0].check).toEqual({ endpoint: `/intents/status/v3?requestId=${body.requestId}`, method: "GET" });
+
+    const withoutSignature = await postQuote(stack.api.url, base);
+    expect(withoutSignature.body.protocol.v2.orderSignature).toBeUndefined();
+    const legacy = await fetch(`${stack.api.url}/quote`, { method: "POST", body: JSON.stringify(base), headers: { "content-type": "application/json" } });
+    expect(legacy.status).toBe(200);
+  });
+
+  it("answers waiting for a quoted request and 404 for an unknown one", async () => {
+    const { body } = await postQuote(stack.api.url, base);
+    const waiting = await fetch(`${stack.api.url}/intents/status/v3?requestId=${body.requestId}`);
+    expect(waiting.status).toBe(200);
+    const record = await waiting.json();
+    expect(record).toMatchObject({
+      status: "waiting",
+      inTxHashes: [],
+      txHashes: [],
+      originChainId: base.originChainId,
+      destinationChainId: base.destinationChainId,
+      failReason: "N/A",
+      refundFailReason: "N/A",
+      details: null,
+    });
+    expect(typeof record.updatedAt).toBe("number");
+
+    const unknown = await fetch(`${stack.api.url}/intents/status/v3?requestId=0x${"12".repeat(32)}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ errorCode: "REQUEST_NOT_FOUND", message: expect.any(String) });
+    for (const query of ["", "?requestId=", "?requestId=abc"]) {
+      const bad = await fetch(`${stack.api.url}/intents/status/v3${query}`);
+      expect(bad.status).toBe(400);
+    }
+  });
+
+  it("lists every configured chain with the spec's chain record", async () => {
+    const response = await fetch(`${stack.api.url}/chains`);
+    const { chains } = await response.json();
+    expect(chains.map((chain: { id: number }) => chain.id)).toEqual(stack.devnet.chains.map((chain) => chain.id));
+    for (const field of [
+      "id", "name", "displayName", "httpRpcUrl", "wsRpcUrl", "explorerUrl", "explorerName", "explorerPaths", "depositEnabled",
+      "tokenSupport", "disabled", "partialDisableLimit", "blockProductionLagging", "currency", "withdrawalFee", "depositFee",
+      "surgeEnabled", "featuredTokens", "erc20Currencies", "solverCurrencies", "iconUrl", "contracts", "vmType", "baseChainId",
+      "solverAddresses", "tags", "protocol",
+    ]) {
+      expect(chains[0]).toHaveProperty(field);
+    }
+    expect(chains[0].protocol.v2).toEqual({ chainId: stack.devnet.chains[0].name, depository: stack.devnet.chains[0].depository });
+    expect(chains[0].erc20Currencies.map((c: { symbol: string }) => c.symbol)).toEqual(["USDC", "WETH"]);
+  });
+
+  it("refuses bad input with 400 and the spec's codes, writing nothing", async () => {
+    const before = await requestCount();
+    const usdc = stack.devnet.chains[1].currencies[0].address as Address;
+    const cases: Array<[unknown, string]> = [
+      ["{not json", "INVALID_INPUT"],
+      ["[]", "INVALID_INPUT"],
+      [{ ...base, amount: 5 }, "INVALID_INPUT"],
+      [{ ...base, amount: "-1" }, "INVALID_INPUT"],
+      [{ ...base, amount: "1.5" }, "INVALID_INPUT"],
+      [{ ...base, amount: "9".repeat(100) }, "INVALID_INPUT"],
+      [{ ...base, amount: "0" }, "AMOUNT_TOO_LOW"],
+      [{ ...base, amount: "1000" }, "AMOUNT_TOO_LOW"],
+      [{ ...base, tradeType: "EXACT" }, "INVALID_INPUT"],
+      [{ ...base, originChainId: 999_999 }, "UNSUPPORTED_CHAIN"],
+      [{ ...base, destinationChainId: "abc" }, "INVALID_INPUT"],
+      [{ ...base, destinationChainId: base.originChainId }, "UNSUPPORTED_ROUTE"],
+      [{ ...base, originCurrency: "0x000000000000000000000000000000000000dead" }, "UNSUPPORTED_CURRENCY"],
+      [{ ...base, destinationCurrency: "not-an-address" }, "UNSUPPORTED_CURRENCY"],
+      [{ ...base, user: "0x123" }, "INVALID_ADDRESS"],
+      [{ ...base, recipient: "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh" }, "INVALID_ADDRESS"],
+      [{ ...base, recipient: usdc }, "INVALID_RECIPIENT"],
+      [{ ...base, slippageTolerance: "abc" }, "INVALID_SLIPPAGE_TOLERANCE"],
+      [{ ...base, slippageTolerance: "10001" }, "INVALID_SLIPPAGE_TOLERANCE"],
+      [{ ...base, slippageTolerance: "1.5" }, "INVALID_SLIPPAGE_TOLERANCE"],
+      [{ ...base, slippageTolerance: 50 }, "INVALID_SLIPPAGE_TOLERANCE"],
+      [{ ...base, latePaymentSlippageTolerance: "-5" }, "INVALID_SLIPPAGE_TOLERANCE"],
+      [{ ...base, subsidizeFees: true, subsidizationBps: 5000 }, "INVALID_INPUT"],
+      [{ ...base, amount: (10n ** 30n).toString() }, "INSUFFICIENT_LIQUIDITY"],
+      [{ ...base, txs: [{ to: "0x1", value: "0", data: "0x" }] }, "INVALID_INPUT"],
+      [{ ...base, destinationCurrency: usdc, txs: [{ to: usdc, value: "5", data: "0x" }] }, "INVALID_INPUT"],
+      [{ ...base, tradeType: "EXACT_OUTPUT", txs: [{ to: usdc, value: "5", data: "0x" }] }, "INVALID_INPUT"],
+    ];
+    for (const [body, errorCode] of cases) {
+      const response = await postQuote(stack.api.url, body);
+      expect({ body, status: response.status, errorCode: response.body.errorCode }).toEqual({ body, status: 400, errorCode });
+      expect(typeof response.body.message).toBe("string");
+    }
+    expect(await requestCount()).toBe(before);
+  });
+
+  it("accepts valid slippage and an exact output", async () => {
+    const swap = await postQuote(stack.api.url, {
+      ...base,
+      destinationCurrency: stack.devnet.chains[1].currencies[0].address,
+      slippageTolerance: "100",
+      tradeType: "EXACT_OUTPUT",
+      amount: "5000000",
+    });
+    expect(swap.status).toBe(200);
+    expect(swap.body.details.currencyOut.amount).toBe("5000000");
+    expect(swap.body.details.currencyOut.minimumAmount).toBe("5000000");
+    const exactIn = await postQuote(stack.api.url, { ...base, destinationCurrency: stack.devnet.chains[1].currencies[0].address, slippageTolerance: "100" });
+    const out = BigInt(exactIn.body.details.currencyOut.amount);
+    expect(BigInt(exactIn.body.details.currencyOut.minimumAmount)).toBe(out - out / 100n);
+  });
+});
