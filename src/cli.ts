@@ -1,0 +1,117 @@
+import pino from "pino";
+import { startEvmIndexer } from "../indexers/evm/startEvmIndexer.js";
+import { createQueueBackend } from "../jobs/queueBackend.js";
+import { migrate } from "../schema/migrate.js";
+import { parseConfig } from "./config.js";
+import { type Shutdown, runDev } from "./roles/runDev.js";
+import { apiSettings, createPool, productionChains, requireSetting, solverAccount } from "./roles/services.js";
+import { startApi } from "./roles/startApi.js";
+import { startWorker } from "./roles/startWorker.js";
+
+const USAGE = `usage: crossfill <role>
+  dev            the whole service on local devnet chains (npm start)
+  api            the gateway (REST)
+  worker         reconcile and solver fills
+  indexer evm    the Ponder EVM indexer
+  migrate        apply database migrations and exit`;
+
+/** The composition root of every process: configuration is read here and nowhere else. */
+async function main(argv: string[]): Promise<Shutdown | undefined> {
+  const config = parseConfig(process.env);
+  const logger = pino({ level: config.LOG_LEVEL });
+  const role = argv[0];
+  const databaseUrl = () => requireSetting(config.DATABASE_URL, "DATABASE_URL", `for crossfill ${role}`);
+  switch (role) {
+    case "dev":
+      return runDev(config, logger);
+    case "migrate": {
+      const pool = createPool(databaseUrl(), 2);
+      const applied = await migrate(pool);
+      await pool.end();
+      logger.info({ applied }, applied.length ? "migrations applied" : "database is up to date");
+      return undefined;
+    }
+    case "api": {
+      const pool = createPool(databaseUrl());
+      await migrate(pool);
+      const api = await startApi({
+        pool,
+        chains: productionChains(config),
+        solver: solverAccount(config),
+        logger,
+        host: config.HOST,
+        port: config.PORT,
+        settings: apiSettings(config),
+      });
+      return async () => {
+        await api.close();
+        await pool.end();
+      };
+    }
+    case "worker": {
+      const pool = createPool(databaseUrl());
+      await migrate(pool);
+      const queues = createQueueBackend({ databaseUrl: databaseUrl(), redisUrl: config.REDIS_URL });
+      const worker = await startWorker({
+        pool,
+        chains: productionChains(config),
+        solver: solverAccount(config),
+        queues,
+        onchainSchema: config.ONCHAIN_SCHEMA,
+        logger,
+        fillConcurrency: config.FILL_CONCURRENCY,
+      });
+      return async () => {
+        await worker.close();
+        await queues.close();
+        await pool.end();
+      };
+    }
+    case "indexer": {
+      if (argv[1] !== "evm") throw new Error(`unknown indexer ${argv[1] ?? "(none)"}; available: evm`);
+      const indexer = await startEvmIndexer({
+        databaseUrl: databaseUrl(),
+        chainsFile: requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "for the indexer"),
+        port: config.INDEXER_PORT,
+        viewsSchema: config.ONCHAIN_SCHEMA,
+        onExit: ({ expected, code }) => {
+          if (!expected) {
+            logger.error({ code }, "ponder exited");
+            process.exit(1);
+          }
+        },
+      });
+      return indexer.stop;
+    }
+    default:
+      process.stderr.write(`${USAGE}\n`);
+      process.exitCode = role ? 2 : 0;
+      return undefined;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (shutdown) => {
+    if (!shutdown) return;
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`\n${signal}: stopping…\n`);
+      shutdown().then(
+        () => process.exit(0),
+        (error) => {
+          process.stderr.write(`shutdown failed: ${error}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.on("SIGINT", () => stop("SIGINT"));
+    process.on("SIGTERM", () => stop("SIGTERM"));
+  },
+  (error) => {
+    process.stderr.write(`crossfill: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${String(error.cause)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,70 @@
+import { zeroAddress } from "viem";
+import type { ChainConfig } from "../../chains/chainConfig.js";
+
+/** The spec's Chain record for a configured EVM chain. */
+export function toChainRecord(chain: ChainConfig, solver: string) {
+  const erc20Currencies = chain.currencies.map((currency) => ({
+    id: currency.symbol.toLowerCase(),
+    symbol: currency.symbol,
+    name: currency.name ?? currency.symbol,
+    address: currency.address,
+    decimals: currency.decimals,
+    supportsBridging: true,
+    withdrawalFee: 0,
+    depositFee: 0,
+    surgeEnabled: false,
+  }));
+  const native = {
+    id: chain.nativeCurrency.symbol.toLowerCase(),
+    symbol: chain.nativeCurrency.symbol,
+    name: chain.nativeCurrency.name,
+    address: zeroAddress,
+    decimals: chain.nativeCurrency.decimals,
+    supportsBridging: true,
+  };
+  const featured = [native, ...erc20Currencies].map(({ id, symbol, name, address, decimals }) => ({
+    id,
+    symbol,
+    name,
+    address,
+    decimals,
+    metadata: { logoURI: "", verified: true, isNative: address === zeroAddress },
+  }));
+  return {
+    id: chain.id,
+    name: chain.name,
+    displayName: chain.displayName ?? chain.name,
+    httpRpcUrl: chain.rpcUrl,
+    wsRpcUrl: chain.wsUrl ?? "",
+    explorerUrl: chain.explorerUrl,
+    explorerName: chain.explorerUrl ? "Explorer" : "",
+    explorerPaths: { transaction: "/tx/{TX_HASH}" },
+    depositEnabled: true,
+    tokenSupport: "All",
+    disabled: false,
+    partialDisableLimit: 0,
+    blockProductionLagging: false,
+    currency: native,
+    withdrawalFee: 0,
+    depositFee: 0,
+    surgeEnabled: false,
+    featuredTokens: featured,
+    erc20Currencies,
+    solverCurrencies: featured,
+    iconUrl: "",
+    contracts: {
+      multicall3: zeroAddress,
+      multicaller: chain.receiver,
+      onlyOwnerMulticaller: chain.receiver,
+      relayReceiver: chain.receiver,
+      erc20Router: zeroAddress,
+      approvalProxy: zeroAddress,
+      v3: { erc20Router: zeroAddress, approvalProxy: zeroAddress },
+    },
+    vmType: chain.vmType,
+    baseChainId: chain.id,
+    solverAddresses: [solver],
+    tags: [],
+    protocol: { v2: { chainId: chain.name, depository: chain.depository } },
+  };
+}

@@ -1,0 +1,115 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Logger } from "pino";
+import { startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { startEmbeddedPostgres } from "../../devnet/startEmbeddedPostgres.js";
+import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
+import { createQueueBackend } from "../../jobs/queueBackend.js";
+import { migrate } from "../../schema/migrate.js";
+import type { Config } from "../config.js";
+import { apiSettings, createPool } from "./services.js";
+import { startApi } from "./startApi.js";
+import { startWorker } from "./startWorker.js";
+
+export type Shutdown = () => Promise<void>;
+
+/**
+ * `npm start`: the whole service on local chains. Devnet chains are new on every start, so the embedded
+ * database is recreated with them; with DATABASE_URL the app tables are kept and the indexer's schema
+ * changes with the chains' genesis blocks.
+ */
+export async function runDev(config: Config, logger: Logger): Promise<Shutdown> {
+  const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+  const shutdown = async () => {
+    for (const { name, stop } of stops.splice(0).reverse()) {
+      await stop().catch((error) => logger.error({ err: error }, `stopping ${name} failed`));
+    }
+  };
+  try {
+    const dataDir = path.resolve(config.CROSSFILL_DATA_DIR);
+    mkdirSync(dataDir, { recursive: true });
+
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), port: config.DEVNET_POSTGRES_PORT, fresh: true });
+      stops.push({ name: "embedded postgres", stop: postgres.stop });
+      databaseUrl = postgres.databaseUrl;
+      logger.info({ port: config.DEVNET_POSTGRES_PORT }, "embedded postgres started");
+    }
+
+    const devnet = await startDevnetChains({ chainIds: [...config.DEVNET_CHAIN_IDS], basePort: config.DEVNET_BASE_PORT, blockTime: config.DEVNET_BLOCK_TIME });
+    stops.push({ name: "devnet chains", stop: devnet.stop });
+    const genesis = await Promise.all(
+      devnet.chains.map(async (chain) => {
+        const response = await fetch(chain.rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x0", false] }),
+        });
+        return ((await response.json()) as { result: { hash: string } }).result.hash;
+      }),
+    );
+
+    const apiUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+    const manifest = {
+      apiUrl,
+      // GraphQL, the websocket feed and API keys arrive with their issues; null until they are served.
+      graphqlUrl: null,
+      wsUrl: null,
+      apiKey: null,
+      solver: devnet.solver.address,
+      chains: devnet.chains.map((chain, index) => ({ ...chain, genesisHash: genesis[index] })),
+      accounts: devnet.accounts.map((account) => ({ address: account.address, privateKey: account.privateKey })),
+    };
+    const manifestPath = path.join(dataDir, "manifest.json");
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+
+    const pool = createPool(databaseUrl);
+    stops.push({ name: "database pool", stop: () => pool.end() });
+    await migrate(pool);
+
+    const indexer = await startEvmIndexer({
+      databaseUrl,
+      chainsFile: manifestPath,
+      port: config.INDEXER_PORT,
+      viewsSchema: config.ONCHAIN_SCHEMA,
+      logLevel: config.LOG_LEVEL === "silent" ? "silent" : "warn",
+      onExit: ({ expected, code, signal }) => {
+        if (!expected) logger.error({ code, signal }, "the indexer exited; restart npm start");
+      },
+    });
+    stops.push({ name: "indexer", stop: indexer.stop });
+
+    const queues = createQueueBackend({ databaseUrl, redisUrl: config.REDIS_URL });
+    stops.push({ name: "queues", stop: () => queues.close() });
+    const worker = await startWorker({
+      pool,
+      chains: devnet.chains,
+      solver: devnet.solver,
+      queues,
+      onchainSchema: indexer.viewsSchema,
+      logger,
+      fillConcurrency: config.FILL_CONCURRENCY,
+    });
+    stops.push({ name: "worker", stop: worker.close });
+    const api = await startApi({
+      pool,
+      chains: devnet.chains,
+      solver: devnet.solver,
+      logger,
+      host: config.HOST,
+      port: config.PORT,
+      settings: apiSettings(config),
+    });
+    stops.push({ name: "api", stop: api.close });
+
+    process.stdout.write(
+      `\nCrossfill devnet is running (queues on ${queues.kind}, database ${config.DATABASE_URL ? "from DATABASE_URL" : "embedded"}).\n` +
+        `Manifest: ${manifestPath}\n${JSON.stringify(manifest, null, 2)}\n\nTry: curl ${apiUrl}/chains\nCtrl-C stops everything.\n`,
+    );
+    return shutdown;
+  } catch (error) {
+    await shutdown();
+    throw error;
+  }
+}

@@ -1,0 +1,33 @@
+import pg from "pg";
+import type { Hex, LocalAccount } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { loadChainsFile } from "../chains/chainConfig.js";
+import type { ChainConfig } from "../chains/chainConfig.js";
+import type { Config } from "../config.js";
+
+/** What every production role needs from configuration, or a clear error naming the missing variable. */
+export function requireSetting<T>(value: T | undefined, name: string, why: string): T {
+  if (value === undefined) throw new Error(`${name} is required ${why}`);
+  return value;
+}
+
+export function productionChains(config: Config): ChainConfig[] {
+  return loadChainsFile(requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "outside the devnet (see README: real chains)"));
+}
+
+export function solverAccount(config: Config): LocalAccount {
+  return privateKeyToAccount(requireSetting(config.SOLVER_PRIVATE_KEY, "SOLVER_PRIVATE_KEY", "to sign orders and fills") as Hex);
+}
+
+export function createPool(databaseUrl: string, max = 10): pg.Pool {
+  return new pg.Pool({ connectionString: databaseUrl, max });
+}
+
+export function apiSettings(config: Config) {
+  return {
+    prices: config.PRICES,
+    serviceFeeBps: config.SERVICE_FEE_BPS,
+    defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
+    quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
+  };
+}

@@ -1,0 +1,58 @@
+import { type ServerType, serve } from "@hono/node-server";
+import type pg from "pg";
+import type { Logger } from "pino";
+import type { LocalAccount } from "viem";
+import { insertRequest } from "../../schema/requests.js";
+import type { ChainConfig } from "../chains/chainConfig.js";
+import { createChainRegistry } from "../chains/chainRegistry.js";
+import { createRestApp } from "../gateway/createRestApp.js";
+import { createStaticPriceSource } from "../quote/priceSource.js";
+import { createSolverInventory } from "../quote/solverInventory.js";
+import { createChainClients } from "./createChainClients.js";
+
+export type ApiDeps = {
+  pool: pg.Pool;
+  chains: readonly ChainConfig[];
+  solver: LocalAccount;
+  logger: Logger;
+  host: string;
+  port: number;
+  settings: { prices: Record<string, string>; serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
+};
+
+export type RunningApi = { url: string; port: number; close(): Promise<void> };
+
+/** The gateway process: REST routes over one HTTP server. */
+export async function startApi(deps: ApiDeps): Promise<RunningApi> {
+  const registry = createChainRegistry(deps.chains);
+  const client = createChainClients(deps.chains);
+  const app = createRestApp({
+    pool: deps.pool,
+    registry,
+    client,
+    solverAddress: deps.solver.address,
+    logger: deps.logger,
+    quoteEngine: {
+      registry,
+      client,
+      prices: createStaticPriceSource(deps.settings.prices),
+      inventory: createSolverInventory(client, deps.solver.address),
+      solver: deps.solver,
+      saveRequest: (request) => insertRequest(deps.pool, request),
+      settings: deps.settings,
+    },
+  });
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
+    started.once("error", reject);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : deps.port;
+  const url = `http://${deps.host}:${port}`;
+  deps.logger.info({ url }, "api listening");
+  return {
+    url,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
