@@ -24,7 +24,7 @@ const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
  * The whole service on real local parts: anvil chains, a fresh Postgres database, the Ponder indexer,
- * BullMQ (Redis unless `queue: "postgres"`), the worker and the HTTP API; `pipeline: false` leaves out the
+ * BullMQ (Redis unless `queue: "postgres"` or TEST_QUEUE=postgres), the worker and the HTTP API; `pipeline: false` leaves out the
  * indexer and the worker, for tests of the API alone.
  */
 export async function startTestStack(
@@ -54,7 +54,7 @@ export async function startTestStack(
 
     const queues = createQueueBackend({
       databaseUrl: db.url,
-      redisUrl: options.queue === "postgres" ? undefined : redisUrl,
+      redisUrl: (options.queue ?? process.env.TEST_QUEUE) === "postgres" ? undefined : redisUrl,
       prefix: `test-${db.name}`,
     });
     stops.push(() => queues.close());

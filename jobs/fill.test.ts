@@ -1,0 +1,94 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import pino from "pino";
+import { type Address, type Hex, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
+import { getFillAttempt } from "../schema/fillAttempts.js";
+import { migrate } from "../schema/migrate.js";
+import { createChainClients } from "../src/roles/createChainClients.js";
+import { insertTestRequest } from "../test/support/insertTestRequest.js";
+import { createTestDatabase } from "../test/support/testDatabase.js";
+import { createFillProcessor } from "./fill.js";
+
+describe("fill processor", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  let devnet: DevnetChains;
+  let processFill: ReturnType<typeof createFillProcessor>;
+  let client: ReturnType<typeof createChainClients>;
+
+  beforeAll(async () => {
+    [db, devnet] = await Promise.all([createTestDatabase(), startDevnetChains({ chainIds: [31338, 31339], blockTime: 0 })]);
+    pool = new pg.Pool({ connectionString: db.url, max: 6 });
+    await migrate(pool);
+    client = createChainClients(devnet.chains);
+    processFill = createFillProcessor({ pool, client, solver: devnet.solver, logger: pino({ level: "silent" }) });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await devnet?.stop();
+    await db?.drop();
+  });
+
+  /** A request with its deposit applied, as reconcile leaves it. */
+  async function pendingRequest(currency: Address, amountOut: bigint) {
+    const [origin, destination] = devnet.chains;
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const request = await insertTestRequest(pool, {
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      destinationCurrency: currency,
+      recipient,
+      amountIn: amountOut,
+      amountOut,
+      minimumAmountOut: amountOut,
+    });
+    await pool.query(
+      `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
+       VALUES ($1, $2, 0, $3, '0xabc', $4, $5, 1, 1)`,
+      [origin.id, `0x${randomBytes(32).toString("hex")}`, request.id, zeroAddress, amountOut.toString()],
+    );
+    await pool.query("UPDATE crossfill.requests SET status = 'pending' WHERE id = $1", [request.id]);
+    return { request, recipient, destination: client(destination.id) };
+  }
+
+  it("pays the recipient once, however often the job runs", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 12_345n);
+    const first = await processFill({ data: { requestId: request.id } });
+    const second = await processFill({ data: { requestId: request.id } });
+    expect(second).toBe(first);
+    await destination.publicClient.waitForTransactionReceipt({ hash: first as Hex });
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(12_345n);
+    const status = await pool.query("SELECT status FROM crossfill.requests WHERE id = $1", [request.id]);
+    expect(status.rows[0].status).toBe("submitted");
+  });
+
+  it("approves the Receiver for a token once and fills ERC-20s", async () => {
+    const usdc = devnet.chains[1].currencies[0].address as Address;
+    const { request, recipient, destination } = await pendingRequest(usdc, 5_000_000n);
+    const txHash = (await processFill({ data: { requestId: request.id } })) as Hex;
+    expect((await destination.publicClient.waitForTransactionReceipt({ hash: txHash })).status).toBe("success");
+    expect(await destination.balanceOf(recipient, usdc)).toBe(5_000_000n);
+  });
+
+  it("re-sends the stored transaction after a crash between signing and broadcasting", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 777n);
+    // Concurrent jobs for different requests: nonces must not collide or leave gaps.
+    const others = await Promise.all([pendingRequest(zeroAddress, 1n), pendingRequest(zeroAddress, 2n)]);
+    const sent = await Promise.all([request, ...others.map((o) => o.request)].map((r) => processFill({ data: { requestId: r.id } })));
+    const attempts = await Promise.all(sent.map((_, i) => getFillAttempt(pool, [request, ...others.map((o) => o.request)][i].id)));
+    expect(new Set(attempts.map((a) => a!.nonce)).size).toBe(3);
+    for (const hash of sent) expect((await destination.publicClient.waitForTransactionReceipt({ hash: hash as Hex })).status).toBe("success");
+    // The node forgets nothing here, so "crash" means: the job runs again with only the stored attempt to go on.
+    await pool.query("UPDATE crossfill.requests SET status = 'pending' WHERE id = $1", [request.id]);
+    expect(await processFill({ data: { requestId: request.id } })).toBe(sent[0]);
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(777n);
+  });
+
+  it("skips requests that are not waiting for a fill", async () => {
+    const request = await insertTestRequest(pool);
+    expect(await processFill({ data: { requestId: request.id } })).toBe("skipped: waiting");
+    expect(await processFill({ data: { requestId: `0x${"00".repeat(32)}` } })).toBe("skipped: unknown");
+  });
+});

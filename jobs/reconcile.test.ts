@@ -1,0 +1,109 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import pino from "pino";
+import { zeroAddress } from "viem";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { migrate } from "../schema/migrate.js";
+import { insertTestRequest } from "../test/support/insertTestRequest.js";
+import { createTestDatabase } from "../test/support/testDatabase.js";
+import { reconcile } from "./reconcile.js";
+
+// Stand-ins for Ponder's published views: same names and columns, filled by the test.
+const ONCHAIN_FIXTURE = `
+  CREATE SCHEMA onchain_fixture;
+  CREATE TABLE onchain_fixture.deposit (id text, chain_id integer, order_id text, depositor text, currency text, amount numeric(78,0),
+    tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);
+  CREATE TABLE onchain_fixture.fill (id text, chain_id integer, request_id text, solver text, currency text, recipient text,
+    amount numeric(78,0), tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);`;
+
+const hash = () => `0x${randomBytes(32).toString("hex")}`;
+
+describe("reconcile", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  let enqueued: string[];
+  const run = () =>
+    reconcile({ pool, onchainSchema: "onchain_fixture", logger: pino({ level: "silent" }), enqueueFill: async (id) => void enqueued.push(id) });
+  const deposit = (orderId: string, overrides: Record<string, unknown> = {}) => {
+    const row = { chain_id: 31338, currency: zeroAddress, amount: "1000", tx_hash: hash(), log_index: 0, ...overrides };
+    return pool.query(
+      `INSERT INTO onchain_fixture.deposit VALUES ($1, $2, $3, '0xabc', $4, $5, $6, $7, 10, '0xblock', 1700000000, '0xabc')`,
+      [`${row.chain_id}:${row.tx_hash}:${row.log_index}`, row.chain_id, orderId, row.currency, row.amount, row.tx_hash, row.log_index],
+    );
+  };
+  const statuses = async (requestId: string) =>
+    (await pool.query("SELECT to_status, fail_reason FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [requestId])).rows;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    await migrate(pool);
+    await pool.query(ONCHAIN_FIXTURE);
+  });
+  beforeEach(() => {
+    enqueued = [];
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  it("moves a waiting request to pending on its deposit and to success on its fill, once", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId);
+    expect(await run()).toMatchObject({ deposits: 1, fills: 0 });
+    expect(enqueued).toEqual([request.id]);
+    expect(await run()).toMatchObject({ deposits: 0, fills: 0 });
+    await pool.query(
+      `INSERT INTO onchain_fixture.fill VALUES ('f1', 31339, $1, '0xsolver', $2, '0xrecipient', 990, $3, 0, 20, '0xb', 1700000002, '0xsolver')`,
+      [request.id, zeroAddress, hash()],
+    );
+    expect(await run()).toMatchObject({ fills: 1 });
+    await run();
+    expect(await statuses(request.id)).toEqual([
+      { to_status: "waiting", fail_reason: null },
+      { to_status: "pending", fail_reason: null },
+      { to_status: "success", fail_reason: null },
+    ]);
+  });
+
+  it("fails a request whose deposit is in another currency, on another chain, or too small", async () => {
+    const cases = [
+      [{ currency: "0x00000000000000000000000000000000000000aa" }, "INCORRECT_DEPOSIT_CURRENCY"],
+      [{ chain_id: 31339 }, "DEPOSIT_CHAIN_MISMATCH"],
+      [{ amount: "10" }, "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL"],
+    ] as const;
+    for (const [overrides, reason] of cases) {
+      const request = await insertTestRequest(pool);
+      await deposit(request.orderId, overrides);
+      await run();
+      expect((await statuses(request.id)).at(-1)).toEqual({ to_status: "failure", fail_reason: reason });
+    }
+    expect(enqueued).toEqual([]);
+  });
+
+  it("records a second deposit without moving the request again", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId);
+    await run();
+    await deposit(request.orderId);
+    await run();
+    const applied = await pool.query("SELECT count(*)::int AS n FROM crossfill.request_deposits WHERE request_id = $1", [request.id]);
+    expect(applied.rows[0].n).toBe(2);
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+  });
+
+  it("re-queues a pending request whose fill job was lost", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId);
+    await run();
+    enqueued = [];
+    await run();
+    expect(enqueued).toContain(request.id);
+  });
+
+  it("ignores deposits for orders it never quoted", async () => {
+    await deposit(hash());
+    expect(await run()).toMatchObject({ deposits: 0 });
+  });
+});
