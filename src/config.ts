@@ -4,7 +4,11 @@ const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte h
 const csvNumbers = z
   .string()
   .transform((value) => value.split(",").map((part) => Number(part.trim())))
-  .pipe(z.array(z.number().int().positive()).min(1));
+  .pipe(
+    z
+      .array(z.number().int().positive().refine((id) => id !== 1337 && id !== 8253038, "1337 and 8253038 are the perps exchange's and Bitcoin's ids"))
+      .min(1),
+  );
 
 /** "ETH=3000,USDC=1" → { ETH: "3000", USDC: "1" }: prices stay decimal strings until the quote math. */
 const priceList = z
