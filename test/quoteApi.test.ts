@@ -148,6 +148,8 @@ describe("quote, chains and status over HTTP", () => {
       expect({ body, status: response.status, errorCode: response.body.errorCode }).toEqual({ body, status: 400, errorCode });
       expect(typeof response.body.message).toBe("string");
     }
+    const huge = await postQuote(stack.api.url, { ...base, referrer: "x".repeat(300_000) });
+    expect(huge).toMatchObject({ status: 413, body: { errorCode: "INVALID_INPUT" } });
     expect(await requestCount()).toBe(before);
   });
 

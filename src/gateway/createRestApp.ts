@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type pg from "pg";
 import type { Logger } from "pino";
@@ -23,6 +24,9 @@ export type RestAppDeps = {
   logger: Logger;
 };
 
+// The largest legitimate body is a quote with 16 destination calls; anything far beyond it is refused unread.
+const MAX_BODY_BYTES = 256 * 1024;
+
 const indexBody = z.object({
   txHash: z.string().refine((value) => isHash(value), "must be a 32-byte 0x-prefixed transaction hash"),
   chainId: z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]),
@@ -40,6 +44,13 @@ async function jsonBody(request: Request): Promise<unknown> {
 export function createRestApp(deps: RestAppDeps): Hono {
   const app = new Hono();
   app.use("*", cors());
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ message: `request body exceeds ${MAX_BODY_BYTES} bytes`, errorCode: "INVALID_INPUT" }, 413),
+    }),
+  );
 
   app.onError((error, c) => {
     const { status, body } = errorBody(error);
