@@ -106,17 +106,7 @@ export function createFillProcessor(deps: FillDeps) {
     if (!attempt) {
       const [first] = await listRequestDeposits(pool, requestId);
       if (!first) return "skipped: no deposit";
-      const assessment = assessDeposit(
-        {
-          originChainId: request.originChainId,
-          originCurrency: request.originCurrency,
-          tradeType: request.tradeType,
-          amountIn: request.amountIn,
-          amountOut: request.amountOut,
-          minimumAmountOut: request.minimumAmountOut,
-        },
-        first,
-      );
+      const assessment = assessDeposit(request, first);
       if (!assessment.fill) return `skipped: ${assessment.failReason}`;
       attempt = (await signFill(request, assessment.amountOut)) ?? (await getFillAttempt(pool, requestId));
       if (!attempt) throw new Error(`fill of ${requestId} was neither signed nor found`);

@@ -34,17 +34,7 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
         logger.warn({ requestId: deposit.requestId, txHash: deposit.txHash, status: request?.status }, "deposit for a request no longer waiting");
         return;
       }
-      const assessment = assessDeposit(
-        {
-          originChainId: request.originChainId,
-          originCurrency: request.originCurrency,
-          tradeType: request.tradeType,
-          amountIn: request.amountIn,
-          amountOut: request.amountOut,
-          minimumAmountOut: request.minimumAmountOut,
-        },
-        deposit,
-      );
+      const assessment = assessDeposit(request, deposit);
       const details = { depositTxHash: deposit.txHash, depositChainId: deposit.chainId, depositedAmount: deposit.amount.toString() };
       if (assessment.fill) {
         await transitionRequest(client, { requestId: request.id, to: "pending", details });

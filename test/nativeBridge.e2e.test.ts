@@ -2,6 +2,7 @@ import { type Hex, createWalletClient, http, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmChainClient, toViemChain } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
+import { postQuote } from "./support/postQuote.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 describe("native bridge, end to end", () => {
@@ -19,22 +20,18 @@ describe("native bridge, end to end", () => {
     const recipient = stack.devnet.accounts[1].address;
     const destinationClient = createEvmChainClient(destination).publicClient;
 
-    const response = await fetch(`${stack.api.url}/quote/v2`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        user: user.address,
-        recipient,
-        originChainId: origin.id,
-        destinationChainId: destination.id,
-        originCurrency: zeroAddress,
-        destinationCurrency: zeroAddress,
-        amount: "1000000000000000000",
-        tradeType: "EXACT_INPUT",
-      }),
+    const response = await postQuote(stack.api.url, {
+      user: user.address,
+      recipient,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "1000000000000000000",
+      tradeType: "EXACT_INPUT",
     });
     expect(response.status).toBe(200);
-    const quote = await response.json();
+    const quote = response.body;
     expect(quote.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);
     const { requestId } = quote.steps[0];
     const before = await pollStatus(stack.api.url, requestId, { until: ["waiting"] });
