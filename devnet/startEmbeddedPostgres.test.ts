@@ -1,3 +1,4 @@
+import AsyncExitHook from "async-exit-hook";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -53,6 +54,16 @@ describe("startEmbeddedPostgres", () => {
     } finally {
       await second.stop();
       await second.stop(); // idempotent
+    }
+
+    // The devnet's restart: same cluster, the database recreated empty; shutdown stays with the caller.
+    const fresh = await startEmbeddedPostgres({ dataDir, port, fresh: true });
+    try {
+      expect(await query(fresh.databaseUrl, "select count(*)::int as n from pg_tables where tablename = 'kept'")).toEqual([{ n: 0 }]);
+      expect(AsyncExitHook.hookedEvents()).not.toContain("SIGINT");
+      expect(AsyncExitHook.hookedEvents()).not.toContain("SIGTERM");
+    } finally {
+      await fresh.stop();
     }
   });
 
