@@ -56,15 +56,6 @@ describe("startEmbeddedPostgres", () => {
       await second.stop(); // idempotent
     }
 
-    // The devnet's restart: same cluster, the database recreated empty; shutdown stays with the caller.
-    const fresh = await startEmbeddedPostgres({ dataDir, port, fresh: true });
-    try {
-      expect(await query(fresh.databaseUrl, "select count(*)::int as n from pg_tables where tablename = 'kept'")).toEqual([{ n: 0 }]);
-      expect(AsyncExitHook.hookedEvents()).not.toContain("SIGINT");
-      expect(AsyncExitHook.hookedEvents()).not.toContain("SIGTERM");
-    } finally {
-      await fresh.stop();
-    }
   });
 
   it("shuts down a postmaster left behind by a SIGKILLed parent, then starts", async () => {
@@ -124,6 +115,22 @@ describe("startEmbeddedPostgres", () => {
       await expect(startEmbeddedPostgres({ dataDir, port })).rejects.toThrow(/already in use/);
     } finally {
       await other.stop();
+    }
+  });
+
+  it("recreates the database empty with fresh: true and leaves shutdown signals to the caller", async () => {
+    const port = await freePort();
+    const freshDir = join(root, "fresh");
+    const first = await startEmbeddedPostgres({ dataDir: freshDir, port });
+    await query(first.databaseUrl, "create table kept (v int)");
+    await first.stop();
+    const fresh = await startEmbeddedPostgres({ dataDir: freshDir, port, fresh: true });
+    try {
+      expect(await query(fresh.databaseUrl, "select count(*)::int as n from pg_tables where tablename = 'kept'")).toEqual([{ n: 0 }]);
+      expect(AsyncExitHook.hookedEvents()).not.toContain("SIGINT");
+      expect(AsyncExitHook.hookedEvents()).not.toContain("SIGTERM");
+    } finally {
+      await fresh.stop();
     }
   });
 });
