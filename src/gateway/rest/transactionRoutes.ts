@@ -1,0 +1,32 @@
+import { Hono } from "hono";
+import type pg from "pg";
+import { type Hex, isHash } from "viem";
+import { z } from "zod";
+import { insertDepositFact } from "../../../schema/chainFacts.js";
+import type { ChainRegistry } from "../../chains/chainRegistry.js";
+import type { EvmChainClient } from "../../chains/evmChainClient.js";
+import { readDepositFacts } from "../../chains/readDepositFacts.js";
+import { InvalidInputError } from "../../domain/errors.js";
+import { jsonBody, parseInput } from "./jsonBody.js";
+
+const indexBody = z.object({
+  txHash: z.string().refine((value) => isHash(value), "must be a 32-byte 0x-prefixed transaction hash"),
+  // The official client sends the chain id as a decimal string.
+  chainId: z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]),
+});
+
+/**
+ * POST /transactions/index: records the deposits of a mined transaction the indexer has not seen yet, from
+ * its receipt, as chain facts (the reconcile tick applies them like the indexer's own).
+ */
+export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry; client: (chainId: number) => EvmChainClient }): Hono {
+  return new Hono().post("/transactions/index", async (c) => {
+    const body = parseInput(indexBody, await jsonBody(c.req.raw));
+    const chain = deps.registry.chain(body.chainId);
+    if (!chain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${body.chainId} is not supported`);
+    const facts = await readDepositFacts(deps.client(chain.id), body.txHash as Hex);
+    let recorded = 0;
+    for (const fact of facts) if (await insertDepositFact(deps.pool, fact, "manual")) recorded += 1;
+    return c.json({ message: facts.length ? "Transaction indexed" : "Transaction has no deposit", deposits: facts.length, recorded });
+  });
+}
