@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTargetAbi } from "../contracts/abis.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
-import { GAS_ESTIMATES } from "../src/quote/gasEstimates.js";
+import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";

@@ -9,8 +9,8 @@ import type { NewRequest } from "../../schema/requests.js";
 import { amountObject, formatUsd, usdValueE18 } from "./amountObject.js";
 import { buildOrder } from "./buildOrder.js";
 import { buildSteps } from "./buildSteps.js";
-import { GAS_ESTIMATES } from "./gasEstimates.js";
-import type { PriceSource } from "./priceSource.js";
+import { GAS_ESTIMATES } from "../chains/gasEstimates.js";
+import type { PriceSource } from "../pricing/priceSource.js";
 import { priceQuote } from "./priceQuote.js";
 import type { SolverInventory } from "./solverInventory.js";
 import { type QuoteRequest, validateQuoteRequest } from "./validateQuoteRequest.js";
@@ -52,7 +52,7 @@ function percentOf(part: bigint, whole: bigint): string {
 }
 
 /** Validates, prices, records and answers one quote: the spec's Quote response. */
-export async function createQuote(deps: QuoteEngineDeps, body: unknown) {
+export async function createQuote(deps: QuoteEngineDeps, body: unknown, context: { apiKeyId?: string } = {}) {
   const request = validateQuoteRequest(body, deps.registry);
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
   const origin = deps.client(originChain.id);
@@ -220,6 +220,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown) {
     calls: request.calls.map((call) => ({ to: call.to, value: call.value.toString(), data: call.data })),
     orderData: order,
     quote: { fees, details, feeSponsorship },
+    apiKeyId: context.apiKeyId ?? null,
   });
 
   return { requestId, steps, fees, feeSponsorship, details, protocol };

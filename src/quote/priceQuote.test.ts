@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type PriceQuoteInput, convertAmount, priceQuote } from "./priceQuote.js";
+import { convertAmount } from "../pricing/convertAmount.js";
+import { type PriceQuoteInput, priceQuote } from "./priceQuote.js";
 
 const eth = { decimals: 18, usdPriceE18: 3000n * 10n ** 18n };
 const usdc = { decimals: 6, usdPriceE18: 10n ** 18n };

@@ -6,7 +6,7 @@ import { insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { createRestApp } from "../gateway/createRestApp.js";
-import { createStaticPriceSource } from "../quote/priceSource.js";
+import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
 import { createChainClients } from "./createChainClients.js";
 

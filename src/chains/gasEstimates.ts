@@ -6,4 +6,6 @@ export const GAS_ESTIMATES = {
   fillNative: 70_000n,
   fillErc20: 90_000n,
   perCall: 150_000n,
+  withdrawNative: 45_000n,
+  withdrawErc20: 65_000n,
 } as const;
