@@ -24,6 +24,8 @@ export type NewRequest = {
   calls: Array<{ to: string; value: string; data: string }>;
   orderData: unknown;
   quote: unknown;
+  /** The API key the quote was made with; absent for keyless quotes. */
+  apiKeyId?: string | null;
 };
 
 export type StoredRequest = Omit<NewRequest, "referrer" | "refundTo"> & {
@@ -42,8 +44,8 @@ export async function insertRequest(pool: pg.Pool, request: NewRequest): Promise
     `WITH inserted AS (
        INSERT INTO crossfill.requests (id, order_id, status, request_type, trade_type, user_address, recipient, refund_to,
          origin_chain_id, destination_chain_id, origin_currency, destination_currency, amount_in, amount_out,
-         minimum_amount_out, slippage_bps, deadline, referrer, calls, order_data, quote)
-       VALUES ($1, $2, 'waiting', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+         minimum_amount_out, slippage_bps, deadline, referrer, calls, order_data, quote, api_key_id)
+       VALUES ($1, $2, 'waiting', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
        RETURNING id)
      INSERT INTO crossfill.status_events (request_id, from_status, to_status) SELECT id, NULL, 'waiting' FROM inserted`,
     [
@@ -67,6 +69,7 @@ export async function insertRequest(pool: pg.Pool, request: NewRequest): Promise
       JSON.stringify(request.calls),
       JSON.stringify(request.orderData),
       JSON.stringify(request.quote),
+      request.apiKeyId ?? null,
     ],
   );
 }

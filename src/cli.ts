@@ -4,7 +4,8 @@ import { createQueueBackend } from "../jobs/queueBackend.js";
 import { migrate } from "../schema/migrate.js";
 import { parseConfig } from "./config.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
-import { apiSettings, createPool, productionChains, requireSetting, solverAccount } from "./roles/services.js";
+import { runKeysCommand } from "./roles/runKeysCommand.js";
+import { apiKeyEncryptionKey, apiSettings, createPool, productionChains, requireSetting, solverAccount } from "./roles/services.js";
 import { startApi } from "./roles/startApi.js";
 import { startWorker } from "./roles/startWorker.js";
 
@@ -13,7 +14,8 @@ const USAGE = `usage: crossfill <role>
   api            the gateway (REST)
   worker         reconcile and solver fills
   indexer evm    the Ponder EVM indexer
-  migrate        apply database migrations and exit`;
+  migrate        apply database migrations and exit
+  keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])`;
 
 /** The composition root of every process: configuration is read here and nowhere else. */
 async function main(argv: string[]): Promise<Shutdown | undefined> {
@@ -29,6 +31,16 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       const applied = await migrate(pool);
       await pool.end();
       logger.info({ applied }, applied.length ? "migrations applied" : "database is up to date");
+      return undefined;
+    }
+    case "keys": {
+      const pool = createPool(databaseUrl(), 2);
+      try {
+        await migrate(pool);
+        process.stdout.write(`${await runKeysCommand(pool, apiKeyEncryptionKey(config, role), argv.slice(1))}\n`);
+      } finally {
+        await pool.end();
+      }
       return undefined;
     }
     case "api": {

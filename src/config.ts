@@ -44,6 +44,12 @@ const envSchema = z.object({
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42069),
   ONCHAIN_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("crossfill_onchain"),
   FILL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  // 32-byte hex server key sealing API keys' webhook secrets (AES-256-GCM); the devnet falls back to a fixed dev key.
+  API_KEY_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^(0x)?[0-9a-fA-F]{64}$/, "expected 32 bytes of hex")
+    .transform((hex) => Buffer.from(hex.replace(/^0x/, ""), "hex"))
+    .optional(),
 });
 
 export type Config = Readonly<z.infer<typeof envSchema>>;

@@ -59,6 +59,30 @@ export class NotFoundError extends CrossfillError {
   }
 }
 
+/** No API key, or a key that is unknown or revoked. */
+export class UnauthorizedError extends CrossfillError {
+  override name = "UnauthorizedError";
+  constructor(message: string) {
+    super("UNAUTHORIZED", message, { status: 401 });
+  }
+}
+
+/** An authenticated caller asked for something its integrator does not own. */
+export class ForbiddenError extends CrossfillError {
+  override name = "ForbiddenError";
+  constructor(message: string) {
+    super("FORBIDDEN", message, { status: 403 });
+  }
+}
+
+/** Too many calls in the current window; `retryAfterSeconds` goes to the Retry-After header. */
+export class RateLimitedError extends CrossfillError {
+  override name = "RateLimitedError";
+  constructor(message: string, details: { retryAfterSeconds: number; limit: number; windowSeconds: number; policy: string }) {
+    super("RATE_LIMITED", message, { status: 429, retryable: true, details });
+  }
+}
+
 /** A dependency (RPC, database, price feed) failed in a way that may pass; safe to retry. */
 export class TransientError extends CrossfillError {
   override name = "TransientError";

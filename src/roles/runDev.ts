@@ -7,7 +7,8 @@ import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { createQueueBackend } from "../../jobs/queueBackend.js";
 import { migrate } from "../../schema/migrate.js";
 import type { Config } from "../config.js";
-import { apiSettings, createPool } from "./services.js";
+import { createApiKey } from "../apiKeys/createApiKey.js";
+import { apiKeyEncryptionKey, apiSettings, createPool } from "./services.js";
 import { startApi } from "./startApi.js";
 import { startWorker } from "./startWorker.js";
 
@@ -53,10 +54,11 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     const apiUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     const manifest = {
       apiUrl,
-      // GraphQL, the websocket feed and API keys arrive with their issues; null until they are served.
+      // GraphQL and the websocket feed arrive with their issues; null until they are served.
       graphqlUrl: null,
       wsUrl: null,
-      apiKey: null,
+      // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
+      apiKey: null as string | null,
       solver: devnet.solver.address,
       chains: devnet.chains.map((chain, index) => ({ ...chain, genesisHash: genesis[index] })),
       accounts: devnet.accounts.map((account) => ({ address: account.address, privateKey: account.privateKey })),
@@ -67,6 +69,9 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     const pool = createPool(databaseUrl);
     stops.push({ name: "database pool", stop: () => pool.end() });
     await migrate(pool);
+    const devKey = await createApiKey(pool, apiKeyEncryptionKey(config, "dev"), { name: "devnet", integrator: "devnet", elevated: true });
+    manifest.apiKey = devKey.key;
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
     const indexer = await startEvmIndexer({
       databaseUrl,

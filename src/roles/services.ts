@@ -31,3 +31,12 @@ export function apiSettings(config: Config) {
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
   };
 }
+
+// Dev only: a fixed, public server key so devnet data stays readable across restarts. Never used outside `dev`.
+const DEV_API_KEY_ENCRYPTION_KEY = Buffer.from("6372c3b7f11d5a0e2c8a9d4f0b1e3a5c7d9f2b4e6a8c0e1f3a5b7c9d1e3f5a70", "hex");
+
+/** The server key that seals API keys' webhook secrets; the devnet has a fixed one. */
+export function apiKeyEncryptionKey(config: Config, role: string): Buffer {
+  if (role === "dev") return config.API_KEY_ENCRYPTION_KEY ?? DEV_API_KEY_ENCRYPTION_KEY;
+  return requireSetting(config.API_KEY_ENCRYPTION_KEY, "API_KEY_ENCRYPTION_KEY", `for crossfill ${role} (32 bytes of hex)`);
+}

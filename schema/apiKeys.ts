@@ -1,0 +1,74 @@
+import type { Queryable } from "./requests.js";
+
+export type ApiKeyRecord = {
+  id: string;
+  name: string | null;
+  integrator: string;
+  elevated: boolean;
+  createdAt: Date;
+  revokedAt: Date | null;
+};
+
+type ApiKeyRow = { id: string; name: string | null; integrator: string; elevated: boolean; created_at: Date; revoked_at: Date | null };
+
+const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  name: row.name,
+  integrator: row.integrator,
+  elevated: row.elevated,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+});
+
+export async function insertApiKey(
+  db: Queryable,
+  key: { id: string; name: string | null; integrator: string; elevated: boolean; keyHash: Buffer; webhookSecretCipher: Buffer },
+): Promise<ApiKeyRecord> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, name, integrator, elevated, created_at, revoked_at`,
+    [key.id, key.name, key.integrator, key.elevated, key.keyHash, key.webhookSecretCipher],
+  );
+  return toRecord(rows[0]);
+}
+
+/** The key with this hash, active or not (the caller decides what a revoked key means). */
+export async function findApiKeyByHash(db: Queryable, keyHash: Buffer): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query<ApiKeyRow>(
+    "SELECT id, name, integrator, elevated, created_at, revoked_at FROM crossfill.api_keys WHERE key_hash = $1",
+    [keyHash],
+  );
+  return rows[0] && toRecord(rows[0]);
+}
+
+/** Keys named by id or by hash of the key itself, as the `apiKey` listing parameter allows both. */
+export async function findApiKeys(db: Queryable, ids: string[], hashes: Buffer[]): Promise<ApiKeyRecord[]> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `SELECT id, name, integrator, elevated, created_at, revoked_at FROM crossfill.api_keys
+      WHERE id = ANY($1::text[]) OR key_hash = ANY($2::bytea[])`,
+    [ids, hashes],
+  );
+  return rows.map(toRecord);
+}
+
+export async function listApiKeys(db: Queryable): Promise<ApiKeyRecord[]> {
+  const { rows } = await db.query<ApiKeyRow>(
+    "SELECT id, name, integrator, elevated, created_at, revoked_at FROM crossfill.api_keys ORDER BY created_at, id",
+  );
+  return rows.map(toRecord);
+}
+
+/** Revokes a key; false when no active key has this id. */
+export async function revokeApiKey(db: Queryable, id: string): Promise<boolean> {
+  const result = await db.query("UPDATE crossfill.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", [id]);
+  return result.rowCount === 1;
+}
+
+/** The encrypted signing secret of an active key (for webhook delivery). */
+export async function getWebhookSecretCipher(db: Queryable, id: string): Promise<Buffer | undefined> {
+  const { rows } = await db.query<{ webhook_secret_cipher: Buffer }>(
+    "SELECT webhook_secret_cipher FROM crossfill.api_keys WHERE id = $1 AND revoked_at IS NULL",
+    [id],
+  );
+  return rows[0]?.webhook_secret_cipher;
+}

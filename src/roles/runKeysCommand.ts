@@ -1,0 +1,49 @@
+import { parseArgs } from "node:util";
+import type pg from "pg";
+import { listApiKeys, revokeApiKey } from "../../schema/apiKeys.js";
+import { createApiKey } from "../apiKeys/createApiKey.js";
+
+export const KEYS_USAGE = `usage: crossfill keys create --name N [--integrator I] [--elevated]
+       crossfill keys list
+       crossfill keys revoke <key id>`;
+
+/** `crossfill keys …`: returns the text to print; the plain key appears only in the output of `create`. */
+export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: string[]): Promise<string> {
+  const [action, ...rest] = argv;
+  switch (action) {
+    case "create": {
+      const { values } = parseArgs({
+        args: rest,
+        options: { name: { type: "string" }, integrator: { type: "string" }, elevated: { type: "boolean", default: false } },
+        strict: true,
+      });
+      if (!values.name?.trim()) throw new Error(`--name is required\n${KEYS_USAGE}`);
+      const key = await createApiKey(pool, serverKey, { name: values.name, integrator: values.integrator, elevated: values.elevated });
+      return [
+        `id:         ${key.id}`,
+        `name:       ${key.name}`,
+        `integrator: ${key.integrator}`,
+        `elevated:   ${key.elevated}`,
+        `key:        ${key.key}`,
+        "The key is shown once; only its hash is stored.",
+      ].join("\n");
+    }
+    case "list": {
+      const keys = await listApiKeys(pool);
+      if (keys.length === 0) return "no API keys";
+      return keys
+        .map((key) =>
+          [key.id, key.name ?? "-", key.integrator, key.elevated ? "elevated" : "standard", key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active", key.createdAt.toISOString()].join("\t"),
+        )
+        .join("\n");
+    }
+    case "revoke": {
+      const id = rest[0];
+      if (!id) throw new Error(`a key id is required\n${KEYS_USAGE}`);
+      if (!(await revokeApiKey(pool, id))) throw new Error(`no active key with id ${id}`);
+      return `revoked ${id}`;
+    }
+    default:
+      throw new Error(KEYS_USAGE);
+  }
+}
