@@ -1,5 +1,6 @@
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 import type { Queryable } from "./requests.js";
+import { inTxHashesSql, outTxHashesSql } from "./requestTxHashes.js";
 
 export type StatusRecord = {
   status: RequestStatus;
@@ -25,12 +26,8 @@ export async function getStatusRecord(db: Queryable, requestId: string): Promise
     out_tx_hashes: string[];
   }>(
     `SELECT r.status, r.updated_at, r.origin_chain_id, r.destination_chain_id, r.fail_reason, r.refund_fail_reason,
-            ARRAY(SELECT d.tx_hash FROM crossfill.request_deposits d WHERE d.request_id = r.id
-                   ORDER BY d.timestamp, d.block_number, d.log_index) AS in_tx_hashes,
-            ARRAY(SELECT DISTINCT h FROM (
-                    SELECT f.tx_hash AS h FROM crossfill.request_fills f WHERE f.request_id = r.id
-                    UNION ALL
-                    SELECT a.tx_hash FROM crossfill.fill_attempts a WHERE a.request_id = r.id) hashes) AS out_tx_hashes
+            ${inTxHashesSql("r")} AS in_tx_hashes,
+            ${outTxHashesSql("r")} AS out_tx_hashes
        FROM crossfill.requests r WHERE r.id = $1`,
     [requestId],
   );

@@ -1,0 +1,111 @@
+import type { RequestStatus } from "../src/domain/requestStatus.js";
+import type { Queryable } from "./requests.js";
+import { inTxHashesSql, outTxHashesSql } from "./requestTxHashes.js";
+
+/** One status_events row with what the `request.status.updated` body needs from its request. */
+export type OutboxEvent = {
+  id: bigint;
+  requestId: string;
+  status: RequestStatus;
+  failReason: string | null;
+  refundFailReason: string | null;
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+  originChainId: number;
+  destinationChainId: number;
+  referrer: string | null;
+  user: string;
+  recipient: string;
+  requestFailReason: string | null;
+  requestRefundFailReason: string | null;
+  inTxHashes: string[];
+  txHashes: string[];
+};
+
+/** The reading transaction's snapshot: xmin = oldest running transaction, xmax = first xid not yet assigned. */
+export type Snapshot = { xmin: bigint; xmax: bigint };
+
+/**
+ * Outbox events with ids above `afterId`, in id order, and the snapshot they were read in (one statement,
+ * so "every transaction running when a gap was seen has ended" can be decided against the same view).
+ */
+export async function readOutboxAfter(db: Queryable, afterId: bigint, limit: number): Promise<{ events: OutboxEvent[]; snapshot: Snapshot }> {
+  const { rows } = await db.query(
+    `WITH snap AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, pg_snapshot_xmax(pg_current_snapshot())::text AS xmax)
+     SELECT snap.xmin, snap.xmax, ev.*
+       FROM snap LEFT JOIN LATERAL (
+         SELECT e.id::text AS id, e.request_id, e.to_status, e.fail_reason, e.refund_fail_reason, e.details, e.created_at,
+                r.origin_chain_id, r.destination_chain_id, r.referrer, r.user_address, r.recipient,
+                r.fail_reason AS request_fail_reason, r.refund_fail_reason AS request_refund_fail_reason,
+                ${inTxHashesSql("r")} AS in_tx_hashes,
+                ${outTxHashesSql("r")} AS out_tx_hashes
+           FROM crossfill.status_events e JOIN crossfill.requests r ON r.id = e.request_id
+          WHERE e.id > $1
+          ORDER BY e.id
+          LIMIT $2) ev ON true`,
+    [afterId.toString(), limit],
+  );
+  const snapshot = { xmin: BigInt(rows[0].xmin), xmax: BigInt(rows[0].xmax) };
+  const events = rows
+    .filter((row) => row.id !== null)
+    .map((row) => ({
+      id: BigInt(row.id),
+      requestId: row.request_id,
+      status: row.to_status,
+      failReason: row.fail_reason,
+      refundFailReason: row.refund_fail_reason,
+      details: row.details,
+      createdAt: row.created_at,
+      originChainId: Number(row.origin_chain_id),
+      destinationChainId: Number(row.destination_chain_id),
+      referrer: row.referrer,
+      user: row.user_address,
+      recipient: row.recipient,
+      requestFailReason: row.request_fail_reason,
+      requestRefundFailReason: row.request_refund_fail_reason,
+      inTxHashes: row.in_tx_hashes,
+      txHashes: row.out_tx_hashes,
+    }));
+  return { events, snapshot };
+}
+
+/** The highest committed outbox id (0 when empty): one index probe, for the notifier's idle check. */
+export async function outboxHead(db: Queryable): Promise<bigint> {
+  const { rows } = await db.query("SELECT COALESCE(max(id), 0)::text AS head FROM crossfill.status_events");
+  return BigInt(rows[0].head);
+}
+
+/** A request's timeline entry, as GraphQL's StatusEvent shows it. */
+export type StatusEventRecord = {
+  id: string;
+  requestId: string;
+  fromStatus: RequestStatus | null;
+  toStatus: RequestStatus;
+  failReason: string | null;
+  refundFailReason: string | null;
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+};
+
+/** The timelines of many requests in one query, each in the order the changes were written. */
+export async function statusEventsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<Map<string, StatusEventRecord[]>> {
+  const { rows } = await db.query(
+    `SELECT id::text AS id, request_id, from_status, to_status, fail_reason, refund_fail_reason, details, created_at
+       FROM crossfill.status_events WHERE request_id = ANY($1) ORDER BY request_id, id`,
+    [requestIds],
+  );
+  const byRequest = new Map<string, StatusEventRecord[]>(requestIds.map((id) => [id, []]));
+  for (const row of rows) {
+    byRequest.get(row.request_id)?.push({
+      id: row.id,
+      requestId: row.request_id,
+      fromStatus: row.from_status,
+      toStatus: row.to_status,
+      failReason: row.fail_reason,
+      refundFailReason: row.refund_fail_reason,
+      details: row.details,
+      createdAt: row.created_at,
+    });
+  }
+  return byRequest;
+}
