@@ -1,6 +1,7 @@
 import pino from "pino";
 import { startEvmIndexer } from "../indexers/evm/startEvmIndexer.js";
 import { createQueueBackend } from "../jobs/queueBackend.js";
+import { createStatusBus } from "./events/createStatusBus.js";
 import { migrate } from "../schema/migrate.js";
 import { parseConfig } from "./config.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
@@ -46,6 +47,8 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
     case "api": {
       const pool = createPool(databaseUrl());
       await migrate(pool);
+      const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
+      if (!config.REDIS_URL) logger.warn("REDIS_URL is not set: the websocket feed and GraphQL subscriptions get no status changes from workers");
       const api = await startApi({
         pool,
         chains: productionChains(config),
@@ -54,9 +57,11 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         host: config.HOST,
         port: config.PORT,
         settings: apiSettings(config),
+        statusBus,
       });
       return async () => {
         await api.close();
+        await statusBus.close();
         await pool.end();
       };
     }
@@ -64,6 +69,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       const pool = createPool(databaseUrl());
       await migrate(pool);
       const queues = createQueueBackend({ databaseUrl: databaseUrl(), redisUrl: config.REDIS_URL });
+      const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
       const worker = await startWorker({
         pool,
         chains: productionChains(config),
@@ -71,10 +77,12 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         queues,
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
+        statusBus,
         fillConcurrency: config.FILL_CONCURRENCY,
       });
       return async () => {
         await worker.close();
+        await statusBus.close();
         await queues.close();
         await pool.end();
       };

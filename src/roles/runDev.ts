@@ -5,6 +5,7 @@ import { startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { startEmbeddedPostgres } from "../../devnet/startEmbeddedPostgres.js";
 import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { createQueueBackend } from "../../jobs/queueBackend.js";
+import { createStatusBus } from "../events/createStatusBus.js";
 import { migrate } from "../../schema/migrate.js";
 import type { Config } from "../config.js";
 import { createApiKey } from "../apiKeys/createApiKey.js";
@@ -56,7 +57,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       apiUrl,
       // GraphQL and the websocket feed arrive with their issues; null until they are served.
       graphqlUrl: null,
-      wsUrl: null,
+      wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
       solver: devnet.solver.address,
@@ -85,6 +86,9 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     });
     stops.push({ name: "indexer", stop: indexer.stop });
 
+    // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
+    const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
+    stops.push({ name: "status bus", stop: () => statusBus.close() });
     const queues = createQueueBackend({ databaseUrl, redisUrl: config.REDIS_URL });
     stops.push({ name: "queues", stop: () => queues.close() });
     const worker = await startWorker({
@@ -94,6 +98,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       queues,
       onchainSchema: indexer.viewsSchema,
       logger,
+      statusBus,
       fillConcurrency: config.FILL_CONCURRENCY,
     });
     stops.push({ name: "worker", stop: worker.close });
@@ -105,6 +110,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       host: config.HOST,
       port: config.PORT,
       settings: apiSettings(config),
+      statusBus,
     });
     stops.push({ name: "api", stop: api.close });
 

@@ -5,7 +5,10 @@ import type { LocalAccount } from "viem";
 import { insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
+import type { StatusBus } from "../events/createStatusBus.js";
 import { createRestApp } from "../gateway/createRestApp.js";
+import { createStatusFeed } from "../gateway/ws/createStatusFeed.js";
+import { routeUpgrades } from "../gateway/ws/routeUpgrades.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
 import { createChainClients } from "./createChainClients.js";
@@ -18,6 +21,8 @@ export type ApiDeps = {
   host: string;
   port: number;
   settings: { prices: Record<string, string>; serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
+  /** Status updates from the notifier, for the websocket feed and GraphQL subscriptions. */
+  statusBus: StatusBus;
 };
 
 export type RunningApi = { url: string; port: number; close(): Promise<void> };
@@ -46,6 +51,8 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
     started.once("error", reject);
   });
+  const feed = createStatusFeed({ bus: deps.statusBus, logger: deps.logger });
+  server.on("upgrade", routeUpgrades({ "/ws": feed.handleUpgrade }));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : deps.port;
   const url = `http://${deps.host}:${port}`;
@@ -53,6 +60,9 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   return {
     url,
     port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async close() {
+      await feed.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

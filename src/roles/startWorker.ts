@@ -2,10 +2,12 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import type { LocalAccount } from "viem";
 import { createFillProcessor } from "../../jobs/fill.js";
+import { startNotifier } from "../../jobs/notify.js";
 import type { QueueBackend } from "../../jobs/queueBackend.js";
 import { FILL_JOB_OPTIONS, type FillJob, QUEUES, RECONCILE_EVERY_MS, type ReconcileJob, fillJobId } from "../../jobs/queues.js";
 import { reconcile } from "../../jobs/reconcile.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
+import type { StatusBus } from "../events/createStatusBus.js";
 import { createChainClients } from "./createChainClients.js";
 
 export type WorkerDeps = {
@@ -16,6 +18,8 @@ export type WorkerDeps = {
   onchainSchema: string;
   logger: Logger;
   fillConcurrency?: number;
+  /** Where the notifier publishes status changes (websocket feed, GraphQL subscriptions); without it no notifier runs here. */
+  statusBus?: StatusBus;
 };
 
 export type RunningWorker = { close(): Promise<void> };
@@ -56,9 +60,11 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { every: RECONCILE_EVERY_MS },
     { name: "tick", data: {}, opts: { removeOnComplete: true, removeOnFail: { count: 100 } } },
   );
+  const notifier = deps.statusBus ? await startNotifier({ pool: deps.pool, publish: deps.statusBus.publish, logger }) : undefined;
   logger.info({ queues: deps.queues.kind }, "worker started");
   return {
     async close() {
+      await notifier?.close();
       await reconcileWorker.close();
       await fillWorker.close();
     },

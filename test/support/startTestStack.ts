@@ -8,6 +8,7 @@ import { freePort } from "../../devnet/freePort.js";
 import { type EvmIndexer, startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { type QueueBackend, createQueueBackend } from "../../jobs/queueBackend.js";
 import { migrate } from "../../schema/migrate.js";
+import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/roles/startApi.js";
 import { type RunningWorker, startWorker } from "../../src/roles/startWorker.js";
 import { createTestDatabase } from "./testDatabase.js";
@@ -58,6 +59,9 @@ export async function startTestStack(
       prefix: `test-${db.name}`,
     });
     stops.push(() => queues.close());
+    // The worker's notifier and the API's push channels meet on Redis when the queues use it, in process otherwise.
+    const statusBus = createStatusBus({ redisUrl: queues.kind === "redis" ? redisUrl : undefined, prefix: `test-${db.name}` });
+    stops.push(() => statusBus.close());
     if (indexer) {
       const worker: RunningWorker = await startWorker({
         pool,
@@ -66,6 +70,7 @@ export async function startTestStack(
         queues,
         onchainSchema: indexer.viewsSchema,
         logger,
+        statusBus,
       });
       stops.push(() => worker.close());
     }
@@ -76,6 +81,7 @@ export async function startTestStack(
       logger,
       host: "127.0.0.1",
       port: 0,
+      statusBus,
       settings: { prices: { ETH: "3000", WETH: "3000", USDC: "1" }, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     });
     stops.push(() => api.close());

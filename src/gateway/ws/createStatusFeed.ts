@@ -1,0 +1,136 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import type { Logger } from "pino";
+import { type WebSocket, WebSocketServer } from "ws";
+import type { StatusBus } from "../../events/createStatusBus.js";
+import type { StatusUpdate } from "../../events/statusUpdate.js";
+import { filterKey, parseFeedMessage } from "./feedMessage.js";
+
+export type StatusFeedOptions = {
+  bus: StatusBus;
+  logger: Logger;
+  /** Subscriptions one socket may hold. */
+  maxSubscriptions?: number;
+  /** A socket that has not answered a ping within this long is closed. */
+  heartbeatMs?: number;
+  /** A socket whose unsent data grows past this is too slow to follow and is closed. */
+  maxBufferedBytes?: number;
+};
+
+export type StatusFeed = {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Open sockets (for tests and metrics). */
+  connections(): number;
+  close(): Promise<void>;
+};
+
+type Client = { socket: WebSocket; keys: Set<string>; alive: boolean };
+
+const MAX_FRAME_BYTES = 4 * 1024;
+
+/**
+ * The `request.status.updated` websocket feed at `/ws`: clients subscribe by request id, wallet or chain and
+ * receive the webhook's body for every later status change. One bus subscription per process, indexed by
+ * filter key, so an update costs a few map look-ups however many sockets are open.
+ */
+export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
+  const { logger } = options;
+  const maxSubscriptions = options.maxSubscriptions ?? 100;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const index = new Map<string, Set<Client>>();
+  const clients = new Set<Client>();
+
+  const send = (client: Client, text: string) => {
+    if (client.socket.readyState !== client.socket.OPEN) return;
+    if (client.socket.bufferedAmount > maxBufferedBytes) {
+      client.socket.close(1013, "too slow to follow the feed");
+      return;
+    }
+    client.socket.send(text);
+  };
+  const reply = (client: Client, message: object) => send(client, JSON.stringify(message));
+
+  const unsubscribeAll = (client: Client) => {
+    for (const key of client.keys) {
+      const set = index.get(key);
+      set?.delete(client);
+      if (set?.size === 0) index.delete(key);
+    }
+    client.keys.clear();
+  };
+
+  const onUpdate = (update: StatusUpdate) => {
+    const keys = [`id:${update.requestId.toLowerCase()}`, ...update.wallets.map((w) => `wallet:${w}`), ...update.chainIds.map((c) => `chain:${c}`)];
+    const targets = new Set<Client>();
+    for (const key of keys) for (const client of index.get(key) ?? []) targets.add(client);
+    if (targets.size === 0) return;
+    const text = JSON.stringify(update.body);
+    for (const client of targets) send(client, text);
+  };
+  const stopListening = options.bus.subscribe(onUpdate);
+
+  wss.on("connection", (socket) => {
+    const client: Client = { socket, keys: new Set(), alive: true };
+    clients.add(client);
+    socket.on("pong", () => {
+      client.alive = true;
+    });
+    socket.on("message", (data, isBinary) => {
+      client.alive = true;
+      if (isBinary) return reply(client, { type: "error", errorCode: "INVALID_INPUT", message: "send text frames of JSON" });
+      const parsed = parseFeedMessage(data.toString());
+      if (!parsed.ok) return reply(client, { type: "error", errorCode: "INVALID_INPUT", message: parsed.reason });
+      const message = parsed.message;
+      if (message.type === "ping") return reply(client, { type: "pong", timestamp: Date.now() });
+      const key = filterKey(message.filters);
+      if (message.type === "subscribe") {
+        if (!client.keys.has(key) && client.keys.size >= maxSubscriptions) {
+          return reply(client, { type: "error", errorCode: "INVALID_INPUT", message: `at most ${maxSubscriptions} subscriptions per connection` });
+        }
+        client.keys.add(key);
+        let set = index.get(key);
+        if (!set) index.set(key, (set = new Set()));
+        set.add(client);
+        return reply(client, { type: "subscribed", event: message.event, filters: message.filters });
+      }
+      client.keys.delete(key);
+      const set = index.get(key);
+      set?.delete(client);
+      if (set?.size === 0) index.delete(key);
+      return reply(client, { type: "unsubscribed", event: message.event, filters: message.filters });
+    });
+    socket.on("close", () => {
+      unsubscribeAll(client);
+      clients.delete(client);
+    });
+    socket.on("error", (error) => logger.debug({ err: error }, "feed socket error"));
+  });
+
+  // Protocol-level heartbeat: a socket that missed the last ping is gone (NAT, sleeping laptop, …).
+  const heartbeat = setInterval(() => {
+    for (const client of clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }, options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+
+  return {
+    handleUpgrade(request, socket, head) {
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+    },
+    connections: () => clients.size,
+    async close() {
+      clearInterval(heartbeat);
+      stopListening();
+      for (const client of clients) client.socket.close(1001, "server shutting down");
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const client of clients) client.socket.terminate();
+    },
+  };
+}

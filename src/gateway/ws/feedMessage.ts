@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { STATUS_UPDATED_EVENT } from "../../events/statusUpdate.js";
+
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex request id");
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 20-byte hex address");
+
+/** Exactly one filter: a request id, a wallet (user or recipient) or a chain (origin or destination). */
+const filters = z.union([
+  z.strictObject({ id: hex32 }),
+  z.strictObject({ wallet: address }),
+  z.strictObject({ chainId: z.number().int().positive() }),
+]);
+
+const subscription = { event: z.literal(STATUS_UPDATED_EVENT), filters };
+
+/** What a client may send on the `/ws` feed. */
+export const feedMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("subscribe"), ...subscription }),
+  z.object({ type: z.literal("unsubscribe"), ...subscription }),
+  z.object({ type: z.literal("ping") }),
+]);
+
+export type FeedMessage = z.infer<typeof feedMessage>;
+export type FeedFilters = z.infer<typeof filters>;
+
+/** The index key of a filter: the same key the fan-out computes from each update. */
+export function filterKey(filter: FeedFilters): string {
+  if ("id" in filter) return `id:${filter.id.toLowerCase()}`;
+  if ("wallet" in filter) return `wallet:${filter.wallet.toLowerCase()}`;
+  return `chain:${filter.chainId}`;
+}
+
+/** Parses one client frame; a readable reason instead of a throw for anything malformed. */
+export function parseFeedMessage(raw: string): { ok: true; message: FeedMessage } | { ok: false; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, reason: "message is not JSON" };
+  }
+  const parsed = feedMessage.safeParse(json);
+  if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error).replace(/\n/g, "; ") };
+  return { ok: true, message: parsed.data };
+}
