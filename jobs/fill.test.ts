@@ -9,6 +9,8 @@ import { migrate } from "../schema/migrate.js";
 import { createChainClients } from "../src/roles/createChainClients.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
+import { createChainRegistry } from "../src/chains/chainRegistry.js";
+import { ensureReceiverAllowances } from "./ensureReceiverAllowances.js";
 import { createFillProcessor } from "./fill.js";
 
 describe("fill processor", () => {
@@ -17,13 +19,24 @@ describe("fill processor", () => {
   let devnet: DevnetChains;
   let processFill: ReturnType<typeof createFillProcessor>;
   let client: ReturnType<typeof createChainClients>;
+  const refunds: string[] = [];
 
   beforeAll(async () => {
     [db, devnet] = await Promise.all([createTestDatabase(), startDevnetChains({ chainIds: [31338, 31339], blockTime: 0 })]);
     pool = new pg.Pool({ connectionString: db.url, max: 6 });
     await migrate(pool);
     client = createChainClients(devnet.chains);
-    processFill = createFillProcessor({ pool, client, solver: devnet.solver, logger: pino({ level: "silent" }) });
+    const logger = pino({ level: "silent" });
+    await ensureReceiverAllowances(pool, devnet.chains, client, devnet.solver, logger);
+    processFill = createFillProcessor({
+      pool,
+      client,
+      registry: createChainRegistry(devnet.chains),
+      solver: devnet.solver,
+      enqueueRefund: async (id) => void refunds.push(id),
+      debugReferrers: true,
+      logger,
+    });
   });
   afterAll(async () => {
     await pool?.end();
@@ -64,7 +77,7 @@ describe("fill processor", () => {
     expect(status.rows[0].status).toBe("submitted");
   });
 
-  it("approves the Receiver for a token once and fills ERC-20s", async () => {
+  it("fills ERC-20s from the solver's approved inventory", async () => {
     const usdc = devnet.chains[1].currencies[0].address as Address;
     const { request, recipient, destination } = await pendingRequest(usdc, 5_000_000n);
     const txHash = (await processFill({ data: { requestId: request.id } })) as Hex;

@@ -1,37 +1,37 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { type Address, type Hex, type LocalAccount, createWalletClient, encodeFunctionData, erc20Abi, http, keccak256, maxUint256, zeroAddress } from "viem";
+import { type Address, type Hex, type LocalAccount, encodeFunctionData, zeroAddress } from "viem";
 import { receiverAbi } from "../contracts/abis.js";
 import { listRequestDeposits } from "../schema/chainFacts.js";
-import { type FillAttempt, getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
+import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { type StoredRequest, getRequest } from "../schema/requests.js";
-import { lockNextNonce, saveNextNonce } from "../schema/solverNonces.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
+import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { EvmChainClient } from "../src/chains/evmChainClient.js";
-import { toViemChain } from "../src/chains/evmChainClient.js";
+import { findRevert } from "../src/chains/findRevert.js";
+import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { assessDeposit } from "../src/domain/assessDeposit.js";
+import type { FailReason } from "../src/domain/failReasons.js";
+import { classifyFillRevert } from "./classifyFillRevert.js";
+import { failRequest } from "./failRequest.js";
+import { type SolverCall, broadcastTransaction, signSolverTransaction } from "./solverTransaction.js";
+
+/** A referrer that makes the devnet's solver refuse the fill, so integrators can exercise their refund handling. */
+export const DEBUG_FORCE_REFUND_REFERRER = "debug-force-refund";
 
 export type FillDeps = {
   pool: pg.Pool;
   client: (chainId: number) => EvmChainClient;
+  registry: ChainRegistry;
   solver: LocalAccount;
+  enqueueRefund: (refundId: string) => Promise<void>;
+  /** Honour DEBUG_FORCE_REFUND_REFERRER: on the devnet only. */
+  debugReferrers: boolean;
   logger: Logger;
 };
 
-type PreparedCall = { to: Address; data: Hex; value: bigint };
-
-/** Sends a signed transaction; one the node already has (a re-send after a crash) counts as sent. */
-async function broadcast(chain: EvmChainClient, rawTx: Hex, txHash: Hex): Promise<void> {
-  try {
-    await chain.publicClient.sendRawTransaction({ serializedTransaction: rawTx });
-  } catch (error) {
-    const known = await chain.publicClient.getTransaction({ hash: txHash }).catch(() => undefined);
-    if (!known) throw error;
-  }
-}
-
-function fillCall(request: StoredRequest, amountOut: bigint, receiver: Address): PreparedCall {
+function fillCall(request: StoredRequest, amountOut: bigint, receiver: Address): SolverCall {
   const currency = request.destinationCurrency as Address;
   const calls = request.calls.map((call) => ({ to: call.to as Address, value: BigInt(call.value), data: call.data as Hex }));
   return {
@@ -46,55 +46,21 @@ function fillCall(request: StoredRequest, amountOut: bigint, receiver: Address):
 }
 
 /**
- * The solver's fill of one request from its own inventory. The signed transaction is stored before it is
- * broadcast (under the chain's nonce lock), so a retry or a crashed worker re-sends that same transaction
- * and a request is never paid twice; the Receiver also refuses a second fill of one request id on-chain.
+ * The solver's fill of one request from its own inventory. The fill is simulated before it is signed; a
+ * fill that cannot succeed fails the request and queues the refund of its deposit instead. The signed
+ * transaction is stored before it is broadcast (under the chain's nonce lock), so a retry or a crashed
+ * worker re-sends that same transaction and a request is never paid twice; the Receiver also refuses a
+ * second fill of one request id on-chain.
  */
 export function createFillProcessor(deps: FillDeps) {
   const { pool, logger, solver } = deps;
 
-  async function signFill(request: StoredRequest, amountOut: bigint): Promise<FillAttempt | undefined> {
-    const chain = deps.client(request.destinationChainId);
-    const wallet = createWalletClient({ account: solver, chain: toViemChain(chain.chain), transport: http(chain.chain.rpcUrl) });
-    const call = fillCall(request, amountOut, chain.chain.receiver as Address);
-    const currency = request.destinationCurrency as Address;
-    return withTransaction(pool, async (db) => {
-      // Serialises signing per request across replicas; the row lock below serialises nonces per chain.
-      await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [request.id]);
-      if (await getFillAttempt(db, request.id)) return undefined;
-      const pending = await chain.publicClient.getTransactionCount({ address: solver.address, blockTag: "pending" });
-      let nonce = await lockNextNonce(db, chain.chain.id, solver.address, pending);
-      if (currency !== zeroAddress) {
-        const allowance = await chain.allowance(solver.address, currency, chain.chain.receiver as Address);
-        if (allowance < amountOut) {
-          const approve = await wallet.prepareTransactionRequest({
-            to: currency,
-            data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [chain.chain.receiver as Address, maxUint256] }),
-            nonce,
-          });
-          const raw = await wallet.signTransaction(approve);
-          await broadcast(chain, raw, keccak256(raw));
-          nonce += 1;
-        }
-      }
-      // With an approval still in the mempool the fill cannot be simulated yet; its gas is estimated generously.
-      const prepared = await wallet.prepareTransactionRequest({ ...call, nonce, ...(nonce > pending ? { gas: 1_000_000n } : {}) });
-      const rawTx = await wallet.signTransaction(prepared);
-      const attempt: FillAttempt = {
-        requestId: request.id,
-        chainId: chain.chain.id,
-        solver: solver.address,
-        nonce,
-        txHash: keccak256(rawTx),
-        rawTx,
-        currency,
-        amount: amountOut,
-        recipient: request.recipient,
-      };
-      await insertFillAttempt(db, attempt);
-      await saveNextNonce(db, chain.chain.id, solver.address, nonce + 1);
-      return attempt;
-    });
+  async function fail(request: StoredRequest, failReason: FailReason, details: Record<string, unknown>): Promise<string> {
+    const [deposit] = await listRequestDeposits(pool, request.id);
+    const refundId = await withTransaction(pool, (db) => failRequest(db, { request, from: ["pending", "submitted"], failReason, deposit, details }));
+    if (refundId) await deps.enqueueRefund(refundId);
+    logger.warn({ requestId: request.id, failReason, details }, "fill refused; refunding the deposit");
+    return `failed: ${failReason}`;
   }
 
   return async function processFill(job: { data: { requestId: string } }): Promise<string> {
@@ -108,15 +74,61 @@ export function createFillProcessor(deps: FillDeps) {
       if (!first) return "skipped: no deposit";
       const assessment = assessDeposit(request, first);
       if (!assessment.fill) return `skipped: ${assessment.failReason}`;
-      attempt = (await signFill(request, assessment.amountOut)) ?? (await getFillAttempt(pool, requestId));
-      if (!attempt) throw new Error(`fill of ${requestId} was neither signed nor found`);
+      if (deps.debugReferrers && request.referrer === DEBUG_FORCE_REFUND_REFERRER) {
+        return fail(request, "MANUAL_ADMIN_REFUND", { message: `the devnet solver refuses fills with referrer ${DEBUG_FORCE_REFUND_REFERRER}` });
+      }
+      const chain = deps.client(request.destinationChainId);
+      const currency = deps.registry.currency(chain.chain.id, request.destinationCurrency);
+      const native = request.destinationCurrency === zeroAddress;
+      const gasReserve = native ? (GAS_ESTIMATES.fillNative + GAS_ESTIMATES.perCall * BigInt(request.calls.length)) * (await chain.gasPrice()) : 0n;
+      const balance = await chain.balanceOf(solver.address, request.destinationCurrency as Address);
+      if (balance < assessment.amountOut + gasReserve) {
+        return fail(request, "SOLVER_BALANCE_TOO_LOW", {
+          message: `the solver holds ${balance} of ${currency?.symbol ?? request.destinationCurrency} on chain ${chain.chain.id} and needs ${assessment.amountOut + gasReserve}`,
+        });
+      }
+      const call = fillCall(request, assessment.amountOut, chain.chain.receiver as Address);
+      try {
+        attempt = await withTransaction(pool, async (db) => {
+          // Serialises signing per request across replicas; the nonce row lock serialises nonces per chain.
+          await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [request.id]);
+          const existing = await getFillAttempt(db, request.id);
+          if (existing) return existing;
+          const signed = await signSolverTransaction(db, chain, solver, call);
+          const stored = {
+            requestId: request.id,
+            chainId: chain.chain.id,
+            solver: solver.address,
+            nonce: signed.nonce,
+            txHash: signed.txHash,
+            rawTx: signed.rawTx,
+            currency: request.destinationCurrency,
+            amount: assessment.amountOut,
+            recipient: request.recipient,
+          };
+          await insertFillAttempt(db, stored);
+          return stored;
+        });
+      } catch (error) {
+        const revert = findRevert(error);
+        if (!revert) throw error;
+        const failure = classifyFillRevert(revert.data, { recipient: request.recipient, currencySymbol: currency?.symbol ?? request.destinationCurrency });
+        return fail(request, failure.failReason, failure.details);
+      }
     }
-    const chain = deps.client(attempt.chainId);
-    await broadcast(chain, attempt.rawTx as Hex, attempt.txHash as Hex);
+    const sent = attempt;
+    const destination = deps.client(sent.chainId);
+    const receipt = await destination.publicClient.getTransactionReceipt({ hash: sent.txHash as Hex }).catch(() => undefined);
+    if (receipt?.status === "reverted") {
+      // Mined and reverted: its nonce is spent, so it can never pay; the deposit goes back.
+      const failure = classifyFillRevert(undefined, { recipient: request.recipient, currencySymbol: request.destinationCurrency });
+      return fail(request, failure.failReason, { ...failure.details, fillTxHash: sent.txHash, message: "the fill transaction reverted on-chain" });
+    }
+    if (!receipt) await broadcastTransaction(destination, sent);
     await withTransaction(pool, (db) =>
-      transitionRequest(db, { requestId, from: ["pending"], to: "submitted", details: { fillTxHash: attempt.txHash, nonce: attempt.nonce } }),
+      transitionRequest(db, { requestId, from: ["pending"], to: "submitted", details: { fillTxHash: sent.txHash, nonce: sent.nonce } }),
     );
-    logger.info({ requestId, txHash: attempt.txHash, nonce: attempt.nonce }, "fill sent");
-    return attempt.txHash;
+    logger.info({ requestId, txHash: sent.txHash, nonce: sent.nonce }, "fill sent");
+    return sent.txHash;
   };
 }

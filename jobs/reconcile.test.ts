@@ -14,7 +14,9 @@ const ONCHAIN_FIXTURE = `
   CREATE TABLE onchain_fixture.deposit (id text, chain_id integer, order_id text, depositor text, currency text, amount numeric(78,0),
     tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);
   CREATE TABLE onchain_fixture.fill (id text, chain_id integer, request_id text, solver text, currency text, recipient text,
-    amount numeric(78,0), tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);`;
+    amount numeric(78,0), tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);
+  CREATE TABLE onchain_fixture.withdrawal (id text, chain_id integer, order_id text, currency text, recipient text, amount numeric(78,0),
+    tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);`;
 
 const hash = () => `0x${randomBytes(32).toString("hex")}`;
 
@@ -22,8 +24,17 @@ describe("reconcile", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let pool: pg.Pool;
   let enqueued: string[];
+  let refunds: string[];
   const run = () =>
-    reconcile({ pool, onchainSchema: "onchain_fixture", logger: pino({ level: "silent" }), enqueueFill: async (id) => void enqueued.push(id) });
+    reconcile({
+      pool,
+      onchainSchema: "onchain_fixture",
+      logger: pino({ level: "silent" }),
+      enqueueFill: async (id) => void enqueued.push(id),
+      enqueueRefund: async (id) => void refunds.push(id),
+    });
+  const refundsOf = async (requestId: string) =>
+    (await pool.query("SELECT id, reason, refunds_request, amount, recipient, status FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId])).rows;
   const deposit = (orderId: string, overrides: Record<string, unknown> = {}) => {
     const row = { chain_id: 31338, currency: zeroAddress, amount: "1000", tx_hash: hash(), log_index: 0, ...overrides };
     return pool.query(
@@ -42,6 +53,7 @@ describe("reconcile", () => {
   });
   beforeEach(() => {
     enqueued = [];
+    refunds = [];
   });
   afterAll(async () => {
     await pool.end();
@@ -67,7 +79,7 @@ describe("reconcile", () => {
     ]);
   });
 
-  it("fails a request whose deposit is in another currency, on another chain, or too small", async () => {
+  it("fails a request whose deposit is in another currency, on another chain, or too small, and queues its refund", async () => {
     const cases = [
       [{ currency: "0x00000000000000000000000000000000000000aa" }, "INCORRECT_DEPOSIT_CURRENCY"],
       [{ chain_id: 31339 }, "DEPOSIT_CHAIN_MISMATCH"],
@@ -78,19 +90,43 @@ describe("reconcile", () => {
       await deposit(request.orderId, overrides);
       await run();
       expect((await statuses(request.id)).at(-1)).toEqual({ to_status: "failure", fail_reason: reason });
+      const [refund] = await refundsOf(request.id);
+      expect(refund).toMatchObject({ reason, refunds_request: true, status: "queued", recipient: request.refundTo.toLowerCase() });
+      expect(refunds).toContain(refund.id);
     }
     expect(enqueued).toEqual([]);
   });
 
-  it("records a second deposit without moving the request again", async () => {
+  it("refunds a second deposit as DOUBLE_SPEND without moving the request again", async () => {
     const request = await insertTestRequest(pool);
     await deposit(request.orderId);
     await run();
     await deposit(request.orderId);
     await run();
+    await run();
     const applied = await pool.query("SELECT count(*)::int AS n FROM crossfill.request_deposits WHERE request_id = $1", [request.id]);
     expect(applied.rows[0].n).toBe(2);
     expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+    expect(await refundsOf(request.id)).toMatchObject([{ reason: "DOUBLE_SPEND", refunds_request: false, status: "queued" }]);
+  });
+
+  it("moves a failed request to refund once its refund's withdrawal is indexed", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId, { amount: "1" });
+    await run();
+    const [refund] = await refundsOf(request.id);
+    const txHash = hash();
+    await pool.query("UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 1 WHERE id = $1", [refund.id, txHash]);
+    await run();
+    expect((await statuses(request.id)).at(-1)?.to_status).toBe("failure");
+    await pool.query(
+      `INSERT INTO onchain_fixture.withdrawal VALUES ('w', 31338, $1, $2, '0xr', 1, $3, 0, 11, '0xb', 1700000001, '0xsolver')`,
+      [request.orderId, zeroAddress, txHash],
+    );
+    await run();
+    await run();
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "failure", "refund"]);
+    expect((await refundsOf(request.id))[0].status).toBe("confirmed");
   });
 
   it("re-queues a pending request whose fill job was lost", async () => {

@@ -1,37 +1,57 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { findUnappliedDeposits, findUnappliedFills, recordRequestDeposit, recordRequestFill } from "../schema/chainFacts.js";
-import { findPendingWithoutFill } from "../schema/fillAttempts.js";
+import { findPendingWithoutFill, findStaleSubmitted } from "../schema/fillAttempts.js";
+import { findIndexedRefunds, findOpenRefunds, markRefundConfirmed, queueRefund } from "../schema/refunds.js";
 import { getRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit } from "../src/domain/assessDeposit.js";
+import { failRequest } from "./failRequest.js";
 
 export type ReconcileDeps = {
   pool: pg.Pool;
   onchainSchema: string;
   enqueueFill: (requestId: string) => Promise<void>;
+  enqueueRefund: (refundId: string) => Promise<void>;
   logger: Logger;
 };
 
-export type ReconcileResult = { deposits: number; fills: number; requeued: number };
+export type ReconcileResult = { deposits: number; fills: number; refunds: number; requeued: number };
+
+// A refund job gets this long to sign and send before the tick queues it again (a lost job, a crash).
+const REFUND_REQUEUE_AFTER_MS = 2_000;
+// A submitted fill not indexed by then is looked at again: re-sent if the node lost it, refunded if it reverted.
+const FILL_RECHECK_AFTER_MS = 5_000;
 
 /**
  * One pass over chain facts not yet applied to requests: deposits move `waiting` requests to `pending`
  * (or `failure` when the deposit does not match the order), indexed fills move them to `success`.
- * Every step is keyed in Postgres, so running it twice, or on two workers at once, changes nothing.
+ * A deposit that does not match its order fails the request and is refunded; a further deposit on a
+ * request already under way is refunded as DOUBLE_SPEND. Indexed refund withdrawals move failed requests
+ * to `refund`. Every step is keyed in Postgres, so running it twice, or on two workers at once, changes nothing.
  */
 export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
   const { pool, logger } = deps;
   const toFill: string[] = [];
+  const toRefund: string[] = [];
   const deposits = await findUnappliedDeposits(pool, deps.onchainSchema);
   for (const deposit of deposits) {
     await withTransaction(pool, async (client) => {
       if (!(await recordRequestDeposit(client, deposit))) return;
       const request = await getRequest(client, deposit.requestId, { forUpdate: true });
-      if (!request || request.status !== "waiting") {
-        // A further deposit on a request already under way: recorded, and left to the double-spend handling.
-        logger.warn({ requestId: deposit.requestId, txHash: deposit.txHash, status: request?.status }, "deposit for a request no longer waiting");
+      if (!request) return;
+      if (request.status !== "waiting") {
+        // The order was paid already: this deposit goes back; the first is still filled exactly once.
+        const refundId = await queueRefund(client, {
+          requestId: request.id,
+          deposit,
+          reason: "DOUBLE_SPEND",
+          refundsRequest: false,
+          recipient: request.refundTo ?? deposit.depositor,
+        });
+        if (refundId) toRefund.push(refundId);
+        logger.warn({ requestId: request.id, txHash: deposit.txHash, status: request.status }, "second deposit for one order; refunding it");
         return;
       }
       const assessment = assessDeposit(request, deposit);
@@ -40,7 +60,8 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
         await transitionRequest(client, { requestId: request.id, to: "pending", details });
         toFill.push(request.id);
       } else {
-        await transitionRequest(client, { requestId: request.id, to: "failure", failReason: assessment.failReason, details });
+        const refundId = await failRequest(client, { request, from: ["waiting"], failReason: assessment.failReason, deposit, details });
+        if (refundId) toRefund.push(refundId);
       }
     });
   }
@@ -54,9 +75,24 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
     });
   }
 
-  // A deposit applied just before a crash may never have had its fill job queued.
-  const stranded = await findPendingWithoutFill(pool);
-  const requeue = [...new Set([...toFill, ...stranded])];
-  for (const requestId of requeue) await deps.enqueueFill(requestId);
-  return { deposits: deposits.length, fills: fills.length, requeued: requeue.length - toFill.length };
+  const refunds = await findIndexedRefunds(pool, deps.onchainSchema);
+  for (const refund of refunds) {
+    await withTransaction(pool, async (client) => {
+      if (!(await markRefundConfirmed(client, refund.id)) || !refund.refundsRequest) return;
+      await transitionRequest(client, { requestId: refund.requestId, from: ["failure"], to: "refund", details: { refundTxHash: refund.txHash } });
+    });
+  }
+
+  // Work a crash or a lost job left behind: deposits applied without a fill job, refunds never sent.
+  const stranded = [...(await findPendingWithoutFill(pool)), ...(await findStaleSubmitted(pool, FILL_RECHECK_AFTER_MS))];
+  const requeueFills = [...new Set([...toFill, ...stranded])];
+  for (const requestId of requeueFills) await deps.enqueueFill(requestId);
+  const requeueRefunds = [...new Set([...toRefund, ...(await findOpenRefunds(pool, REFUND_REQUEUE_AFTER_MS))])];
+  for (const refundId of requeueRefunds) await deps.enqueueRefund(refundId);
+  return {
+    deposits: deposits.length,
+    fills: fills.length,
+    refunds: refunds.length,
+    requeued: requeueFills.length - toFill.length + requeueRefunds.length - toRefund.length,
+  };
 }

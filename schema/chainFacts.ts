@@ -176,10 +176,30 @@ export async function recordRequestFill(client: pg.PoolClient, fact: FillFact): 
 }
 
 /** Deposits applied to a request, first first. */
-export async function listRequestDeposits(db: Queryable, requestId: string): Promise<Array<{ chainId: number; txHash: string; currency: string; amount: bigint }>> {
-  const { rows } = await db.query<{ chain_id: string; tx_hash: string; currency: string; amount: string }>(
-    `SELECT chain_id, tx_hash, currency, amount FROM crossfill.request_deposits WHERE request_id = $1 ORDER BY timestamp, block_number, log_index`,
+export async function listRequestDeposits(
+  db: Queryable,
+  requestId: string,
+): Promise<Array<{ chainId: number; txHash: string; logIndex: number; depositor: string; currency: string; amount: bigint; blockNumber: bigint }>> {
+  const { rows } = await db.query<{
+    chain_id: string;
+    tx_hash: string;
+    log_index: number;
+    depositor: string;
+    currency: string;
+    amount: string;
+    block_number: string;
+  }>(
+    `SELECT chain_id, tx_hash, log_index, depositor, currency, amount, block_number FROM crossfill.request_deposits
+      WHERE request_id = $1 ORDER BY timestamp, block_number, log_index`,
     [requestId],
   );
-  return rows.map((row) => ({ chainId: Number(row.chain_id), txHash: row.tx_hash, currency: row.currency, amount: BigInt(row.amount) }));
+  return rows.map((row) => ({
+    chainId: Number(row.chain_id),
+    txHash: row.tx_hash,
+    logIndex: row.log_index,
+    depositor: row.depositor,
+    currency: row.currency,
+    amount: BigInt(row.amount),
+    blockNumber: BigInt(row.block_number),
+  }));
 }

@@ -75,3 +75,13 @@ export async function findPendingWithoutFill(db: Queryable, limit = 200): Promis
   );
   return rows.map((row) => row.id);
 }
+
+/** Submitted fills not yet seen on-chain after a while: their job re-sends them or finds them reverted. */
+export async function findStaleSubmitted(db: Queryable, olderThanMs: number, limit = 200): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM crossfill.requests WHERE status = 'submitted' AND updated_at < now() - make_interval(secs => $1 / 1000.0)
+      ORDER BY updated_at LIMIT $2`,
+    [olderThanMs, limit],
+  );
+  return rows.map((row) => row.id);
+}

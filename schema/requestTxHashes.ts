@@ -1,6 +1,6 @@
 /**
  * SQL expressions for a request's origin deposit hashes (`inTxHashes`) and destination fill hashes
- * (`txHashes`), given the alias of a `crossfill.requests` row in the surrounding query.
+ * and refund hashes (`txHashes`), given the alias of a `crossfill.requests` row in the surrounding query.
  */
 export function inTxHashesSql(request: string): string {
   return `ARRAY(SELECT d.tx_hash FROM crossfill.request_deposits d WHERE d.request_id = ${request}.id
@@ -11,5 +11,8 @@ export function outTxHashesSql(request: string): string {
   return `ARRAY(SELECT DISTINCT h FROM (
                   SELECT f.tx_hash AS h FROM crossfill.request_fills f WHERE f.request_id = ${request}.id
                   UNION ALL
-                  SELECT a.tx_hash FROM crossfill.fill_attempts a WHERE a.request_id = ${request}.id) hashes)`;
+                  SELECT a.tx_hash FROM crossfill.fill_attempts a WHERE a.request_id = ${request}.id
+                  UNION ALL
+                  SELECT x.tx_hash FROM crossfill.refunds x
+                   WHERE x.request_id = ${request}.id AND x.refunds_request AND x.tx_hash IS NOT NULL) hashes)`;
 }

@@ -11,6 +11,8 @@ export type StatusRecord = {
   destinationChainId: number;
   failReason: string | null;
   refundFailReason: string | null;
+  /** What the failure recorded (a decoded revert, the refused transfer…), null when the request has not failed. */
+  failureDetails: Record<string, unknown> | null;
 };
 
 /** What GET /intents/status/v3 reports, in one query. */
@@ -24,10 +26,13 @@ export async function getStatusRecord(db: Queryable, requestId: string): Promise
     refund_fail_reason: string | null;
     in_tx_hashes: string[];
     out_tx_hashes: string[];
+    failure_details: Record<string, unknown> | null;
   }>(
     `SELECT r.status, r.updated_at, r.origin_chain_id, r.destination_chain_id, r.fail_reason, r.refund_fail_reason,
             ${inTxHashesSql("r")} AS in_tx_hashes,
-            ${outTxHashesSql("r")} AS out_tx_hashes
+            ${outTxHashesSql("r")} AS out_tx_hashes,
+            (SELECT e.details FROM crossfill.status_events e WHERE e.request_id = r.id AND e.to_status = 'failure'
+              ORDER BY e.id DESC LIMIT 1) AS failure_details
        FROM crossfill.requests r WHERE r.id = $1`,
     [requestId],
   );
@@ -42,6 +47,7 @@ export async function getStatusRecord(db: Queryable, requestId: string): Promise
       destinationChainId: Number(row.destination_chain_id),
       failReason: row.fail_reason,
       refundFailReason: row.refund_fail_reason,
+      failureDetails: row.failure_details,
     }
   );
 }

@@ -78,6 +78,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
+        prices: config.PRICES,
         fillConcurrency: config.FILL_CONCURRENCY,
       });
       return async () => {

@@ -99,6 +99,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       onchainSchema: indexer.viewsSchema,
       logger,
       statusBus,
+      prices: config.PRICES,
+      debugReferrers: true,
       fillConcurrency: config.FILL_CONCURRENCY,
     });
     stops.push({ name: "worker", stop: worker.close });

@@ -1,13 +1,26 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { LocalAccount } from "viem";
+import { ensureReceiverAllowances } from "../../jobs/ensureReceiverAllowances.js";
 import { createFillProcessor } from "../../jobs/fill.js";
 import { startNotifier } from "../../jobs/notify.js";
 import type { QueueBackend } from "../../jobs/queueBackend.js";
-import { FILL_JOB_OPTIONS, type FillJob, QUEUES, RECONCILE_EVERY_MS, type ReconcileJob, fillJobId } from "../../jobs/queues.js";
+import {
+  type FillJob,
+  JOB_OPTIONS,
+  QUEUES,
+  RECONCILE_EVERY_MS,
+  type ReconcileJob,
+  type RefundJob,
+  fillJobId,
+  refundJobId,
+} from "../../jobs/queues.js";
 import { reconcile } from "../../jobs/reconcile.js";
+import { createRefundProcessor } from "../../jobs/refund.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { StatusBus } from "../events/createStatusBus.js";
+import { createChainRegistry } from "../chains/chainRegistry.js";
+import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createChainClients } from "./createChainClients.js";
 
 export type WorkerDeps = {
@@ -17,34 +30,52 @@ export type WorkerDeps = {
   queues: QueueBackend;
   onchainSchema: string;
   logger: Logger;
+  /** USD prices by symbol: a refund's gas is charged in the refunded token. */
+  prices: Record<string, string>;
   fillConcurrency?: number;
   /** Where the notifier publishes status changes (websocket feed, GraphQL subscriptions); without it no notifier runs here. */
   statusBus?: StatusBus;
+  /** The devnet honours the debug-force-refund referrer. */
+  debugReferrers?: boolean;
 };
 
 export type RunningWorker = { close(): Promise<void> };
 
-/** The worker process: the reconcile tick and the solver's fills. */
+/** The worker process: the reconcile tick, the solver's fills and refunds. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
-  const { logger } = deps;
+  const { logger, pool, solver } = deps;
   const client = createChainClients(deps.chains);
+  const registry = createChainRegistry(deps.chains);
+  await ensureReceiverAllowances(pool, deps.chains, client, solver, logger);
   const fillQueue = deps.queues.createQueue<FillJob>(QUEUES.fill);
+  const refundQueue = deps.queues.createQueue<RefundJob>(QUEUES.refund);
   const reconcileQueue = deps.queues.createQueue<ReconcileJob>(QUEUES.reconcile);
 
   const enqueueFill = async (requestId: string) => {
-    await fillQueue.add("fill", { requestId }, { ...FILL_JOB_OPTIONS, jobId: fillJobId(requestId) });
+    await fillQueue.add("fill", { requestId }, { ...JOB_OPTIONS, jobId: fillJobId(requestId) });
   };
-  const fillWorker = deps.queues.createWorker<FillJob>(QUEUES.fill, createFillProcessor({ pool: deps.pool, client, solver: deps.solver, logger }), {
-    concurrency: deps.fillConcurrency ?? 4,
-  });
+  const enqueueRefund = async (refundId: string) => {
+    await refundQueue.add("refund", { refundId }, { ...JOB_OPTIONS, jobId: refundJobId(refundId) });
+  };
+  const fillWorker = deps.queues.createWorker<FillJob>(
+    QUEUES.fill,
+    createFillProcessor({ pool, client, registry, solver, enqueueRefund, debugReferrers: deps.debugReferrers ?? false, logger }),
+    { concurrency: deps.fillConcurrency ?? 4 },
+  );
   fillWorker.on("failed", (job, error) =>
     logger.warn({ requestId: job?.data.requestId, attempt: job?.attemptsMade, err: error }, "fill attempt failed"),
   );
+  const refundWorker = deps.queues.createWorker<RefundJob>(
+    QUEUES.refund,
+    createRefundProcessor({ pool, client, registry, prices: createStaticPriceSource(deps.prices), solver, logger }),
+    { concurrency: 2 },
+  );
+  refundWorker.on("failed", (job, error) => logger.warn({ refundId: job?.data.refundId, attempt: job?.attemptsMade, err: error }, "refund attempt failed"));
 
   let lastError = "";
   const reconcileWorker = deps.queues.createWorker<ReconcileJob>(QUEUES.reconcile, async () => {
     try {
-      const result = await reconcile({ pool: deps.pool, onchainSchema: deps.onchainSchema, enqueueFill, logger });
+      const result = await reconcile({ pool, onchainSchema: deps.onchainSchema, enqueueFill, enqueueRefund, logger });
       lastError = "";
       return result;
     } catch (error) {
@@ -67,6 +98,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       await notifier?.close();
       await reconcileWorker.close();
       await fillWorker.close();
+      await refundWorker.close();
     },
   };
 }

@@ -21,6 +21,8 @@ export type TestStack = {
   stop(): Promise<void>;
 };
 
+export const TEST_PRICES = { ETH: "3000", WETH: "3000", USDC: "1" };
+
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
@@ -71,6 +73,8 @@ export async function startTestStack(
         onchainSchema: indexer.viewsSchema,
         logger,
         statusBus,
+        prices: TEST_PRICES,
+        debugReferrers: true,
       });
       stops.push(() => worker.close());
     }
@@ -82,7 +86,7 @@ export async function startTestStack(
       host: "127.0.0.1",
       port: 0,
       statusBus,
-      settings: { prices: { ETH: "3000", WETH: "3000", USDC: "1" }, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     });
     stops.push(() => api.close());
     return { devnet, pool, api, queues, stop };

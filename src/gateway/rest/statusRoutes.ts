@@ -23,7 +23,7 @@ export function statusRoutes(deps: { pool: pg.Pool }): Hono {
         destinationChainId: record.destinationChainId,
         failReason: record.failReason ?? (failed ? "UNKNOWN" : "N/A"),
         refundFailReason: record.refundFailReason ?? "N/A",
-        details: null,
+        details: record.failureDetails,
       });
     });
   }

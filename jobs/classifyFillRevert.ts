@@ -1,0 +1,50 @@
+import { type Hex, decodeErrorResult } from "viem";
+import { receiverAbi, testTokenAbi } from "../contracts/abis.js";
+import type { FailReason } from "../src/domain/failReasons.js";
+
+const KNOWN_ERRORS = [...receiverAbi, ...testTokenAbi].filter((item) => item.type === "error");
+// Tokens that block addresses say so in their own words; these are the common ones.
+const BLOCKED = /block|blacklist|denylist|sanction|frozen/i;
+
+function decode(data: Hex | undefined) {
+  if (!data || data === "0x") return undefined;
+  try {
+    return decodeErrorResult({ abi: [...KNOWN_ERRORS, { type: "error", name: "Error", inputs: [{ name: "message", type: "string" }] }], data });
+  } catch {
+    return undefined;
+  }
+}
+
+export type FillFailure = { failReason: FailReason; details: Record<string, unknown> };
+
+/**
+ * Why a fill would revert, from the revert data of its simulation: a destination call that fails is
+ * EXECUTION_REVERTED; a token refusing the recipient is a DESTINATION_TX_FAILED rejection of the transfer.
+ */
+export function classifyFillRevert(data: Hex | undefined, context: { recipient: string; currencySymbol: string }): FillFailure {
+  const outer = decode(data);
+  const callIndex = outer?.errorName === "CallFailed" ? Number(outer.args[0]) : undefined;
+  const inner = outer?.errorName === "CallFailed" ? decode(outer.args[1] as Hex) : outer;
+  const reason = inner?.errorName === "Error" ? String(inner.args[0]) : inner?.errorName;
+  const blocked = inner?.errorName === "Blocked" || (inner?.errorName === "Error" && BLOCKED.test(String(inner.args[0])));
+  if (blocked) {
+    return {
+      failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED",
+      details: {
+        errorCode: "DESTINATION_TX_FAILED",
+        message: `the recipient ${context.recipient} cannot receive ${context.currencySymbol}`,
+        ...(callIndex === undefined ? {} : { callIndex }),
+        revertData: data,
+      },
+    };
+  }
+  return {
+    failReason: "EXECUTION_REVERTED",
+    details: {
+      errorCode: "DESTINATION_TX_FAILED",
+      message: callIndex === undefined ? `the fill reverts${reason ? `: ${reason}` : ""}` : `destination call ${callIndex} reverts${reason ? `: ${reason}` : ""}`,
+      ...(callIndex === undefined ? {} : { callIndex }),
+      revertData: data,
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type pg from "pg";
+import { queueRefund } from "../schema/refunds.js";
+import type { StoredRequest } from "../schema/requests.js";
+import { transitionRequest } from "../schema/transitionRequest.js";
+import type { FailReason } from "../src/domain/failReasons.js";
+import type { RequestStatus } from "../src/domain/requestStatus.js";
+
+export type RefundableDeposit = { chainId: number; txHash: string; logIndex: number; currency: string; amount: bigint; depositor: string };
+
+/**
+ * Fails a request and queues the refund of its deposit in the same transaction, so no failed deposit is
+ * left without a refund on its way. The refund goes to the quote's refundTo, else to the depositor.
+ * Returns the refund's id to enqueue after commit, or undefined when nothing was changed.
+ */
+export async function failRequest(
+  db: pg.PoolClient,
+  args: {
+    request: Pick<StoredRequest, "id" | "refundTo">;
+    from: readonly RequestStatus[];
+    failReason: FailReason;
+    deposit: RefundableDeposit;
+    details?: Record<string, unknown>;
+  },
+): Promise<string | undefined> {
+  const result = await transitionRequest(db, {
+    requestId: args.request.id,
+    from: args.from,
+    to: "failure",
+    failReason: args.failReason,
+    details: args.details,
+  });
+  if (!result.applied) return undefined;
+  return queueRefund(db, {
+    requestId: args.request.id,
+    deposit: args.deposit,
+    reason: args.failReason,
+    refundsRequest: true,
+    recipient: args.request.refundTo ?? args.deposit.depositor,
+  });
+}

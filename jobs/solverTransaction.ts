@@ -1,0 +1,33 @@
+import type pg from "pg";
+import { type Address, type Hex, type LocalAccount, createWalletClient, http, keccak256 } from "viem";
+import { lockNextNonce, saveNextNonce } from "../schema/solverNonces.js";
+import type { EvmChainClient } from "../src/chains/evmChainClient.js";
+import { toViemChain } from "../src/chains/evmChainClient.js";
+
+export type SolverCall = { to: Address; data: Hex; value: bigint };
+export type SignedTransaction = { nonce: number; rawTx: Hex; txHash: Hex };
+
+/**
+ * Simulates and signs a solver transaction with the chain's next nonce, inside the caller's transaction
+ * (which holds the nonce row lock until it commits). Throws the node's revert when the call would fail,
+ * before any nonce is used.
+ */
+export async function signSolverTransaction(db: pg.PoolClient, chain: EvmChainClient, solver: LocalAccount, call: SolverCall): Promise<SignedTransaction> {
+  const wallet = createWalletClient({ account: solver, chain: toViemChain(chain.chain), transport: http(chain.chain.rpcUrl) });
+  const pending = await chain.publicClient.getTransactionCount({ address: solver.address, blockTag: "pending" });
+  const nonce = await lockNextNonce(db, chain.chain.id, solver.address, pending);
+  const prepared = await wallet.prepareTransactionRequest({ ...call, nonce });
+  const rawTx = await wallet.signTransaction(prepared);
+  await saveNextNonce(db, chain.chain.id, solver.address, nonce + 1);
+  return { nonce, rawTx, txHash: keccak256(rawTx) };
+}
+
+/** Sends a signed transaction; one the node already has (a re-send after a crash) counts as sent. */
+export async function broadcastTransaction(chain: EvmChainClient, signed: { rawTx: string; txHash: string }): Promise<void> {
+  try {
+    await chain.publicClient.sendRawTransaction({ serializedTransaction: signed.rawTx as Hex });
+  } catch (error) {
+    const known = await chain.publicClient.getTransaction({ hash: signed.txHash as Hex }).catch(() => undefined);
+    if (!known) throw error;
+  }
+}

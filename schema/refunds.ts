@@ -1,0 +1,158 @@
+import type pg from "pg";
+import type { Queryable } from "./requests.js";
+
+export type RefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual" | "settled";
+
+export type Refund = {
+  id: string;
+  requestId: string;
+  depositChainId: number;
+  depositTxHash: string;
+  depositLogIndex: number;
+  reason: string;
+  refundsRequest: boolean;
+  chainId: number;
+  currency: string;
+  deposited: bigint;
+  recipient: string;
+  status: RefundStatus;
+  amount: bigint | null;
+  nonce: number | null;
+  txHash: string | null;
+  rawTx: string | null;
+};
+
+export type NewRefund = {
+  requestId: string;
+  deposit: { chainId: number; txHash: string; logIndex: number; currency: string; amount: bigint };
+  reason: string;
+  refundsRequest: boolean;
+  recipient: string;
+};
+
+/** Queues the refund of one deposit; the id, or undefined when that deposit already has a refund. */
+export async function queueRefund(db: Queryable, refund: NewRefund): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO crossfill.refunds (request_id, deposit_chain_id, deposit_tx_hash, deposit_log_index, reason, refunds_request,
+       chain_id, currency, deposited, recipient)
+     VALUES ($1, $2, $3, $4, $5, $6, $2, $7, $8, $9)
+     ON CONFLICT (deposit_chain_id, deposit_tx_hash, deposit_log_index) DO NOTHING RETURNING id`,
+    [
+      refund.requestId,
+      refund.deposit.chainId,
+      refund.deposit.txHash,
+      refund.deposit.logIndex,
+      refund.reason,
+      refund.refundsRequest,
+      refund.deposit.currency.toLowerCase(),
+      refund.deposit.amount.toString(),
+      refund.recipient.toLowerCase(),
+    ],
+  );
+  return rows[0]?.id;
+}
+
+type RefundRow = {
+  id: string;
+  request_id: string;
+  deposit_chain_id: string;
+  deposit_tx_hash: string;
+  deposit_log_index: number;
+  reason: string;
+  refunds_request: boolean;
+  chain_id: string;
+  currency: string;
+  deposited: string;
+  recipient: string;
+  status: RefundStatus;
+  amount: string | null;
+  nonce: string | null;
+  tx_hash: string | null;
+  raw_tx: string | null;
+};
+
+function toRefund(row: RefundRow): Refund {
+  return {
+    id: row.id,
+    requestId: row.request_id,
+    depositChainId: Number(row.deposit_chain_id),
+    depositTxHash: row.deposit_tx_hash,
+    depositLogIndex: row.deposit_log_index,
+    reason: row.reason,
+    refundsRequest: row.refunds_request,
+    chainId: Number(row.chain_id),
+    currency: row.currency,
+    deposited: BigInt(row.deposited),
+    recipient: row.recipient,
+    status: row.status,
+    amount: row.amount === null ? null : BigInt(row.amount),
+    nonce: row.nonce === null ? null : Number(row.nonce),
+    txHash: row.tx_hash,
+    rawTx: row.raw_tx,
+  };
+}
+
+export async function getRefund(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<Refund | undefined> {
+  const { rows } = await db.query<RefundRow>(`SELECT * FROM crossfill.refunds WHERE id = $1${options.forUpdate ? " FOR UPDATE" : ""}`, [id]);
+  return rows[0] && toRefund(rows[0]);
+}
+
+export async function listRefunds(db: Queryable, requestId: string): Promise<Refund[]> {
+  const { rows } = await db.query<RefundRow>("SELECT * FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId]);
+  return rows.map(toRefund);
+}
+
+export async function markRefundSent(
+  db: pg.PoolClient,
+  id: string,
+  sent: { amount: bigint; gasCost: bigint; nonce: number; txHash: string; rawTx: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE crossfill.refunds SET status = 'sent', amount = $2, gas_cost = $3, nonce = $4, tx_hash = $5, raw_tx = $6, updated_at = now()
+      WHERE id = $1 AND status = 'queued'`,
+    [id, sent.amount.toString(), sent.gasCost.toString(), sent.nonce, sent.txHash, sent.rawTx],
+  );
+}
+
+/** A refund that will not be paid automatically: too small for its gas, or refused on-chain. */
+export async function markRefundStuck(db: Queryable, id: string, status: "unrefundable" | "manual", refundFailReason: string, note: string): Promise<void> {
+  await db.query(
+    `UPDATE crossfill.refunds SET status = $2, refund_fail_reason = $3, note = $4, updated_at = now() WHERE id = $1 AND status IN ('queued', 'sent')`,
+    [id, status, refundFailReason, note],
+  );
+}
+
+/** An operator paid it by hand: recorded with the transaction they give. */
+export async function markRefundSettled(db: Queryable, id: string, txHash: string, note: string): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE crossfill.refunds SET status = 'settled', tx_hash = $2, note = $3, updated_at = now() WHERE id = $1 AND status IN ('manual', 'unrefundable')`,
+    [id, txHash, note],
+  );
+  return result.rowCount === 1;
+}
+
+/** Sent refunds whose Withdrawal the indexer has seen. */
+export async function findIndexedRefunds(db: Queryable, onchainSchema: string): Promise<Refund[]> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(onchainSchema)) throw new Error(`unsafe schema name: ${onchainSchema}`);
+  const { rows } = await db.query<RefundRow>(
+    `SELECT r.* FROM crossfill.refunds r
+      WHERE r.status = 'sent'
+        AND EXISTS (SELECT 1 FROM "${onchainSchema}".withdrawal w WHERE w.chain_id = r.chain_id AND w.tx_hash = r.tx_hash)`,
+  );
+  return rows.map(toRefund);
+}
+
+export async function markRefundConfirmed(db: pg.PoolClient, id: string): Promise<boolean> {
+  const result = await db.query(`UPDATE crossfill.refunds SET status = 'confirmed', updated_at = now() WHERE id = $1 AND status = 'sent'`, [id]);
+  return result.rowCount === 1;
+}
+
+/** Refunds waiting for their job: queued ones, and sent ones to re-send until they are indexed. */
+export async function findOpenRefunds(db: Queryable, olderThanMs: number, limit = 200): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM crossfill.refunds WHERE status IN ('queued', 'sent') AND updated_at < now() - make_interval(secs => $1 / 1000.0)
+      ORDER BY id LIMIT $2`,
+    [olderThanMs, limit],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,312 @@
+import { randomBytes } from "node:crypto";
+import { type Address, type Hex, encodeFunctionData, erc20Abi, getAddress, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callTargetAbi, depositoryAbi, testTokenAbi } from "../contracts/abis.js";
+import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
+import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
+import { createEvmChainClient } from "../src/chains/evmChainClient.js";
+import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { postQuote } from "./support/postQuote.js";
+import { sendSteps } from "./support/sendSteps.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+/**
+ * Every failure ends with the deposit back with its depositor (less the refund's gas), checked to the wei
+ * on the user, the Depository and the solver; and no request is paid twice.
+ */
+describe("failures and refunds, end to end", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const setup = () => {
+    const [origin, destination] = stack.devnet.chains;
+    const token = (chain: typeof origin) => chain.currencies.find((c) => c.symbol === "USDC")!.address as Address;
+    return { origin, destination, originClient: createEvmChainClient(origin), destinationClient: createEvmChainClient(destination), usdcIn: token(origin), usdcOut: token(destination) };
+  };
+  const events = async (requestId: string) =>
+    (await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [requestId])).rows.map((r) => r.to_status);
+  const refundsOf = async (requestId: string) =>
+    (await stack.pool.query("SELECT * FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId])).rows;
+  const gasPaid = async (client: ReturnType<typeof createEvmChainClient>, hash: Hex) => {
+    const receipt = await client.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    return receipt.gasUsed * receipt.effectiveGasPrice;
+  };
+  async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Asserts the refund of one deposit, to the wei: what the user got back, what stayed, who paid gas. */
+  async function expectRefunded(args: {
+    requestId: string;
+    chainClient: ReturnType<typeof createEvmChainClient>;
+    currency: Address;
+    user: Address;
+    userBefore: bigint;
+    depositorySpentGas: bigint; // the user's own gas on the refund chain, native only
+    deposited: bigint;
+    depositoryBefore: bigint;
+    solverBefore: bigint;
+    refundsRequest?: boolean;
+  }) {
+    const refund = await waitFor(
+      async () => (await refundsOf(args.requestId)).find((r) => BigInt(r.deposited) === args.deposited && r.currency === args.currency.toLowerCase()),
+      (r) => r?.status === "confirmed",
+      "a confirmed refund",
+    );
+    const amount = BigInt(refund.amount);
+    const gasCharge = BigInt(refund.gas_cost);
+    expect(amount + gasCharge).toBe(args.deposited);
+    expect(gasCharge).toBeGreaterThan(0n);
+    const refundGas = await gasPaid(args.chainClient, refund.tx_hash);
+    const receipt = await args.chainClient.publicClient.getTransactionReceipt({ hash: refund.tx_hash });
+    expect(receipt.gasUsed).toBeLessThanOrEqual(args.currency === zeroAddress ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20);
+    expect(await args.chainClient.balanceOf(args.user, args.currency)).toBe(args.userBefore - args.depositorySpentGas - args.deposited + amount);
+    const depository = args.chainClient.chain.depository as Address;
+    expect(await args.chainClient.balanceOf(depository, args.currency)).toBe(args.depositoryBefore + gasCharge);
+    const solver = stack.devnet.solver.address;
+    const solverNow = await args.chainClient.publicClient.getBalance({ address: solver });
+    expect(solverNow).toBe(args.solverBefore - refundGas);
+    return refund;
+  }
+
+  it("refunds a request whose destination call reverts (EXECUTION_REVERTED)", async () => {
+    const { origin, destination, originClient } = setup();
+    const user = stack.devnet.accounts[0];
+    const value = 10n ** 16n;
+    const quote = await postQuote(stack.api.url, {
+      user: user.address,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: value.toString(),
+      tradeType: "EXACT_OUTPUT",
+      txs: [{ to: destination.callTarget, value: value.toString(), data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }) }],
+    });
+    expect(quote.status).toBe(200);
+    const requestId = quote.body.requestId;
+    const deposited = BigInt(quote.body.details.currencyIn.amount);
+    const before = {
+      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
+      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
+      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
+    };
+    const { deposit } = await sendSteps(quote.body, user, origin);
+    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    expect(last).toMatchObject({ status: "refund", failReason: "EXECUTION_REVERTED", refundFailReason: "N/A" });
+    expect((last.details as Record<string, unknown>).message).toMatch(/^destination call 0 reverts/);
+    expect(await events(requestId)).toEqual(["waiting", "pending", "failure", "refund"]);
+    const refund = await expectRefunded({
+      requestId,
+      chainClient: originClient,
+      currency: zeroAddress,
+      user: user.address,
+      depositorySpentGas: await gasPaid(originClient, deposit),
+      deposited,
+      ...before,
+    });
+    expect(last.txHashes).toEqual([refund.tx_hash]);
+  });
+
+  it("refunds in the token when the token refuses the recipient (DESTINATION_TX_FAILED)", async () => {
+    const { origin, destination, originClient, destinationClient, usdcIn, usdcOut } = setup();
+    const user = stack.devnet.accounts[1];
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const tokenOwner = devnetWalletClient({ rpcUrl: destination.rpcUrl, chainId: destination.id, privateKey: stack.devnet.solver.privateKey });
+    await destinationClient.publicClient.waitForTransactionReceipt({
+      hash: await tokenOwner.writeContract({ address: usdcOut, abi: testTokenAbi, functionName: "setBlocked", args: [recipient, true] }),
+      pollingInterval: 50,
+    });
+    const quote = await postQuote(stack.api.url, {
+      user: user.address,
+      recipient,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: usdcIn,
+      destinationCurrency: usdcOut,
+      amount: "20000000",
+      tradeType: "EXACT_INPUT",
+    });
+    const requestId = quote.body.requestId;
+    const before = {
+      userBefore: await originClient.balanceOf(user.address, usdcIn),
+      depositoryBefore: await originClient.balanceOf(origin.depository as Address, usdcIn),
+      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
+    };
+    await sendSteps(quote.body, user, origin);
+    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    expect(last).toMatchObject({ status: "refund", failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED" });
+    expect(last.details).toMatchObject({ errorCode: "DESTINATION_TX_FAILED", message: `the recipient ${getAddress(recipient)} cannot receive USDC` });
+    await expectRefunded({ requestId, chainClient: originClient, currency: usdcIn, user: user.address, depositorySpentGas: 0n, deposited: 20_000_000n, ...before });
+    expect(await destinationClient.balanceOf(recipient, usdcOut)).toBe(0n);
+  });
+
+  it("refunds when the devnet solver is told to refuse (debug-force-refund)", async () => {
+    const { origin, destination, originClient } = setup();
+    const user = stack.devnet.accounts[2];
+    const quote = await postQuote(stack.api.url, {
+      user: user.address,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "30000000000000000",
+      tradeType: "EXACT_INPUT",
+      referrer: DEBUG_FORCE_REFUND_REFERRER,
+    });
+    const before = {
+      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
+      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
+      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
+    };
+    const { deposit } = await sendSteps(quote.body, user, origin);
+    const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
+    expect(last.failReason).toBe("MANUAL_ADMIN_REFUND");
+    await expectRefunded({
+      requestId: quote.body.requestId,
+      chainClient: originClient,
+      currency: zeroAddress,
+      user: user.address,
+      depositorySpentGas: await gasPaid(originClient, deposit),
+      deposited: 30_000_000_000_000_000n,
+      ...before,
+    });
+  });
+
+  it("refunds an underpayment, a deposit in the wrong currency and one on the wrong chain", async () => {
+    const { origin, destination, originClient, destinationClient, usdcIn, usdcOut } = setup();
+    const user = stack.devnet.accounts[3];
+    const body = {
+      user: user.address,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "40000000000000000",
+      tradeType: "EXACT_INPUT",
+    };
+    const solverOn = (client: typeof originClient) => client.publicClient.getBalance({ address: stack.devnet.solver.address });
+
+    // Underpayment: half the quoted value.
+    const under = await postQuote(stack.api.url, body);
+    const originWallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
+    let before = {
+      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
+      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
+      solverBefore: await solverOn(originClient),
+    };
+    const item = under.body.steps[0].items[0].data;
+    const half = await originWallet.sendTransaction({ to: item.to, data: item.data, value: 20_000_000_000_000_000n });
+    expect((await pollStatus(stack.api.url, under.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSITED_AMOUNT_TOO_LOW_TO_FILL");
+    await expectRefunded({ requestId: under.body.requestId, chainClient: originClient, currency: zeroAddress, user: user.address, depositorySpentGas: await gasPaid(originClient, half), deposited: 20_000_000_000_000_000n, ...before });
+
+    // Wrong currency: USDC deposited against an ETH order.
+    const wrongCurrency = await postQuote(stack.api.url, body);
+    before = {
+      userBefore: await originClient.balanceOf(user.address, usdcIn),
+      depositoryBefore: await originClient.balanceOf(origin.depository as Address, usdcIn),
+      solverBefore: await solverOn(originClient),
+    };
+    await originClient.publicClient.waitForTransactionReceipt({
+      hash: await originWallet.writeContract({ address: usdcIn, abi: erc20Abi, functionName: "approve", args: [origin.depository as Address, 5_000_000n] }),
+      pollingInterval: 50,
+    });
+    await originWallet.writeContract({
+      address: origin.depository as Address,
+      abi: depositoryAbi,
+      functionName: "depositErc20",
+      args: [user.address, usdcIn, 5_000_000n, wrongCurrency.body.protocol.v2.orderId],
+    });
+    expect((await pollStatus(stack.api.url, wrongCurrency.body.requestId, { until: ["refund"] })).last.failReason).toBe("INCORRECT_DEPOSIT_CURRENCY");
+    await expectRefunded({ requestId: wrongCurrency.body.requestId, chainClient: originClient, currency: usdcIn, user: user.address, depositorySpentGas: 0n, deposited: 5_000_000n, ...before });
+
+    // Wrong chain: the origin chain's order paid into the destination chain's Depository.
+    const wrongChain = await postQuote(stack.api.url, body);
+    const destinationWallet = devnetWalletClient({ rpcUrl: destination.rpcUrl, chainId: destination.id, privateKey: user.privateKey });
+    before = {
+      userBefore: await destinationClient.publicClient.getBalance({ address: user.address }),
+      depositoryBefore: await destinationClient.publicClient.getBalance({ address: destination.depository as Address }),
+      solverBefore: await solverOn(destinationClient),
+    };
+    const misplaced = await destinationWallet.writeContract({
+      address: destination.depository as Address,
+      abi: depositoryAbi,
+      functionName: "depositNative",
+      args: [user.address, wrongChain.body.protocol.v2.orderId],
+      value: 40_000_000_000_000_000n,
+    });
+    expect((await pollStatus(stack.api.url, wrongChain.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSIT_CHAIN_MISMATCH");
+    await expectRefunded({ requestId: wrongChain.body.requestId, chainClient: destinationClient, currency: zeroAddress, user: user.address, depositorySpentGas: await gasPaid(destinationClient, misplaced), deposited: 40_000_000_000_000_000n, ...before });
+    expect(usdcOut).toBeDefined();
+  });
+
+  it("fills a doubly paid order once and refunds the second deposit (DOUBLE_SPEND)", async () => {
+    const { origin, destination, originClient, destinationClient } = setup();
+    const user = stack.devnet.accounts[4];
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const quote = await postQuote(stack.api.url, {
+      user: user.address,
+      recipient,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "50000000000000000",
+      tradeType: "EXACT_INPUT",
+    });
+    const requestId = quote.body.requestId;
+    const first = await sendSteps(quote.body, user, origin);
+    expect((await pollStatus(stack.api.url, requestId)).last.status).toBe("success");
+    const before = {
+      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
+      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
+      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
+    };
+    const second = await sendSteps(quote.body, user, origin);
+    const refund = await expectRefunded({
+      requestId,
+      chainClient: originClient,
+      currency: zeroAddress,
+      user: user.address,
+      depositorySpentGas: await gasPaid(originClient, second.deposit),
+      deposited: 50_000_000_000_000_000n,
+      ...before,
+    });
+    expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: false });
+    expect(first.deposit).not.toBe(second.deposit);
+    expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(BigInt(quote.body.details.currencyOut.amount));
+    expect(await events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
+  });
+
+  it("leaves a deposit too small to refund with AMOUNT_TOO_LOW_TO_REFUND", async () => {
+    const { origin, destination } = setup();
+    const user = stack.devnet.accounts[0];
+    const quote = await postQuote(stack.api.url, {
+      user: user.address,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "60000000000000000",
+      tradeType: "EXACT_INPUT",
+    });
+    const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
+    await wallet.writeContract({ address: origin.depository as Address, abi: depositoryAbi, functionName: "depositNative", args: [user.address, quote.body.protocol.v2.orderId], value: 1000n });
+    const refund = await waitFor(async () => (await refundsOf(quote.body.requestId))[0], (r) => r?.status === "unrefundable", "an unrefundable refund");
+    expect(refund.refund_fail_reason).toBe("AMOUNT_TOO_LOW_TO_REFUND");
+    const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["failure"] });
+    expect(last).toMatchObject({ status: "failure", failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+  });
+});
