@@ -42,13 +42,13 @@ export async function findApiKeyByHash(db: Queryable, keyHash: Buffer): Promise<
 }
 
 /** Keys named by id or by hash of the key itself, as the `apiKey` listing parameter allows both. */
-export async function findApiKeys(db: Queryable, ids: string[], hashes: Buffer[]): Promise<ApiKeyRecord[]> {
-  const { rows } = await db.query<ApiKeyRow>(
-    `SELECT id, name, integrator, elevated, created_at, revoked_at FROM crossfill.api_keys
+export async function findApiKeys(db: Queryable, ids: string[], hashes: Buffer[]): Promise<Array<ApiKeyRecord & { keyHash: Buffer }>> {
+  const { rows } = await db.query<ApiKeyRow & { key_hash: Buffer }>(
+    `SELECT id, name, integrator, elevated, created_at, revoked_at, key_hash FROM crossfill.api_keys
       WHERE id = ANY($1::text[]) OR key_hash = ANY($2::bytea[])`,
     [ids, hashes],
   );
-  return rows.map(toRecord);
+  return rows.map((row) => ({ ...toRecord(row), keyHash: row.key_hash }));
 }
 
 export async function listApiKeys(db: Queryable): Promise<ApiKeyRecord[]> {

@@ -74,7 +74,7 @@ export async function insertRequest(pool: pg.Pool, request: NewRequest): Promise
   );
 }
 
-type RequestRow = {
+export type RequestRow = {
   id: string;
   order_id: string;
   status: RequestStatus;
@@ -102,7 +102,7 @@ type RequestRow = {
   updated_at: Date;
 };
 
-function toStoredRequest(row: RequestRow): StoredRequest {
+export function toStoredRequest(row: RequestRow): StoredRequest {
   return {
     id: row.id,
     orderId: row.order_id,

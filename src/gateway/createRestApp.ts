@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -9,6 +10,7 @@ import type { QuoteEngineDeps } from "../quote/createQuote.js";
 import { chainRoutes } from "./rest/chainRoutes.js";
 import { errorBody } from "./rest/errorBody.js";
 import { quoteRoutes } from "./rest/quoteRoutes.js";
+import { requestsRoutes } from "./rest/requestsRoutes.js";
 import { statusRoutes } from "./rest/statusRoutes.js";
 import { transactionRoutes } from "./rest/transactionRoutes.js";
 
@@ -19,6 +21,8 @@ export type RestAppDeps = {
   quoteEngine: QuoteEngineDeps;
   solverAddress: string;
   logger: Logger;
+  /** Signs listing cursors; give every replica the same one (startApi derives it from API_KEY_ENCRYPTION_KEY). */
+  cursorSecret?: Buffer;
 };
 
 // The largest legitimate body is a quote with 16 destination calls; anything far beyond it is refused unread.
@@ -27,6 +31,7 @@ const MAX_BODY_BYTES = 256 * 1024;
 /** The REST surface: one route module per domain, errors translated to the spec's body here only. */
 export function createRestApp(deps: RestAppDeps): Hono {
   const app = new Hono();
+  const cursorSecret = deps.cursorSecret ?? randomBytes(32);
   app.use("*", cors());
   app.use(
     "*",
@@ -46,5 +51,6 @@ export function createRestApp(deps: RestAppDeps): Hono {
   app.route("/", quoteRoutes(deps));
   app.route("/", statusRoutes(deps));
   app.route("/", transactionRoutes(deps));
+  app.route("/", requestsRoutes({ ...deps, cursorSecret }));
   return app;
 }

@@ -1,0 +1,242 @@
+import type { FieldCondition, FieldKey, RequestFilter, RequestListQuery, SortKey } from "../src/requests/requestFilter.js";
+import { type RequestRow, type StoredRequest, type Queryable, toStoredRequest } from "./requests.js";
+
+/** A request with everything the v3 and v2 records are built from. */
+export type RequestView = StoredRequest & {
+  apiKeyId: string | null;
+  apiKeyName: string | null;
+  apiKeyIntegrator: string | null;
+  features: string[];
+  deposits: Array<{ chainId: number; txHash: string; logIndex: number; depositor: string; currency: string; amount: bigint; blockNumber: bigint; timestamp: bigint }>;
+  fills: Array<{ chainId: number; txHash: string; logIndex: number; amount: bigint; blockNumber: bigint; timestamp: bigint }>;
+  fillAttempts: Array<{ chainId: number; txHash: string; createdAt: Date }>;
+  /** The sort key of this row as Postgres renders it: the keyset of the next page. */
+  sortValue: string;
+};
+
+/** Collects positional parameters while SQL text is assembled. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown, cast: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${cast}`;
+  }
+}
+
+const SORT_COLUMNS: Record<SortKey, { column: string; cast: string }> = {
+  createdAt: { column: "r.created_at", cast: "timestamptz" },
+  updatedAt: { column: "r.updated_at", cast: "timestamptz" },
+  amountUsd: { column: "r.amount_usd", cast: "numeric" },
+};
+
+type FieldSql =
+  | { kind: "columns"; columns: string[]; cast: "text" | "bigint"; lower?: boolean }
+  | { kind: "exists"; relation: (params: Params, values: string[] | null) => string }
+  | { kind: "never" };
+
+const fillHashes = (params: Params, values: string[] | null) => {
+  const match = (alias: string) => (values ? ` AND ${alias}.tx_hash = ANY(${params.add(values, "text[]")})` : "");
+  return `(EXISTS (SELECT 1 FROM crossfill.request_fills f WHERE f.request_id = r.id${match("f")})
+        OR EXISTS (SELECT 1 FROM crossfill.fill_attempts a WHERE a.request_id = r.id${match("a")}))`;
+};
+
+/** How each recognised key reads a request; composite keys (user, chainId) check several columns. */
+const FIELD_SQL: Record<FieldKey, FieldSql> = {
+  id: { kind: "columns", columns: ["r.id"], cast: "text" },
+  orderId: { kind: "columns", columns: ["r.order_id"], cast: "text" },
+  user: { kind: "columns", columns: ["lower(r.user_address)"], cast: "text", lower: true },
+  recipient: { kind: "columns", columns: ["lower(r.recipient)"], cast: "text", lower: true },
+  // No deposit-address flow yet: every request's deposit address is null.
+  depositAddress: { kind: "columns", columns: ["NULL::text"], cast: "text", lower: true },
+  originChainId: { kind: "columns", columns: ["r.origin_chain_id"], cast: "bigint" },
+  destinationChainId: { kind: "columns", columns: ["r.destination_chain_id"], cast: "bigint" },
+  chainId: { kind: "columns", columns: ["r.origin_chain_id", "r.destination_chain_id"], cast: "bigint" },
+  currencyInChainId: { kind: "columns", columns: ["r.origin_chain_id"], cast: "bigint" },
+  currencyOutChainId: { kind: "columns", columns: ["r.destination_chain_id"], cast: "bigint" },
+  status: { kind: "columns", columns: ["r.status"], cast: "text" },
+  failReason: { kind: "columns", columns: ["r.fail_reason"], cast: "text" },
+  refundFailReason: { kind: "columns", columns: ["r.refund_fail_reason"], cast: "text" },
+  apiKey: { kind: "columns", columns: ["r.api_key_id"], cast: "text" },
+  requestType: { kind: "columns", columns: ["r.request_type"], cast: "text" },
+  referrer: { kind: "columns", columns: ["r.referrer"], cast: "text" },
+  currencyInAddress: { kind: "columns", columns: ["lower(r.origin_currency)"], cast: "text", lower: true },
+  currencyOutAddress: { kind: "columns", columns: ["lower(r.destination_currency)"], cast: "text", lower: true },
+  currencyInSymbol: { kind: "columns", columns: ["r.currency_in_symbol"], cast: "text" },
+  currencyOutSymbol: { kind: "columns", columns: ["r.currency_out_symbol"], cast: "text" },
+  depositTxHash: {
+    kind: "exists",
+    relation: (params, values) =>
+      `EXISTS (SELECT 1 FROM crossfill.request_deposits d WHERE d.request_id = r.id${values ? ` AND d.tx_hash = ANY(${params.add(values, "text[]")})` : ""})`,
+  },
+  fillTxHash: { kind: "exists", relation: fillHashes },
+  // Refund transactions are recorded by the refund job's table; until it lands no request has one.
+  refundTxHash: { kind: "never" },
+};
+
+function conditionSql(condition: FieldCondition, params: Params): string {
+  const spec = FIELD_SQL[condition.field];
+  let sql: string;
+  if (spec.kind === "never") {
+    sql = condition.values === null ? "TRUE" : "FALSE";
+  } else if (spec.kind === "exists") {
+    const relation = spec.relation(params, condition.values === null ? null : condition.values.map(String));
+    sql = condition.values === null ? `NOT ${relation}` : relation;
+  } else if (condition.values === null) {
+    sql = `(${spec.columns.map((column) => `${column} IS NULL`).join(" AND ")})`;
+  } else {
+    const values = condition.values.map((value) => (spec.cast === "bigint" ? String(value) : spec.lower ? String(value).toLowerCase() : String(value)));
+    const list = params.add(values, `${spec.cast}[]`);
+    sql = `(${spec.columns.map((column) => `coalesce(${column} = ANY(${list}), false)`).join(" OR ")})`;
+  }
+  return condition.negate ? `NOT ${sql}` : sql;
+}
+
+const HASH_TERM = /^0x[0-9a-f]{64}$/;
+
+/** `term`: one search over request id, wallets, deposit address and every transaction hash, as one id set. */
+function termSql(term: string, params: Params): string {
+  const lowered = term.toLowerCase();
+  const value = params.add(lowered, "text");
+  const sources = HASH_TERM.test(lowered)
+    ? [
+        `SELECT id FROM crossfill.requests WHERE id = ${value}`,
+        `SELECT request_id FROM crossfill.request_deposits WHERE tx_hash = ${value}`,
+        `SELECT request_id FROM crossfill.request_fills WHERE tx_hash = ${value}`,
+        `SELECT request_id FROM crossfill.fill_attempts WHERE tx_hash = ${value}`,
+      ]
+    : [
+        `SELECT id FROM crossfill.requests WHERE lower(user_address) = ${value}`,
+        `SELECT id FROM crossfill.requests WHERE lower(recipient) = ${value}`,
+      ];
+  return `r.id IN (${sources.join(" UNION ")})`;
+}
+
+function whereSql(filter: RequestFilter, params: Params): string[] {
+  const where = filter.conditions.map((condition) => conditionSql(condition, params));
+  if (filter.groups.length > 0) {
+    where.push(`(${filter.groups.map((group) => `(${group.map((condition) => conditionSql(condition, params)).join(" AND ")})`).join(" OR ")})`);
+  }
+  if (filter.term !== undefined) where.push(termSql(filter.term, params));
+  const { createdAt, originBlock, amountUsd, appFeesUsd, fillTimeSeconds } = filter;
+  if (createdAt.min !== undefined) where.push(`r.created_at >= to_timestamp(${params.add(createdAt.min, "bigint")})`);
+  if (createdAt.max !== undefined) where.push(`r.created_at < to_timestamp(${params.add(createdAt.max + 1, "bigint")})`);
+  if (originBlock.min !== undefined || originBlock.max !== undefined) {
+    const bounds = [
+      originBlock.min !== undefined ? ` AND d.block_number >= ${params.add(originBlock.min.toString(), "bigint")}` : "",
+      originBlock.max !== undefined ? ` AND d.block_number <= ${params.add(originBlock.max.toString(), "bigint")}` : "",
+    ].join("");
+    where.push(`EXISTS (SELECT 1 FROM crossfill.request_deposits d WHERE d.request_id = r.id AND d.chain_id = r.origin_chain_id${bounds})`);
+  }
+  if (amountUsd.min !== undefined) where.push(`r.amount_usd >= ${params.add(amountUsd.min, "numeric")}`);
+  if (amountUsd.max !== undefined) where.push(`r.amount_usd <= ${params.add(amountUsd.max, "numeric")}`);
+  if (appFeesUsd.min !== undefined) where.push(`r.app_fees_usd >= ${params.add(appFeesUsd.min, "numeric")}`);
+  if (appFeesUsd.max !== undefined) where.push(`r.app_fees_usd <= ${params.add(appFeesUsd.max, "numeric")}`);
+  if (fillTimeSeconds.min !== undefined || fillTimeSeconds.max !== undefined) {
+    // Fill time: from the first deposit's block time to the fill's block time.
+    const elapsed = "(f.timestamp - (SELECT min(d.timestamp) FROM crossfill.request_deposits d WHERE d.request_id = r.id))";
+    const bounds = [
+      fillTimeSeconds.min !== undefined ? ` AND ${elapsed} >= ${params.add(fillTimeSeconds.min, "bigint")}` : "",
+      fillTimeSeconds.max !== undefined ? ` AND ${elapsed} <= ${params.add(fillTimeSeconds.max, "bigint")}` : "",
+    ].join("");
+    where.push(`EXISTS (SELECT 1 FROM crossfill.request_fills f WHERE f.request_id = r.id${bounds})`);
+  }
+  if (filter.features.length > 0) where.push(`r.features @> ${params.add(filter.features, "text[]")}`);
+  return where;
+}
+
+type ViewRow = RequestRow & {
+  api_key_id: string | null;
+  api_key_name: string | null;
+  api_key_integrator: string | null;
+  features: string[];
+  sort_value: string;
+  deposits: Array<{ chain_id: number; tx_hash: string; log_index: number; depositor: string; currency: string; amount: string; block_number: string; timestamp: string }>;
+  fills: Array<{ chain_id: number; tx_hash: string; log_index: number; amount: string; block_number: string; timestamp: string }>;
+  attempts: Array<{ chain_id: number; tx_hash: string; created_at: string }>;
+};
+
+function toView(row: ViewRow): RequestView {
+  return {
+    ...toStoredRequest(row),
+    apiKeyId: row.api_key_id,
+    apiKeyName: row.api_key_name,
+    apiKeyIntegrator: row.api_key_integrator,
+    features: row.features,
+    sortValue: row.sort_value,
+    deposits: row.deposits.map((d) => ({
+      chainId: Number(d.chain_id),
+      txHash: d.tx_hash,
+      logIndex: d.log_index,
+      depositor: d.depositor,
+      currency: d.currency,
+      amount: BigInt(d.amount),
+      blockNumber: BigInt(d.block_number),
+      timestamp: BigInt(d.timestamp),
+    })),
+    fills: row.fills.map((f) => ({
+      chainId: Number(f.chain_id),
+      txHash: f.tx_hash,
+      logIndex: f.log_index,
+      amount: BigInt(f.amount),
+      blockNumber: BigInt(f.block_number),
+      timestamp: BigInt(f.timestamp),
+    })),
+    fillAttempts: row.attempts.map((a) => ({ chainId: Number(a.chain_id), txHash: a.tx_hash, createdAt: new Date(a.created_at) })),
+  };
+}
+
+// Numeric columns go out as text inside JSON so 78-digit amounts survive.
+const HYDRATE = `
+  coalesce((SELECT json_agg(json_build_object('chain_id', d.chain_id, 'tx_hash', d.tx_hash, 'log_index', d.log_index,
+      'depositor', d.depositor, 'currency', d.currency, 'amount', d.amount::text, 'block_number', d.block_number::text,
+      'timestamp', d.timestamp::text) ORDER BY d.timestamp, d.block_number, d.log_index)
+    FROM crossfill.request_deposits d WHERE d.request_id = r.id), '[]') AS deposits,
+  coalesce((SELECT json_agg(json_build_object('chain_id', f.chain_id, 'tx_hash', f.tx_hash, 'log_index', f.log_index,
+      'amount', f.amount::text, 'block_number', f.block_number::text, 'timestamp', f.timestamp::text) ORDER BY f.timestamp, f.log_index)
+    FROM crossfill.request_fills f WHERE f.request_id = r.id), '[]') AS fills,
+  coalesce((SELECT json_agg(json_build_object('chain_id', a.chain_id, 'tx_hash', a.tx_hash, 'created_at', a.created_at))
+    FROM crossfill.fill_attempts a WHERE a.request_id = r.id), '[]') AS attempts`;
+
+/** The SQL of one page (exported for EXPLAIN in the benchmark). */
+export function requestPageSql(query: RequestListQuery): { text: string; values: unknown[] } {
+  const params = new Params();
+  const where = whereSql(query.filter, params);
+  const sort = SORT_COLUMNS[query.sortBy];
+  const direction = query.sortDirection === "asc" ? "ASC" : "DESC";
+  if (query.after) {
+    const comparison = query.sortDirection === "asc" ? ">" : "<";
+    where.push(`(${sort.column}, r.id) ${comparison} (${params.add(query.after.value, sort.cast)}, ${params.add(query.after.id, "text")})`);
+  }
+  const limit = params.add(query.limit, "int");
+  const text = `
+    WITH page AS (
+      SELECT r.id FROM crossfill.requests r
+       ${where.length ? `WHERE ${where.join("\n         AND ")}` : ""}
+       ORDER BY ${sort.column} ${direction}, r.id ${direction}
+       LIMIT ${limit})
+    SELECT r.*, ${sort.column}::text AS sort_value, k.name AS api_key_name, k.integrator AS api_key_integrator, ${HYDRATE}
+      FROM page JOIN crossfill.requests r ON r.id = page.id
+      LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id
+     ORDER BY ${sort.column} ${direction}, r.id ${direction}`;
+  return { text, values: params.values };
+}
+
+/** One page of requests matching the query, in the query's order. */
+export async function listRequestViews(db: Queryable, query: RequestListQuery): Promise<RequestView[]> {
+  const { text, values } = requestPageSql(query);
+  const { rows } = await db.query<ViewRow>(text, values);
+  return rows.map(toView);
+}
+
+export function requestCountSql(filter: RequestFilter): { text: string; values: unknown[] } {
+  const params = new Params();
+  const where = whereSql(filter, params);
+  return { text: `SELECT count(*)::bigint AS total FROM crossfill.requests r ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`, values: params.values };
+}
+
+/** The exact number of requests matching the filter, independent of paging. */
+export async function countRequests(db: Queryable, filter: RequestFilter): Promise<number> {
+  const { text, values } = requestCountSql(filter);
+  const { rows } = await db.query<{ total: string }>(text, values);
+  return Number(rows[0].total);
+}

@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import type pg from "pg";
+import { countRequests, listRequestViews } from "../../../schema/requestsQuery.js";
+import type { ChainRegistry } from "../../chains/chainRegistry.js";
+import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
+import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
+import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";
+import { parseRequestsV3Query } from "../../requests/parseRequestsQuery.js";
+import type { CurrencyLookup } from "../../requests/requestRoute.js";
+import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
+
+export type RequestsRouteDeps = { pool: pg.Pool; registry: ChainRegistry; cursorSecret: Buffer };
+
+/** Currency and depository lookups of the records, from the chain registry. */
+export function recordLookups(registry: ChainRegistry): { currencyOf: CurrencyLookup; depositoryOf: (chainId: number) => string | null } {
+  return {
+    currencyOf: (chainId, address) => registry.currency(chainId, address),
+    depositoryOf: (chainId) => registry.chains.find((chain) => chain.id === chainId)?.depository ?? null,
+  };
+}
+
+/** GET /requests/v3: an active key is required; every filter of the spec; keyset pages behind an opaque cursor. */
+export function requestsRoutes(deps: RequestsRouteDeps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const lookups = recordLookups(deps.registry);
+  app.get("/requests/v3", apiKeyAuth(deps.pool, { required: true }), async (c) => {
+    const caller = c.get("apiKey");
+    const parsed = parseRequestsV3Query(c.req.queries());
+    const filter = await authorizeRequestFilter(deps.pool, parsed.filter, caller?.integrator);
+    const sort = { sortBy: parsed.sortBy, sortDirection: parsed.sortDirection };
+    const after = parsed.continuation === undefined ? undefined : decodeCursor(deps.cursorSecret, sort, parsed.continuation);
+    // One row beyond the page tells whether another page exists.
+    const [views, total] = await Promise.all([
+      listRequestViews(deps.pool, { filter, ...sort, limit: parsed.limit + 1, after }),
+      parsed.includeTotal ? countRequests(deps.pool, filter) : Promise.resolve(undefined),
+    ]);
+    const page = views.slice(0, parsed.limit);
+    const last = page.at(-1);
+    const continuation = views.length > parsed.limit && last ? encodeCursor(deps.cursorSecret, sort, { value: last.sortValue, id: last.id }) : null;
+    const context = { ...lookups, callerIntegrator: caller?.integrator, includeAuthenticatedData: parsed.includeAuthenticatedData };
+    return c.json({
+      requests: page.map((view) => buildRequestRecordV3(view, context)),
+      continuation,
+      ...(total !== undefined ? { total } : {}),
+    });
+  });
+  return app;
+}

@@ -1,0 +1,160 @@
+import { formatAmount } from "../domain/money.js";
+import type { RequestView } from "../../schema/requestsQuery.js";
+import { type Amount, type CurrencyLookup, type CurrencyObject, requestRoute } from "./requestRoute.js";
+
+export type RecordContext = {
+  currencyOf: CurrencyLookup;
+  depositoryOf: (chainId: number) => string | null;
+  /** The authenticated caller's integrator; authenticated-only fields need it to own the request. */
+  callerIntegrator?: string;
+  includeAuthenticatedData: boolean;
+};
+
+type StoredQuote = {
+  fees?: Record<string, Amount>;
+  details?: { timeEstimate?: number; expandedPriceImpact?: Record<string, { usd: string }> };
+  feeSponsorship?: { quoted?: Sponsorship; actual?: Sponsorship };
+};
+type Sponsorship = { selectedComponents?: string[]; components?: Record<string, unknown> } & Record<string, unknown>;
+
+/** Failure-side statuses carry a reason (recorded or UNKNOWN); every other status has null in the v3 record. */
+export function failReasonOf(view: Pick<RequestView, "status" | "failReason">): string | null {
+  return view.status === "failure" || view.status === "refund" ? (view.failReason ?? "UNKNOWN") : null;
+}
+
+const negate = (value: string) => (value === "0" ? "0" : value.startsWith("-") ? value.slice(1) : `-${value}`);
+
+/** One fee component `{usd, amount, amountFormatted}`, signed: negative is a cost to the user. */
+function feeComponent(amount: Amount | undefined, currency: CurrencyObject, usd: string | undefined) {
+  const raw = amount ? BigInt(amount.amount) : 0n;
+  return {
+    usd: usd ?? (amount ? negate(amount.amountUsd) : "0"),
+    amount: (-raw).toString(),
+    amountFormatted: formatAmount(-raw, currency.decimals),
+  };
+}
+
+/** v3 sponsorship names the service's component `platform`. */
+function renameRelay(sponsorship: Sponsorship | undefined): Sponsorship | null {
+  if (!sponsorship) return null;
+  const rename = (name: string) => (name === "relay" ? "platform" : name);
+  return {
+    ...sponsorship,
+    selectedComponents: (sponsorship.selectedComponents ?? []).map(rename),
+    components: Object.fromEntries(Object.entries(sponsorship.components ?? {}).map(([name, value]) => [rename(name), value])),
+  };
+}
+
+function txEntry(tx: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint }, data: Record<string, unknown>) {
+  return {
+    txHash: tx.txHash,
+    // The indexers record logs, not receipts: the fee paid for the transaction is not known here.
+    fee: "0",
+    block: Number(tx.blockNumber),
+    type: "onchain",
+    chainId: tx.chainId,
+    timestamp: Number(tx.timestamp),
+    status: "success",
+    data,
+    stateChanges: [],
+  };
+}
+
+/** The spec's v3 Request record, from what the pipeline stored. */
+export function buildRequestRecordV3(view: RequestView, context: RecordContext) {
+  const quote = (view.quote ?? {}) as StoredQuote;
+  const route = requestRoute(view, context.currencyOf);
+  const fees = quote.fees ?? {};
+  const impact = quote.details?.expandedPriceImpact ?? {};
+  const feePhase = {
+    swap: feeComponent(undefined, route.currencyIn, impact.swap?.usd),
+    execution: feeComponent(fees.relayerGas, route.currencyIn, impact.execution?.usd),
+    platform: feeComponent(fees.relayerService, route.currencyIn, impact.relay?.usd),
+    app: feeComponent(fees.app, route.currencyIn, impact.app?.usd),
+    sponsored: feeComponent(undefined, route.currencyIn, impact.sponsored?.usd),
+  };
+  const filled = route.received !== null;
+  const firstDeposit = view.deposits.find((deposit) => deposit.chainId === view.originChainId);
+  const order = (view.orderData ?? {}) as { solver?: string; solverChainId?: string };
+  const owner = context.includeAuthenticatedData && context.callerIntegrator !== undefined && view.apiKeyIntegrator === context.callerIntegrator;
+
+  return {
+    id: view.id,
+    status: view.status,
+    user: view.user,
+    sender: view.user,
+    recipient: view.recipient,
+    refundTo: view.refundTo,
+    depositAddress: null,
+    requestType: view.requestType,
+    supersededByRequestId: null,
+    features: view.features,
+    data: {
+      slippageTolerance: view.slippageBps.toString(),
+      failReason: failReasonOf(view),
+      refundFailReason: view.refundFailReason,
+      failedTxHash: null,
+      failedTxBlockNumber: null,
+      failedCallData: null,
+      usesExternalLiquidity: false,
+      timeEstimate: quote.details?.timeEstimate ?? 0,
+      triggeredByFastFill: null,
+      inTxs: view.deposits.map((deposit) =>
+        txEntry(deposit, { from: deposit.depositor, to: context.depositoryOf(deposit.chainId), currency: deposit.currency, amount: deposit.amount.toString() }),
+      ),
+      outTxs: view.fills.map((fill) =>
+        txEntry(fill, { to: view.recipient, currency: view.destinationCurrency, amount: fill.amount.toString() }),
+      ),
+      appFees: { quoted: [], actual: [], currency: route.currencyIn },
+      // Fees are fixed at quote time; the actual phase exists once the fill has happened.
+      fees: { quoted: feePhase, actual: filled ? feePhase : null, currency: route.currencyIn },
+      feeSponsorship: {
+        quoted: renameRelay(quote.feeSponsorship?.quoted),
+        actual: renameRelay(quote.feeSponsorship?.actual),
+        currency: route.currencyIn,
+      },
+      route: {
+        includedSwapSources: [],
+        includedOriginSwapSources: [],
+        includedDestinationSwapSources: [],
+        quoted: route.quoted,
+        actual: route.actual,
+      },
+      quoteOraclePrice: null,
+      refundCurrencyData: null,
+      externalMetadata: {},
+      ...(owner
+        ? {
+            referrer: view.referrer,
+            platformFee: fees.relayerService ?? null,
+            apiKeyName: view.apiKeyName,
+          }
+        : {}),
+    },
+    protocol: {
+      orderId: view.orderId,
+      hubType: "onchain",
+      isWithdrawable: false,
+      solver: { address: order.solver ?? null, protocolChainId: order.solverChainId ?? null, chainId: view.destinationChainId },
+      deposit: {
+        origin: {
+          amount: (route.deposited ?? view.amountIn).toString(),
+          chainId: view.originChainId,
+          currency: view.originCurrency,
+          depositor: firstDeposit?.depositor ?? null,
+          depository: context.depositoryOf(view.originChainId),
+          onchainId: view.orderId,
+          transactionId: firstDeposit?.txHash ?? null,
+        },
+      },
+      settlement: {
+        destination: {
+          fills: view.fills.map((fill) => ({ chainId: fill.chainId, transactionId: fill.txHash })),
+          refunds: [],
+        },
+      },
+    },
+    createdAt: view.createdAt.toISOString(),
+    updatedAt: view.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,87 @@
+import { InvalidInputError } from "../domain/errors.js";
+import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../domain/failReasons.js";
+import type { FieldKey } from "./requestFilter.js";
+
+export const LISTABLE_STATUSES = ["success", "failure", "refund", "pending", "depositing"] as const;
+export const REQUEST_TYPES = ["Bridge", "Crosschain Swap", "Same-chain Swap", "Send", "Wrap", "Unwrap", "Call"] as const;
+export const FEATURES = ["gasless_execution", "fast_fill", "gas_top_up", "app_fees", "deposit_address"] as const;
+
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+function bad(parameter: string, message: string): never {
+  throw new InvalidInputError("INVALID_INPUT", `${parameter}: ${message}`);
+}
+
+function text(parameter: string, value: unknown): string {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value !== "string") bad(parameter, "expected a string");
+  const trimmed = value.trim();
+  if (trimmed === "") bad(parameter, "must not be empty");
+  if (trimmed.length > 200) bad(parameter, "is too long");
+  return trimmed;
+}
+
+function oneOf(parameter: string, value: unknown, allowed: readonly string[], caseInsensitive = false): string {
+  const given = text(parameter, value);
+  const found = allowed.find((option) => (caseInsensitive ? option.toLowerCase() === given.toLowerCase() : option === given));
+  if (!found) bad(parameter, `must be one of ${allowed.join(", ")}`);
+  return found;
+}
+
+/** Addresses of EVM chains compare case-insensitively; other chains' (e.g. Bitcoin) keep their case. */
+export function normaliseAddress(parameter: string, value: unknown): string {
+  const given = text(parameter, value);
+  if (/\s/.test(given)) bad(parameter, "must be an address");
+  return EVM_ADDRESS.test(given) ? given.toLowerCase() : given;
+}
+
+export function normaliseHash(parameter: string, value: unknown): string {
+  const given = text(parameter, value);
+  if (!HASH.test(given)) bad(parameter, "must be a 32-byte hex string");
+  return given.toLowerCase();
+}
+
+export function chainIdValue(parameter: string, value: unknown): number {
+  const number = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number <= 0) bad(parameter, "must be a positive integer chain id");
+  return number;
+}
+
+/** Validates and normalises one value of a field; `parameter` names it in the 400 message. */
+export function fieldValue(field: FieldKey, parameter: string, value: unknown): string | number {
+  switch (field) {
+    case "id":
+    case "orderId":
+    case "depositTxHash":
+    case "fillTxHash":
+    case "refundTxHash":
+      return normaliseHash(parameter, value);
+    case "user":
+    case "recipient":
+    case "depositAddress":
+    case "currencyInAddress":
+    case "currencyOutAddress":
+      return normaliseAddress(parameter, value);
+    case "originChainId":
+    case "destinationChainId":
+    case "chainId":
+    case "currencyInChainId":
+    case "currencyOutChainId":
+      return chainIdValue(parameter, value);
+    case "status":
+      return oneOf(parameter, value, LISTABLE_STATUSES);
+    case "failReason":
+      return oneOf(parameter, value, FAIL_REASONS);
+    case "refundFailReason":
+      return oneOf(parameter, value, REFUND_FAIL_REASONS);
+    case "requestType":
+      return oneOf(parameter, value, REQUEST_TYPES, true);
+    case "currencyInSymbol":
+    case "currencyOutSymbol":
+      return text(parameter, value).toUpperCase();
+    case "apiKey":
+    case "referrer":
+      return text(parameter, value);
+  }
+}
