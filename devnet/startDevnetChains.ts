@@ -1,3 +1,4 @@
+import type { ConfirmationTier } from "../src/domain/requiredConfirmations.js";
 import type { Address, Hex, PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { deployContracts, type DevnetCurrency } from "./deployContracts.js";
@@ -22,6 +23,7 @@ export type DevnetChain = {
   callTarget: Address;
   nativeCurrency: { symbol: string; name: string; decimals: number };
   currencies: DevnetCurrency[];
+  confirmations: ConfirmationTier[];
 };
 
 /** A viem local account that also carries its key (devnet keys are public anyway). */
@@ -43,13 +45,15 @@ export type StartDevnetChainsOptions = {
   /** Seconds between blocks; 0 = automine (one block per transaction). */
   blockTime: number;
   mnemonic?: string;
+  /** Confirmation tiers for every chain; none by default, so devnet deposits are filled at once. */
+  confirmations?: ConfirmationTier[];
 };
 
 const signer = (privateKey: Hex): DevnetSigner => Object.assign(privateKeyToAccount(privateKey), { privateKey });
 
 /** Starts one anvil per chain id, deploys the contracts on each and funds the accounts. */
 export async function startDevnetChains(options: StartDevnetChainsOptions): Promise<DevnetChains> {
-  const { chainIds, basePort, blockTime, mnemonic = anvilMnemonic } = options;
+  const { chainIds, basePort, blockTime, mnemonic = anvilMnemonic, confirmations } = options;
   if (chainIds.length === 0) throw new Error("startDevnetChains needs at least one chain id");
   if (chainIds.length > 26) throw new Error("at most 26 devnet chains (named devnet-a … devnet-z)");
   if (new Set(chainIds).size !== chainIds.length) throw new Error(`duplicate chain ids: ${chainIds.join(", ")}`);
@@ -105,6 +109,7 @@ export async function startDevnetChains(options: StartDevnetChainsOptions): Prom
           callTarget: deployed.callTarget,
           nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18 },
           currencies: deployed.currencies,
+          confirmations: confirmations ?? [],
         };
       }),
     );

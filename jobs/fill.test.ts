@@ -9,7 +9,10 @@ import { migrate } from "../schema/migrate.js";
 import { createChainClients } from "../src/roles/createChainClients.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
+import { depositoryAbi } from "../contracts/abis.js";
+import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
+import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { ensureReceiverAllowances } from "./ensureReceiverAllowances.js";
 import { createFillProcessor } from "./fill.js";
 
@@ -34,6 +37,8 @@ describe("fill processor", () => {
       registry: createChainRegistry(devnet.chains),
       solver: devnet.solver,
       enqueueRefund: async (id) => void refunds.push(id),
+      enqueueFill: async () => undefined,
+      prices: createStaticPriceSource({ ETH: "3000", USDC: "1", WETH: "3000" }),
       debugReferrers: true,
       logger,
     });
@@ -57,10 +62,20 @@ describe("fill processor", () => {
       amountOut,
       minimumAmountOut: amountOut,
     });
+    // A real deposit on the origin chain: the fill checks it is still there before paying.
+    const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: devnet.accounts[0].privateKey });
+    const hash = await wallet.writeContract({
+      address: origin.depository as Address,
+      abi: depositoryAbi,
+      functionName: "depositNative",
+      args: [devnet.accounts[0].address, request.orderId as Hex],
+      value: amountOut,
+    });
+    const receipt = await wallet.waitForTransactionReceipt({ hash });
     await pool.query(
-      `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
-       VALUES ($1, $2, 0, $3, '0xabc', $4, $5, 1, 1)`,
-      [origin.id, `0x${randomBytes(32).toString("hex")}`, request.id, zeroAddress, amountOut.toString()],
+      `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash)
+       VALUES ($1, $2, 0, $3, '0xabc', $4, $5, $6, 1, $7)`,
+      [origin.id, hash, request.id, zeroAddress, amountOut.toString(), receipt.blockNumber.toString(), receipt.blockHash],
     );
     await pool.query("UPDATE crossfill.requests SET status = 'pending' WHERE id = $1", [request.id]);
     return { request, recipient, destination: client(destination.id) };
@@ -88,7 +103,7 @@ describe("fill processor", () => {
   it("re-sends the stored transaction after a crash between signing and broadcasting", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 777n);
     // Concurrent jobs for different requests: nonces must not collide or leave gaps.
-    const others = await Promise.all([pendingRequest(zeroAddress, 1n), pendingRequest(zeroAddress, 2n)]);
+    const others = [await pendingRequest(zeroAddress, 1n), await pendingRequest(zeroAddress, 2n)];
     const sent = await Promise.all([request, ...others.map((o) => o.request)].map((r) => processFill({ data: { requestId: r.id } })));
     const attempts = await Promise.all(sent.map((_, i) => getFillAttempt(pool, [request, ...others.map((o) => o.request)][i].id)));
     expect(new Set(attempts.map((a) => a!.nonce)).size).toBe(3);
@@ -97,6 +112,18 @@ describe("fill processor", () => {
     await pool.query("UPDATE crossfill.requests SET status = 'pending' WHERE id = $1", [request.id]);
     expect(await processFill({ data: { requestId: request.id } })).toBe(sent[0]);
     expect(await destination.publicClient.getBalance({ address: recipient })).toBe(777n);
+  });
+
+  it("fails the request instead of filling when its deposit is no longer on the chain", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 4_242n);
+    await pool.query("UPDATE crossfill.request_deposits SET tx_hash = $2 WHERE request_id = $1", [request.id, `0x${randomBytes(32).toString("hex")}`]);
+    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: DEPOSIT_REORGED");
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
+    const { rows } = await pool.query("SELECT status, fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
+    expect(rows[0]).toEqual({ status: "failure", fail_reason: "DEPOSIT_REORGED" });
+    const reorg = await pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [request.id]);
+    expect(reorg.rows[0].reorg).toMatchObject({ source: "fill-check", reason: "deposit transaction not found", failReason: "DEPOSIT_REORGED" });
+    expect(await getFillAttempt(pool, request.id)).toBeUndefined();
   });
 
   it("skips requests that are not waiting for a fill", async () => {

@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import { type Address, type Hex, type LocalAccount, encodeFunctionData, zeroAddress } from "viem";
 import { receiverAbi } from "../contracts/abis.js";
-import { listRequestDeposits } from "../schema/chainFacts.js";
+import { listRequestDeposits, markDepositReorged } from "../schema/chainFacts.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { type StoredRequest, getRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
@@ -13,6 +13,8 @@ import { findRevert } from "../src/chains/findRevert.js";
 import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { assessDeposit } from "../src/domain/assessDeposit.js";
 import type { FailReason } from "../src/domain/failReasons.js";
+import type { PriceSource } from "../src/pricing/priceSource.js";
+import { checkDeposit } from "./checkDeposit.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 import { failRequest } from "./failRequest.js";
 import { type SolverCall, broadcastTransaction, signSolverTransaction } from "./solverTransaction.js";
@@ -26,6 +28,9 @@ export type FillDeps = {
   registry: ChainRegistry;
   solver: LocalAccount;
   enqueueRefund: (refundId: string) => Promise<void>;
+  /** Runs the fill again later: while its deposit gathers confirmations. */
+  enqueueFill: (requestId: string, options: { delayMs: number; key: string }) => Promise<void>;
+  prices: PriceSource;
   /** Honour DEBUG_FORCE_REFUND_REFERRER: on the devnet only. */
   debugReferrers: boolean;
   logger: Logger;
@@ -74,6 +79,22 @@ export function createFillProcessor(deps: FillDeps) {
       if (!first) return "skipped: no deposit";
       const assessment = assessDeposit(request, first);
       if (!assessment.fill) return `skipped: ${assessment.failReason}`;
+      const origin = deps.client(first.chainId);
+      const check = await checkDeposit(first, { chain: origin, registry: deps.registry, prices: deps.prices });
+      if (check.state === "confirming") {
+        const delayMs = Math.max(200, check.missingBlocks * origin.chain.blockTimeSeconds * 1000);
+        await deps.enqueueFill(requestId, { delayMs, key: `${first.blockNumber + BigInt(check.missingBlocks)}` });
+        return `confirming: ${check.missingBlocks} blocks to go`;
+      }
+      if (check.state === "reorged") {
+        // Nothing arrived, so nothing is refunded and nothing is filled.
+        await withTransaction(pool, async (db) => {
+          await markDepositReorged(db, first, check.reorg);
+          await transitionRequest(db, { requestId, from: ["pending"], to: "failure", failReason: "DEPOSIT_REORGED", details: check.reorg });
+        });
+        logger.warn({ requestId, txHash: first.txHash, reorg: check.reorg }, "deposit reorged out before the fill");
+        return "failed: DEPOSIT_REORGED";
+      }
       if (deps.debugReferrers && request.referrer === DEBUG_FORCE_REFUND_REFERRER) {
         return fail(request, "MANUAL_ADMIN_REFUND", { message: `the devnet solver refuses fills with referrer ${DEBUG_FORCE_REFUND_REFERRER}` });
       }

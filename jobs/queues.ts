@@ -16,6 +16,11 @@ export function fillJobId(requestId: string, now = Date.now()): string {
   return `fill-${requestId}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
 }
 
+/** A fill put off until its deposit reaches a block: one job per request and target block. */
+export function delayedFillJobId(requestId: string, key: string): string {
+  return `fill-${requestId}-at-${key}`;
+}
+
 export function refundJobId(refundId: string, now = Date.now()): string {
   return `refund-${refundId}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
 }

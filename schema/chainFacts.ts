@@ -65,7 +65,8 @@ export async function findUnappliedDeposits(db: Queryable, onchain: OnchainSchem
        FROM ${allDeposits(onchain)} d
        JOIN crossfill.requests r ON r.order_id = d.order_id
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_deposits a
-                         WHERE a.chain_id = d.chain_id AND a.tx_hash = d.tx_hash AND a.log_index = d.log_index)
+                         WHERE a.chain_id = d.chain_id AND a.tx_hash = d.tx_hash AND a.log_index = d.log_index
+                           AND a.block_hash = d.block_hash)
       ORDER BY d.timestamp, d.chain_id, d.block_number, d.log_index
       LIMIT $1`,
     [limit],
@@ -149,8 +150,8 @@ export async function insertDepositFact(db: Queryable, fact: DepositFact, source
 /** Marks a deposit as applied to its request; false when it already was (the unique key decides). */
 export async function recordRequestDeposit(client: pg.PoolClient, fact: DepositFact & { requestId: string }): Promise<boolean> {
   const result = await client.query(
-    `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+    `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
     [
       fact.chainId,
       fact.txHash,
@@ -161,6 +162,7 @@ export async function recordRequestDeposit(client: pg.PoolClient, fact: DepositF
       fact.amount.toString(),
       fact.blockNumber.toString(),
       fact.timestamp.toString(),
+      fact.blockHash,
     ],
   );
   return result.rowCount === 1;
@@ -175,31 +177,49 @@ export async function recordRequestFill(client: pg.PoolClient, fact: FillFact): 
   return result.rowCount === 1;
 }
 
-/** Deposits applied to a request, first first. */
-export async function listRequestDeposits(
-  db: Queryable,
-  requestId: string,
-): Promise<Array<{ chainId: number; txHash: string; logIndex: number; depositor: string; currency: string; amount: bigint; blockNumber: bigint }>> {
+export type AppliedDeposit = {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  blockHash: string;
+  depositor: string;
+  currency: string;
+  amount: bigint;
+  blockNumber: bigint;
+};
+
+/** Deposits applied to a request and not reorged out, first first. */
+export async function listRequestDeposits(db: Queryable, requestId: string): Promise<AppliedDeposit[]> {
   const { rows } = await db.query<{
     chain_id: string;
     tx_hash: string;
     log_index: number;
+    block_hash: string;
     depositor: string;
     currency: string;
     amount: string;
     block_number: string;
   }>(
-    `SELECT chain_id, tx_hash, log_index, depositor, currency, amount, block_number FROM crossfill.request_deposits
-      WHERE request_id = $1 ORDER BY timestamp, block_number, log_index`,
+    `SELECT chain_id, tx_hash, log_index, block_hash, depositor, currency, amount, block_number FROM crossfill.request_deposits
+      WHERE request_id = $1 AND reorg IS NULL ORDER BY timestamp, block_number, log_index`,
     [requestId],
   );
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
     logIndex: row.log_index,
+    blockHash: row.block_hash,
     depositor: row.depositor,
     currency: row.currency,
     amount: BigInt(row.amount),
     blockNumber: BigInt(row.block_number),
   }));
+}
+
+/** Marks an applied deposit as reorged out, with the context the request record shows. */
+export async function markDepositReorged(db: Queryable, deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">, reorg: Record<string, unknown>): Promise<void> {
+  await db.query(
+    `UPDATE crossfill.request_deposits SET reorg = $5 WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4`,
+    [deposit.chainId, deposit.txHash, deposit.logIndex, deposit.blockHash, JSON.stringify(reorg)],
+  );
 }

@@ -28,6 +28,13 @@ export const chainConfigSchema = z.object({
     .object({ symbol: z.string(), name: z.string(), decimals: z.number().int() })
     .default({ symbol: "ETH", name: "Ether", decimals: 18 }),
   currencies: z.array(currencyConfigSchema).default([]),
+  /**
+   * Blocks a deposit must have before it is filled, tiered by its USD value: the largest `blocks` whose
+   * `minUsd` the deposit reaches applies. None (the devnet's default) fills at once.
+   */
+  confirmations: z
+    .array(z.object({ minUsd: z.string().regex(/^\d+(\.\d+)?$/, "a decimal USD amount"), blocks: z.number().int().min(0).max(10_000) }))
+    .default([]),
 });
 
 /** The chains file: the devnet manifest is one, a hand-written file for real chains is another. */

@@ -1,5 +1,8 @@
 import type { Currency } from "../chains/chainRegistry.js";
 import { formatAmount } from "../domain/money.js";
+import { usdValueE18 } from "../pricing/usdValue.js";
+
+export { usdValueE18 };
 
 export type AmountObject = {
   currency: Currency;
@@ -8,11 +11,6 @@ export type AmountObject = {
   amountUsd: string;
   minimumAmount: string;
 };
-
-/** USD value (scaled by 1e18) of an amount in the smallest unit. */
-export function usdValueE18(amount: bigint, currency: { decimals: number }, usdPriceE18: bigint): bigint {
-  return (amount * usdPriceE18) / 10n ** BigInt(currency.decimals);
-}
 
 /** USD for display: six decimals at most, truncated toward zero. */
 export function formatUsd(usdE18: bigint): string {

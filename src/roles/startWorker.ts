@@ -12,6 +12,7 @@ import {
   RECONCILE_EVERY_MS,
   type ReconcileJob,
   type RefundJob,
+  delayedFillJobId,
   fillJobId,
   refundJobId,
 } from "../../jobs/queues.js";
@@ -46,6 +47,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { logger, pool, solver } = deps;
   const client = createChainClients(deps.chains);
   const registry = createChainRegistry(deps.chains);
+  const prices = createStaticPriceSource(deps.prices);
   await ensureReceiverAllowances(pool, deps.chains, client, solver, logger);
   const fillQueue = deps.queues.createQueue<FillJob>(QUEUES.fill);
   const refundQueue = deps.queues.createQueue<RefundJob>(QUEUES.refund);
@@ -54,12 +56,25 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const enqueueFill = async (requestId: string) => {
     await fillQueue.add("fill", { requestId }, { ...JOB_OPTIONS, jobId: fillJobId(requestId) });
   };
+  const enqueueDelayedFill = async (requestId: string, options: { delayMs: number; key: string }) => {
+    await fillQueue.add("fill", { requestId }, { ...JOB_OPTIONS, delay: options.delayMs, jobId: delayedFillJobId(requestId, options.key) });
+  };
   const enqueueRefund = async (refundId: string) => {
     await refundQueue.add("refund", { refundId }, { ...JOB_OPTIONS, jobId: refundJobId(refundId) });
   };
   const fillWorker = deps.queues.createWorker<FillJob>(
     QUEUES.fill,
-    createFillProcessor({ pool, client, registry, solver, enqueueRefund, debugReferrers: deps.debugReferrers ?? false, logger }),
+    createFillProcessor({
+      pool,
+      client,
+      registry,
+      prices,
+      solver,
+      enqueueRefund,
+      enqueueFill: enqueueDelayedFill,
+      debugReferrers: deps.debugReferrers ?? false,
+      logger,
+    }),
     { concurrency: deps.fillConcurrency ?? 4 },
   );
   fillWorker.on("failed", (job, error) =>
@@ -67,7 +82,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
   const refundWorker = deps.queues.createWorker<RefundJob>(
     QUEUES.refund,
-    createRefundProcessor({ pool, client, registry, prices: createStaticPriceSource(deps.prices), solver, logger }),
+    createRefundProcessor({ pool, client, registry, prices, solver, logger }),
     { concurrency: 2 },
   );
   refundWorker.on("failed", (job, error) => logger.warn({ refundId: job?.data.refundId, attempt: job?.attemptsMade, err: error }, "refund attempt failed"));

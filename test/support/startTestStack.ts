@@ -11,6 +11,7 @@ import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/roles/startApi.js";
 import { type RunningWorker, startWorker } from "../../src/roles/startWorker.js";
+import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
 import { createTestDatabase } from "./testDatabase.js";
 
 export type TestStack = {
@@ -31,7 +32,13 @@ const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
  * indexer and the worker, for tests of the API alone.
  */
 export async function startTestStack(
-  options: { chainIds?: number[]; blockTime?: number; queue?: "redis" | "postgres"; pipeline?: boolean } = {},
+  options: {
+    chainIds?: number[];
+    blockTime?: number;
+    queue?: "redis" | "postgres";
+    pipeline?: boolean;
+    confirmations?: ConfirmationTier[];
+  } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
   const stops: Array<() => Promise<unknown>> = [];
@@ -41,7 +48,7 @@ export async function startTestStack(
   try {
     const db = await createTestDatabase();
     stops.push(() => db.drop());
-    const devnet = await startDevnetChains({ chainIds: options.chainIds ?? [31338, 31339], blockTime: options.blockTime ?? 1 });
+    const devnet = await startDevnetChains({ chainIds: options.chainIds ?? [31338, 31339], blockTime: options.blockTime ?? 1, confirmations: options.confirmations });
     stops.push(() => devnet.stop());
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     stops.push(() => pool.end());

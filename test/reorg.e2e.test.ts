@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { type Address, type Hex, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEvmChainClient } from "../src/chains/evmChainClient.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { postQuote } from "./support/postQuote.js";
+import { sendSteps } from "./support/sendSteps.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+const CONFIRMATIONS = 4;
+
+/** With a confirmation policy, a deposit is filled only once deep enough, and never if it is reorged out first. */
+describe("confirmations and reorgs, end to end", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ confirmations: [{ minUsd: "0", blocks: CONFIRMATIONS }] });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const quoteBridge = async (recipient: Address) => {
+    const [origin, destination] = stack.devnet.chains;
+    return postQuote(stack.api.url, {
+      user: stack.devnet.accounts[0].address,
+      recipient,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "10000000000000000",
+      tradeType: "EXACT_INPUT",
+    });
+  };
+
+  it("waits for the deposit's confirmations before filling", async () => {
+    const [origin] = stack.devnet.chains;
+    const originClient = createEvmChainClient(origin).publicClient;
+    const quote = await quoteBridge(`0x${randomBytes(20).toString("hex")}`);
+    const { deposit } = await sendSteps(quote.body, stack.devnet.accounts[0], origin);
+    const depositBlock = (await originClient.getTransactionReceipt({ hash: deposit })).blockNumber;
+    const { statuses } = await pollStatus(stack.api.url, quote.body.requestId, { timeoutMs: 30_000 });
+    expect(statuses.at(-1)).toBe("success");
+    const { rows } = await stack.pool.query(
+      "SELECT to_status, created_at FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
+      [quote.body.requestId],
+    );
+    const at = (status: string) => rows.find((row) => row.to_status === status).created_at.getTime();
+    // Pending comes with the deposit's block; the fill waits for CONFIRMATIONS - 1 more 1 s blocks.
+    expect(at("submitted") - at("pending")).toBeGreaterThanOrEqual((CONFIRMATIONS - 1) * 1000 - 500);
+    expect(depositBlock).toBeGreaterThan(0n);
+  });
+
+  it("fails a request whose deposit is reorged out before it is final, and never fills it", async () => {
+    const [origin, destination] = stack.devnet.chains;
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const quote = await quoteBridge(recipient);
+    await sendSteps(quote.body, stack.devnet.accounts[0], origin);
+    await pollStatus(stack.api.url, quote.body.requestId, { until: ["pending"] });
+    // Drop the deposit's block (and any after it): anvil does not mine the dropped transactions again.
+    const head = await createEvmChainClient(origin).publicClient.getBlockNumber({ cacheTime: 0 });
+    const { rows: deposits } = await stack.pool.query("SELECT block_number FROM crossfill.request_deposits WHERE request_id = $1", [
+      quote.body.requestId,
+    ]);
+    const depth = Number(head - BigInt(deposits[0].block_number)) + 1;
+    await fetch(origin.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_reorg", params: [depth, []] }),
+    });
+
+    const { statuses, last } = await pollStatus(stack.api.url, quote.body.requestId, { timeoutMs: 30_000 });
+    expect(last).toMatchObject({ status: "failure", failReason: "DEPOSIT_REORGED", txHashes: [] });
+    expect(statuses.at(-1)).toBe("failure");
+    const { rows } = await stack.pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [quote.body.requestId]);
+    expect(rows[0].reorg).toMatchObject({ failReason: "DEPOSIT_REORGED", action: "fill", reason: "deposit transaction not found" });
+    // Long enough for any fill that was coming.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await createEvmChainClient(destination).publicClient.getBalance({ address: recipient })).toBe(0n);
+    const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [quote.body.requestId]);
+    expect(attempts.rowCount).toBe(0);
+    const refunds = await stack.pool.query("SELECT 1 FROM crossfill.refunds WHERE request_id = $1", [quote.body.requestId]);
+    expect(refunds.rowCount).toBe(0);
+    expect((await pollStatus(stack.api.url, quote.body.requestId)).last.status).toBe("failure");
+    expect(deposits[0]).toBeDefined();
+    expect((last.inTxHashes as Hex[]).length).toBe(1);
+  });
+});
