@@ -3,6 +3,7 @@ import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreatedApiKey, createApiKey } from "../src/apiKeys/createApiKey.js";
 import { revokeApiKey } from "../schema/apiKeys.js";
+import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/rest/rateLimit.js";
 import { insertTestRequest } from "./support/insertTestRequest.js";
 import { postQuote } from "./support/postQuote.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";
@@ -55,7 +56,11 @@ describe("GET /requests/v3", () => {
   const filters = (value: unknown) => `filters=${encodeURIComponent(JSON.stringify(value))}`;
 
   beforeAll(async () => {
-    stack = await startRestApp();
+    // Generous limits: this file is about the listing; rate limits have their own tests.
+    const generous = { anonymous: 1000, standard: 1000, elevated: 1000 };
+    stack = await startRestApp({
+      routeLimits: { ...DEFAULT_ROUTE_LIMITS, requestsV3: { ...DEFAULT_ROUTE_LIMITS.requestsV3, ...generous } },
+    });
     acme = await createApiKey(stack.pool, stack.serverKey, { name: "acme-main", integrator: "acme" });
     acme2 = await createApiKey(stack.pool, stack.serverKey, { name: "acme-second", integrator: "acme" });
     other = await createApiKey(stack.pool, stack.serverKey, { name: "other", integrator: "other" });

@@ -11,6 +11,10 @@ import { chainRoutes } from "./rest/chainRoutes.js";
 import { errorBody } from "./rest/errorBody.js";
 import { quoteRoutes } from "./rest/quoteRoutes.js";
 import { requestsRoutes } from "./rest/requestsRoutes.js";
+import { requestsV2Routes } from "./rest/requestsV2Routes.js";
+import { DEFAULT_ROUTE_LIMITS, type RouteLimits } from "./rest/rateLimit.js";
+import { type RateLimiter, createPostgresRateLimiter } from "../rateLimits/rateLimiter.js";
+import { DEFAULT_V2_THROTTLE, type ThrottleSchedule } from "../requests/v2Deprecation.js";
 import { statusRoutes } from "./rest/statusRoutes.js";
 import { transactionRoutes } from "./rest/transactionRoutes.js";
 
@@ -23,6 +27,14 @@ export type RestAppDeps = {
   logger: Logger;
   /** Signs listing cursors; give every replica the same one (startApi derives it from API_KEY_ENCRYPTION_KEY). */
   cursorSecret?: Buffer;
+  /** Shared counters (Redis or Postgres); defaults to Postgres on `pool`. */
+  rateLimiter?: RateLimiter;
+  routeLimits?: RouteLimits;
+  v2Throttle?: ThrottleSchedule;
+  /** Count X-Forwarded-For's first hop as the client (only behind a proxy that sets it). */
+  trustForwardedFor?: boolean;
+  /** The clock of rate windows and the v2 retirement; injectable for tests. */
+  now?: () => Date;
 };
 
 // The largest legitimate body is a quote with 16 destination calls; anything far beyond it is refused unread.
@@ -32,7 +44,13 @@ const MAX_BODY_BYTES = 256 * 1024;
 export function createRestApp(deps: RestAppDeps): Hono {
   const app = new Hono();
   const cursorSecret = deps.cursorSecret ?? randomBytes(32);
-  app.use("*", cors());
+  const limits = {
+    limiter: deps.rateLimiter ?? createPostgresRateLimiter(deps.pool),
+    now: deps.now ?? (() => new Date()),
+    trustForwardedFor: deps.trustForwardedFor ?? false,
+  };
+  const routeLimits = deps.routeLimits ?? DEFAULT_ROUTE_LIMITS;
+  app.use("*", cors({ origin: "*", exposeHeaders: ["RateLimit", "RateLimit-Policy", "Retry-After"] }));
   app.use(
     "*",
     bodyLimit({
@@ -41,9 +59,9 @@ export function createRestApp(deps: RestAppDeps): Hono {
     }),
   );
   app.onError((error, c) => {
-    const { status, body } = errorBody(error);
+    const { status, body, headers } = errorBody(error);
     if (status >= 500) deps.logger.error({ err: error, path: c.req.path }, "request failed");
-    return c.json(body, status as 400);
+    return c.json(body, status as 400, headers);
   });
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, errorCode: "NOT_FOUND" }, 404));
 
@@ -51,6 +69,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
   app.route("/", quoteRoutes(deps));
   app.route("/", statusRoutes(deps));
   app.route("/", transactionRoutes(deps));
-  app.route("/", requestsRoutes({ ...deps, cursorSecret }));
+  app.route("/", requestsRoutes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV3 }));
+  app.route("/", requestsV2Routes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV2, throttle: deps.v2Throttle ?? DEFAULT_V2_THROTTLE }));
   return app;
 }

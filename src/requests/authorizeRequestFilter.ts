@@ -9,11 +9,17 @@ import type { FieldCondition, RequestFilter } from "./requestFilter.js";
  * or not) needs a top-level `apiKey`; every `apiKey` value (a key id or the key itself) must resolve to a key
  * of the caller's integrator (403 otherwise). Returns the filter with `apiKey` values replaced by key ids.
  */
-export async function authorizeRequestFilter(db: Queryable, filter: RequestFilter, callerIntegrator: string | undefined): Promise<RequestFilter> {
+export async function authorizeRequestFilter(
+  db: Queryable,
+  filter: RequestFilter,
+  callerIntegrator: string | undefined,
+  options: { referrerNeedsApiKey: boolean } = { referrerNeedsApiKey: true },
+): Promise<RequestFilter> {
   const all = [...filter.conditions, ...filter.groups.flat()];
   const usesReferrer = all.some((condition) => condition.field === "referrer");
   const topLevelKeys = filter.conditions.some((condition) => condition.field === "apiKey" && !condition.negate && condition.values !== null);
-  if (usesReferrer && !topLevelKeys) {
+  // v3 only: v2 kept its public referrer filter until its retirement.
+  if (options.referrerNeedsApiKey && usesReferrer && !topLevelKeys) {
     throw new InvalidInputError("INVALID_INPUT", "apiKey: a referrer filter must be paired with a top-level apiKey (comma-separated keys of your integrator)");
   }
   const named = [...new Set(all.filter((condition) => condition.field === "apiKey").flatMap((condition) => (condition.values ?? []).map(String)))];

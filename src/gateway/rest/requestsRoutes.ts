@@ -8,8 +8,9 @@ import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js
 import { parseRequestsV3Query } from "../../requests/parseRequestsQuery.js";
 import type { CurrencyLookup } from "../../requests/requestRoute.js";
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
+import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
 
-export type RequestsRouteDeps = { pool: pg.Pool; registry: ChainRegistry; cursorSecret: Buffer };
+export type RequestsRouteDeps = RateLimitDeps & { pool: pg.Pool; registry: ChainRegistry; cursorSecret: Buffer; limit: RouteLimit };
 
 /** Currency and depository lookups of the records, from the chain registry. */
 export function recordLookups(registry: ChainRegistry): { currencyOf: CurrencyLookup; depositoryOf: (chainId: number) => string | null } {
@@ -23,7 +24,7 @@ export function recordLookups(registry: ChainRegistry): { currencyOf: CurrencyLo
 export function requestsRoutes(deps: RequestsRouteDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const lookups = recordLookups(deps.registry);
-  app.get("/requests/v3", apiKeyAuth(deps.pool, { required: true }), async (c) => {
+  app.get("/requests/v3", apiKeyAuth(deps.pool, { required: true }), rateLimit(deps, deps.limit), async (c) => {
     const caller = c.get("apiKey");
     const parsed = parseRequestsV3Query(c.req.queries());
     const filter = await authorizeRequestFilter(deps.pool, parsed.filter, caller?.integrator);

@@ -1,0 +1,65 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context, MiddlewareHandler } from "hono";
+import { RateLimitedError } from "../../domain/errors.js";
+import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from "../../rateLimits/rateLimiter.js";
+import type { AuthEnv } from "./apiKeyAuth.js";
+
+export type Tier = "anonymous" | "standard" | "elevated";
+/** Requests per window by caller tier; 0 means the tier is not served by this limit. */
+export type RouteLimit = { name: string; windowSeconds: number } & Record<Tier, number>;
+
+/** The spec's elevated limits, and our documented defaults for the others (docs/API.md). */
+export const DEFAULT_ROUTE_LIMITS = {
+  requestsV3: { name: "requests-v3", windowSeconds: 1, anonymous: 0, standard: 5, elevated: 20 },
+  requestsV2: { name: "requests-v2", windowSeconds: 1, anonymous: 2, standard: 5, elevated: 10 },
+  price: { name: "price", windowSeconds: 1, anonymous: 10, standard: 20, elevated: 50 },
+  quoteData: { name: "quote-data", windowSeconds: 1, anonymous: 5, standard: 10, elevated: 20 },
+} satisfies Record<string, RouteLimit>;
+export type RouteLimits = typeof DEFAULT_ROUTE_LIMITS;
+
+export type RateLimitDeps = { limiter: RateLimiter; now: () => Date; trustForwardedFor: boolean };
+
+/** The calling client's address: the socket's peer, or the first X-Forwarded-For hop behind a trusted proxy. */
+export function clientAddress(c: Context, trustForwardedFor: boolean): string {
+  if (trustForwardedFor) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Who is counted: the API key when one authenticated, otherwise the client address. */
+export function callerPolicy(c: Context<AuthEnv>, limit: RouteLimit, trustForwardedFor: boolean, override?: number): RateLimitPolicy {
+  const key = c.get("apiKey");
+  const tier: Tier = key ? (key.elevated ? "elevated" : "standard") : "anonymous";
+  const who = key ? `key:${key.id}` : `ip:${clientAddress(c, trustForwardedFor)}`;
+  const base = limit[tier];
+  return { name: limit.name, key: `${limit.name}:${who}`, limit: override === undefined ? base : Math.min(base, override), windowSeconds: limit.windowSeconds };
+}
+
+export function setRateLimitHeaders(c: Context, outcome: RateLimitOutcome): void {
+  c.header("RateLimit", `limit=${outcome.policy.limit}, remaining=${outcome.remaining}, reset=${outcome.resetSeconds}`);
+  c.header("RateLimit-Policy", `${outcome.policy.limit};w=${outcome.policy.windowSeconds}`);
+}
+
+/** Counts the call, sets RateLimit headers, and answers 429 with Retry-After past the limit. Runs after key auth. */
+export function rateLimit(deps: RateLimitDeps, limit: RouteLimit): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    const policy = callerPolicy(c, limit, deps.trustForwardedFor);
+    const outcome = await deps.limiter.hit(policy, deps.now().getTime());
+    if (!outcome.allowed) {
+      throw new RateLimitedError(`rate limit of ${policy.limit} requests per ${policy.windowSeconds} s exceeded; retry after ${outcome.resetSeconds} s`, {
+        retryAfterSeconds: outcome.resetSeconds,
+        limit: policy.limit,
+        windowSeconds: policy.windowSeconds,
+        policy: policy.name,
+      });
+    }
+    setRateLimitHeaders(c, outcome);
+    await next();
+  };
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "../../schema/migrate.js";
+import { createTestDatabase } from "../../test/support/testDatabase.js";
+import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "./rateLimiter.js";
+
+const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+describe("rate limiters shared across replicas", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  const limiters: RateLimiter[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    await migrate(pool);
+  });
+  afterAll(async () => {
+    for (const limiter of limiters) await limiter.close();
+    await pool?.end();
+    await db?.drop();
+  });
+
+  const backends: Array<[string, () => RateLimiter]> = [
+    ["redis", () => createRedisRateLimiter(redisUrl, `test-rl-${randomBytes(4).toString("hex")}`)],
+    ["postgres", () => createPostgresRateLimiter(pool)],
+  ];
+  for (const [kind, make] of backends) {
+    it(`${kind}: two replicas count one window together, and a new window starts afresh`, async () => {
+      const first = make();
+      // Redis replicas share a prefix; build the second over the same store
+      const second = kind === "redis" ? first : createPostgresRateLimiter(pool);
+      limiters.push(first);
+      if (second !== first) limiters.push(second);
+      const policy = { name: "t", key: `t:${randomBytes(4).toString("hex")}`, limit: 3, windowSeconds: 10 };
+      const t0 = 1_800_000_000_000; // a window boundary (multiple of 10 s)
+      const results = [];
+      for (let i = 0; i < 4; i++) results.push(await (i % 2 ? second : first).hit(policy, t0 + 1000 * i));
+      expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+      expect(results.map((r) => r.remaining)).toEqual([2, 1, 0, 0]);
+      expect(results[3].resetSeconds).toBe(7);
+      const next = await first.hit(policy, t0 + 10_000);
+      expect(next).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 10 });
+    });
+  }
+
+  it("redis: separate connections see the same counts", async () => {
+    const prefix = `test-rl-${randomBytes(4).toString("hex")}`;
+    const a = createRedisRateLimiter(redisUrl, prefix);
+    const b = createRedisRateLimiter(redisUrl, prefix);
+    limiters.push(a, b);
+    const policy = { name: "t", key: "shared", limit: 1, windowSeconds: 60 };
+    expect((await a.hit(policy, 1_800_000_000_000)).allowed).toBe(true);
+    expect((await b.hit(policy, 1_800_000_000_000)).allowed).toBe(false);
+  });
+});

@@ -1,0 +1,96 @@
+import type { RequestView } from "../../schema/requestsQuery.js";
+import { type RecordContext, failReasonOf } from "./buildRequestRecordV3.js";
+import { type Amount, requestRoute } from "./requestRoute.js";
+
+type StoredQuote = {
+  fees?: Record<string, Amount>;
+  details?: Record<string, unknown> & { timeEstimate?: number; rate?: string; expandedPriceImpact?: unknown; currencyGasTopup?: unknown };
+  feeSponsorship?: unknown;
+};
+
+// v2 had no `submitted`: a submitted fill was still `pending` there.
+const v2Status = (status: RequestView["status"]) => (status === "submitted" ? "pending" : status);
+
+/** Currency string ids of v2 were lower-case symbols. */
+const currencyId = (amount: Amount) => amount.currency.symbol.toLowerCase();
+
+/** The deprecated v2 record, derived from the same data as v3; `includeOrderData` adds the order. */
+export function buildRequestRecordV2(view: RequestView, context: RecordContext & { includeOrderData: boolean }) {
+  const quote = (view.quote ?? {}) as StoredQuote;
+  const route = requestRoute(view, context.currencyOf);
+  const fees = quote.fees ?? {};
+  const wei = (amount: Amount | undefined) => amount?.amount ?? "0";
+  const usd = (amount: Amount | undefined) => amount?.amountUsd ?? "0";
+  const owner = context.includeAuthenticatedData && context.callerIntegrator !== undefined && view.apiKeyIntegrator === context.callerIntegrator;
+  const tx = (t: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint }, data: Record<string, unknown>) => ({
+    hash: t.txHash,
+    fee: "0",
+    block: Number(t.blockNumber),
+    type: "onchain",
+    chainId: t.chainId,
+    timestamp: Number(t.timestamp),
+    data,
+    stateChanges: [],
+  });
+  const order = view.orderData as { output?: unknown } | undefined;
+  // Public callers do not see where a pending request's output goes before it is filled.
+  const orderData =
+    context.includeOrderData && order ? (view.status === "pending" && !owner ? { ...order, output: undefined } : order) : undefined;
+  const zeroSponsor = { amount: "0", address: null, chainId: view.originChainId };
+
+  return {
+    id: view.id,
+    status: v2Status(view.status),
+    user: view.user,
+    recipient: view.recipient,
+    depositAddress: null,
+    partnerId: null,
+    referrer: view.referrer,
+    data: {
+      slippageTolerance: view.slippageBps.toString(),
+      failReason: failReasonOf(view) ?? "N/A",
+      refundFailReason: view.refundFailReason ?? "N/A",
+      supersededByRequestId: null,
+      failedTxHash: null,
+      failedTxBlockNumber: null,
+      failedCallData: null,
+      subsidizedRequest: false,
+      fees: { gas: wei(fees.relayerGas), fixed: "0", price: "0", gateway: wei(fees.relayerService) },
+      feesUsd: { gas: usd(fees.relayerGas), fixed: "0", price: "0", gateway: usd(fees.relayerService) },
+      inTxs: view.deposits.map((deposit) => ({
+        ...tx(deposit, { from: deposit.depositor, to: context.depositoryOf(deposit.chainId), value: deposit.amount.toString() }),
+        currency: currencyId(route.quotedIn),
+        currencyObject: route.currencyIn,
+        feeCurrency: "eth",
+        feeCurrencyObject: null,
+      })),
+      currency: currencyId(route.quotedIn),
+      currencyObject: route.currencyIn,
+      feeCurrency: currencyId(route.quotedIn),
+      feeCurrencyObject: route.currencyIn,
+      appFeeCurrencyObject: route.currencyIn,
+      refundCurrencyData: null,
+      appFees: [],
+      paidAppFees: [],
+      subsidizedFee: { origin: zeroSponsor, sponsor: zeroSponsor, amountUsd: "0", amountUsdCurrent: "0" },
+      expandedPriceImpact: { quoted: quote.details?.expandedPriceImpact ?? null, actual: route.received !== null ? (quote.details?.expandedPriceImpact ?? null) : null },
+      feeSponsorship: quote.feeSponsorship ?? null,
+      outTxs: view.fills.map((fill) => tx(fill, { to: view.recipient, value: fill.amount.toString() })),
+      price: route.actual.rate,
+      usesExternalLiquidity: false,
+      timeEstimate: quote.details?.timeEstimate ?? 0,
+      metadata: {
+        sender: view.user,
+        recipient: view.recipient,
+        currencyIn: route.actual.origin.inputCurrency ?? route.quotedIn,
+        currencyOut: route.actual.destination?.outputCurrency ?? route.quotedOut,
+        rate: route.actual.rate,
+        route: route.quoted,
+        currencyGasTopup: quote.details?.currencyGasTopup ?? null,
+      },
+    },
+    protocol: { orderId: view.orderId, hubType: "onchain", ...(orderData ? { orderData } : {}) },
+    createdAt: view.createdAt.toISOString(),
+    updatedAt: view.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,61 @@
+/** The v2 listing's retirement: dates from the spec, a monthly throttling schedule from configuration. */
+export const V2_DEPRECATED_AT = new Date("2026-07-22T00:00:00Z");
+export const V2_THROTTLED_FROM = new Date("2026-09-01T00:00:00Z");
+export const V2_SUNSET_AT = new Date("2026-11-24T00:00:00Z");
+export const V2_SUCCESSOR = "/requests/v3";
+export const V2_MIGRATION_GUIDE = "/docs#migrating-from-get-requestsv2";
+
+/** Requests per second per caller from each date on (sorted); before the first entry v2 keeps its normal limits. */
+export type ThrottleSchedule = ReadonlyArray<{ from: Date; perSecond: number }>;
+
+export const DEFAULT_V2_THROTTLE: ThrottleSchedule = [
+  { from: new Date("2026-09-01T00:00:00Z"), perSecond: 8 },
+  { from: new Date("2026-10-01T00:00:00Z"), perSecond: 5 },
+  { from: new Date("2026-11-01T00:00:00Z"), perSecond: 2 },
+];
+
+/** "2026-09-01=8,2026-10-01=5" → a schedule; throws naming the bad entry. */
+export function parseThrottleSchedule(text: string): ThrottleSchedule {
+  const entries = text
+    .split(",")
+    .filter((entry) => entry.trim() !== "")
+    .map((entry) => {
+      const match = /^\s*(\d{4}-\d{2}-\d{2})\s*=\s*(\d+)\s*$/.exec(entry);
+      const from = match ? new Date(`${match[1]}T00:00:00Z`) : undefined;
+      if (!match || !from || Number.isNaN(from.getTime())) throw new Error(`bad throttle entry "${entry}"; expected YYYY-MM-DD=<requests per second>`);
+      return { from, perSecond: Number(match[2]) };
+    });
+  return entries.sort((a, b) => a.from.getTime() - b.from.getTime());
+}
+
+/** The throttled per-second limit in force at `now`, or undefined before throttling starts. */
+export function v2ThrottleLimit(schedule: ThrottleSchedule, now: Date): number | undefined {
+  let limit: number | undefined;
+  for (const step of schedule) if (step.from.getTime() <= now.getTime()) limit = step.perSecond;
+  return limit;
+}
+
+export function v2IsSunset(now: Date): boolean {
+  return now.getTime() >= V2_SUNSET_AT.getTime();
+}
+
+/** The headers every v2 response carries (2xx, 4xx, 5xx, 410). */
+export function v2DeprecationHeaders(): Record<string, string> {
+  return {
+    Deprecation: `@${Math.floor(V2_DEPRECATED_AT.getTime() / 1000)}`,
+    Sunset: V2_SUNSET_AT.toUTCString(),
+    Link: `<${V2_MIGRATION_GUIDE}>; rel="deprecation"; type="text/html", <${V2_MIGRATION_GUIDE}>; rel="sunset"; type="text/html", <${V2_SUCCESSOR}>; rel="successor-version"`,
+  };
+}
+
+/** The body's `deprecation` object. */
+export function v2DeprecationNotice() {
+  return {
+    message: `GET /requests/v2 is deprecated since ${V2_DEPRECATED_AT.toISOString().slice(0, 10)}, throttled from ${V2_THROTTLED_FROM.toISOString().slice(0, 10)} and retired on ${V2_SUNSET_AT.toISOString().slice(0, 10)}; use GET /requests/v3`,
+    deprecatedAt: V2_DEPRECATED_AT.toISOString(),
+    throttledFrom: V2_THROTTLED_FROM.toISOString(),
+    sunsetAt: V2_SUNSET_AT.toISOString(),
+    successor: V2_SUCCESSOR,
+    migrationGuide: V2_MIGRATION_GUIDE,
+  };
+}
