@@ -5,6 +5,7 @@ import { createStatusBus } from "./events/createStatusBus.js";
 import { migrate } from "../schema/migrate.js";
 import { parseConfig } from "./config.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
+import { restSettings } from "./roles/restSettings.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
 import { apiKeyEncryptionKey, apiSettings, createPool, productionChains, requireSetting, solverAccount } from "./roles/services.js";
 import { startApi } from "./roles/startApi.js";
@@ -49,6 +50,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       await migrate(pool);
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
       if (!config.REDIS_URL) logger.warn("REDIS_URL is not set: the websocket feed and GraphQL subscriptions get no status changes from workers");
+      const rest = restSettings(config, role, pool);
       const api = await startApi({
         pool,
         chains: productionChains(config),
@@ -58,9 +60,11 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         port: config.PORT,
         settings: apiSettings(config),
         statusBus,
+        rest,
       });
       return async () => {
         await api.close();
+        await rest.rateLimiter.close();
         await statusBus.close();
         await pool.end();
       };

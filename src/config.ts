@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseThrottleSchedule } from "./requests/v2Deprecation.js";
 
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte hex private key");
 const csvNumbers = z
@@ -50,6 +51,20 @@ const envSchema = z.object({
     .regex(/^(0x)?[0-9a-fA-F]{64}$/, "expected 32 bytes of hex")
     .transform((hex) => Buffer.from(hex.replace(/^0x/, ""), "hex"))
     .optional(),
+  // "2026-09-01=8,2026-10-01=5": GET /requests/v2 requests per second per caller from each date on.
+  V2_THROTTLE_SCHEDULE: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return parseThrottleSchedule(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  // Behind a proxy that sets X-Forwarded-For, per-address rate limits count its first hop.
+  TRUST_FORWARDED_FOR: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
 });
 
 export type Config = Readonly<z.infer<typeof envSchema>>;

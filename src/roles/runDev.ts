@@ -9,6 +9,7 @@ import { createStatusBus } from "../events/createStatusBus.js";
 import { migrate } from "../../schema/migrate.js";
 import type { Config } from "../config.js";
 import { createApiKey } from "../apiKeys/createApiKey.js";
+import { restSettings } from "./restSettings.js";
 import { apiKeyEncryptionKey, apiSettings, createPool } from "./services.js";
 import { startApi } from "./startApi.js";
 import { startWorker } from "./startWorker.js";
@@ -104,6 +105,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       fillConcurrency: config.FILL_CONCURRENCY,
     });
     stops.push({ name: "worker", stop: worker.close });
+    const rest = restSettings(config, "dev", pool);
+    stops.push({ name: "rate limiter", stop: () => rest.rateLimiter.close() });
     const api = await startApi({
       pool,
       chains: devnet.chains,
@@ -113,6 +116,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       port: config.PORT,
       settings: apiSettings(config),
       statusBus,
+      rest,
     });
     stops.push({ name: "api", stop: api.close });
 

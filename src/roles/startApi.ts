@@ -12,6 +12,7 @@ import { routeUpgrades } from "../gateway/ws/routeUpgrades.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
 import { createChainClients } from "./createChainClients.js";
+import type { RestSettings } from "./restSettings.js";
 
 export type ApiDeps = {
   pool: pg.Pool;
@@ -23,6 +24,8 @@ export type ApiDeps = {
   settings: { prices: Record<string, string>; serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
   /** Status updates from the notifier, for the websocket feed and GraphQL subscriptions. */
   statusBus: StatusBus;
+  /** Listing settings shared by replicas: cursor secret, rate-limit counters, v2 schedule (restSettings). */
+  rest?: RestSettings;
 };
 
 export type RunningApi = { url: string; port: number; close(): Promise<void> };
@@ -37,6 +40,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     client,
     solverAddress: deps.solver.address,
     logger: deps.logger,
+    ...deps.rest,
     quoteEngine: {
       registry,
       client,

@@ -1,0 +1,34 @@
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../config.js";
+import { restSettings } from "./restSettings.js";
+
+describe("restSettings", () => {
+  // never connected: the Postgres limiter only queries on a hit
+  const pool = new pg.Pool({ connectionString: "postgres://127.0.0.1:1/none" });
+  afterAll(() => pool.end());
+  const key = "11".repeat(32);
+
+  it("derives one cursor secret per server key, so replicas agree", async () => {
+    const a = restSettings(parseConfig({ API_KEY_ENCRYPTION_KEY: key }), "api", pool);
+    const b = restSettings(parseConfig({ API_KEY_ENCRYPTION_KEY: `0x${key}` }), "api", pool);
+    const other = restSettings(parseConfig({ API_KEY_ENCRYPTION_KEY: "22".repeat(32) }), "api", pool);
+    expect(a.cursorSecret.equals(b.cursorSecret)).toBe(true);
+    expect(a.cursorSecret.equals(other.cursorSecret)).toBe(false);
+    expect(a.cursorSecret.equals(Buffer.from(key, "hex"))).toBe(false);
+    expect(a.rateLimiter.kind).toBe("postgres");
+    const redis = restSettings(parseConfig({ API_KEY_ENCRYPTION_KEY: key, REDIS_URL: "redis://127.0.0.1:6379" }), "api", pool);
+    expect(redis.rateLimiter.kind).toBe("redis");
+    await redis.rateLimiter.close();
+  });
+
+  it("requires the server key outside dev and parses the v2 schedule and proxy setting", () => {
+    expect(() => restSettings(parseConfig({}), "api", pool)).toThrow(/API_KEY_ENCRYPTION_KEY is required/);
+    expect(restSettings(parseConfig({}), "dev", pool).cursorSecret).toHaveLength(32);
+    const config = parseConfig({ V2_THROTTLE_SCHEDULE: "2026-09-01=4", TRUST_FORWARDED_FOR: "true" });
+    expect(restSettings(config, "dev", pool)).toMatchObject({ v2Throttle: [{ from: new Date("2026-09-01T00:00:00Z"), perSecond: 4 }], trustForwardedFor: true });
+    expect(() => parseConfig({ V2_THROTTLE_SCHEDULE: "soon=4" })).toThrow(/V2_THROTTLE_SCHEDULE/);
+    expect(() => parseConfig({ API_KEY_ENCRYPTION_KEY: "abc" })).toThrow(/API_KEY_ENCRYPTION_KEY/);
+    expect(() => parseConfig({ TRUST_FORWARDED_FOR: "yes" })).toThrow(/TRUST_FORWARDED_FOR/);
+  });
+});

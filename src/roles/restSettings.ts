@@ -1,0 +1,22 @@
+import { hkdfSync } from "node:crypto";
+import type pg from "pg";
+import type { Config } from "../config.js";
+import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "../rateLimits/rateLimiter.js";
+import type { ThrottleSchedule } from "../requests/v2Deprecation.js";
+import { apiKeyEncryptionKey } from "./services.js";
+
+export type RestSettings = { cursorSecret: Buffer; rateLimiter: RateLimiter; v2Throttle?: ThrottleSchedule; trustForwardedFor: boolean };
+
+/**
+ * What every gateway replica must share for the listing endpoints: the cursor signing secret (derived from the
+ * server key, so replicas agree without another setting) and rate-limit counters (Redis when configured, else Postgres).
+ */
+export function restSettings(config: Config, role: string, pool: pg.Pool): RestSettings {
+  const serverKey = apiKeyEncryptionKey(config, role);
+  return {
+    cursorSecret: Buffer.from(hkdfSync("sha256", serverKey, Buffer.alloc(0), "crossfill listing cursor", 32)),
+    rateLimiter: config.REDIS_URL ? createRedisRateLimiter(config.REDIS_URL) : createPostgresRateLimiter(pool),
+    ...(config.V2_THROTTLE_SCHEDULE ? { v2Throttle: config.V2_THROTTLE_SCHEDULE } : {}),
+    trustForwardedFor: config.TRUST_FORWARDED_FOR,
+  };
+}
