@@ -77,7 +77,7 @@ describe("fill processor", () => {
        VALUES ($1, $2, 0, $3, '0xabc', $4, $5, $6, 1, $7)`,
       [origin.id, hash, request.id, zeroAddress, amountOut.toString(), receipt.blockNumber.toString(), receipt.blockHash],
     );
-    await pool.query("UPDATE crossfill.requests SET status = 'pending' WHERE id = $1", [request.id]);
+    await pool.query("UPDATE crossfill.requests SET status = 'pending', fill_amount = amount_out WHERE id = $1", [request.id]);
     return { request, recipient, destination: client(destination.id) };
   }
 
@@ -124,6 +124,16 @@ describe("fill processor", () => {
     const reorg = await pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [request.id]);
     expect(reorg.rows[0].reorg).toMatchObject({ source: "fill-check", reason: "deposit transaction not found", failReason: "DEPOSIT_REORGED" });
     expect(await getFillAttempt(pool, request.id)).toBeUndefined();
+  });
+
+  it("refunds instead of filling once the order's deadline and the fill window have passed", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 5_555n);
+    await pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 hour' WHERE id = $1", [request.id]);
+    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: PROTOCOL_DEADLINE_EXPIRED");
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
+    const refund = await pool.query("SELECT id, reason, refunds_request FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    expect(refund.rows).toMatchObject([{ reason: "PROTOCOL_DEADLINE_EXPIRED", refunds_request: true }]);
+    expect(refunds).toContain(refund.rows[0].id);
   });
 
   it("skips requests that are not waiting for a fill", async () => {

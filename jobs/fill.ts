@@ -11,13 +11,18 @@ import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { EvmChainClient } from "../src/chains/evmChainClient.js";
 import { findRevert } from "../src/chains/findRevert.js";
 import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
-import { assessDeposit } from "../src/domain/assessDeposit.js";
 import type { FailReason } from "../src/domain/failReasons.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 import { failRequest } from "./failRequest.js";
 import { type SolverCall, broadcastTransaction, signSolverTransaction } from "./solverTransaction.js";
+
+/**
+ * A deposit made in time but not filled by its order's deadline plus this window is refunded instead: the
+ * solver will not pay out an order the user has long stopped waiting for.
+ */
+export const FILL_WINDOW_AFTER_DEADLINE_MS = 10 * 60_000;
 
 /** A referrer that makes the devnet's solver refuse the fill, so integrators can exercise their refund handling. */
 export const DEBUG_FORCE_REFUND_REFERRER = "debug-force-refund";
@@ -77,8 +82,11 @@ export function createFillProcessor(deps: FillDeps) {
     if (!attempt) {
       const [first] = await listRequestDeposits(pool, requestId);
       if (!first) return "skipped: no deposit";
-      const assessment = assessDeposit(request, first);
-      if (!assessment.fill) return `skipped: ${assessment.failReason}`;
+      if (request.fillAmount === null) return "skipped: no fill amount";
+      const amountOut = request.fillAmount;
+      if (Date.now() > request.deadline.getTime() + FILL_WINDOW_AFTER_DEADLINE_MS) {
+        return fail(request, "PROTOCOL_DEADLINE_EXPIRED", { message: `not filled within ${FILL_WINDOW_AFTER_DEADLINE_MS / 1000} s of the order's deadline` });
+      }
       const origin = deps.client(first.chainId);
       const check = await checkDeposit(first, { chain: origin, registry: deps.registry, prices: deps.prices });
       if (check.state === "confirming") {
@@ -103,18 +111,21 @@ export function createFillProcessor(deps: FillDeps) {
       const native = request.destinationCurrency === zeroAddress;
       const gasReserve = native ? (GAS_ESTIMATES.fillNative + GAS_ESTIMATES.perCall * BigInt(request.calls.length)) * (await chain.gasPrice()) : 0n;
       const balance = await chain.balanceOf(solver.address, request.destinationCurrency as Address);
-      if (balance < assessment.amountOut + gasReserve) {
+      if (balance < amountOut + gasReserve) {
         return fail(request, "SOLVER_BALANCE_TOO_LOW", {
-          message: `the solver holds ${balance} of ${currency?.symbol ?? request.destinationCurrency} on chain ${chain.chain.id} and needs ${assessment.amountOut + gasReserve}`,
+          message: `the solver holds ${balance} of ${currency?.symbol ?? request.destinationCurrency} on chain ${chain.chain.id} and needs ${amountOut + gasReserve}`,
         });
       }
-      const call = fillCall(request, assessment.amountOut, chain.chain.receiver as Address);
+      const call = fillCall(request, amountOut, chain.chain.receiver as Address);
       try {
         attempt = await withTransaction(pool, async (db) => {
           // Serialises signing per request across replicas; the nonce row lock serialises nonces per chain.
           await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [request.id]);
           const existing = await getFillAttempt(db, request.id);
           if (existing) return existing;
+          // Failed meanwhile (a refund may be on its way): never sign a fill for it.
+          const current = await getRequest(db, request.id, { forUpdate: true });
+          if (current?.status !== "pending") return undefined;
           const signed = await signSolverTransaction(db, chain, solver, call);
           const stored = {
             requestId: request.id,
@@ -124,7 +135,7 @@ export function createFillProcessor(deps: FillDeps) {
             txHash: signed.txHash,
             rawTx: signed.rawTx,
             currency: request.destinationCurrency,
-            amount: assessment.amountOut,
+            amount: amountOut,
             recipient: request.recipient,
           };
           await insertFillAttempt(db, stored);
@@ -137,6 +148,7 @@ export function createFillProcessor(deps: FillDeps) {
         return fail(request, failure.failReason, failure.details);
       }
     }
+    if (!attempt) return "skipped: no longer pending";
     const sent = attempt;
     const destination = deps.client(sent.chainId);
     const receipt = await destination.publicClient.getTransactionReceipt({ hash: sent.txHash as Hex }).catch(() => undefined);

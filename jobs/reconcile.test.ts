@@ -6,7 +6,22 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrate } from "../schema/migrate.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
+import { chainConfigSchema } from "../src/chains/chainConfig.js";
+import { createChainRegistry } from "../src/chains/chainRegistry.js";
+import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { reconcile } from "./reconcile.js";
+
+const registry = createChainRegistry(
+  [31338, 31339].map((id) =>
+    chainConfigSchema.parse({
+      id,
+      name: `chain-${id}`,
+      rpcUrl: "http://127.0.0.1:1",
+      depository: "0x00000000000000000000000000000000000000d0",
+      receiver: "0x00000000000000000000000000000000000000e0",
+    }),
+  ),
+);
 
 // Stand-ins for Ponder's published views: same names and columns, filled by the test.
 const ONCHAIN_FIXTURE = `
@@ -32,6 +47,8 @@ describe("reconcile", () => {
       logger: pino({ level: "silent" }),
       enqueueFill: async (id) => void enqueued.push(id),
       enqueueRefund: async (id) => void refunds.push(id),
+      registry,
+      prices: createStaticPriceSource({ ETH: "3000" }),
     });
   const refundsOf = async (requestId: string) =>
     (await pool.query("SELECT id, reason, refunds_request, amount, recipient, status FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId])).rows;
@@ -141,5 +158,30 @@ describe("reconcile", () => {
   it("ignores deposits for orders it never quoted", async () => {
     await deposit(hash());
     expect(await run()).toMatchObject({ deposits: 0 });
+  });
+
+  it("refunds a deposit made after the deadline (ORDER_EXPIRED), or re-prices it when the quote allowed late payment", async () => {
+    const past = new Date(Date.now() - 60_000);
+    const late = { tx_hash: hash() };
+    const expired = await insertTestRequest(pool, { deadline: past });
+    await pool.query(
+      `INSERT INTO onchain_fixture.deposit VALUES ($1, 31338, $2, '0xabc', $3, 1000, $4, 0, 10, '0xblock', $5, '0xabc')`,
+      [`31338:${late.tx_hash}:0`, expired.orderId, zeroAddress, late.tx_hash, Math.floor(Date.now() / 1000)],
+    );
+    await run();
+    expect((await statuses(expired.id)).at(-1)).toEqual({ to_status: "failure", fail_reason: "ORDER_EXPIRED" });
+    expect(await refundsOf(expired.id)).toMatchObject([{ reason: "ORDER_EXPIRED", status: "queued" }]);
+
+    const tolerant = await insertTestRequest(pool, { deadline: past, latePaymentSlippageBps: 100n, quote: { fees: { relayer: { amount: "10" } } } });
+    const onTime = { tx_hash: hash() };
+    await pool.query(
+      `INSERT INTO onchain_fixture.deposit VALUES ($1, 31338, $2, '0xabc', $3, 1000, $4, 0, 10, '0xblock', $5, '0xabc')`,
+      [`31338:${onTime.tx_hash}:0`, tolerant.orderId, zeroAddress, onTime.tx_hash, Math.floor(Date.now() / 1000)],
+    );
+    await run();
+    expect((await statuses(tolerant.id)).at(-1)).toEqual({ to_status: "pending", fail_reason: null });
+    const { rows } = await pool.query("SELECT fill_amount FROM crossfill.requests WHERE id = $1", [tolerant.id]);
+    // 1000 in, 10 of quoted fees, ETH to ETH at one price: 990, the quoted output
+    expect(rows[0].fill_amount).toBe("990");
   });
 });

@@ -3,17 +3,23 @@ import type { Logger } from "pino";
 import { findUnappliedDeposits, findUnappliedFills, recordRequestDeposit, recordRequestFill } from "../schema/chainFacts.js";
 import { findPendingWithoutFill, findStaleSubmitted } from "../schema/fillAttempts.js";
 import { findIndexedRefunds, findOpenRefunds, markRefundConfirmed, queueRefund } from "../schema/refunds.js";
-import { getRequest } from "../schema/requests.js";
+import { getRequest, setFillAmount } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit } from "../src/domain/assessDeposit.js";
+import type { ChainRegistry } from "../src/chains/chainRegistry.js";
+import type { PriceSource } from "../src/pricing/priceSource.js";
 import { failRequest } from "./failRequest.js";
+import { repriceDeposit } from "./repriceDeposit.js";
 
 export type ReconcileDeps = {
   pool: pg.Pool;
   onchainSchema: string;
   enqueueFill: (requestId: string) => Promise<void>;
   enqueueRefund: (refundId: string) => Promise<void>;
+  /** Re-price late deposits of quotes that allowed late payment. */
+  registry: ChainRegistry;
+  prices: PriceSource;
   logger: Logger;
 };
 
@@ -54,10 +60,13 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
         logger.warn({ requestId: request.id, txHash: deposit.txHash, status: request.status }, "second deposit for one order; refunding it");
         return;
       }
-      const assessment = assessDeposit(request, deposit);
+      const late = deposit.timestamp * 1000n > BigInt(request.deadline.getTime());
+      const repriced = late && request.latePaymentSlippageBps !== null ? await repriceDeposit(request, deposit.amount, deps) : undefined;
+      const assessment = assessDeposit(request, deposit, repriced);
       const details = { depositTxHash: deposit.txHash, depositChainId: deposit.chainId, depositedAmount: deposit.amount.toString() };
       if (assessment.fill) {
-        await transitionRequest(client, { requestId: request.id, to: "pending", details });
+        await setFillAmount(client, request.id, assessment.amountOut);
+        await transitionRequest(client, { requestId: request.id, to: "pending", details: { ...details, fillAmount: assessment.amountOut.toString() } });
         toFill.push(request.id);
       } else {
         const refundId = await failRequest(client, { request, from: ["waiting"], failReason: assessment.failReason, deposit, details });

@@ -26,10 +26,15 @@ export type NewRequest = {
   quote: unknown;
   /** The API key the quote was made with; absent for keyless quotes. */
   apiKeyId?: string | null;
+  /** How far a deposit after the deadline may be re-priced and still filled; absent: late deposits are refunded. */
+  latePaymentSlippageBps?: bigint;
 };
 
-export type StoredRequest = Omit<NewRequest, "referrer" | "refundTo"> & {
+export type StoredRequest = Omit<NewRequest, "referrer" | "refundTo" | "latePaymentSlippageBps"> & {
   status: RequestStatus;
+  latePaymentSlippageBps: bigint | null;
+  /** What the applied deposit entitles the recipient to; set when the request goes pending. */
+  fillAmount: bigint | null;
   referrer: string | null;
   refundTo: string | null;
   failReason: string | null;
@@ -44,8 +49,8 @@ export async function insertRequest(pool: pg.Pool, request: NewRequest): Promise
     `WITH inserted AS (
        INSERT INTO crossfill.requests (id, order_id, status, request_type, trade_type, user_address, recipient, refund_to,
          origin_chain_id, destination_chain_id, origin_currency, destination_currency, amount_in, amount_out,
-         minimum_amount_out, slippage_bps, deadline, referrer, calls, order_data, quote, api_key_id)
-       VALUES ($1, $2, 'waiting', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+         minimum_amount_out, slippage_bps, deadline, referrer, calls, order_data, quote, api_key_id, late_payment_slippage_bps)
+       VALUES ($1, $2, 'waiting', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
        RETURNING id)
      INSERT INTO crossfill.status_events (request_id, from_status, to_status) SELECT id, NULL, 'waiting' FROM inserted`,
     [
@@ -70,6 +75,7 @@ export async function insertRequest(pool: pg.Pool, request: NewRequest): Promise
       JSON.stringify(request.orderData),
       JSON.stringify(request.quote),
       request.apiKeyId ?? null,
+      request.latePaymentSlippageBps === undefined ? null : Number(request.latePaymentSlippageBps),
     ],
   );
 }
@@ -98,6 +104,8 @@ export type RequestRow = {
   quote: unknown;
   fail_reason: string | null;
   refund_fail_reason: string | null;
+  late_payment_slippage_bps: number | null;
+  fill_amount: string | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -127,6 +135,8 @@ export function toStoredRequest(row: RequestRow): StoredRequest {
     quote: row.quote,
     failReason: row.fail_reason,
     refundFailReason: row.refund_fail_reason,
+    latePaymentSlippageBps: row.late_payment_slippage_bps === null ? null : BigInt(row.late_payment_slippage_bps),
+    fillAmount: row.fill_amount === null ? null : BigInt(row.fill_amount),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -138,4 +148,9 @@ export async function getRequest(db: Queryable, id: string, options: { forUpdate
     [id],
   );
   return rows[0] && toStoredRequest(rows[0]);
+}
+
+/** Records what the applied deposit entitles the recipient to, in the transaction that makes the request pending. */
+export async function setFillAmount(db: Queryable, requestId: string, amount: bigint): Promise<void> {
+  await db.query("UPDATE crossfill.requests SET fill_amount = $2 WHERE id = $1", [requestId, amount.toString()]);
 }

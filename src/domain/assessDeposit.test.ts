@@ -8,8 +8,11 @@ const terms: DepositTerms = {
   amountIn: 1000n,
   amountOut: 990n,
   minimumAmountOut: 985n,
+  deadline: new Date(1_800_000_000_000),
+  latePaymentSlippageBps: null,
 };
-const deposit = { chainId: 10, currency: "0x0000000000000000000000000000000000000000", amount: 1000n };
+const deposit = { chainId: 10, currency: "0x0000000000000000000000000000000000000000", amount: 1000n, timestamp: 1_799_999_999n };
+const late = { ...deposit, timestamp: 1_800_000_001n };
 
 describe("assessDeposit", () => {
   it("fills the quoted output for the quoted input", () => {
@@ -37,5 +40,19 @@ describe("assessDeposit", () => {
       fill: false,
       failReason: "INCORRECT_DEPOSIT_CURRENCY",
     });
+  });
+
+  it("refunds a deposit after the deadline unless late payment was allowed and the re-priced output is within it", () => {
+    expect(assessDeposit(terms, { ...deposit, timestamp: 1_800_000_000n })).toEqual({ fill: true, amountOut: 990n });
+    expect(assessDeposit(terms, late, 990n)).toEqual({ fill: false, failReason: "ORDER_EXPIRED" });
+    const tolerant = { ...terms, latePaymentSlippageBps: 100n };
+    expect(assessDeposit(tolerant, late)).toEqual({ fill: false, failReason: "ORDER_EXPIRED" });
+    expect(assessDeposit(tolerant, late, 990n)).toEqual({ fill: true, amountOut: 990n });
+    expect(assessDeposit(tolerant, late, 981n)).toEqual({ fill: true, amountOut: 981n });
+    expect(assessDeposit(tolerant, late, 980n)).toEqual({ fill: false, failReason: "ORDER_EXPIRED" });
+    // a better price now does not pay more than the quote promised
+    expect(assessDeposit(tolerant, late, 2000n)).toEqual({ fill: true, amountOut: 990n });
+    // mismatches are reported as such, late or not
+    expect(assessDeposit(tolerant, { ...late, chainId: 11 }, 990n)).toEqual({ fill: false, failReason: "DEPOSIT_CHAIN_MISMATCH" });
   });
 });

@@ -215,6 +215,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     amountOut: price.amountOut,
     minimumAmountOut: price.minimumAmountOut,
     slippageBps,
+    latePaymentSlippageBps: request.latePaymentSlippageBps,
     deadline: new Date(deadline * 1000),
     referrer: request.referrer,
     calls: request.calls.map((call) => ({ to: call.to, value: call.value.toString(), data: call.data })),

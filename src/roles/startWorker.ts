@@ -90,7 +90,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   let lastError = "";
   const reconcileWorker = deps.queues.createWorker<ReconcileJob>(QUEUES.reconcile, async () => {
     try {
-      const result = await reconcile({ pool, onchainSchema: deps.onchainSchema, enqueueFill, enqueueRefund, logger });
+      const result = await reconcile({ pool, onchainSchema: deps.onchainSchema, enqueueFill, enqueueRefund, registry, prices, logger });
       lastError = "";
       return result;
     } catch (error) {
