@@ -10,6 +10,9 @@ import type { QuoteEngineDeps } from "../quote/createQuote.js";
 import { chainRoutes } from "./rest/chainRoutes.js";
 import { errorBody } from "./rest/errorBody.js";
 import { quoteRoutes } from "./rest/quoteRoutes.js";
+import { integratorRoutes } from "./rest/integratorRoutes.js";
+import { priceRoutes } from "./rest/priceRoutes.js";
+import { removedRoutes } from "./rest/removedRoutes.js";
 import { requestsRoutes } from "./rest/requestsRoutes.js";
 import { requestsV2Routes } from "./rest/requestsV2Routes.js";
 import { DEFAULT_ROUTE_LIMITS, type RouteLimits } from "./rest/rateLimit.js";
@@ -70,6 +73,9 @@ export function createRestApp(deps: RestAppDeps): Hono {
   app.route("/", statusRoutes(deps));
   app.route("/", transactionRoutes(deps));
   app.route("/", requestsRoutes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV3 }));
+  app.route("/", priceRoutes({ ...deps, ...limits, limit: routeLimits.price }));
+  app.route("/", integratorRoutes({ ...deps, ...limits, limit: routeLimits.quoteData }));
+  app.route("/", removedRoutes());
   app.route("/", requestsV2Routes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV2, throttle: deps.v2Throttle ?? DEFAULT_V2_THROTTLE }));
   return app;
 }

@@ -1,0 +1,16 @@
+import { Hono } from "hono";
+import type pg from "pg";
+import { createPrice } from "../../quote/createPrice.js";
+import type { QuoteEngineDeps } from "../../quote/createQuote.js";
+import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
+import { jsonBody } from "./jsonBody.js";
+import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
+
+/** POST /price: a quote's fees and details without an order; an API key is optional and only raises the rate limit. */
+export function priceRoutes(deps: RateLimitDeps & { pool: pg.Pool; quoteEngine: QuoteEngineDeps; limit: RouteLimit }): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.post("/price", apiKeyAuth(deps.pool, { required: false }), rateLimit(deps, deps.limit), async (c) =>
+    c.json(await createPrice(deps.quoteEngine, await jsonBody(c.req.raw))),
+  );
+  return app;
+}
