@@ -258,7 +258,9 @@ describe("GET /requests/v3", () => {
       ["status=pending&status=success", /^status: may be given once/],
       [`id=0x1234`, /^id: must be a 32-byte hex string/],
       ["privateChainsToInclude=abc", /^privateChainsToInclude: must be comma-separated UUIDs/],
-      ["term=", /^term: must be a non-empty/],
+      ["term=", /^term: must not be empty/],
+      ["startBlock=1.5", /^startBlock: must be an integer/],
+      ["originChainId=-3", /^originChainId: must be a positive integer chain id/],
       ["referrer=", /^referrer: must not be empty/],
     ];
     for (const [query, message] of cases) {

@@ -10,6 +10,7 @@ import type { QuoteEngineDeps } from "../quote/createQuote.js";
 import { chainRoutes } from "./rest/chainRoutes.js";
 import { errorBody } from "./rest/errorBody.js";
 import { quoteRoutes } from "./rest/quoteRoutes.js";
+import { docsRoutes } from "./rest/docsRoutes.js";
 import { integratorRoutes } from "./rest/integratorRoutes.js";
 import { priceRoutes } from "./rest/priceRoutes.js";
 import { removedRoutes } from "./rest/removedRoutes.js";
@@ -76,6 +77,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
   app.route("/", priceRoutes({ ...deps, ...limits, limit: routeLimits.price }));
   app.route("/", integratorRoutes({ ...deps, ...limits, limit: routeLimits.quoteData }));
   app.route("/", removedRoutes());
+  app.route("/", docsRoutes());
   app.route("/", requestsV2Routes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV2, throttle: deps.v2Throttle ?? DEFAULT_V2_THROTTLE }));
   return app;
 }

@@ -1,5 +1,7 @@
 import { InvalidInputError } from "../domain/errors.js";
 import { FEATURES, fieldValue } from "./fieldValues.js";
+import { v3QuerySchema } from "./requestsQuerySchemas.js";
+import { validateQuery } from "./validateQuery.js";
 import {
   FIELD_KEYS,
   type FieldCondition,
@@ -126,6 +128,7 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
     if (!V3_PARAMETERS.includes(name)) bad(name, "unknown parameter");
     if (values.length > 1) bad(name, "may be given once");
   }
+  validateQuery(v3QuerySchema, params);
   const get = (name: string): string | undefined => params[name]?.[0];
   const filter = emptyFilter();
 

@@ -1,5 +1,7 @@
 import { InvalidInputError } from "../domain/errors.js";
 import { fieldValue } from "./fieldValues.js";
+import { v2QuerySchema } from "./requestsQuerySchemas.js";
+import { validateQuery } from "./validateQuery.js";
 import { booleanParameter, integerParameter } from "./parseRequestsQuery.js";
 import { type FieldCondition, type FieldKey, type SortDirection, emptyFilter, type RequestFilter } from "./requestFilter.js";
 
@@ -38,6 +40,7 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
     if (!V2_PARAMETERS.includes(name)) bad(name, "unknown parameter");
     if (values.length > 1) bad(name, "may be given once");
   }
+  validateQuery(v2QuerySchema, params);
   const get = (name: string): string | undefined => params[name]?.[0];
   const filter = emptyFilter();
   const condition = (field: FieldKey, raw: string, parameter: string = field): FieldCondition => ({

@@ -9,7 +9,8 @@ import { readDepositFacts } from "../../chains/readDepositFacts.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { jsonBody, parseInput } from "./jsonBody.js";
 
-const indexBody = z.object({
+/** The body of POST /transactions/index (also published in /openapi.json). */
+export const indexBody = z.object({
   txHash: z.string().refine((value) => isHash(value), "must be a 32-byte 0x-prefixed transaction hash"),
   // The official client sends the chain id as a decimal string.
   chainId: z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]),
