@@ -1,4 +1,5 @@
 import type { RequestStatus } from "../src/domain/requestStatus.js";
+import { groupByRequest } from "./groupByRequest.js";
 import type { Queryable } from "./requests.js";
 import { inTxHashesSql, outTxHashesSql } from "./requestTxHashes.js";
 
@@ -87,16 +88,16 @@ export type StatusEventRecord = {
   createdAt: Date;
 };
 
-/** The timelines of many requests in one query, each in the order the changes were written. */
-export async function statusEventsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<Map<string, StatusEventRecord[]>> {
+/** The timelines of many requests in one query: one list per id in the order given, each in write order. */
+export async function statusEventsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<StatusEventRecord[][]> {
   const { rows } = await db.query(
     `SELECT id::text AS id, request_id, from_status, to_status, fail_reason, refund_fail_reason, details, created_at
-       FROM crossfill.status_events WHERE request_id = ANY($1) ORDER BY request_id, id`,
+       FROM crossfill.status_events WHERE request_id = ANY($1) ORDER BY status_events.id`,
     [requestIds],
   );
-  const byRequest = new Map<string, StatusEventRecord[]>(requestIds.map((id) => [id, []]));
-  for (const row of rows) {
-    byRequest.get(row.request_id)?.push({
+  return groupByRequest(
+    requestIds,
+    rows.map((row) => ({
       id: row.id,
       requestId: row.request_id,
       fromStatus: row.from_status,
@@ -105,7 +106,6 @@ export async function statusEventsOfRequests(db: Queryable, requestIds: readonly
       refundFailReason: row.refund_fail_reason,
       details: row.details,
       createdAt: row.created_at,
-    });
-  }
-  return byRequest;
+    })),
+  );
 }

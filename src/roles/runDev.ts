@@ -56,8 +56,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     const apiUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     const manifest = {
       apiUrl,
-      // GraphQL and the websocket feed arrive with their issues; null until they are served.
-      graphqlUrl: null,
+      graphqlUrl: `${apiUrl}/graphql`,
       wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
@@ -117,6 +116,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       settings: apiSettings(config),
       statusBus,
       rest,
+      graphiql: true,
     });
     stops.push({ name: "api", stop: api.close });
 

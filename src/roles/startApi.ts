@@ -2,11 +2,12 @@ import { type ServerType, serve } from "@hono/node-server";
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { LocalAccount } from "viem";
-import { insertRequest } from "../../schema/requests.js";
+import { type NewRequest, insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import type { StatusBus } from "../events/createStatusBus.js";
 import { createRestApp } from "../gateway/createRestApp.js";
+import { createGraphqlServer } from "../gateway/graphql/createGraphqlServer.js";
 import { createStatusFeed } from "../gateway/ws/createStatusFeed.js";
 import { routeUpgrades } from "../gateway/ws/routeUpgrades.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
@@ -26,14 +27,25 @@ export type ApiDeps = {
   statusBus: StatusBus;
   /** Listing settings shared by replicas: cursor secret, rate-limit counters, v2 schedule (restSettings). */
   rest?: RestSettings;
+  /** Serve GraphiQL at GET /graphql (development). */
+  graphiql?: boolean;
 };
 
 export type RunningApi = { url: string; port: number; close(): Promise<void> };
 
-/** The gateway process: REST routes over one HTTP server. */
+/** The gateway process: REST routes, GraphQL (HTTP and graphql-ws) and the websocket feed over one HTTP server. */
 export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const registry = createChainRegistry(deps.chains);
   const client = createChainClients(deps.chains);
+  const quoteEngine = {
+    registry,
+    client,
+    prices: createStaticPriceSource(deps.settings.prices),
+    inventory: createSolverInventory(client, deps.solver.address),
+    solver: deps.solver,
+    saveRequest: (request: NewRequest) => insertRequest(deps.pool, request),
+    settings: deps.settings,
+  };
   const app = createRestApp({
     pool: deps.pool,
     registry,
@@ -41,22 +53,16 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     solverAddress: deps.solver.address,
     logger: deps.logger,
     ...deps.rest,
-    quoteEngine: {
-      registry,
-      client,
-      prices: createStaticPriceSource(deps.settings.prices),
-      inventory: createSolverInventory(client, deps.solver.address),
-      solver: deps.solver,
-      saveRequest: (request) => insertRequest(deps.pool, request),
-      settings: deps.settings,
-    },
+    quoteEngine,
   });
+  const graphql = createGraphqlServer({ db: deps.pool, registry, quoteEngine, statusBus: deps.statusBus, logger: deps.logger, graphiql: deps.graphiql });
+  app.on(["GET", "POST"], "/graphql", (c) => graphql.fetch(c.req.raw));
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
     started.once("error", reject);
   });
   const feed = createStatusFeed({ bus: deps.statusBus, logger: deps.logger });
-  server.on("upgrade", routeUpgrades({ "/ws": feed.handleUpgrade }));
+  server.on("upgrade", routeUpgrades({ "/ws": feed.handleUpgrade, "/graphql": graphql.handleUpgrade }));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : deps.port;
   const url = `http://${deps.host}:${port}`;
@@ -66,6 +72,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     port,
     async close() {
       await feed.close();
+      await graphql.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

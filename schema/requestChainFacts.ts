@@ -1,0 +1,67 @@
+import { groupByRequest } from "./groupByRequest.js";
+import type { Queryable } from "./requests.js";
+
+/** A deposit applied to a request (origin chain). */
+export type RequestDeposit = {
+  requestId: string;
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  depositor: string;
+  currency: string;
+  amount: bigint;
+  blockNumber: bigint;
+  timestamp: number;
+};
+
+/** A fill applied to a request (destination chain). */
+export type RequestFill = {
+  requestId: string;
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  amount: bigint;
+  blockNumber: bigint;
+  timestamp: number;
+};
+
+type FactRow = { request_id: string; chain_id: string; tx_hash: string; log_index: number; amount: string; block_number: string; timestamp: string };
+
+/** What deposits and fills share: where on chain, how much, when. */
+function factOf(row: FactRow): RequestFill {
+  return {
+    requestId: row.request_id,
+    chainId: Number(row.chain_id),
+    txHash: row.tx_hash,
+    logIndex: row.log_index,
+    amount: BigInt(row.amount),
+    blockNumber: BigInt(row.block_number),
+    timestamp: Number(row.timestamp),
+  };
+}
+
+/** The deposits of many requests in one query, one list per id in the order given, each in chain order. */
+export async function depositsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<RequestDeposit[][]> {
+  const { rows } = await db.query(
+    `SELECT request_id, chain_id, tx_hash, log_index, depositor, currency, amount::text, block_number::text, timestamp
+       FROM crossfill.request_deposits WHERE request_id = ANY($1) ORDER BY timestamp, block_number, log_index`,
+    [requestIds],
+  );
+  return groupByRequest(
+    requestIds,
+    rows.map((row) => ({ ...factOf(row as FactRow), depositor: row.depositor, currency: row.currency })),
+  );
+}
+
+/** The fills of many requests in one query, one list per id in the order given. */
+export async function fillsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<RequestFill[][]> {
+  const { rows } = await db.query(
+    `SELECT request_id, chain_id, tx_hash, log_index, amount::text, block_number::text, timestamp
+       FROM crossfill.request_fills WHERE request_id = ANY($1) ORDER BY timestamp, block_number, log_index`,
+    [requestIds],
+  );
+  return groupByRequest(
+    requestIds,
+    rows.map((row) => factOf(row as FactRow)),
+  );
+}

@@ -1,0 +1,213 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import pino from "pino";
+import { zeroAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "../../../schema/migrate.js";
+import { transitionRequest } from "../../../schema/transitionRequest.js";
+import { withTransaction } from "../../../schema/withTransaction.js";
+import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
+import { createTestDatabase } from "../../../test/support/testDatabase.js";
+import { chainConfigSchema } from "../../chains/chainConfig.js";
+import { createChainRegistry } from "../../chains/chainRegistry.js";
+import { createStatusBus } from "../../events/createStatusBus.js";
+import { createStaticPriceSource } from "../../pricing/priceSource.js";
+import { createSolverInventory } from "../../quote/solverInventory.js";
+import { createChainClients } from "../../roles/createChainClients.js";
+import { GRAPHQL_LIMITS, createGraphqlServer } from "./createGraphqlServer.js";
+
+const USDC = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+const chains = [31338, 31339].map((id, index) =>
+  chainConfigSchema.parse({
+    id,
+    name: `devnet-${index}`,
+    rpcUrl: `http://127.0.0.1:${9 + index}`,
+    depository: "0x0000000000000000000000000000000000000001",
+    receiver: "0x0000000000000000000000000000000000000002",
+    currencies: [{ symbol: "USDC", address: USDC, decimals: 6 }],
+  }),
+);
+const hash = () => `0x${randomBytes(32).toString("hex")}`;
+
+describe("GraphQL over HTTP", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  const bus = createStatusBus();
+  let queries = 0;
+  let failQueries = false;
+  let server: ReturnType<typeof createGraphqlServer>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    await migrate(pool);
+    const registry = createChainRegistry(chains);
+    const client = createChainClients(chains);
+    const solver = privateKeyToAccount(generatePrivateKey());
+    const counting = {
+      query: ((...args: Parameters<pg.Pool["query"]>) => {
+        queries += 1;
+        if (failQueries) return Promise.reject(new Error("connect ECONNREFUSED postgres://admin:hunter2@db"));
+        return pool.query(...args);
+      }) as pg.Pool["query"],
+    };
+    server = createGraphqlServer({
+      db: counting,
+      registry,
+      statusBus: bus,
+      logger: pino({ level: "silent" }),
+      quoteEngine: {
+        registry,
+        client,
+        prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
+        inventory: createSolverInventory(client, solver.address),
+        solver,
+        saveRequest: async () => undefined,
+        settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await bus.close();
+    await pool?.end();
+    await db?.drop();
+  });
+
+  async function gql(query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: any }> {
+    const response = await server.fetch(
+      new Request("http://localhost/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) }),
+    );
+    return { status: response.status, body: await response.json() };
+  }
+
+  async function requestWithHistory() {
+    const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC });
+    const deposit = hash();
+    await pool.query(
+      `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
+       VALUES (31338, $1, 0, $2, $3, $4, 1000, 7, 1700000000)`,
+      [deposit, request.id, request.user, zeroAddress],
+    );
+    await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "pending", details: { depositTxHash: deposit } }));
+    const fill = hash();
+    await pool.query(
+      `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
+       VALUES (31339, $1, 3, $2, 990, 9, 1700000005)`,
+      [fill, request.id],
+    );
+    await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "success" }));
+    return { request, deposit, fill };
+  }
+
+  const REQUEST_FIELDS = `id status user sender recipient amountIn amountOut originChain { name } destinationChain { id }
+    currencyIn { symbol chain { id } } currencyOut { symbol address }
+    deposits { chainId txHash amount depositor currency { symbol } } fills { txHash amount logIndex }
+    statusEvents { fromStatus status details createdAt }`;
+
+  it("answers a request with its deposits, fills and timeline, and batches: the same 4 queries for 1 request or 6", async () => {
+    const made = await Promise.all(Array.from({ length: 6 }, () => requestWithHistory()));
+    queries = 0;
+    const one = await gql(`query ($id: String!) { request(id: $id) { ${REQUEST_FIELDS} } }`, { id: made[0].request.id.toUpperCase().replace("0X", "0x") });
+    expect(one.body.errors).toBeUndefined();
+    const singleQueries = queries;
+    const record = one.body.data.request;
+    expect(record).toMatchObject({
+      id: made[0].request.id,
+      status: "success",
+      sender: made[0].request.user,
+      amountIn: "1000",
+      originChain: { name: "devnet-0" },
+      destinationChain: { id: 31339 },
+      currencyIn: { symbol: "ETH", chain: { id: 31338 } },
+      currencyOut: { symbol: "USDC" },
+      deposits: [{ chainId: 31338, txHash: made[0].deposit, amount: "1000", currency: { symbol: "ETH" } }],
+      fills: [{ txHash: made[0].fill, amount: "990", logIndex: 3 }],
+    });
+    expect(record.statusEvents.map((event: { status: string }) => event.status)).toEqual(["waiting", "pending", "success"]);
+    expect(record.statusEvents[1]).toMatchObject({ fromStatus: "waiting", details: { depositTxHash: made[0].deposit } });
+
+    queries = 0;
+    const many = await gql(`query ($ids: [String!]!) { requestsByIds(ids: $ids) { ${REQUEST_FIELDS} } }`, {
+      ids: [...made.map((entry) => entry.request.id), hash()],
+    });
+    expect(many.body.errors).toBeUndefined();
+    expect(many.body.data.requestsByIds).toHaveLength(7);
+    expect(many.body.data.requestsByIds[6]).toBeNull();
+    expect(many.body.data.requestsByIds.slice(0, 6).map((entry: { fills: unknown[] }) => entry.fills.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(singleQueries).toBe(4);
+    expect(queries).toBe(4);
+  });
+
+  it("answers null for an unknown request and INVALID_INPUT for a malformed id", async () => {
+    expect((await gql(`{ request(id: "${hash()}") { id } }`)).body).toEqual({ data: { request: null } });
+    const bad = await gql(`{ request(id: "0x12") { id } }`);
+    expect(bad.body.errors[0]).toMatchObject({ message: "id must be a 32-byte hex request id", extensions: { code: "INVALID_INPUT" } });
+    const chain = await gql("{ chain(id: 5) { id } }");
+    expect(chain.body.errors[0].extensions.code).toBe("UNSUPPORTED_CHAIN");
+    const tooMany = await gql(`{ requestsByIds(ids: [${Array.from({ length: 51 }, () => `"${hash()}"`).join(",")}]) { id } }`);
+    expect(tooMany.body.errors[0]).toMatchObject({ extensions: { code: "INVALID_INPUT" } });
+  });
+
+  it("serves chains with their currencies", async () => {
+    const { body } = await gql("{ chains { id name depository currency { symbol decimals } currencies { symbol address metadata { isNative } } } }");
+    expect(body.data.chains).toHaveLength(2);
+    expect(body.data.chains[0].currencies).toEqual([
+      { symbol: "ETH", address: zeroAddress, metadata: { isNative: true } },
+      { symbol: "USDC", address: USDC, metadata: { isNative: false } },
+    ]);
+  });
+
+  it(`refuses over-deep (> ${GRAPHQL_LIMITS.depth}), over-wide (> ${GRAPHQL_LIMITS.aliases} aliases), too long and too costly operations before running them`, async () => {
+    queries = 0;
+    const nest = (depth: number): string => (depth <= 1 ? "symbol" : `chain { currencies { ${nest(depth - 2)} } }`);
+    const deep = await gql(`{ chains { currencies { ${nest(8)} } } }`);
+    expect(deep.body.errors[0].message).toMatch(/depth limit/i);
+    expect(deep.body.errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    const fine = await gql(`{ chains { currencies { ${nest(5)} } } }`);
+    expect(fine.body.errors, JSON.stringify(fine.body.errors)).toBeUndefined();
+
+    const wide = await gql(`{ ${Array.from({ length: GRAPHQL_LIMITS.aliases + 1 }, (_, i) => `a${i}: chains { id }`).join(" ")} }`);
+    expect(wide.body.errors[0].message).toMatch(/aliases/i);
+
+    const long = await gql(`{ chains { ${Array.from({ length: GRAPHQL_LIMITS.tokens }, () => "id").join(" ")} } }`);
+    expect(long.body.errors[0].message).toMatch(/token/i);
+
+    const costly = await gql(
+      `{ ${Array.from({ length: 12 }, (_, i) => `a${i}: chains { currencies { chain { currencies { chain { currencies { chain { name id vmType } } } } } } }`).join(" ")} }`,
+    );
+    expect(costly.body.errors[0].message).toMatch(/cost/i);
+    expect(queries).toBe(0);
+  });
+
+  it("masks internal errors: no message, stack or secret of the failure reaches the client", async () => {
+    failQueries = true;
+    try {
+      const { body } = await gql(`{ request(id: "${hash()}") { id } }`);
+      expect(body.errors[0]).toMatchObject({ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } });
+      expect(JSON.stringify(body)).not.toMatch(/hunter2|ECONNREFUSED|stack/);
+    } finally {
+      failQueries = false;
+    }
+  });
+
+  it("maps quote engine errors to extensions.code", async () => {
+    const { body } = await gql(
+      `mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId } }`,
+      {
+        input: {
+          user: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+          originChainId: 31338,
+          destinationChainId: 999999,
+          originCurrency: zeroAddress,
+          destinationCurrency: zeroAddress,
+          amount: "1000",
+          tradeType: "EXACT_INPUT",
+        },
+      },
+    );
+    expect(body.data).toBeNull();
+    expect(body.errors[0].extensions.code).toBe("UNSUPPORTED_CHAIN");
+  });
+});

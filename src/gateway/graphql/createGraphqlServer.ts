@@ -1,0 +1,131 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
+import { type DocumentNode, type ExecutionArgs, GraphQLError, type ValidationContext } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { type Plugin, createYoga, maskError } from "graphql-yoga";
+import type { Logger } from "pino";
+import { WebSocketServer } from "ws";
+import { isCrossfillError } from "../../domain/errors.js";
+import type { GraphqlContext } from "./graphqlContext.js";
+import { schema } from "./schema.js";
+
+export type GraphqlServerOptions = GraphqlContext & { logger: Logger; graphiql?: boolean };
+
+export type GraphqlServer = {
+  /** The HTTP side (queries, mutations, GraphiQL, subscriptions over SSE): a fetch handler for `/graphql`. */
+  fetch(request: Request): Response | Promise<Response>;
+  /** The graphql-ws side: upgrades on `/graphql`. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): Promise<void>;
+};
+
+/** Limits every operation must pass before it runs, over HTTP and websockets alike. */
+export const GRAPHQL_LIMITS = { depth: 8, aliases: 15, tokens: 2_000, cost: 1_000 } as const;
+
+// Armor's rules build their GraphQLErrors with their own copy of graphql; re-create them with ours so every
+// transport recognises them, and give each a code.
+function ownError(error: GraphQLError | Error, code: string): GraphQLError {
+  const source = error as GraphQLError;
+  return new GraphQLError(error.message, { nodes: source.nodes, extensions: { ...source.extensions, code: source.extensions?.code ?? code } });
+}
+
+// Armor throws its rejections by default; report them as validation errors (ours, with a code) instead, and
+// throw the parser's token-limit rejection as our own GraphQLError.
+const reportRejection = { propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(ownError(error, "GRAPHQL_VALIDATION_FAILED"))] };
+const throwRejection = {
+  propagateOnRejection: false,
+  onReject: [
+    (_: unknown, error: GraphQLError) => {
+      throw ownError(error, "GRAPHQL_PARSE_FAILED");
+    },
+  ],
+};
+
+const codeValidationErrors: Plugin = {
+  onValidate: () => ({ result, setResult }) => {
+    if (result.length > 0) setResult(result.map((error) => ownError(error, "GRAPHQL_VALIDATION_FAILED")));
+  },
+};
+
+/**
+ * GraphQL at `/graphql` (graphql-yoga over the Pothos schema) and graphql-ws on the same path: one envelop
+ * pipeline, so limits, error masking and context are the same for HTTP and websocket operations.
+ */
+export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServer {
+  const { logger } = options;
+  const context: GraphqlContext = { db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusBus: options.statusBus };
+  const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    graphiql: options.graphiql ? { subscriptionsProtocol: "WS", title: "Crossfill GraphQL" } : false,
+    landingPage: false,
+    // A fresh object per operation: the DataLoaders hang off it, so batching and caching never cross requests.
+    context: () => ({ ...context }),
+    plugins: [
+      maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens, ...throwRejection }),
+      maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
+      maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportRejection }),
+      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
+      codeValidationErrors,
+    ],
+    maskedErrors: {
+      maskError(error, message, isDev) {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (isCrossfillError(original)) {
+          const source = error as GraphQLError;
+          return new GraphQLError(original.message, {
+            nodes: source.nodes,
+            path: source.path,
+            extensions: { code: original.errorCode, ...(original.details ? { details: original.details } : {}) },
+          });
+        }
+        if (!(error instanceof GraphQLError) || error.originalError) logger.error({ err: original }, "graphql resolver failed");
+        return maskError(error, message, isDev);
+      },
+    },
+    logging: false,
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const server = useServer<Record<string, unknown>>(
+    {
+      execute: (args) => (args.rootValue as { execute(args: ExecutionArgs): unknown }).execute(args) as never,
+      subscribe: (args) => (args.rootValue as { subscribe(args: ExecutionArgs): unknown }).subscribe(args) as never,
+      onSubscribe: async (ctx, _id, payload) => {
+        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
+        let document: DocumentNode;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (error) {
+          return [ownError(error as Error, "GRAPHQL_PARSE_FAILED")];
+        }
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return errors.map((error: GraphQLError) => ownError(error, "GRAPHQL_VALIDATION_FAILED"));
+        return {
+          schema: enveloped.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
+      },
+    },
+    wss,
+  );
+
+  return {
+    fetch: (request) => yoga.fetch(request),
+    handleUpgrade(request, socket, head) {
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+    },
+    async close() {
+      await server.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import { lexicographicSortSchema } from "graphql";
+import { builder } from "./builder.js";
+import "./types/amount.js";
+import "./types/chain.js";
+import "./types/currency.js";
+import "./types/deposit.js";
+import "./types/fill.js";
+import "./types/quote.js";
+import "./types/request.js";
+import "./types/requestStatus.js";
+import "./types/statusEvent.js";
+
+/** The whole GraphQL schema: every type file registers itself on the builder, then it is built once. */
+export const schema = lexicographicSortSchema(builder.toSchema());

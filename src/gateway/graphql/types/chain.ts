@@ -1,0 +1,47 @@
+import type { ChainConfig } from "../../../chains/chainConfig.js";
+import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
+import { builder } from "../builder.js";
+import { CurrencyRef } from "./currency.js";
+
+// Declared before it is implemented: Chain and Currency refer to each other.
+export const ChainRef = builder.objectRef<ChainConfig>("Chain");
+
+ChainRef.implement({
+  description: "A chain the service bridges from and to.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    displayName: t.string({ resolve: (chain) => chain.displayName ?? chain.name }),
+    vmType: t.exposeString("vmType"),
+    httpRpcUrl: t.exposeString("rpcUrl"),
+    wsRpcUrl: t.string({ nullable: true, resolve: (chain) => chain.wsUrl ?? null }),
+    explorerUrl: t.exposeString("explorerUrl"),
+    blockTimeSeconds: t.exposeFloat("blockTimeSeconds"),
+    depository: t.exposeString("depository", { description: "The contract deposits are sent to on this chain." }),
+    receiver: t.exposeString("receiver", { description: "The contract fills are made through on this chain." }),
+    currency: t.field({
+      type: CurrencyRef,
+      description: "The native currency.",
+      resolve: (chain, _, context) => context.registry.currencies(chain.id)[0],
+    }),
+    currencies: t.field({
+      type: [CurrencyRef],
+      description: "Every supported currency, native first.",
+      resolve: (chain, _, context) => context.registry.currencies(chain.id),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  chains: t.field({ type: [ChainRef], resolve: (_, __, context) => [...context.registry.chains] }),
+  chain: t.field({
+    type: ChainRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, { id }, context) => {
+      if (id <= 0) throw new InvalidInputError("INVALID_INPUT", "id must be a positive chain id");
+      const chain = context.registry.chain(id);
+      if (!chain) throw new NotFoundError("UNSUPPORTED_CHAIN", `chain ${id} is not supported`);
+      return chain;
+    },
+  }),
+}));

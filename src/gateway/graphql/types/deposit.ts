@@ -1,0 +1,23 @@
+import type { RequestDeposit } from "../../../../schema/requestChainFacts.js";
+import { builder } from "../builder.js";
+import { CurrencyRef } from "./currency.js";
+
+export const DepositRef = builder.objectRef<RequestDeposit>("Deposit").implement({
+  description: "A deposit on the origin chain applied to the request.",
+  fields: (t) => ({
+    chainId: t.exposeInt("chainId"),
+    txHash: t.exposeString("txHash"),
+    logIndex: t.exposeInt("logIndex"),
+    depositor: t.exposeString("depositor"),
+    currencyAddress: t.exposeString("currency"),
+    currency: t.field({
+      type: CurrencyRef,
+      nullable: true,
+      description: "Null when the deposited currency is not one the service supports.",
+      resolve: (deposit, _, context) => context.registry.currency(deposit.chainId, deposit.currency) ?? null,
+    }),
+    amount: t.string({ resolve: (deposit) => deposit.amount.toString() }),
+    blockNumber: t.string({ resolve: (deposit) => deposit.blockNumber.toString() }),
+    timestamp: t.exposeInt("timestamp", { description: "Block time, unix seconds." }),
+  }),
+});
