@@ -32,6 +32,7 @@ export function toStatusUpdate(event: OutboxEvent, now: number): StatusUpdate {
     requestId: event.requestId,
     wallets: [...new Set([event.user.toLowerCase(), event.recipient.toLowerCase()])],
     chainIds: [...new Set([event.originChainId, event.destinationChainId])],
+    apiKeyId: event.apiKeyId,
     body: {
       event: "request.status.updated",
       timestamp: now,

@@ -17,6 +17,7 @@ export type OutboxEvent = {
   referrer: string | null;
   user: string;
   recipient: string;
+  apiKeyId: string | null;
   requestFailReason: string | null;
   requestRefundFailReason: string | null;
   inTxHashes: string[];
@@ -36,7 +37,7 @@ export async function readOutboxAfter(db: Queryable, afterId: bigint, limit: num
      SELECT snap.xmin, snap.xmax, ev.*
        FROM snap LEFT JOIN LATERAL (
          SELECT e.id::text AS id, e.request_id, e.to_status, e.fail_reason, e.refund_fail_reason, e.details, e.created_at,
-                r.origin_chain_id, r.destination_chain_id, r.referrer, r.user_address, r.recipient,
+                r.origin_chain_id, r.destination_chain_id, r.referrer, r.user_address, r.recipient, r.api_key_id,
                 r.fail_reason AS request_fail_reason, r.refund_fail_reason AS request_refund_fail_reason,
                 ${inTxHashesSql("r")} AS in_tx_hashes,
                 ${outTxHashesSql("r")} AS out_tx_hashes
@@ -62,6 +63,7 @@ export async function readOutboxAfter(db: Queryable, afterId: bigint, limit: num
       referrer: row.referrer,
       user: row.user_address,
       recipient: row.recipient,
+      apiKeyId: row.api_key_id,
       requestFailReason: row.request_fail_reason,
       requestRefundFailReason: row.request_refund_fail_reason,
       inTxHashes: row.in_tx_hashes,

@@ -1,15 +1,17 @@
 import { once } from "node:events";
+import { randomBytes } from "node:crypto";
 import { createClient } from "graphql-ws";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
-async function graphql(apiUrl: string, query: string, variables?: Record<string, unknown>): Promise<any> {
+async function graphql(apiUrl: string, query: string, variables?: Record<string, unknown>, apiKey?: string): Promise<any> {
   const response = await fetch(`${apiUrl}/graphql`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(apiKey ? { "x-api-key": apiKey } : {}) },
     body: JSON.stringify({ query, variables }),
   });
   return response.json();
@@ -40,6 +42,8 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     const [origin, destination] = stack.devnet.chains;
     const user = stack.devnet.accounts[4];
     const wsBase = stack.api.url.replace(/^http/, "ws");
+    // the API authenticates keys by their hash; the sealing key only matters to webhooks
+    const key = await createApiKey(stack.pool, randomBytes(32), { name: "push-e2e" });
 
     const quoted = await graphql(stack.api.url, QUOTE, {
       input: {
@@ -52,7 +56,7 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
         amount: "200000000000000000",
         tradeType: "EXACT_INPUT",
       },
-    });
+    }, key.key);
     expect(quoted.errors).toBeUndefined();
     const quote = quoted.data.createQuote;
     expect(quote.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);
@@ -62,7 +66,7 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     const requestId: string = quote.requestId;
 
     // graphql-ws on /graphql
-    const client = createClient({ url: `${wsBase}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({ url: `${wsBase}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { apiKey: key.key } });
     const viaGraphql: Array<{ status: string; requestStatus: string; at: number }> = [];
     const graphqlDone = new Promise<void>((resolve, reject) => {
       client.subscribe<any>(
@@ -76,6 +80,24 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
             const update = data.requestUpdated;
             viaGraphql.push({ status: update.status, requestStatus: update.request.status, at: Date.now() });
             if (FINAL.has(update.status)) resolve();
+          },
+          error: reject,
+          complete: () => undefined,
+        },
+      );
+    });
+
+    // and every request of the caller's key, on the same connection
+    const viaKey: string[] = [];
+    const keyDone = new Promise<void>((resolve, reject) => {
+      client.subscribe<any>(
+        { query: "subscription { requestUpdated(myKey: true) { status request { id } } }" },
+        {
+          next: ({ data, errors }) => {
+            if (errors) return reject(new Error(JSON.stringify(errors)));
+            expect(data.requestUpdated.request.id).toBe(requestId);
+            viaKey.push(data.requestUpdated.status);
+            if (FINAL.has(data.requestUpdated.status)) resolve();
           },
           error: reject,
           complete: () => undefined,
@@ -102,13 +124,14 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     const hashes = await sendSteps({ steps: quote.steps.map((step: any) => ({ ...step, items: step.items })) }, user, origin);
-    await Promise.all([graphqlDone, feedDone]);
+    await Promise.all([graphqlDone, feedDone, keyDone]);
 
     // 'waiting' was written with the quote, before the subscriptions: whether it arrives depends on timing
     const feedStatuses = viaFeed.map((entry) => entry.body.data.status).filter((status) => status !== "waiting");
     const graphqlStatuses = viaGraphql.map((entry) => entry.status).filter((status) => status !== "waiting");
     expect(feedStatuses).toEqual(["pending", "submitted", "success"]);
     expect(graphqlStatuses).toEqual(["pending", "submitted", "success"]);
+    expect(viaKey.filter((status) => status !== "waiting")).toEqual(["pending", "submitted", "success"]);
     // thin events are re-read: the request a success update carries is the successful request
     expect(viaGraphql.at(-1)).toMatchObject({ requestStatus: "success" });
 

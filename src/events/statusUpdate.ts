@@ -29,6 +29,8 @@ export type StatusUpdate = {
   requestId: string;
   wallets: string[];
   chainIds: number[];
+  /** The API key the request was quoted with (routing only: never sent to clients). */
+  apiKeyId: string | null;
   body: StatusUpdatedBody;
 };
 

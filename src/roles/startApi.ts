@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type ServerType, serve } from "@hono/node-server";
 import type pg from "pg";
 import type { Logger } from "pino";
@@ -55,7 +56,15 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     ...deps.rest,
     quoteEngine,
   });
-  const graphql = createGraphqlServer({ db: deps.pool, registry, quoteEngine, statusBus: deps.statusBus, logger: deps.logger, graphiql: deps.graphiql });
+  const graphql = createGraphqlServer({
+    db: deps.pool,
+    registry,
+    quoteEngine,
+    statusBus: deps.statusBus,
+    cursorSecret: deps.rest?.cursorSecret ?? randomBytes(32),
+    logger: deps.logger,
+    graphiql: deps.graphiql,
+  });
   app.on(["GET", "POST"], "/graphql", (c) => graphql.fetch(c.req.raw));
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));

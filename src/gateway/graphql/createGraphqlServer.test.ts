@@ -9,6 +9,7 @@ import { transitionRequest } from "../../../schema/transitionRequest.js";
 import { withTransaction } from "../../../schema/withTransaction.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../../../test/support/testDatabase.js";
+import { createApiKey } from "../../apiKeys/createApiKey.js";
 import { chainConfigSchema } from "../../chains/chainConfig.js";
 import { createChainRegistry } from "../../chains/chainRegistry.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
@@ -56,6 +57,7 @@ describe("GraphQL over HTTP", () => {
       db: counting,
       registry,
       statusBus: bus,
+      cursorSecret: randomBytes(32),
       logger: pino({ level: "silent" }),
       quoteEngine: {
         registry,
@@ -75,15 +77,14 @@ describe("GraphQL over HTTP", () => {
     await db?.drop();
   });
 
-  async function gql(query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: any }> {
-    const response = await server.fetch(
-      new Request("http://localhost/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) }),
-    );
+  async function gql(query: string, variables?: Record<string, unknown>, apiKey?: string): Promise<{ status: number; body: any }> {
+    const headers: Record<string, string> = { "content-type": "application/json", ...(apiKey ? { "x-api-key": apiKey } : {}) };
+    const response = await server.fetch(new Request("http://localhost/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }));
     return { status: response.status, body: await response.json() };
   }
 
-  async function requestWithHistory() {
-    const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC });
+  async function requestWithHistory(overrides: Parameters<typeof insertTestRequest>[1] = {}) {
+    const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC, ...overrides });
     const deposit = hash();
     await pool.query(
       `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
@@ -209,5 +210,56 @@ describe("GraphQL over HTTP", () => {
     );
     expect(body.data).toBeNull();
     expect(body.errors[0].extensions.code).toBe("UNSUPPORTED_CHAIN");
+  });
+
+  it("lists requests like GET /requests/v3: an API key is required, typed filters, cursor pages, loaders on the nodes", async () => {
+    const serverKey = randomBytes(32);
+    const acme = await createApiKey(pool, serverKey, { name: "acme" });
+    const other = await createApiKey(pool, serverKey, { name: "other" });
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const mine = [];
+    for (let i = 0; i < 3; i++) mine.push(await requestWithHistory({ user: wallet, apiKeyId: acme.id }));
+    const waiting = await insertTestRequest(pool, { user: wallet, apiKeyId: acme.id });
+    await requestWithHistory({ user: wallet, apiKeyId: other.id });
+    const LIST = `query ($filter: RequestFilterInput, $after: String) {
+      requests(filter: $filter, first: 2, after: $after, includeTotal: true) {
+        edges { cursor node { id status deposits { txHash } statusEvents { status } } }
+        pageInfo { hasNextPage endCursor } totalCount } }`;
+
+    const anonymous = await gql(LIST, { filter: { user: [wallet] } });
+    expect(anonymous.body.errors[0].extensions.code).toBe("UNAUTHORIZED");
+    const unknown = await gql(LIST, {}, "cf_not-a-key");
+    expect(unknown.body.errors[0].extensions.code).toBe("UNAUTHORIZED");
+
+    const filter = { user: [wallet.toLowerCase()], apiKey: [acme.id], status: ["success"] };
+    queries = 0;
+    const first = await gql(LIST, { filter }, acme.key);
+    expect(first.body.errors).toBeUndefined();
+    const page = first.body.data.requests;
+    expect(page.totalCount).toBe(3);
+    expect(page.pageInfo.hasNextPage).toBe(true);
+    expect(page.edges).toHaveLength(2);
+    expect(page.edges[0].node.statusEvents.map((event: { status: string }) => event.status)).toEqual(["waiting", "pending", "success"]);
+    const second = await gql(LIST, { filter, after: page.pageInfo.endCursor }, acme.key);
+    expect(second.body.data.requests.pageInfo.hasNextPage).toBe(false);
+    const ids = [...page.edges, ...second.body.data.requests.edges].map((edge: { node: { id: string } }) => edge.node.id);
+    expect(new Set(ids)).toEqual(new Set(mine.map((entry) => entry.request.id)));
+
+    const negated = await gql(LIST, { filter: { user: [wallet], apiKey: [acme.id], not: { status: ["success"] } } }, acme.key);
+    expect(negated.body.data.requests.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([waiting.id]);
+    const either = await gql(
+      LIST,
+      { filter: { apiKey: [acme.id], anyOf: [{ id: [waiting.id] }, { id: [mine[0].request.id] }] } },
+      acme.key,
+    );
+    expect(either.body.data.requests.totalCount).toBe(2);
+
+    const foreign = await gql(LIST, { filter: { apiKey: [other.id] } }, acme.key);
+    expect(foreign.body.errors[0].extensions.code).toBe("FORBIDDEN");
+    const malformed = await gql(LIST, { filter: { user: ["not an address"] } }, acme.key);
+    expect(malformed.body.errors[0]).toMatchObject({ extensions: { code: "INVALID_INPUT" } });
+    expect(malformed.body.errors[0].message).toMatch(/^filter\.user\[0\]/);
+    const tampered = await gql(LIST, { filter, after: `${page.pageInfo.endCursor}x` }, acme.key);
+    expect(tampered.body.errors[0].extensions.code).toBe("INVALID_INPUT");
   });
 });

@@ -7,13 +7,24 @@ import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { type DocumentNode, type ExecutionArgs, GraphQLError, type ValidationContext } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { type Plugin, createYoga, maskError } from "graphql-yoga";
+import type pg from "pg";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import { isCrossfillError } from "../../domain/errors.js";
+import { authenticate } from "../rest/apiKeyAuth.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 import { schema } from "./schema.js";
 
-export type GraphqlServerOptions = GraphqlContext & { logger: Logger; graphiql?: boolean };
+export type GraphqlServerOptions = Omit<GraphqlContext, "apiKey"> & { logger: Logger; graphiql?: boolean };
+
+/** The key a caller presents: the `x-api-key` header over HTTP, `x-api-key` or `apiKey` in graphql-ws connectionParams. */
+function presentedKey(initial: { request?: Request; connectionParams?: Readonly<Record<string, unknown>> }): string | undefined {
+  const header = initial.request?.headers.get("x-api-key");
+  if (header) return header;
+  const params = initial.connectionParams ?? {};
+  const value = params["x-api-key"] ?? params.apiKey;
+  return typeof value === "string" ? value : undefined;
+}
 
 export type GraphqlServer = {
   /** The HTTP side (queries, mutations, GraphiQL, subscriptions over SSE): a fetch handler for `/graphql`. */
@@ -57,14 +68,18 @@ const codeValidationErrors: Plugin = {
  */
 export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServer {
   const { logger } = options;
-  const context: GraphqlContext = { db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusBus: options.statusBus };
+  const base = { db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusBus: options.statusBus, cursorSecret: options.cursorSecret };
   const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: options.graphiql ? { subscriptionsProtocol: "WS", title: "Crossfill GraphQL" } : false,
     landingPage: false,
     // A fresh object per operation: the DataLoaders hang off it, so batching and caching never cross requests.
-    context: () => ({ ...context }),
+    context: (initial) => {
+      let lookup: ReturnType<GraphqlContext["apiKey"]> | undefined;
+      const key = presentedKey(initial as never);
+      return { ...base, apiKey: () => (lookup ??= authenticate(options.db as pg.Pool, key)) };
+    },
     plugins: [
       maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens, ...throwRejection }),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
@@ -96,7 +111,12 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       execute: (args) => (args.rootValue as { execute(args: ExecutionArgs): unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe(args: ExecutionArgs): unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, _id, payload) => {
-        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
+        const enveloped = yoga.getEnveloped({
+          connectionParams: ctx.connectionParams,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params: payload,
+        });
         let document: DocumentNode;
         try {
           document = enveloped.parse(payload.query);

@@ -1,4 +1,6 @@
 import type pg from "pg";
+import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
+import { UnauthorizedError } from "../../domain/errors.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import type { StatusBus } from "../../events/createStatusBus.js";
 import type { QuoteEngineDeps } from "../../quote/createQuote.js";
@@ -9,4 +11,15 @@ export type GraphqlContext = {
   registry: ChainRegistry;
   quoteEngine: QuoteEngineDeps;
   statusBus: StatusBus;
+  /** Signs the `requests` connection's cursors. */
+  cursorSecret: Buffer;
+  /** The caller's API key (`x-api-key` header, or `x-api-key`/`apiKey` in graphql-ws connectionParams), looked up once per operation. */
+  apiKey(): Promise<ApiKeyRecord | undefined>;
 };
+
+/** The caller's key, or UNAUTHORIZED: for the fields that, like GET /requests/v3, need an active key. */
+export async function requireApiKey(context: GraphqlContext): Promise<ApiKeyRecord> {
+  const key = await context.apiKey();
+  if (!key) throw new UnauthorizedError("an API key is required: the x-api-key header, or connectionParams.apiKey over graphql-ws");
+  return key;
+}

@@ -7,6 +7,8 @@ import "./types/deposit.js";
 import "./types/fill.js";
 import "./types/quote.js";
 import "./types/request.js";
+import "./types/requestConnection.js";
+import "./types/requestFilterInput.js";
 import "./types/requestStatus.js";
 import "./types/statusEvent.js";
 

@@ -19,6 +19,7 @@ function update(requestId: string, status: StatusUpdate["body"]["data"]["status"
     requestId,
     wallets,
     chainIds,
+    apiKeyId: null,
     body: {
       event: "request.status.updated",
       timestamp: 1,

@@ -182,6 +182,10 @@ builder.mutationFields((t) => ({
   createQuote: t.field({
     type: QuoteRef,
     args: { input: t.arg({ type: CreateQuoteInput, required: true }) },
-    resolve: (_, { input }, context) => createQuote(context.quoteEngine as QuoteEngineDeps, toQuoteBody(input as Record<string, unknown>)),
+    description: "POST /quote/v2 as a mutation. An x-api-key is optional; with one, the request is recorded as the key's.",
+    resolve: async (_, { input }, context) => {
+      const key = await context.apiKey();
+      return createQuote(context.quoteEngine as QuoteEngineDeps, toQuoteBody(input as Record<string, unknown>), { apiKeyId: key?.id });
+    },
   }),
 }));

@@ -6,6 +6,7 @@ import { statusEventsOfRequests } from "../../../../schema/statusEvents.js";
 import { InvalidInputError } from "../../../domain/errors.js";
 import type { StatusUpdate } from "../../../events/statusUpdate.js";
 import { builder } from "../builder.js";
+import { requireApiKey } from "../graphqlContext.js";
 import { statusUpdateStream } from "../statusUpdateStream.js";
 import { ChainRef } from "./chain.js";
 import { CurrencyRef } from "./currency.js";
@@ -123,11 +124,16 @@ const RequestUpdateRef = builder.objectRef<StatusUpdate>("RequestUpdate").implem
 builder.subscriptionFields((t) => ({
   requestUpdated: t.field({
     type: RequestUpdateRef,
-    description: "Every later status change of one request (id), of a wallet's requests as user or recipient (wallet), or of a chain's (chainId). Give exactly one.",
-    args: { id: t.arg.string(), wallet: t.arg.string(), chainId: t.arg.int() },
-    subscribe: (_, args, context) => {
-      const given = [args.id, args.wallet, args.chainId].filter((value) => value !== null && value !== undefined);
-      if (given.length !== 1) throw new InvalidInputError("INVALID_INPUT", "give exactly one of id, wallet, chainId");
+    description:
+      "Every later status change of one request (id), of a wallet's requests as user or recipient (wallet), of a chain's (chainId), or of every request quoted with the caller's API key (myKey: true). Give exactly one.",
+    args: { id: t.arg.string(), wallet: t.arg.string(), chainId: t.arg.int(), myKey: t.arg.boolean() },
+    subscribe: async (_, args, context) => {
+      const given = [args.id, args.wallet, args.chainId, args.myKey || undefined].filter((value) => value !== null && value !== undefined);
+      if (given.length !== 1) throw new InvalidInputError("INVALID_INPUT", "give exactly one of id, wallet, chainId, myKey: true");
+      if (args.myKey) {
+        const key = await requireApiKey(context);
+        return statusUpdateStream(context.statusBus, (update) => update.apiKeyId === key.id);
+      }
       if (args.id) {
         const id = requestId(args.id);
         return statusUpdateStream(context.statusBus, (update) => update.requestId === id);
