@@ -7,6 +7,7 @@ import { type NewRequest, insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import type { StatusBus } from "../events/createStatusBus.js";
+import { createStatusFanout } from "../events/createStatusFanout.js";
 import { createRestApp } from "../gateway/createRestApp.js";
 import { createGraphqlServer } from "../gateway/graphql/createGraphqlServer.js";
 import { createStatusFeed } from "../gateway/ws/createStatusFeed.js";
@@ -56,11 +57,13 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     ...deps.rest,
     quoteEngine,
   });
+  // One bus subscription for the whole gateway, indexed for the websocket feed and GraphQL subscriptions.
+  const statusUpdates = createStatusFanout(deps.statusBus);
   const graphql = createGraphqlServer({
     db: deps.pool,
     registry,
     quoteEngine,
-    statusBus: deps.statusBus,
+    statusUpdates,
     cursorSecret: deps.rest?.cursorSecret ?? randomBytes(32),
     logger: deps.logger,
     graphiql: deps.graphiql,
@@ -70,7 +73,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
     started.once("error", reject);
   });
-  const feed = createStatusFeed({ bus: deps.statusBus, logger: deps.logger });
+  const feed = createStatusFeed({ fanout: statusUpdates, logger: deps.logger });
   server.on("upgrade", routeUpgrades({ "/ws": feed.handleUpgrade, "/graphql": graphql.handleUpgrade }));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : deps.port;
@@ -82,6 +85,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     async close() {
       await feed.close();
       await graphql.close();
+      statusUpdates.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

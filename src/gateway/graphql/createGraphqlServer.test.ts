@@ -13,6 +13,7 @@ import { createApiKey } from "../../apiKeys/createApiKey.js";
 import { chainConfigSchema } from "../../chains/chainConfig.js";
 import { createChainRegistry } from "../../chains/chainRegistry.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
+import { createStatusFanout } from "../../events/createStatusFanout.js";
 import { createStaticPriceSource } from "../../pricing/priceSource.js";
 import { createSolverInventory } from "../../quote/solverInventory.js";
 import { createChainClients } from "../../roles/createChainClients.js";
@@ -56,9 +57,9 @@ describe("GraphQL over HTTP", () => {
     server = createGraphqlServer({
       db: counting,
       registry,
-      statusBus: bus,
+      statusUpdates: createStatusFanout(bus),
       cursorSecret: randomBytes(32),
-      logger: pino({ level: "silent" }),
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
       quoteEngine: {
         registry,
         client,
@@ -234,7 +235,7 @@ describe("GraphQL over HTTP", () => {
     const filter = { user: [wallet.toLowerCase()], apiKey: [acme.id], status: ["success"] };
     queries = 0;
     const first = await gql(LIST, { filter }, acme.key);
-    expect(first.body.errors).toBeUndefined();
+    expect(first.body.errors, JSON.stringify(first.body.errors)).toBeUndefined();
     const page = first.body.data.requests;
     expect(page.totalCount).toBe(3);
     expect(page.pageInfo.hasNextPage).toBe(true);

@@ -68,7 +68,7 @@ const codeValidationErrors: Plugin = {
  */
 export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServer {
   const { logger } = options;
-  const base = { db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusBus: options.statusBus, cursorSecret: options.cursorSecret };
+  const base = { db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusUpdates: options.statusUpdates, cursorSecret: options.cursorSecret };
   const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
     schema,
     graphqlEndpoint: "/graphql",

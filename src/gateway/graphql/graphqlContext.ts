@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import { UnauthorizedError } from "../../domain/errors.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
-import type { StatusBus } from "../../events/createStatusBus.js";
+import type { StatusFanout } from "../../events/createStatusFanout.js";
 import type { QuoteEngineDeps } from "../../quote/createQuote.js";
 
 /** What every resolver sees: one context per HTTP request or graphql-ws subscription; loaders hang off it. */
@@ -10,7 +10,8 @@ export type GraphqlContext = {
   db: Pick<pg.Pool, "query">;
   registry: ChainRegistry;
   quoteEngine: QuoteEngineDeps;
-  statusBus: StatusBus;
+  /** The gateway's keyed fan-out of status updates (subscriptions). */
+  statusUpdates: StatusFanout;
   /** Signs the `requests` connection's cursors. */
   cursorSecret: Buffer;
   /** The caller's API key (`x-api-key` header, or `x-api-key`/`apiKey` in graphql-ws connectionParams), looked up once per operation. */

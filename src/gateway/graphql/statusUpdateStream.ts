@@ -1,14 +1,13 @@
 import { Repeater } from "graphql-yoga";
-import type { StatusBus } from "../../events/createStatusBus.js";
+import type { StatusFanout } from "../../events/createStatusFanout.js";
 import type { StatusUpdate } from "../../events/statusUpdate.js";
 
-/** The updates of the bus that `matches` keeps, as the async iterator a subscription field returns; ends when the client stops. */
-export function statusUpdateStream(bus: StatusBus, matches: (update: StatusUpdate) => boolean): AsyncIterable<StatusUpdate> {
+/** The updates delivered under `key` (see statusUpdateKeys), as the async iterator a subscription field returns; ends when the client stops. */
+export function statusUpdateStream(fanout: StatusFanout, key: string): AsyncIterable<StatusUpdate> {
   return new Repeater<StatusUpdate>(async (push, stop) => {
-    const unsubscribe = bus.subscribe((update) => {
-      if (matches(update)) void push(update);
-    });
+    const listener = (update: StatusUpdate) => void push(update);
+    fanout.add(key, listener);
     await stop;
-    unsubscribe();
+    fanout.remove(key, listener);
   });
 }

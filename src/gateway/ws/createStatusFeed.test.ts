@@ -5,6 +5,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createStatusBus } from "../../events/createStatusBus.js";
+import { createStatusFanout } from "../../events/createStatusFanout.js";
 import type { StatusUpdate } from "../../events/statusUpdate.js";
 import { createStatusFeed } from "./createStatusFeed.js";
 import { routeUpgrades } from "./routeUpgrades.js";
@@ -71,7 +72,8 @@ async function connect(url: string) {
 
 describe("websocket status feed", () => {
   const bus = createStatusBus();
-  const feed = createStatusFeed({ bus, logger: pino({ level: "silent" }), maxSubscriptions: 3 });
+  const fanout = createStatusFanout(bus);
+  const feed = createStatusFeed({ fanout, logger: pino({ level: "silent" }), maxSubscriptions: 3 });
   const server = createServer((_, response) => response.end());
   let url: string;
   beforeAll(async () => {
@@ -82,6 +84,7 @@ describe("websocket status feed", () => {
   });
   afterAll(async () => {
     await feed.close();
+    fanout.close();
     await new Promise((resolve) => server.close(resolve));
     await bus.close();
   });

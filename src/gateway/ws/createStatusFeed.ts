@@ -2,12 +2,11 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { StatusBus } from "../../events/createStatusBus.js";
-import type { StatusUpdate } from "../../events/statusUpdate.js";
+import type { StatusFanout, StatusListener } from "../../events/createStatusFanout.js";
 import { filterKey, parseFeedMessage } from "./feedMessage.js";
 
 export type StatusFeedOptions = {
-  bus: StatusBus;
+  fanout: StatusFanout;
   logger: Logger;
   /** Subscriptions one socket may hold. */
   maxSubscriptions?: number;
@@ -24,21 +23,19 @@ export type StatusFeed = {
   close(): Promise<void>;
 };
 
-type Client = { socket: WebSocket; keys: Set<string>; alive: boolean };
+type Client = { socket: WebSocket; keys: Set<string>; alive: boolean; listener: StatusListener };
 
 const MAX_FRAME_BYTES = 4 * 1024;
 
 /**
  * The `request.status.updated` websocket feed at `/ws`: clients subscribe by request id, wallet or chain and
- * receive the webhook's body for every later status change. One bus subscription per process, indexed by
- * filter key, so an update costs a few map look-ups however many sockets are open.
+ * receive the webhook's body for every later status change, through the gateway's keyed fan-out.
  */
 export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const { logger } = options;
   const maxSubscriptions = options.maxSubscriptions ?? 100;
   const maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  const index = new Map<string, Set<Client>>();
   const clients = new Set<Client>();
 
   const send = (client: Client, text: string) => {
@@ -52,26 +49,12 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const reply = (client: Client, message: object) => send(client, JSON.stringify(message));
 
   const unsubscribeAll = (client: Client) => {
-    for (const key of client.keys) {
-      const set = index.get(key);
-      set?.delete(client);
-      if (set?.size === 0) index.delete(key);
-    }
+    for (const key of client.keys) options.fanout.remove(key, client.listener);
     client.keys.clear();
   };
 
-  const onUpdate = (update: StatusUpdate) => {
-    const keys = [`id:${update.requestId.toLowerCase()}`, ...update.wallets.map((w) => `wallet:${w}`), ...update.chainIds.map((c) => `chain:${c}`)];
-    const targets = new Set<Client>();
-    for (const key of keys) for (const client of index.get(key) ?? []) targets.add(client);
-    if (targets.size === 0) return;
-    const text = JSON.stringify(update.body);
-    for (const client of targets) send(client, text);
-  };
-  const stopListening = options.bus.subscribe(onUpdate);
-
   wss.on("connection", (socket) => {
-    const client: Client = { socket, keys: new Set(), alive: true };
+    const client: Client = { socket, keys: new Set(), alive: true, listener: (update) => send(client, JSON.stringify(update.body)) };
     clients.add(client);
     socket.on("pong", () => {
       client.alive = true;
@@ -89,15 +72,11 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
           return reply(client, { type: "error", errorCode: "INVALID_INPUT", message: `at most ${maxSubscriptions} subscriptions per connection` });
         }
         client.keys.add(key);
-        let set = index.get(key);
-        if (!set) index.set(key, (set = new Set()));
-        set.add(client);
+        options.fanout.add(key, client.listener);
         return reply(client, { type: "subscribed", event: message.event, filters: message.filters });
       }
       client.keys.delete(key);
-      const set = index.get(key);
-      set?.delete(client);
-      if (set?.size === 0) index.delete(key);
+      options.fanout.remove(key, client.listener);
       return reply(client, { type: "unsubscribed", event: message.event, filters: message.filters });
     });
     socket.on("close", () => {
@@ -127,7 +106,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
     connections: () => clients.size,
     async close() {
       clearInterval(heartbeat);
-      stopListening();
+      for (const client of clients) unsubscribeAll(client);
       for (const client of clients) client.socket.close(1001, "server shutting down");
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       for (const client of clients) client.socket.terminate();

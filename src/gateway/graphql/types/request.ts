@@ -132,19 +132,18 @@ builder.subscriptionFields((t) => ({
       if (given.length !== 1) throw new InvalidInputError("INVALID_INPUT", "give exactly one of id, wallet, chainId, myKey: true");
       if (args.myKey) {
         const key = await requireApiKey(context);
-        return statusUpdateStream(context.statusBus, (update) => update.apiKeyId === key.id);
+        return statusUpdateStream(context.statusUpdates, `key:${key.id}`);
       }
       if (args.id) {
         const id = requestId(args.id);
-        return statusUpdateStream(context.statusBus, (update) => update.requestId === id);
+        return statusUpdateStream(context.statusUpdates, `id:${id}`);
       }
       if (args.wallet) {
         const wallet = args.wallet.toLowerCase();
         if (!WALLET.test(wallet)) throw new InvalidInputError("INVALID_INPUT", "wallet must be a 20-byte hex address");
-        return statusUpdateStream(context.statusBus, (update) => update.wallets.includes(wallet));
+        return statusUpdateStream(context.statusUpdates, `wallet:${wallet}`);
       }
-      const chainId = args.chainId as number;
-      return statusUpdateStream(context.statusBus, (update) => update.chainIds.includes(chainId));
+      return statusUpdateStream(context.statusUpdates, `chain:${args.chainId}`);
     },
     // A subscription keeps one context for its life: drop what earlier updates cached, so `request` is current.
     resolve: (update, _, context) => {
