@@ -10,6 +10,8 @@ export type RequestView = StoredRequest & {
   deposits: Array<{ chainId: number; txHash: string; logIndex: number; depositor: string; currency: string; amount: bigint; blockNumber: bigint; timestamp: bigint }>;
   fills: Array<{ chainId: number; txHash: string; logIndex: number; amount: bigint; blockNumber: bigint; timestamp: bigint }>;
   fillAttempts: Array<{ chainId: number; txHash: string; createdAt: Date }>;
+  /** Refund legs (schema/refunds.ts); a hash once the refund transaction exists. */
+  refunds: Array<{ chainId: number; txHash: string | null; amount: bigint | null; status: string }>;
   /** The sort key of this row as Postgres renders it: the keyset of the next page. */
   sortValue: string;
 };
@@ -69,8 +71,11 @@ const FIELD_SQL: Record<FieldKey, FieldSql> = {
       `EXISTS (SELECT 1 FROM crossfill.request_deposits d WHERE d.request_id = r.id${values ? ` AND d.tx_hash = ANY(${params.add(values, "text[]")})` : ""})`,
   },
   fillTxHash: { kind: "exists", relation: fillHashes },
-  // Refund transactions are recorded by the refund job's table; until it lands no request has one.
-  refundTxHash: { kind: "never" },
+  refundTxHash: {
+    kind: "exists",
+    relation: (params, values) =>
+      `EXISTS (SELECT 1 FROM crossfill.refunds x WHERE x.request_id = r.id AND ${values ? `x.tx_hash = ANY(${params.add(values, "text[]")})` : "x.tx_hash IS NOT NULL"})`,
+  },
 };
 
 function conditionSql(condition: FieldCondition, params: Params): string {
@@ -85,8 +90,14 @@ function conditionSql(condition: FieldCondition, params: Params): string {
     sql = `(${spec.columns.map((column) => `${column} IS NULL`).join(" AND ")})`;
   } else {
     const values = condition.values.map((value) => (spec.cast === "bigint" ? String(value) : spec.lower ? String(value).toLowerCase() : String(value)));
-    const list = params.add(values, `${spec.cast}[]`);
-    sql = `(${spec.columns.map((column) => `coalesce(${column} = ANY(${list}), false)`).join(" OR ")})`;
+    // Plain comparisons keep the column indexes usable (one value as `=`, so an index on (column, sort key) also
+    // gives the order); a negation also keeps rows whose column is null.
+    if (condition.negate) {
+      const list = params.add(values, `${spec.cast}[]`);
+      return `(${spec.columns.map((column) => `(${column} IS NULL OR ${column} <> ALL(${list}))`).join(" AND ")})`;
+    }
+    const operand = values.length === 1 ? params.add(values[0], spec.cast) : `ANY(${params.add(values, `${spec.cast}[]`)})`;
+    sql = `(${spec.columns.map((column) => `${column} = ${operand}`).join(" OR ")})`;
   }
   return condition.negate ? `NOT ${sql}` : sql;
 }
@@ -103,6 +114,7 @@ function termSql(term: string, params: Params): string {
         `SELECT request_id FROM crossfill.request_deposits WHERE tx_hash = ${value}`,
         `SELECT request_id FROM crossfill.request_fills WHERE tx_hash = ${value}`,
         `SELECT request_id FROM crossfill.fill_attempts WHERE tx_hash = ${value}`,
+        `SELECT request_id FROM crossfill.refunds WHERE tx_hash = ${value}`,
       ]
     : [
         `SELECT id FROM crossfill.requests WHERE lower(user_address) = ${value}`,
@@ -120,26 +132,15 @@ function whereSql(filter: RequestFilter, params: Params): string[] {
   const { createdAt, originBlock, amountUsd, appFeesUsd, fillTimeSeconds } = filter;
   if (createdAt.min !== undefined) where.push(`r.created_at >= to_timestamp(${params.add(createdAt.min, "bigint")})`);
   if (createdAt.max !== undefined) where.push(`r.created_at < to_timestamp(${params.add(createdAt.max + 1, "bigint")})`);
-  if (originBlock.min !== undefined || originBlock.max !== undefined) {
-    const bounds = [
-      originBlock.min !== undefined ? ` AND d.block_number >= ${params.add(originBlock.min.toString(), "bigint")}` : "",
-      originBlock.max !== undefined ? ` AND d.block_number <= ${params.add(originBlock.max.toString(), "bigint")}` : "",
-    ].join("");
-    where.push(`EXISTS (SELECT 1 FROM crossfill.request_deposits d WHERE d.request_id = r.id AND d.chain_id = r.origin_chain_id${bounds})`);
-  }
+  // deposit_block and fill_seconds are kept by triggers on the deposit and fill tables (migration 0013).
+  if (originBlock.min !== undefined) where.push(`r.deposit_block >= ${params.add(originBlock.min.toString(), "bigint")}`);
+  if (originBlock.max !== undefined) where.push(`r.deposit_block <= ${params.add(originBlock.max.toString(), "bigint")}`);
   if (amountUsd.min !== undefined) where.push(`r.amount_usd >= ${params.add(amountUsd.min, "numeric")}`);
   if (amountUsd.max !== undefined) where.push(`r.amount_usd <= ${params.add(amountUsd.max, "numeric")}`);
   if (appFeesUsd.min !== undefined) where.push(`r.app_fees_usd >= ${params.add(appFeesUsd.min, "numeric")}`);
   if (appFeesUsd.max !== undefined) where.push(`r.app_fees_usd <= ${params.add(appFeesUsd.max, "numeric")}`);
-  if (fillTimeSeconds.min !== undefined || fillTimeSeconds.max !== undefined) {
-    // Fill time: from the first deposit's block time to the fill's block time.
-    const elapsed = "(f.timestamp - (SELECT min(d.timestamp) FROM crossfill.request_deposits d WHERE d.request_id = r.id))";
-    const bounds = [
-      fillTimeSeconds.min !== undefined ? ` AND ${elapsed} >= ${params.add(fillTimeSeconds.min, "bigint")}` : "",
-      fillTimeSeconds.max !== undefined ? ` AND ${elapsed} <= ${params.add(fillTimeSeconds.max, "bigint")}` : "",
-    ].join("");
-    where.push(`EXISTS (SELECT 1 FROM crossfill.request_fills f WHERE f.request_id = r.id${bounds})`);
-  }
+  if (fillTimeSeconds.min !== undefined) where.push(`r.fill_seconds >= ${params.add(fillTimeSeconds.min, "bigint")}`);
+  if (fillTimeSeconds.max !== undefined) where.push(`r.fill_seconds <= ${params.add(fillTimeSeconds.max, "bigint")}`);
   if (filter.features.length > 0) where.push(`r.features @> ${params.add(filter.features, "text[]")}`);
   return where;
 }
@@ -153,6 +154,7 @@ type ViewRow = RequestRow & {
   deposits: Array<{ chain_id: number; tx_hash: string; log_index: number; depositor: string; currency: string; amount: string; block_number: string; timestamp: string }>;
   fills: Array<{ chain_id: number; tx_hash: string; log_index: number; amount: string; block_number: string; timestamp: string }>;
   attempts: Array<{ chain_id: number; tx_hash: string; created_at: string }>;
+  refunds: Array<{ chain_id: number; tx_hash: string | null; amount: string | null; status: string }>;
 };
 
 function toView(row: ViewRow): RequestView {
@@ -182,6 +184,7 @@ function toView(row: ViewRow): RequestView {
       timestamp: BigInt(f.timestamp),
     })),
     fillAttempts: row.attempts.map((a) => ({ chainId: Number(a.chain_id), txHash: a.tx_hash, createdAt: new Date(a.created_at) })),
+    refunds: row.refunds.map((x) => ({ chainId: Number(x.chain_id), txHash: x.tx_hash, amount: x.amount === null ? null : BigInt(x.amount), status: x.status })),
   };
 }
 
@@ -195,7 +198,9 @@ const HYDRATE = `
       'amount', f.amount::text, 'block_number', f.block_number::text, 'timestamp', f.timestamp::text) ORDER BY f.timestamp, f.log_index)
     FROM crossfill.request_fills f WHERE f.request_id = r.id), '[]') AS fills,
   coalesce((SELECT json_agg(json_build_object('chain_id', a.chain_id, 'tx_hash', a.tx_hash, 'created_at', a.created_at))
-    FROM crossfill.fill_attempts a WHERE a.request_id = r.id), '[]') AS attempts`;
+    FROM crossfill.fill_attempts a WHERE a.request_id = r.id), '[]') AS attempts,
+  coalesce((SELECT json_agg(json_build_object('chain_id', x.chain_id, 'tx_hash', x.tx_hash, 'amount', x.amount::text, 'status', x.status) ORDER BY x.id)
+    FROM crossfill.refunds x WHERE x.request_id = r.id), '[]') AS refunds`;
 
 /** The SQL of one page (exported for EXPLAIN in the benchmark). */
 export function requestPageSql(query: RequestListQuery): { text: string; values: unknown[] } {
@@ -219,6 +224,13 @@ export function requestPageSql(query: RequestListQuery): { text: string; values:
       LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id
      ORDER BY ${sort.column} ${direction}, r.id ${direction}`;
   return { text, values: params.values };
+}
+
+/** The plan Postgres runs for one page (EXPLAIN ANALYZE, text), for the benchmark's record of query plans. */
+export async function explainRequestPage(db: Queryable, query: RequestListQuery, options: { count?: boolean } = {}): Promise<string> {
+  const { text, values } = options.count ? requestCountSql(query.filter) : requestPageSql(query);
+  const { rows } = await db.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${text}`, values);
+  return rows.map((row) => row["QUERY PLAN"]).join("\n");
 }
 
 /** One page of requests matching the query, in the query's order. */

@@ -150,7 +150,7 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
       settlement: {
         destination: {
           fills: view.fills.map((fill) => ({ chainId: fill.chainId, transactionId: fill.txHash })),
-          refunds: [],
+          refunds: view.refunds.filter((refund) => refund.txHash !== null).map((refund) => ({ chainId: refund.chainId, transactionId: refund.txHash })),
         },
       },
     },

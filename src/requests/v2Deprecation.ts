@@ -3,7 +3,7 @@ export const V2_DEPRECATED_AT = new Date("2026-07-22T00:00:00Z");
 export const V2_THROTTLED_FROM = new Date("2026-09-01T00:00:00Z");
 export const V2_SUNSET_AT = new Date("2026-11-24T00:00:00Z");
 export const V2_SUCCESSOR = "/requests/v3";
-export const V2_MIGRATION_GUIDE = "/docs#migrating-from-get-requestsv2";
+export const V2_MIGRATION_GUIDE = "/docs/api.md#migrating-from-get-requestsv2";
 
 /** Requests per second per caller from each date on (sorted); before the first entry v2 keeps its normal limits. */
 export type ThrottleSchedule = ReadonlyArray<{ from: Date; perSecond: number }>;

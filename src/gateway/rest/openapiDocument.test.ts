@@ -45,6 +45,7 @@ describe("OpenAPI document", () => {
     expect(bundle.headers.get("content-type")).toBe("text/javascript");
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
     expect((await app.request("/docs/assets/swagger-ui.css")).status).toBe(200);
+    expect(await (await app.request("/docs/api.md")).text()).toContain("### Migrating from GET /requests/v2");
     expect((await app.request("/docs/assets/..%2Fpackage.json")).status).toBe(404);
   });
 });

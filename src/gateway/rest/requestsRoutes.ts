@@ -10,10 +10,12 @@ import type { CurrencyLookup } from "../../requests/requestRoute.js";
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
 
-export type RequestsRouteDeps = RateLimitDeps & { pool: pg.Pool; registry: ChainRegistry; cursorSecret: Buffer; limit: RouteLimit };
+export type RequestsRouteDeps = RateLimitDeps & { pool: pg.Pool; registry: RecordRegistry; cursorSecret: Buffer; limit: RouteLimit };
+/** What the records need of the chain registry. */
+export type RecordRegistry = Pick<ChainRegistry, "chains" | "currency">;
 
 /** Currency and depository lookups of the records, from the chain registry. */
-export function recordLookups(registry: ChainRegistry): { currencyOf: CurrencyLookup; depositoryOf: (chainId: number) => string | null } {
+export function recordLookups(registry: RecordRegistry): { currencyOf: CurrencyLookup; depositoryOf: (chainId: number) => string | null } {
   return {
     currencyOf: (chainId, address) => registry.currency(chainId, address),
     depositoryOf: (chainId) => registry.chains.find((chain) => chain.id === chainId)?.depository ?? null,

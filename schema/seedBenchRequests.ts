@@ -1,0 +1,96 @@
+import type pg from "pg";
+
+export type BenchSeed = { requests: number; integrators: number; chainIds: number[]; wallets: number };
+
+/**
+ * Benchmark data only: `integrators` API keys (key `cf_bench_<n>` of integrator `integrator-<n>`) and `requests`
+ * requests spread over the chains, every status, a year of creation times, ~100k wallets, with deposits for every
+ * request past `waiting` and fills for the successful ones. Deterministic (setseed) so runs compare.
+ */
+export async function seedBenchRequests(pool: pg.Pool, seed: BenchSeed): Promise<void> {
+  const db = await pool.connect();
+  try {
+    await seedOn(db, seed);
+  } finally {
+    db.release();
+  }
+}
+
+async function seedOn(db: pg.PoolClient, seed: BenchSeed): Promise<void> {
+  await db.query("SELECT setseed(0.42)");
+  await db.query(
+    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher)
+     SELECT 'key_bench_' || g, 'bench-' || g, 'integrator-' || g, true, sha256(convert_to('cf_bench_' || g, 'UTF8')), '\\x00'::bytea
+       FROM generate_series(1, $1) g`,
+    [seed.integrators],
+  );
+  await db.query(
+    `WITH draws AS (
+       SELECT g, random() AS s, random() AS c, random() AS d, random() AS k, random() AS t, random() AS a, random() AS w, random() AS x
+         FROM generate_series(1, $1) g),
+     shaped AS (
+       SELECT g, t, k, w, x,
+              CASE WHEN s < 0.78 THEN 'success' WHEN s < 0.83 THEN 'waiting' WHEN s < 0.87 THEN 'refund' WHEN s < 0.91 THEN 'failure'
+                   WHEN s < 0.94 THEN 'pending' WHEN s < 0.97 THEN 'depositing' ELSE 'submitted' END AS status,
+              ($2::bigint[])[1 + floor(c * cardinality($2::bigint[]))::int] AS origin,
+              ($2::bigint[])[1 + ((floor(c * cardinality($2::bigint[]))::int + 1 + floor(d * (cardinality($2::bigint[]) - 1))::int) % cardinality($2::bigint[]))] AS destination,
+              (ARRAY['ETH', 'USDC', 'USDC', 'WETH'])[1 + floor(d * 4)::int] AS symbol_in,
+              (ARRAY['ETH', 'USDC', 'WETH', 'USDC'])[1 + floor(a * 4)::int] AS symbol_out,
+              round((exp(a * 12) - 1)::numeric, 2) AS usd,
+              now() - t * interval '365 days' AS created
+         FROM draws),
+     rows AS (
+       SELECT *, '0x' || lpad(to_hex(1 + floor(w * $3)::int), 40, '0') AS wallet,
+              CASE WHEN k < 0.7 THEN 1 + floor(k / 0.7 * k / 0.7 * $4)::int END AS key_no
+         FROM shaped)
+     INSERT INTO crossfill.requests (id, order_id, status, request_type, trade_type, user_address, recipient, refund_to,
+       origin_chain_id, destination_chain_id, origin_currency, destination_currency, amount_in, amount_out, minimum_amount_out,
+       slippage_bps, deadline, referrer, order_data, quote, fail_reason, refund_fail_reason, api_key_id, created_at, updated_at,
+       deposit_block, fill_seconds)
+     SELECT '0x' || encode(sha256(convert_to('request' || g, 'UTF8')), 'hex'),
+            '0x' || encode(sha256(convert_to('order' || g, 'UTF8')), 'hex'),
+            status,
+            CASE WHEN symbol_in = symbol_out THEN 'Bridge' WHEN x < 0.05 THEN 'Call' ELSE 'Crosschain Swap' END,
+            'EXACT_INPUT', wallet,
+            CASE WHEN x < 0.8 THEN wallet ELSE '0x' || lpad(to_hex(1 + floor(x * $3)::int), 40, '0') END,
+            wallet, origin, destination,
+            CASE symbol_in WHEN 'ETH' THEN '0x0000000000000000000000000000000000000000' ELSE '0x' || left(encode(sha256(convert_to(origin || symbol_in, 'UTF8')), 'hex'), 40) END,
+            CASE symbol_out WHEN 'ETH' THEN '0x0000000000000000000000000000000000000000' ELSE '0x' || left(encode(sha256(convert_to(destination || symbol_out, 'UTF8')), 'hex'), 40) END,
+            (usd * 1000000)::numeric(78,0) + 1, (usd * 999000)::numeric(78,0) + 1, (usd * 999000)::numeric(78,0) + 1,
+            50, created + interval '10 minutes',
+            CASE WHEN key_no IS NOT NULL THEN 'app-' || key_no || CASE WHEN x < 0.5 THEN '.web' ELSE '.mobile' END END,
+            '{}'::jsonb,
+            jsonb_build_object(
+              'details', jsonb_build_object(
+                'currencyIn', jsonb_build_object('currency', jsonb_build_object('chainId', origin, 'symbol', symbol_in, 'decimals', 6), 'amount', ((usd * 1000000)::numeric(78,0) + 1)::text, 'amountUsd', usd::text),
+                'currencyOut', jsonb_build_object('currency', jsonb_build_object('chainId', destination, 'symbol', symbol_out, 'decimals', 6), 'amount', ((usd * 999000)::numeric(78,0) + 1)::text, 'amountUsd', (usd * 0.999)::text),
+                'rate', '0.999', 'timeEstimate', 4),
+              'fees', jsonb_build_object('app', jsonb_build_object('amount', CASE WHEN x < 0.1 THEN '1000' ELSE '0' END, 'amountUsd', CASE WHEN x < 0.1 THEN round((usd * 0.001)::numeric, 6)::text ELSE '0' END))),
+            CASE WHEN status IN ('failure', 'refund') THEN (ARRAY['SOLVER_BALANCE_TOO_LOW', 'SLIPPAGE', 'ORDER_EXPIRED', 'DOUBLE_SPEND', 'TRANSACTION_REVERTED'])[1 + floor(x * 5)::int] END,
+            CASE WHEN status = 'refund' AND x < 0.1 THEN 'MANUAL_REFUND_REQUIRED' END,
+            CASE WHEN key_no IS NOT NULL THEN 'key_bench_' || key_no END,
+            created, created + interval '30 seconds',
+            -- what the deposit and fill triggers would set for the rows inserted below
+            CASE WHEN status <> 'waiting' THEN floor(extract(epoch FROM created) / 2)::bigint - 800000000 END,
+            CASE WHEN status = 'success' THEN 3 + get_byte(sha256(convert_to('0x' || encode(sha256(convert_to('request' || g, 'UTF8')), 'hex'), 'UTF8')), 0) % 40 END
+       FROM rows`,
+    [seed.requests, seed.chainIds, seed.wallets, seed.integrators],
+  );
+  // Deposits and fills go in with triggers (and foreign-key checks) off: their listing facts were set above.
+  await db.query("SET session_replication_role = replica");
+  await db.query(
+    `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
+     SELECT origin_chain_id, '0x' || encode(sha256(convert_to('deposit' || id, 'UTF8')), 'hex'), 0, id, user_address, origin_currency, amount_in,
+            floor(extract(epoch FROM created_at) / 2)::bigint - 800000000, floor(extract(epoch FROM created_at))::bigint
+       FROM crossfill.requests WHERE status <> 'waiting'`,
+  );
+  await db.query(
+    `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
+     SELECT destination_chain_id, '0x' || encode(sha256(convert_to('fill' || id, 'UTF8')), 'hex'), 0, id, amount_out,
+            floor(extract(epoch FROM created_at) / 2)::bigint - 799999990, floor(extract(epoch FROM created_at))::bigint + 3 + (get_byte(sha256(convert_to(id, 'UTF8')), 0) % 40)
+       FROM crossfill.requests WHERE status = 'success'`,
+  );
+  await db.query("RESET session_replication_role");
+  // A steady-state table: autovacuum would have set the visibility map that index-only counts rely on.
+  for (const table of ["requests", "request_deposits", "request_fills", "api_keys"]) await db.query(`VACUUM (ANALYZE) crossfill.${table}`);
+}
