@@ -156,3 +156,29 @@ export async function findOpenRefunds(db: Queryable, olderThanMs: number, limit 
   );
   return rows.map((row) => row.id);
 }
+
+/** Refunds an operator should look at: not paid automatically, or not yet confirmed. */
+export async function listRefundsByStatus(db: Queryable, statuses: readonly RefundStatus[]): Promise<Array<Refund & { refundFailReason: string | null; note: string | null }>> {
+  const { rows } = await db.query<RefundRow & { refund_fail_reason: string | null; note: string | null }>(
+    "SELECT * FROM crossfill.refunds WHERE status = ANY($1) ORDER BY id",
+    [statuses],
+  );
+  return rows.map((row) => ({ ...toRefund(row), refundFailReason: row.refund_fail_reason, note: row.note }));
+}
+
+/** Puts a stuck refund back in the queue, optionally to another recipient (one that can receive it). */
+export async function requeueRefund(db: Queryable, id: string, recipient?: string): Promise<boolean> {
+  const { rows } = await db.query<{ n: number }>(
+    `WITH requeued AS (
+       UPDATE crossfill.refunds SET status = 'queued', recipient = COALESCE($2, recipient), refund_fail_reason = NULL, note = NULL,
+              amount = NULL, gas_cost = NULL, nonce = NULL, tx_hash = NULL, raw_tx = NULL, updated_at = now()
+        WHERE id = $1 AND status IN ('manual', 'unrefundable')
+        RETURNING request_id, refunds_request),
+     cleared AS (
+       UPDATE crossfill.requests r SET refund_fail_reason = NULL, updated_at = now()
+         FROM requeued WHERE r.id = requeued.request_id AND requeued.refunds_request)
+     SELECT count(*)::int AS n FROM requeued`,
+    [id, recipient?.toLowerCase() ?? null],
+  );
+  return rows[0].n === 1;
+}

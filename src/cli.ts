@@ -8,6 +8,7 @@ import { type Shutdown, runDev } from "./roles/runDev.js";
 import { restSettings } from "./roles/restSettings.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
 import { apiKeyEncryptionKey, apiSettings, createPool, productionChains, requireSetting, solverAccount } from "./roles/services.js";
+import { runRefundsCommand } from "./roles/runRefundsCommand.js";
 import { startApi } from "./roles/startApi.js";
 import { startWorker } from "./roles/startWorker.js";
 
@@ -17,7 +18,8 @@ const USAGE = `usage: crossfill <role>
   worker         reconcile and solver fills
   indexer evm    the Ponder EVM indexer
   migrate        apply database migrations and exit
-  keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])`;
+  keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
+  refunds        list, retry or settle refunds that need an operator (crossfill refunds for details)`;
 
 /** The composition root of every process: configuration is read here and nowhere else. */
 async function main(argv: string[]): Promise<Shutdown | undefined> {
@@ -40,6 +42,16 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       try {
         await migrate(pool);
         process.stdout.write(`${await runKeysCommand(pool, apiKeyEncryptionKey(config, role), argv.slice(1))}\n`);
+      } finally {
+        await pool.end();
+      }
+      return undefined;
+    }
+    case "refunds": {
+      const pool = createPool(databaseUrl(), 2);
+      try {
+        await migrate(pool);
+        process.exitCode = await runRefundsCommand(pool, argv.slice(1), (line) => process.stdout.write(`${line}\n`));
       } finally {
         await pool.end();
       }

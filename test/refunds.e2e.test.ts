@@ -9,6 +9,7 @@ import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";
+import { runRefundsCommand } from "../src/roles/runRefundsCommand.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 /**
@@ -308,5 +309,45 @@ describe("failures and refunds, end to end", () => {
     expect(refund.refund_fail_reason).toBe("AMOUNT_TOO_LOW_TO_REFUND");
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["failure"] });
     expect(last).toMatchObject({ status: "failure", failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+  });
+
+  it("marks a refund the chain refuses MANUAL_REFUND_REQUIRED, and pays it once an operator retries it elsewhere", async () => {
+    const { origin, destination, originClient, usdcIn, usdcOut } = setup();
+    const user = stack.devnet.accounts[1];
+    const blocked = `0x${randomBytes(20).toString("hex")}` as Address;
+    const rescue = `0x${randomBytes(20).toString("hex")}` as Address;
+    const tokenOwner = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: stack.devnet.solver.privateKey });
+    await originClient.publicClient.waitForTransactionReceipt({
+      hash: await tokenOwner.writeContract({ address: usdcIn, abi: testTokenAbi, functionName: "setBlocked", args: [blocked, true] }),
+      pollingInterval: 50,
+    });
+    const quote = await postQuote(stack.api.url, {
+      user: user.address,
+      refundTo: blocked,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: usdcIn,
+      destinationCurrency: usdcOut,
+      amount: "3000000",
+      tradeType: "EXACT_INPUT",
+      referrer: DEBUG_FORCE_REFUND_REFERRER,
+    });
+    const requestId = quote.body.requestId;
+    await sendSteps(quote.body, user, origin);
+    const stuck = await waitFor(async () => (await refundsOf(requestId))[0], (r) => r?.status === "manual", "a refund needing an operator");
+    expect(stuck.refund_fail_reason).toBe("MANUAL_REFUND_REQUIRED");
+    expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last).toMatchObject({ refundFailReason: "MANUAL_REFUND_REQUIRED" });
+
+    const printed: string[] = [];
+    expect(await runRefundsCommand(stack.pool, ["list"], (line) => printed.push(line))).toBe(0);
+    expect(printed.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ id: stuck.id, requestId, refundFailReason: "MANUAL_REFUND_REQUIRED" }));
+    expect(await runRefundsCommand(stack.pool, ["retry", stuck.id, "--to", rescue], (line) => printed.push(line))).toBe(0);
+
+    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 30_000 });
+    expect(last).toMatchObject({ status: "refund", failReason: "MANUAL_ADMIN_REFUND", refundFailReason: "N/A" });
+    const [paid] = await refundsOf(requestId);
+    expect(paid).toMatchObject({ status: "confirmed", recipient: rescue.toLowerCase() });
+    expect(await originClient.balanceOf(rescue, usdcIn)).toBe(BigInt(paid.amount));
+    expect(await originClient.balanceOf(blocked, usdcIn)).toBe(0n);
   });
 });

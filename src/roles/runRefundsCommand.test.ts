@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { markRefundStuck, queueRefund } from "../../schema/refunds.js";
+import { migrate } from "../../schema/migrate.js";
+import { insertTestRequest } from "../../test/support/insertTestRequest.js";
+import { createTestDatabase } from "../../test/support/testDatabase.js";
+import { runRefundsCommand } from "./runRefundsCommand.js";
+
+describe("crossfill refunds", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  const hash = () => `0x${randomBytes(32).toString("hex")}`;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 3 });
+    await migrate(pool);
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  /** A failed request whose refund is stuck, as the refund job leaves it. */
+  async function stuckRefund() {
+    const request = await insertTestRequest(pool);
+    await pool.query("UPDATE crossfill.requests SET status = 'failure', fail_reason = 'EXECUTION_REVERTED', refund_fail_reason = 'MANUAL_REFUND_REQUIRED' WHERE id = $1", [request.id]);
+    const refundId = (await queueRefund(pool, {
+      requestId: request.id,
+      deposit: { chainId: 31338, txHash: hash(), logIndex: 0, currency: zeroAddress, amount: 1000n },
+      reason: "EXECUTION_REVERTED",
+      refundsRequest: true,
+      recipient: request.refundTo,
+    }))!;
+    await markRefundStuck(pool, refundId, "manual", "MANUAL_REFUND_REQUIRED", "the refund withdrawal reverts");
+    return { request, refundId };
+  }
+  const run = async (...argv: string[]) => {
+    const lines: string[] = [];
+    const code = await runRefundsCommand(pool, argv, (line) => lines.push(line));
+    return { code, lines };
+  };
+
+  it("lists stuck refunds and settles one paid by hand, moving its request to refund", async () => {
+    const { request, refundId } = await stuckRefund();
+    const listed = await run("list");
+    expect(listed.code).toBe(0);
+    expect(listed.lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ id: refundId, requestId: request.id, status: "manual" }));
+
+    const txHash = hash();
+    expect((await run("settle", refundId, "--tx", txHash, "--note", "paid from the treasury")).code).toBe(0);
+    const { rows } = await pool.query("SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
+    expect(rows[0]).toEqual({ status: "refund", refund_fail_reason: null });
+    const refund = await pool.query("SELECT status, tx_hash, note FROM crossfill.refunds WHERE id = $1", [refundId]);
+    expect(refund.rows[0]).toEqual({ status: "settled", tx_hash: txHash, note: "paid from the treasury" });
+    const events = await pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [request.id]);
+    expect(events.rows.at(-1)).toEqual({ to_status: "refund" });
+    // settling twice changes nothing
+    expect((await run("settle", refundId, "--tx", txHash)).code).toBe(1);
+  });
+
+  it("requeues a stuck refund to another recipient and clears the request's refundFailReason", async () => {
+    const { request, refundId } = await stuckRefund();
+    const to = `0x${"ab".repeat(20)}`;
+    expect((await run("retry", refundId, "--to", to)).code).toBe(0);
+    const refund = await pool.query("SELECT status, recipient FROM crossfill.refunds WHERE id = $1", [refundId]);
+    expect(refund.rows[0]).toEqual({ status: "queued", recipient: to });
+    const { rows } = await pool.query("SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
+    expect(rows[0]).toEqual({ status: "failure", refund_fail_reason: null });
+  });
+
+  it("refuses bad arguments without writing", async () => {
+    const { refundId } = await stuckRefund();
+    expect((await run("retry", refundId, "--to", "nope")).code).toBe(1);
+    expect((await run("settle", refundId)).code).toBe(1);
+    expect((await run("settle", refundId, "--tx", "0x12")).code).toBe(1);
+    expect((await run("bogus")).code).toBe(2);
+    const refund = await pool.query("SELECT status FROM crossfill.refunds WHERE id = $1", [refundId]);
+    expect(refund.rows[0].status).toBe("manual");
+  });
+});
