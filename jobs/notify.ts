@@ -22,6 +22,10 @@ export const NOTIFY_EVERY_MS = 25;
 // A gap is skipped only when every transaction running when it was seen has ended AND it is this old: the
 // first rule alone could misjudge a transaction that took its id before its first write.
 const GAP_MIN_AGE_MS = 2_000;
+// Snapshots span the whole Postgres cluster, so one long transaction anywhere (another database, a report)
+// would hold a gap open: after this long it is skipped anyway (logged). A status change's own transaction is
+// milliseconds long. Events past a gap are published meanwhile either way; only the cursor waits.
+const GAP_MAX_AGE_MS = 30_000;
 const DEFAULT_CURSOR = "pubsub";
 
 /** The spec's `request.status.updated` body of one outbox event, plus what subscribers route on. */
@@ -63,7 +67,7 @@ export function advanceCursor(
   readIds: readonly bigint[],
   snapshot: { xmin: bigint; xmax: bigint },
   options: { now: number; readWasFull: boolean },
-): NotifyCursor {
+): NotifyCursor & { abandoned: string[] } {
   const seen = new Set([...cursor.publishedAbove, ...readIds].map(String));
   const known = new Map(cursor.gaps.map((gap) => [gap.id, gap]));
   const highest = [...cursor.publishedAbove, ...readIds].reduce((max, id) => (id > max ? id : max), cursor.lastEventId);
@@ -72,6 +76,7 @@ export function advanceCursor(
   let last = cursor.lastEventId;
   let blocked = false;
   const gaps: OutboxGap[] = [];
+  const abandoned: string[] = [];
   for (let id = cursor.lastEventId + 1n; id <= until; id++) {
     const key = id.toString();
     if (seen.has(key)) {
@@ -79,8 +84,10 @@ export function advanceCursor(
       continue;
     }
     const gap = known.get(key) ?? { id: key, xmax: snapshot.xmax.toString(), seenAt: options.now };
-    const writerGone = snapshot.xmin >= BigInt(gap.xmax) && options.now - gap.seenAt >= GAP_MIN_AGE_MS;
-    if (writerGone && !blocked) {
+    const age = options.now - gap.seenAt;
+    const writerGone = snapshot.xmin >= BigInt(gap.xmax) && age >= GAP_MIN_AGE_MS;
+    if ((writerGone || age >= GAP_MAX_AGE_MS) && !blocked) {
+      if (!writerGone) abandoned.push(key);
       last = id;
       continue;
     }
@@ -88,7 +95,7 @@ export function advanceCursor(
     gaps.push(gap);
   }
   const publishedAbove = [...seen].map(BigInt).filter((id) => id > last).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { name: cursor.name, lastEventId: last, publishedAbove, gaps };
+  return { name: cursor.name, lastEventId: last, publishedAbove, gaps, abandoned };
 }
 
 /**
@@ -121,6 +128,7 @@ export async function notifyTick(deps: NotifyDeps): Promise<NotifyTickResult> {
       next.lastEventId !== cursor.lastEventId ||
       next.publishedAbove.join() !== cursor.publishedAbove.join() ||
       JSON.stringify(next.gaps) !== JSON.stringify(cursor.gaps);
+    if (next.abandoned.length > 0) deps.logger.warn({ ids: next.abandoned }, "outbox ids skipped after waiting 30 s for a transaction that might still write them");
     if (changed) await saveNotifyCursor(client, next);
     return { published, cursor: next.lastEventId, gaps: next.gaps.length };
   });

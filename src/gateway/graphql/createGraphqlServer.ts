@@ -15,7 +15,7 @@ import { authenticate } from "../rest/apiKeyAuth.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 import { schema } from "./schema.js";
 
-export type GraphqlServerOptions = Omit<GraphqlContext, "apiKey"> & { logger: Logger; graphiql?: boolean };
+export type GraphqlServerOptions = Omit<GraphqlContext, "apiKey" | "updateScope"> & { logger: Logger; graphiql?: boolean };
 
 /** The key a caller presents: the `x-api-key` header over HTTP, `x-api-key` or `apiKey` in graphql-ws connectionParams. */
 function presentedKey(initial: { request?: Request; connectionParams?: Readonly<Record<string, unknown>> }): string | undefined {
@@ -68,7 +68,18 @@ const codeValidationErrors: Plugin = {
  */
 export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServer {
   const { logger } = options;
-  const base = { db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusUpdates: options.statusUpdates, cursorSecret: options.cursorSecret };
+  // The scopes of the most recent updates; older ones are dropped (a late reader simply loads again).
+  const scopes = new Map<string, object>();
+  const updateScope = (eventId: string) => {
+    let scope = scopes.get(eventId);
+    if (!scope) {
+      scopes.set(eventId, (scope = {}));
+      if (scopes.size > 256) scopes.delete(scopes.keys().next().value as string);
+    }
+    return scope;
+  };
+  const base = {
+    updateScope, db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusUpdates: options.statusUpdates, cursorSecret: options.cursorSecret };
   const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
     schema,
     graphqlEndpoint: "/graphql",

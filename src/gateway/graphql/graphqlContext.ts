@@ -14,6 +14,11 @@ export type GraphqlContext = {
   statusUpdates: StatusFanout;
   /** Signs the `requests` connection's cursors. */
   cursorSecret: Buffer;
+  /**
+   * The loader scope of one status update, shared by every subscriber that receives it: the request behind an
+   * update is read once per change, not once per subscriber. (Nothing a Request exposes depends on the caller.)
+   */
+  updateScope(eventId: string): object;
   /** The caller's API key (`x-api-key` header, or `x-api-key`/`apiKey` in graphql-ws connectionParams), looked up once per operation. */
   apiKey(): Promise<ApiKeyRecord | undefined>;
 };

@@ -1,4 +1,4 @@
-import { clearAllDataLoaders } from "@pothos/plugin-dataloader";
+import { contextCacheSymbol } from "@pothos/core";
 import { depositsOfRequests, fillsOfRequests } from "../../../../schema/requestChainFacts.js";
 import type { StoredRequest } from "../../../../schema/requests.js";
 import { requestsByIds } from "../../../../schema/requestsByIds.js";
@@ -145,9 +145,10 @@ builder.subscriptionFields((t) => ({
       }
       return statusUpdateStream(context.statusUpdates, `chain:${args.chainId}`);
     },
-    // A subscription keeps one context for its life: drop what earlier updates cached, so `request` is current.
+    // A subscription keeps one context for its life, so its loaders would serve what an earlier update cached.
+    // Each update gets the loader scope shared by all its subscribers instead: current, and read once.
     resolve: (update, _, context) => {
-      clearAllDataLoaders(context);
+      (context as unknown as Record<symbol, unknown>)[contextCacheSymbol] = context.updateScope(update.eventId);
       return update;
     },
   }),

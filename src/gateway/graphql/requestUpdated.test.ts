@@ -1,0 +1,129 @@
+import { once } from "node:events";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Client, createClient } from "graphql-ws";
+import pg from "pg";
+import pino from "pino";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { migrate } from "../../../schema/migrate.js";
+import { readOutboxAfter } from "../../../schema/statusEvents.js";
+import { transitionRequest } from "../../../schema/transitionRequest.js";
+import { withTransaction } from "../../../schema/withTransaction.js";
+import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
+import { createTestDatabase } from "../../../test/support/testDatabase.js";
+import { toStatusUpdate } from "../../../jobs/notify.js";
+import { chainConfigSchema } from "../../chains/chainConfig.js";
+import { createChainRegistry } from "../../chains/chainRegistry.js";
+import { createStatusBus } from "../../events/createStatusBus.js";
+import { createStatusFanout } from "../../events/createStatusFanout.js";
+import { createStaticPriceSource } from "../../pricing/priceSource.js";
+import { createSolverInventory } from "../../quote/solverInventory.js";
+import { createChainClients } from "../../roles/createChainClients.js";
+import { routeUpgrades } from "../ws/routeUpgrades.js";
+import { createGraphqlServer } from "./createGraphqlServer.js";
+
+const chains = [31338, 31339].map((id, index) =>
+  chainConfigSchema.parse({
+    id,
+    name: `devnet-${index}`,
+    rpcUrl: `http://127.0.0.1:${9 + index}`,
+    depository: "0x0000000000000000000000000000000000000001",
+    receiver: "0x0000000000000000000000000000000000000002",
+  }),
+);
+
+describe("requestUpdated over graphql-ws", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  const bus = createStatusBus();
+  const fanout = createStatusFanout(bus);
+  let queries = 0;
+  let graphql: ReturnType<typeof createGraphqlServer>;
+  const server = createServer();
+  let url: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    await migrate(pool);
+    const registry = createChainRegistry(chains);
+    const client = createChainClients(chains);
+    const solver = privateKeyToAccount(generatePrivateKey());
+    graphql = createGraphqlServer({
+      db: { query: ((...args: Parameters<pg.Pool["query"]>) => (queries++, pool.query(...args))) as pg.Pool["query"] },
+      registry,
+      statusUpdates: fanout,
+      cursorSecret: randomBytes(32),
+      logger: pino({ level: "silent" }),
+      quoteEngine: {
+        registry,
+        client,
+        prices: createStaticPriceSource({ ETH: "3000" }),
+        inventory: createSolverInventory(client, solver.address),
+        solver,
+        saveRequest: async () => undefined,
+        settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      },
+    });
+    server.on("upgrade", routeUpgrades({ "/graphql": graphql.handleUpgrade }));
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  });
+  afterAll(async () => {
+    await graphql?.close();
+    await new Promise((resolve) => server.close(resolve));
+    fanout.close();
+    await bus.close();
+    await pool?.end();
+    await db?.drop();
+  });
+
+  /** Publishes the request's newest outbox event as the notifier would. */
+  async function publishLatest(requestId: string) {
+    const { events } = await readOutboxAfter(pool, 0n, 10_000);
+    await bus.publish(toStatusUpdate(events.filter((event) => event.requestId === requestId).at(-1)!, Date.now()));
+  }
+
+  it("reads the request behind an update once for all its subscribers, and afresh for the next update", async () => {
+    const request = await insertTestRequest(pool);
+    const clients: Client[] = [];
+    const received: Array<Array<{ status: string; request: { status: string; statusEvents: Array<{ status: string }> } }>> = [];
+    for (let i = 0; i < 20; i++) {
+      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0 });
+      clients.push(client);
+      const inbox: (typeof received)[number] = [];
+      received.push(inbox);
+      client.subscribe<any>(
+        { query: `subscription ($id: String!) { requestUpdated(id: $id) { status request { status statusEvents { status } } } }`, variables: { id: request.id } },
+        { next: ({ data }) => inbox.push(data.requestUpdated), error: () => undefined, complete: () => undefined },
+      );
+    }
+    // every subscription is registered once the fan-out holds 20 listeners for the request
+    const until = Date.now() + 5_000;
+    const wait = async (done: () => boolean) => {
+      while (!done() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "pending" }));
+    queries = 0;
+    await publishLatest(request.id);
+    await wait(() => received.every((inbox) => inbox.length === 1));
+    expect(received.map((inbox) => inbox[0])).toEqual(
+      Array.from({ length: 20 }, () => ({ status: "pending", request: { status: "pending", statusEvents: [{ status: "waiting" }, { status: "pending" }] } })),
+    );
+    expect(queries).toBe(2);
+
+    await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "failure", failReason: "SLIPPAGE" }));
+    queries = 0;
+    await publishLatest(request.id);
+    await wait(() => received.every((inbox) => inbox.length === 2));
+    expect(received.every((inbox) => inbox[1].request.status === "failure" && inbox[1].request.statusEvents.length === 3)).toBe(true);
+    expect(queries).toBe(2);
+    await Promise.all(clients.map((client) => client.dispose()));
+  });
+});
