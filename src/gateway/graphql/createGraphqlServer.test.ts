@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import pino from "pino";
 import { zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,26 +9,12 @@ import { withTransaction } from "../../../schema/withTransaction.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../../../test/support/testDatabase.js";
 import { createApiKey } from "../../apiKeys/createApiKey.js";
-import { chainConfigSchema } from "../../chains/chainConfig.js";
-import { createChainRegistry } from "../../chains/chainRegistry.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
-import { createStaticPriceSource } from "../../pricing/priceSource.js";
-import { createSolverInventory } from "../../quote/solverInventory.js";
-import { createChainClients } from "../../roles/createChainClients.js";
-import { GRAPHQL_LIMITS, createGraphqlServer } from "./createGraphqlServer.js";
+import { TEST_USDC, createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
+import { GRAPHQL_LIMITS, type createGraphqlServer } from "./createGraphqlServer.js";
 
-const USDC = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
-const chains = [31338, 31339].map((id, index) =>
-  chainConfigSchema.parse({
-    id,
-    name: `devnet-${index}`,
-    rpcUrl: `http://127.0.0.1:${9 + index}`,
-    depository: "0x0000000000000000000000000000000000000001",
-    receiver: "0x0000000000000000000000000000000000000002",
-    currencies: [{ symbol: "USDC", address: USDC, decimals: 6 }],
-  }),
-);
+const USDC = TEST_USDC;
 const hash = () => `0x${randomBytes(32).toString("hex")}`;
 
 describe("GraphQL over HTTP", () => {
@@ -44,9 +29,6 @@ describe("GraphQL over HTTP", () => {
     db = await createTestDatabase();
     pool = new pg.Pool({ connectionString: db.url, max: 4 });
     await migrate(pool);
-    const registry = createChainRegistry(chains);
-    const client = createChainClients(chains);
-    const solver = privateKeyToAccount(generatePrivateKey());
     const counting = {
       query: ((...args: Parameters<pg.Pool["query"]>) => {
         queries += 1;
@@ -54,22 +36,7 @@ describe("GraphQL over HTTP", () => {
         return pool.query(...args);
       }) as pg.Pool["query"],
     };
-    server = createGraphqlServer({
-      db: counting,
-      registry,
-      statusUpdates: createStatusFanout(bus),
-      cursorSecret: randomBytes(32),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
-      quoteEngine: {
-        registry,
-        client,
-        prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
-        inventory: createSolverInventory(client, solver.address),
-        solver,
-        saveRequest: async () => undefined,
-        settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
-      },
-    });
+    server = createTestGraphqlServer({ db: counting, statusUpdates: createStatusFanout(bus) });
   });
   afterAll(async () => {
     await server?.close();

@@ -1,11 +1,8 @@
 import { once } from "node:events";
-import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Client, createClient } from "graphql-ws";
 import pg from "pg";
-import pino from "pino";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { migrate } from "../../../schema/migrate.js";
@@ -15,25 +12,11 @@ import { withTransaction } from "../../../schema/withTransaction.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../../../test/support/testDatabase.js";
 import { toStatusUpdate } from "../../../jobs/notify.js";
-import { chainConfigSchema } from "../../chains/chainConfig.js";
-import { createChainRegistry } from "../../chains/chainRegistry.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
-import { createStaticPriceSource } from "../../pricing/priceSource.js";
-import { createSolverInventory } from "../../quote/solverInventory.js";
-import { createChainClients } from "../../roles/createChainClients.js";
 import { routeUpgrades } from "../ws/routeUpgrades.js";
-import { createGraphqlServer } from "./createGraphqlServer.js";
-
-const chains = [31338, 31339].map((id, index) =>
-  chainConfigSchema.parse({
-    id,
-    name: `devnet-${index}`,
-    rpcUrl: `http://127.0.0.1:${9 + index}`,
-    depository: "0x0000000000000000000000000000000000000001",
-    receiver: "0x0000000000000000000000000000000000000002",
-  }),
-);
+import { createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
+import type { createGraphqlServer } from "./createGraphqlServer.js";
 
 describe("requestUpdated over graphql-ws", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -49,24 +32,9 @@ describe("requestUpdated over graphql-ws", () => {
     db = await createTestDatabase();
     pool = new pg.Pool({ connectionString: db.url, max: 4 });
     await migrate(pool);
-    const registry = createChainRegistry(chains);
-    const client = createChainClients(chains);
-    const solver = privateKeyToAccount(generatePrivateKey());
-    graphql = createGraphqlServer({
+    graphql = createTestGraphqlServer({
       db: { query: ((...args: Parameters<pg.Pool["query"]>) => (queries++, pool.query(...args))) as pg.Pool["query"] },
-      registry,
       statusUpdates: fanout,
-      cursorSecret: randomBytes(32),
-      logger: pino({ level: "silent" }),
-      quoteEngine: {
-        registry,
-        client,
-        prices: createStaticPriceSource({ ETH: "3000" }),
-        inventory: createSolverInventory(client, solver.address),
-        solver,
-        saveRequest: async () => undefined,
-        settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
-      },
     });
     server.on("upgrade", routeUpgrades({ "/graphql": graphql.handleUpgrade }));
     server.listen(0, "127.0.0.1");
