@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
     case "worker": {
       const pool = createPool(databaseUrl());
       await migrate(pool);
-      const queues = createQueueBackend({ databaseUrl: databaseUrl(), redisUrl: config.REDIS_URL });
+      const queues = createQueueBackend({ databaseUrl: databaseUrl(), redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX });
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
       const worker = await startWorker({
         pool,
@@ -118,6 +118,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
           }
         },
       });
+      logger.info({ schema: indexer.schema, viewsSchema: indexer.viewsSchema }, "indexer ready");
       return indexer.stop;
     }
     default:

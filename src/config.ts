@@ -44,6 +44,8 @@ const envSchema = z.object({
   DEVNET_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42069),
   ONCHAIN_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("crossfill_onchain"),
+  /** Keeps the queues of deployments sharing one Redis apart. */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("crossfill"),
   FILL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   // 32-byte hex server key sealing API keys' webhook secrets (AES-256-GCM); the devnet falls back to a fixed dev key.
   API_KEY_ENCRYPTION_KEY: z

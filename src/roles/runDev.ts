@@ -89,7 +89,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
     const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
     stops.push({ name: "status bus", stop: () => statusBus.close() });
-    const queues = createQueueBackend({ databaseUrl, redisUrl: config.REDIS_URL });
+    const queues = createQueueBackend({ databaseUrl, redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX });
     stops.push({ name: "queues", stop: () => queues.close() });
     const worker = await startWorker({
       pool,

@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { type Address, parseAbiItem } from "viem";
+import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { freePort } from "../../devnet/freePort.js";
+import { migrate } from "../../schema/migrate.js";
+import { createEvmChainClient } from "../../src/chains/evmChainClient.js";
+import { canTransition } from "../../src/domain/requestStatus.js";
+import { type RoleProcess, startRoleProcess } from "./startRoleProcess.js";
+import { createTestDatabase } from "./testDatabase.js";
+
+export type Role = "api" | "worker" | "indexer";
+const READY: Record<Role, { args: string[]; message: string }> = {
+  api: { args: ["api"], message: "api listening" },
+  worker: { args: ["worker"], message: "worker started" },
+  indexer: { args: ["indexer", "evm"], message: "indexer ready" },
+};
+
+export type CrashCluster = {
+  devnet: DevnetChains;
+  pool: pg.Pool;
+  apiUrl: string;
+  /** SIGKILLs a role's whole process group, starts it again and resolves once it is ready (ms it took). */
+  crash(role: Role): Promise<number>;
+  stop(): Promise<void>;
+};
+
+/**
+ * Crossfill as separate processes (`crossfill api`, `worker`, `indexer evm`) on devnet chains, a fresh
+ * database and Redis, so a test can kill any of them at any moment, as production would see it.
+ */
+export async function startCrashCluster(): Promise<CrashCluster> {
+  const db = await createTestDatabase("crossfill_crash");
+  const devnet = await startDevnetChains({ chainIds: [31338, 31339], blockTime: 1 });
+  const pool = new pg.Pool({ connectionString: db.url, max: 4 });
+  await migrate(pool);
+  const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-crash-")), "chains.json");
+  writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
+  const port = await freePort();
+  const env = {
+    DATABASE_URL: db.url,
+    REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    CROSSFILL_CHAINS_FILE: chainsFile,
+    SOLVER_PRIVATE_KEY: devnet.solver.privateKey,
+    API_KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    PORT: String(port),
+    INDEXER_PORT: String(await freePort()),
+    QUEUE_PREFIX: `crash-${db.name}`,
+    LOG_LEVEL: "info",
+  };
+  const roles = new Map<Role, RoleProcess>();
+  const start = async (role: Role) => roles.set(role, await startRoleProcess(READY[role].args, env, READY[role].message));
+  const stop = async () => {
+    for (const role of [...roles.values()].reverse()) await role.stop().catch(() => undefined);
+    await pool.end();
+    await devnet.stop();
+    await db.drop();
+  };
+  try {
+    await start("indexer");
+    await start("worker");
+    await start("api");
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    devnet,
+    pool,
+    apiUrl: `http://127.0.0.1:${port}`,
+    async crash(role) {
+      await roles.get(role)?.kill();
+      const startedAt = Date.now();
+      await start(role);
+      return Date.now() - startedAt;
+    },
+    stop,
+  };
+}
+
+const FILL_EVENT = parseAbiItem("event Fill(bytes32 indexed requestId, address indexed solver, address indexed currency, address recipient, uint256 amount)");
+const WITHDRAWAL_EVENT = parseAbiItem("event Withdrawal(bytes32 indexed orderId, address indexed currency, address indexed to, uint256 amount)");
+
+/**
+ * The money-safety invariants, read from the chains and the database: every deposit ended `success` or
+ * `refund`; no request was filled twice and no deposit refunded twice on-chain; every status change has
+ * its outbox row in a legal order; every outbox row was published. Returns what is violated.
+ */
+export async function checkInvariants(cluster: CrashCluster): Promise<string[]> {
+  const problems: string[] = [];
+  const { pool, devnet } = cluster;
+  const { rows: requests } = await pool.query<{ id: string; order_id: string; status: string }>(
+    `SELECT r.id, r.order_id, r.status FROM crossfill.requests r WHERE EXISTS (SELECT 1 FROM crossfill.request_deposits d WHERE d.request_id = r.id)`,
+  );
+  for (const request of requests) {
+    if (request.status !== "success" && request.status !== "refund") problems.push(`request ${request.id} ended ${request.status}`);
+  }
+  const fills = new Map<string, number>();
+  const withdrawals = new Map<string, number>();
+  for (const chain of devnet.chains) {
+    const client = createEvmChainClient(chain).publicClient;
+    for (const log of await client.getLogs({ address: chain.receiver as Address, event: FILL_EVENT, fromBlock: 0n })) {
+      fills.set(log.args.requestId!, (fills.get(log.args.requestId!) ?? 0) + 1);
+    }
+    for (const log of await client.getLogs({ address: chain.depository as Address, event: WITHDRAWAL_EVENT, fromBlock: 0n })) {
+      const key = `${log.args.orderId}:${log.args.to}:${log.args.amount}`;
+      withdrawals.set(key, (withdrawals.get(key) ?? 0) + 1);
+    }
+  }
+  for (const [requestId, count] of fills) if (count > 1) problems.push(`request ${requestId} filled ${count} times`);
+  const { rows: refunds } = await pool.query<{ deposit_tx_hash: string; status: string }>("SELECT deposit_tx_hash, status FROM crossfill.refunds");
+  const paidRefunds = refunds.filter((refund) => refund.status === "confirmed").length;
+  const onChainRefunds = [...withdrawals.values()].reduce((sum, count) => sum + count, 0);
+  if (onChainRefunds !== paidRefunds) problems.push(`${onChainRefunds} refund withdrawals on-chain for ${paidRefunds} confirmed refunds`);
+  for (const [key, count] of withdrawals) if (count > 1) problems.push(`refund ${key} paid ${count} times`);
+
+  const { rows: events } = await pool.query<{ request_id: string; from_status: string | null; to_status: string; status: string }>(
+    `SELECT e.request_id, e.from_status, e.to_status, r.status FROM crossfill.status_events e JOIN crossfill.requests r ON r.id = e.request_id ORDER BY e.id`,
+  );
+  const last = new Map<string, string>();
+  for (const event of events) {
+    const previous = last.get(event.request_id);
+    if (previous !== undefined && (event.from_status !== previous || !canTransition(previous as never, event.to_status as never))) {
+      problems.push(`request ${event.request_id}: outbox moves ${previous} → ${event.from_status} → ${event.to_status}`);
+    }
+    last.set(event.request_id, event.to_status);
+  }
+  const { rows: status } = await pool.query<{ id: string; status: string }>("SELECT id, status FROM crossfill.requests");
+  for (const row of status) if (last.get(row.id) !== row.status) problems.push(`request ${row.id} is ${row.status} but its last outbox row says ${last.get(row.id)}`);
+
+  const { rows: published } = await pool.query<{ behind: boolean }>(
+    `SELECT coalesce((SELECT max(last_event_id) FROM crossfill.notify_cursors), 0) < (SELECT max(id) FROM crossfill.status_events) AS behind`,
+  );
+  if (published[0].behind) problems.push("the notifier has not published every status change");
+  return problems;
+}
