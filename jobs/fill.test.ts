@@ -136,6 +136,15 @@ describe("fill processor", () => {
     expect(refunds).toContain(refund.rows[0].id);
   });
 
+  it("refunds instead of filling when the solver cannot cover the output (SOLVER_BALANCE_TOO_LOW)", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 6_666n);
+    await pool.query("UPDATE crossfill.requests SET fill_amount = $2 WHERE id = $1", [request.id, (10n ** 30n).toString()]);
+    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: SOLVER_BALANCE_TOO_LOW");
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
+    const refund = await pool.query("SELECT reason, deposited FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    expect(refund.rows).toEqual([{ reason: "SOLVER_BALANCE_TOO_LOW", deposited: "6666" }]);
+  });
+
   it("skips requests that are not waiting for a fill", async () => {
     const request = await insertTestRequest(pool);
     expect(await processFill({ data: { requestId: request.id } })).toBe("skipped: waiting");
