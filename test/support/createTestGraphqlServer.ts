@@ -25,7 +25,7 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
 );
 
 /** The GraphQL server over a real database (through `db`, which tests may wrap to count queries). */
-export function createTestGraphqlServer(options: { db: Pick<pg.Pool, "query">; statusUpdates: StatusFanout }) {
+export function createTestGraphqlServer(options: { db: Pick<pg.Pool, "query">; statusUpdates: StatusFanout; graphiql?: boolean }) {
   const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
   const client = createChainClients(GRAPHQL_TEST_CHAINS);
   const solver = privateKeyToAccount(generatePrivateKey());
@@ -35,6 +35,7 @@ export function createTestGraphqlServer(options: { db: Pick<pg.Pool, "query">; s
     statusUpdates: options.statusUpdates,
     cursorSecret: randomBytes(32),
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+    graphiql: options.graphiql,
     quoteEngine: {
       registry,
       client,

@@ -161,6 +161,20 @@ describe("GraphQL over HTTP", () => {
     }
   });
 
+  it("serves GraphiQL only when asked to (development)", async () => {
+    const page = () => new Request("http://localhost/graphql", { headers: { accept: "text/html" } });
+    const production = await server.fetch(page());
+    expect(await production.text()).not.toMatch(/graphiql/i);
+    const development = createTestGraphqlServer({ db: pool, statusUpdates: createStatusFanout(bus), graphiql: true });
+    try {
+      const response = await development.fetch(page());
+      expect(response.headers.get("content-type")).toMatch(/text\/html/);
+      expect(await response.text()).toMatch(/Crossfill GraphQL/);
+    } finally {
+      await development.close();
+    }
+  });
+
   it("maps quote engine errors to extensions.code", async () => {
     const { body } = await gql(
       `mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId } }`,

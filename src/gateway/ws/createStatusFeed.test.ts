@@ -155,6 +155,27 @@ describe("websocket status feed", () => {
     expect(String(error)).toMatch(/404/);
   });
 
+  it("closes a connection that stops answering protocol pings, and keeps one that answers", async () => {
+    const quick = createStatusFeed({ fanout, logger: pino({ level: "silent" }), heartbeatMs: 100 });
+    const quickServer = createServer((_, response) => response.end());
+    quickServer.on("upgrade", routeUpgrades({ "/ws": quick.handleUpgrade }));
+    quickServer.listen(0, "127.0.0.1");
+    await once(quickServer, "listening");
+    const quickUrl = `ws://127.0.0.1:${(quickServer.address() as AddressInfo).port}/ws`;
+    try {
+      const silent = new WebSocket(quickUrl, { autoPong: false });
+      const answering = new WebSocket(quickUrl);
+      await Promise.all([once(silent, "open"), once(answering, "open")]);
+      const [code] = await once(silent, "close");
+      expect(code).toBe(1006);
+      expect(answering.readyState).toBe(WebSocket.OPEN);
+      answering.close();
+    } finally {
+      await quick.close();
+      await new Promise((resolve) => quickServer.close(resolve));
+    }
+  });
+
   it("forgets a closed connection's subscriptions", async () => {
     const client = await connect(url);
     client.send({ type: "subscribe", event: "request.status.updated", filters: { id: ID_B } });
