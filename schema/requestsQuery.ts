@@ -7,7 +7,8 @@ export type RequestView = StoredRequest & {
   apiKeyName: string | null;
   apiKeyIntegrator: string | null;
   features: string[];
-  deposits: Array<{ chainId: number; txHash: string; logIndex: number; depositor: string; currency: string; amount: bigint; blockNumber: bigint; timestamp: bigint }>;
+  /** `reorg`: the detection context when the deposit was reorged out or failed canonically (migration 0021). */
+  deposits: Array<{ chainId: number; txHash: string; logIndex: number; depositor: string; currency: string; amount: bigint; blockNumber: bigint; timestamp: bigint; reorg: Record<string, unknown> | null }>;
   fills: Array<{ chainId: number; txHash: string; logIndex: number; amount: bigint; blockNumber: bigint; timestamp: bigint }>;
   fillAttempts: Array<{ chainId: number; txHash: string; createdAt: Date }>;
   /** Refund legs (schema/refunds.ts); a hash once the refund transaction exists. */
@@ -151,7 +152,7 @@ type ViewRow = RequestRow & {
   api_key_integrator: string | null;
   features: string[];
   sort_value: string;
-  deposits: Array<{ chain_id: number; tx_hash: string; log_index: number; depositor: string; currency: string; amount: string; block_number: string; timestamp: string }>;
+  deposits: Array<{ chain_id: number; tx_hash: string; log_index: number; depositor: string; currency: string; amount: string; block_number: string; timestamp: string; reorg: Record<string, unknown> | null }>;
   fills: Array<{ chain_id: number; tx_hash: string; log_index: number; amount: string; block_number: string; timestamp: string }>;
   attempts: Array<{ chain_id: number; tx_hash: string; created_at: string }>;
   refunds: Array<{ chain_id: number; tx_hash: string | null; amount: string | null; status: string }>;
@@ -174,6 +175,7 @@ function toView(row: ViewRow): RequestView {
       amount: BigInt(d.amount),
       blockNumber: BigInt(d.block_number),
       timestamp: BigInt(d.timestamp),
+      reorg: d.reorg,
     })),
     fills: row.fills.map((f) => ({
       chainId: Number(f.chain_id),
@@ -192,7 +194,7 @@ function toView(row: ViewRow): RequestView {
 const HYDRATE = `
   coalesce((SELECT json_agg(json_build_object('chain_id', d.chain_id, 'tx_hash', d.tx_hash, 'log_index', d.log_index,
       'depositor', d.depositor, 'currency', d.currency, 'amount', d.amount::text, 'block_number', d.block_number::text,
-      'timestamp', d.timestamp::text) ORDER BY d.timestamp, d.block_number, d.log_index)
+      'timestamp', d.timestamp::text, 'reorg', d.reorg) ORDER BY d.timestamp, d.block_number, d.log_index)
     FROM crossfill.request_deposits d WHERE d.request_id = r.id), '[]') AS deposits,
   coalesce((SELECT json_agg(json_build_object('chain_id', f.chain_id, 'tx_hash', f.tx_hash, 'log_index', f.log_index,
       'amount', f.amount::text, 'block_number', f.block_number::text, 'timestamp', f.timestamp::text) ORDER BY f.timestamp, f.log_index)

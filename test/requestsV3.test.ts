@@ -93,6 +93,12 @@ describe("GET /requests/v3", () => {
     // failure with a reason, and a refund with a refund fail reason
     const failure = await insertTestRequest(stack.pool, { referrer: "my.app", apiKeyId: acme2.id, quote: storedQuote("ETH", "USDC", "3000", 31338, 31339) });
     await at(failure, 20, "failure", ", fail_reason = 'SOLVER_BALANCE_TOO_LOW'");
+    // its deposit was reorged out
+    await stack.pool.query(
+      `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, reorg)
+       VALUES (31338, $1, 0, $2, $3, $4, 1000, 5, 500, $5)`,
+      [hex32(), failure.id, ALICE.toLowerCase(), zeroAddress, JSON.stringify({ detectedAt: 1, source: "reconcile", reason: "block no longer canonical" })],
+    );
     const refund = await insertTestRequest(stack.pool, { requestType: "Call", quote: storedQuote("ETH", "ETH", "0.5", 31338, 31339) });
     await at(refund, 10, "refund", ", refund_fail_reason = 'MANUAL_REFUND_REQUIRED'");
     Object.assign(ids, { waiting: waiting.id, pending: pending.id, success: success.id, failure: failure.id, refund: refund.id });
@@ -141,6 +147,9 @@ describe("GET /requests/v3", () => {
     const byId = Object.fromEntries(body.requests.map((r: { id: string }) => [r.id, r]));
     expect(byId[ids.pending].data.failReason).toBeNull();
     expect(byId[ids.failure].data.failReason).toBe("SOLVER_BALANCE_TOO_LOW");
+    expect(byId[ids.failure].data.inTxs[0]).toMatchObject({ status: "failure", metadata: { reorg: { source: "reconcile", reason: "block no longer canonical" } } });
+    // a reorged deposit is not an amount deposited
+    expect(byId[ids.failure].data.route.actual.origin).toEqual(byId[ids.failure].data.route.quoted.origin);
     expect(byId[ids.refund].data).toMatchObject({ failReason: "UNKNOWN", refundFailReason: "MANUAL_REFUND_REQUIRED" });
   });
 

@@ -74,7 +74,7 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
     sponsored: feeComponent(undefined, route.currencyIn, impact.sponsored?.usd),
   };
   const filled = route.received !== null;
-  const firstDeposit = view.deposits.find((deposit) => deposit.chainId === view.originChainId);
+  const firstDeposit = view.deposits.find((deposit) => deposit.chainId === view.originChainId && !deposit.reorg);
   const order = (view.orderData ?? {}) as { solver?: string; solverChainId?: string };
   const owner = context.includeAuthenticatedData && context.callerIntegrator !== undefined && view.apiKeyIntegrator === context.callerIntegrator;
 
@@ -99,9 +99,11 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
       usesExternalLiquidity: false,
       timeEstimate: quote.details?.timeEstimate ?? 0,
       triggeredByFastFill: null,
-      inTxs: view.deposits.map((deposit) =>
-        txEntry(deposit, { from: deposit.depositor, to: context.depositoryOf(deposit.chainId), currency: deposit.currency, amount: deposit.amount.toString() }),
-      ),
+      inTxs: view.deposits.map((deposit) => {
+        const entry = txEntry(deposit, { from: deposit.depositor, to: context.depositoryOf(deposit.chainId), currency: deposit.currency, amount: deposit.amount.toString() });
+        // A deposit reorged out (or failed canonically) is reported as failed with its detection context.
+        return deposit.reorg ? { ...entry, status: "failure", metadata: { reorg: deposit.reorg } } : entry;
+      }),
       outTxs: view.fills.map((fill) =>
         txEntry(fill, { to: view.recipient, currency: view.destinationCurrency, amount: fill.amount.toString() }),
       ),

@@ -81,7 +81,7 @@ export function requestRoute(view: RequestView, currencyOf: CurrencyLookup): Req
     destination: { inputCurrency: quotedOut, outputCurrency: quotedOut, router: ROUTER },
   };
   const quotedRate = quote.details?.rate ?? rateOf(view.amountIn, currencyIn.decimals, view.amountOut, currencyOut.decimals);
-  const originDeposits = view.deposits.filter((deposit) => deposit.chainId === view.originChainId);
+  const originDeposits = view.deposits.filter((deposit) => deposit.chainId === view.originChainId && !deposit.reorg);
   const deposited = originDeposits.length > 0 ? originDeposits.reduce((sum, deposit) => sum + deposit.amount, 0n) : null;
   const received = view.fills.length > 0 ? view.fills.reduce((sum, fill) => sum + fill.amount, 0n) : null;
 
