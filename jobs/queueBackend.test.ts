@@ -32,3 +32,23 @@ describe.each(["redis", "postgres"] as const)("queue backend on %s", (kind) => {
     await backend.close();
   });
 });
+
+describe("queue backend on redis, closing", () => {
+  it("leaves no Redis connection open after close", async () => {
+    const db = await createTestDatabase();
+    try {
+      const backend = createQueueBackend({ databaseUrl: db.url, redisUrl, prefix: `test-close-${db.name}` });
+      backend.createQueue("idle");
+      const worker = backend.createWorker("idle", async () => undefined);
+      await worker.waitUntilReady();
+      await backend.close();
+      // a quit socket ends on the server's reply, a moment after quit() resolves
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const handles = (process as unknown as { _getActiveHandles(): Array<{ remotePort?: number; destroyed?: boolean }> })._getActiveHandles();
+      const open = handles.filter((handle) => handle.remotePort === Number(new URL(redisUrl).port || 6379) && !handle.destroyed);
+      expect(open).toEqual([]);
+    } finally {
+      await db.drop();
+    }
+  });
+});

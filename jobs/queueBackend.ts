@@ -31,13 +31,18 @@ export function createQueueBackend(options: { redisUrl?: string; databaseUrl: st
         return queue;
       },
       createWorker(name, processor, workerOptions) {
+        // Its own connection (a worker blocks on it); BullMQ leaves a connection it was given open, so it is quit here.
+        const connection = new IORedis(redisUrl, { maxRetriesPerRequest: null });
         const worker = new Worker(name, processor as never, {
-          connection: new IORedis(redisUrl, { maxRetriesPerRequest: null }),
+          connection,
           prefix,
           concurrency: workerOptions?.concurrency ?? 1,
           ...LOCK_SETTINGS,
         });
-        closers.unshift(() => worker.close());
+        closers.unshift(async () => {
+          await worker.close();
+          await connection.quit();
+        });
         return worker;
       },
       async close() {
