@@ -196,4 +196,25 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     expect(invalid[0].extensions.code).toBe("INVALID_INPUT");
     await client.dispose();
   });
+
+  it("counts /graphql operations against the caller's rate limit and refuses unknown keys, as REST does", async () => {
+    const ask = (headers: Record<string, string> = {}) =>
+      fetch(`${stack.api.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ query: "{ chains { id } }" }),
+      });
+    const answers = await Promise.all(Array.from({ length: 25 }, () => ask()));
+    const statuses = answers.map((answer) => answer.status);
+    // 10 a second anonymously: 25 at once leave at least 5 refused, even across a window boundary
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(5);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(20);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await refused.json()).toMatchObject({ errorCode: "RATE_LIMITED" });
+
+    const unknown = await ask({ "x-api-key": "cf_unknown" });
+    expect(unknown.status).toBe(401);
+    expect(await unknown.json()).toMatchObject({ errorCode: "UNAUTHORIZED" });
+  });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type ServerType, serve } from "@hono/node-server";
+import type { Hono } from "hono";
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { LocalAccount } from "viem";
@@ -10,9 +11,13 @@ import type { StatusBus } from "../events/createStatusBus.js";
 import { createStatusFanout } from "../events/createStatusFanout.js";
 import { createRestApp } from "../gateway/createRestApp.js";
 import { createGraphqlServer } from "../gateway/graphql/createGraphqlServer.js";
+import { GRAPHQL_RATE_LIMIT } from "../gateway/graphql/graphqlRateLimit.js";
+import { type AuthEnv, apiKeyAuth } from "../gateway/rest/apiKeyAuth.js";
+import { rateLimit } from "../gateway/rest/rateLimit.js";
 import { createStatusFeed } from "../gateway/ws/createStatusFeed.js";
 import { routeUpgrades } from "../gateway/ws/routeUpgrades.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
+import { createPostgresRateLimiter } from "../rateLimits/rateLimiter.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
 import { createChainClients } from "./createChainClients.js";
 import type { RestSettings } from "./restSettings.js";
@@ -68,7 +73,19 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     logger: deps.logger,
     graphiql: deps.graphiql,
   });
-  app.on(["GET", "POST"], "/graphql", (c) => graphql.fetch(c.req.raw));
+  // Keys and rate limits as on REST: an unknown key is a 401, a caller over its limit a 429 (REST error bodies).
+  const graphqlRateLimits = {
+    limiter: deps.rest?.rateLimiter ?? createPostgresRateLimiter(deps.pool),
+    now: () => new Date(),
+    trustForwardedFor: deps.rest?.trustForwardedFor ?? false,
+  };
+  (app as unknown as Hono<AuthEnv>).on(
+    ["GET", "POST"],
+    "/graphql",
+    apiKeyAuth(deps.pool, { required: false }),
+    rateLimit(graphqlRateLimits, GRAPHQL_RATE_LIMIT),
+    (c) => graphql.fetch(c.req.raw),
+  );
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
     started.once("error", reject);
