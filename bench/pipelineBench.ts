@@ -1,0 +1,343 @@
+import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, http, maxUint256 } from "viem";
+import { defaultViewsSchema } from "../indexers/evm/startEvmIndexer.js";
+import { type FillJob, QUEUES } from "../jobs/queues.js";
+import { toViemChain } from "../src/chains/evmChainClient.js";
+import { startTestStack } from "../test/support/startTestStack.js";
+import { type BlockWatcher, watchChainBlocks } from "./blockWatcher.js";
+import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
+import { type Summary, summarize } from "./percentiles.js";
+import { cpuBetween, cpuSnapshot } from "./processCpu.js";
+import { QUOTE_KINDS, type QuoteKind, quoteBody } from "./quoteBodies.js";
+import type { Target } from "./target.js";
+import { wallClockMs } from "./wallClock.js";
+
+export type PipelineBenchOptions = { intents: number; accounts: number; timeoutMs: number };
+export const defaultPipelineBenchOptions: PipelineBenchOptions = { intents: 50, accounts: 5, timeoutMs: 90_000 };
+
+type Intent = { index: number; kind: QuoteKind; account: number; requestId: Hex; depositTx: Hex; depositBlock: bigint; quotedAtMs: number; depositSentAtMs: number };
+type EventRow = { request_id: string; to_status: string; created_ms: number; details: { fillTxHash?: Hex } | null };
+
+export type IntentTiming = {
+  kind: QuoteKind;
+  depositBlock: number;
+  depositBlockTimestampS: number;
+  /** All ms, from the deposit block's first local sighting unless said otherwise. */
+  toPending: number;
+  toSubmitted: number;
+  toFillBlock: number;
+  toSuccess: number;
+  pendingVisible: number | null;
+  successVisible: number | null;
+  /** When the deposit and fill rows were first visible in Ponder's views (10 ms poll), from the deposit block. */
+  depositIndexedVisible: number | null;
+  fillIndexedVisible: number | null;
+  /** The first completed BullMQ fill job of the request: added, started, finished (Date.now() ms resolution). */
+  fillJobAdded: number | null;
+  fillJobStarted: number | null;
+  fillJobFinished: number | null;
+};
+
+export type PipelineBenchResult = {
+  benchmark: "pipeline";
+  date: string;
+  commit: string;
+  machine: MachineInfo;
+  setup: Record<string, unknown>;
+  clock: { postgresMinusLocalMs: number; roundTripMs: number };
+  completed: number;
+  failed: Array<{ requestId: string; statuses: string[] }>;
+  depositsPerBlock: Summary;
+  /**
+   * How long after an origin block the destination chain's next block comes (median over the run, ms): the
+   * two anvils tick independently, so this phase decides how long a fill sent just after a deposit block waits.
+   */
+  destinationBlockPhaseMs: number;
+  latencyMs: {
+    depositBlockToPending: Summary;
+    depositBlockToSuccess: Summary;
+    pendingToSubmitted: Summary;
+    submittedToFillBlock: Summary;
+    fillBlockToSuccess: Summary;
+    depositBlockToPendingVisible: Summary | null;
+    depositBlockToSuccessVisible: Summary | null;
+    depositBlockToDepositIndexedVisible: Summary | null;
+    fillBlockToFillIndexedVisible: Summary | null;
+    pendingToFillJobAdded: Summary | null;
+    fillJobAddedToStarted: Summary | null;
+    fillJobStartedToFinished: Summary | null;
+    quoteToDepositSent: Summary;
+  };
+  cpuMsByProcess: Record<string, number>;
+  intents: IntentTiming[];
+  targets: Target[];
+};
+
+/** Optional measurements (polled, or from BullMQ's records) may be missing: no samples, no summary. */
+const summarizeSome = (samples: number[]): Summary | null => (samples.length ? summarize(samples) : null);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The offset of Postgres' clock from ours, from the sample with the shortest round trip. */
+async function clockOffset(query: () => Promise<number>): Promise<{ postgresMinusLocalMs: number; roundTripMs: number }> {
+  let best = { postgresMinusLocalMs: 0, roundTripMs: Number.POSITIVE_INFINITY };
+  for (let i = 0; i < 50; i++) {
+    const before = wallClockMs();
+    const remote = await query();
+    const after = wallClockMs();
+    if (after - before < best.roundTripMs) best = { postgresMinusLocalMs: remote - (before + after) / 2, roundTripMs: after - before };
+  }
+  const round = (value: number) => Math.round(value * 1000) / 1000;
+  return { postgresMinusLocalMs: round(best.postgresMinusLocalMs), roundTripMs: round(best.roundTripMs) };
+}
+
+/**
+ * Pipeline latency: the full stack (anvil chains with 1 s blocks, Ponder, reconcile tick, BullMQ on Redis,
+ * the solver), `intents` deposits from `accounts` accounts in parallel, each account one intent at a time
+ * (quote, send the deposit, wait for its receipt, next). Per intent: from the deposit block's first local
+ * sighting over websocket to the `pending` and `success` status_events rows' `created_at`.
+ */
+export async function pipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
+  const date = new Date();
+  const machine = machineInfo();
+  log("pipeline: starting the full stack (anvil, Postgres, Ponder, worker, API)");
+  const stack = await startTestStack({ blockTime: 1 });
+  // Dropping the database at stop() can reach a pooled connection that is still closing; without a listener
+  // that 57P01 error on the pool would crash the process.
+  stack.pool.on("error", (error) => log(`pool error (ignored): ${error.message}`));
+  const watchers: BlockWatcher[] = [];
+  let polling = true;
+  let poller: Promise<void> = Promise.resolve();
+  try {
+    const [origin, destination] = stack.devnet.chains;
+    const originBlocks = await watchChainBlocks(origin.wsUrl);
+    watchers.push(originBlocks);
+    const destinationBlocks = await watchChainBlocks(destination.wsUrl);
+    watchers.push(destinationBlocks);
+    const originChain = toViemChain(origin);
+    const originClient = createPublicClient({ chain: originChain, transport: http(origin.rpcUrl), cacheTime: 0 });
+    const destinationClient = createPublicClient({ chain: toViemChain(destination), transport: http(destination.rpcUrl), cacheTime: 0 });
+    const accounts = stack.devnet.accounts.slice(0, options.accounts);
+    const wallets = accounts.map((account) => createWalletClient({ account, chain: originChain, transport: http(origin.rpcUrl) }));
+
+    log("pipeline: approving USDC to the Depository once per account, so ERC-20 quotes have one step");
+    const usdc = origin.currencies.find((c) => c.symbol === "USDC")!.address as Address;
+    const approvals = await Promise.all(
+      wallets.map((wallet) => wallet.writeContract({ address: usdc, abi: erc20Abi, functionName: "approve", args: [origin.depository as Address, maxUint256] })),
+    );
+    await Promise.all(approvals.map((hash) => originClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })));
+
+    // What a client polling the database would see: the first local time each status row, and each deposit and
+    // fill row of Ponder's views, is visible.
+    const views = defaultViewsSchema;
+    const visible = new Map<string, number>();
+    let cursor = "0";
+    poller = (async () => {
+      while (polling) {
+        const { rows } = await stack.pool.query<{ kind: string; id: string; key: string }>(
+          `SELECT 'status' AS kind, id::text, request_id || ':' || to_status AS key FROM crossfill.status_events WHERE id > $1
+           UNION ALL SELECT 'indexed', '0', 'deposit:' || tx_hash FROM ${views}.deposit
+           UNION ALL SELECT 'indexed', '0', 'fill:' || tx_hash FROM ${views}.fill`,
+          [cursor],
+        );
+        const now = wallClockMs();
+        for (const row of rows) {
+          if (!visible.has(row.key)) visible.set(row.key, now);
+          if (row.kind === "status" && BigInt(row.id) > BigInt(cursor)) cursor = row.id;
+        }
+        await sleep(10);
+      }
+    })().catch((error: Error) => {
+      polling = false;
+      log(`pipeline: the status_events poller failed: ${error.message}`);
+    });
+
+    log(`pipeline: ${options.intents} intents from ${accounts.length} accounts in parallel, one at a time per account`);
+    const cpuBefore = cpuSnapshot();
+    const intents: Intent[] = [];
+    let nextIndex = 0;
+    await Promise.all(
+      wallets.map(async (wallet, account) => {
+        for (;;) {
+          const index = nextIndex++;
+          if (index >= options.intents) return;
+          const kind = QUOTE_KINDS[index % QUOTE_KINDS.length];
+          const user = accounts[account].address;
+          const response = await fetch(`${stack.api.url}/quote/v2`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(quoteBody(kind, origin, destination, user)),
+          });
+          const quote = (await response.json()) as { steps?: Array<{ id: string; requestId: Hex; items: Array<{ data: { to: Address; data: Hex; value: string } }> }>; message?: string };
+          if (response.status !== 200 || !quote.steps) throw new Error(`quote ${index} (${kind}) failed: ${response.status} ${quote.message}`);
+          const quotedAtMs = wallClockMs();
+          const steps = quote.steps.map((step) => step.id).join(",");
+          if (steps !== "deposit") throw new Error(`quote ${index} (${kind}) has steps ${steps}, expected one deposit`);
+          const { data } = quote.steps[0].items[0];
+          const depositTx = await wallet.sendTransaction({ to: data.to, data: data.data, value: BigInt(data.value) });
+          const depositSentAtMs = wallClockMs();
+          const receipt = await originClient.waitForTransactionReceipt({ hash: depositTx, pollingInterval: 50 });
+          if (receipt.status !== "success") throw new Error(`deposit ${depositTx} reverted`);
+          intents.push({ index, kind, account, requestId: quote.steps[0].requestId, depositTx, depositBlock: receipt.blockNumber, quotedAtMs, depositSentAtMs });
+        }
+      }),
+    );
+
+    log("pipeline: waiting for every request to end");
+    const ids = intents.map((intent) => intent.requestId);
+    const deadline = Date.now() + options.timeoutMs;
+    for (;;) {
+      const { rows } = await stack.pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM crossfill.requests WHERE id = ANY($1) AND status IN ('success', 'failure', 'refund')",
+        [ids],
+      );
+      if (rows[0].n === ids.length) break;
+      if (Date.now() > deadline) {
+        log(`pipeline: ${ids.length - rows[0].n} requests still open after ${options.timeoutMs / 1000} s; reporting the rest`);
+        break;
+      }
+      await sleep(100);
+    }
+    await sleep(200);
+    polling = false;
+    await poller;
+    const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot());
+
+    const clock = await clockOffset(async () => {
+      const { rows } = await stack.pool.query<{ ms: number }>("SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS ms");
+      return rows[0].ms;
+    });
+    const { rows: events } = await stack.pool.query<EventRow>(
+      `SELECT request_id, to_status, (extract(epoch from created_at) * 1000)::float8 AS created_ms, details
+         FROM crossfill.status_events WHERE request_id = ANY($1) ORDER BY id`,
+      [ids],
+    );
+
+    // BullMQ keeps completed fill jobs (JOB_OPTIONS.removeOnComplete): when each was added, started and done.
+    const fillQueue = stack.queues.createQueue<FillJob>(QUEUES.fill);
+    const fillJobs = new Map<string, { addedMs: number; startedMs: number; finishedMs: number }>();
+    for (const job of await fillQueue.getJobs(["completed"], 0, -1)) {
+      const known = fillJobs.get(job.data.requestId);
+      if (job.processedOn && job.finishedOn && (!known || job.timestamp < known.addedMs)) {
+        fillJobs.set(job.data.requestId, { addedMs: job.timestamp, startedMs: job.processedOn, finishedMs: job.finishedOn });
+      }
+    }
+
+    const timings: IntentTiming[] = [];
+    const failed: PipelineBenchResult["failed"] = [];
+    const fillBlockOf = new Map<Hex, bigint>();
+    for (const intent of intents.sort((a, b) => a.index - b.index)) {
+      const mine = events.filter((event) => event.request_id === intent.requestId);
+      const at = (status: string) => mine.find((event) => event.to_status === status);
+      const pending = at("pending");
+      const submitted = at("submitted");
+      const success = at("success");
+      const depositSeen = originBlocks.blocks.get(intent.depositBlock);
+      const fillTx = submitted?.details?.fillTxHash;
+      if (!pending || !submitted || !success || !depositSeen || !fillTx) {
+        failed.push({ requestId: intent.requestId, statuses: mine.map((event) => event.to_status) });
+        continue;
+      }
+      if (!fillBlockOf.has(fillTx)) fillBlockOf.set(fillTx, (await destinationClient.getTransactionReceipt({ hash: fillTx })).blockNumber);
+      const fillSeen = destinationBlocks.blocks.get(fillBlockOf.get(fillTx)!);
+      if (!fillSeen) {
+        failed.push({ requestId: intent.requestId, statuses: [...mine.map((event) => event.to_status), "(fill block not seen)"] });
+        continue;
+      }
+      const from = depositSeen.seenAtMs;
+      const round = (value: number) => Math.round(value * 100) / 100;
+      const pendingVisible = visible.get(`${intent.requestId}:pending`);
+      const successVisible = visible.get(`${intent.requestId}:success`);
+      const depositIndexed = visible.get(`deposit:${intent.depositTx.toLowerCase()}`);
+      const fillIndexed = visible.get(`fill:${fillTx.toLowerCase()}`);
+      const job = fillJobs.get(intent.requestId);
+      timings.push({
+        kind: intent.kind,
+        depositBlock: Number(intent.depositBlock),
+        depositBlockTimestampS: depositSeen.timestampS,
+        toPending: round(pending.created_ms - from),
+        toSubmitted: round(submitted.created_ms - from),
+        toFillBlock: round(fillSeen.seenAtMs - from),
+        toSuccess: round(success.created_ms - from),
+        pendingVisible: pendingVisible === undefined ? null : round(pendingVisible - from),
+        successVisible: successVisible === undefined ? null : round(successVisible - from),
+        depositIndexedVisible: depositIndexed === undefined ? null : round(depositIndexed - from),
+        fillIndexedVisible: fillIndexed === undefined ? null : round(fillIndexed - from),
+        fillJobAdded: job ? round(job.addedMs - from) : null,
+        fillJobStarted: job ? round(job.startedMs - from) : null,
+        fillJobFinished: job ? round(job.finishedMs - from) : null,
+      });
+    }
+    if (timings.length === 0) throw new Error(`no intent completed: ${JSON.stringify(failed.slice(0, 3))}`);
+
+    const perBlock = new Map<bigint, number>();
+    for (const intent of intents) perBlock.set(intent.depositBlock, (perBlock.get(intent.depositBlock) ?? 0) + 1);
+    const pick = (f: (t: IntentTiming) => number | null) => timings.map(f).filter((value): value is number => value !== null);
+    const byIntent = new Map(intents.map((intent) => [intent.requestId, intent]));
+    const latencyMs = {
+      depositBlockToPending: summarize(pick((t) => t.toPending)),
+      depositBlockToSuccess: summarize(pick((t) => t.toSuccess)),
+      pendingToSubmitted: summarize(pick((t) => t.toSubmitted - t.toPending)),
+      submittedToFillBlock: summarize(pick((t) => t.toFillBlock - t.toSubmitted)),
+      fillBlockToSuccess: summarize(pick((t) => t.toSuccess - t.toFillBlock)),
+      depositBlockToPendingVisible: summarizeSome(pick((t) => t.pendingVisible)),
+      depositBlockToSuccessVisible: summarizeSome(pick((t) => t.successVisible)),
+      depositBlockToDepositIndexedVisible: summarizeSome(pick((t) => t.depositIndexedVisible)),
+      pendingToFillJobAdded: summarizeSome(pick((t) => (t.fillJobAdded === null ? null : t.fillJobAdded - t.toPending))),
+      fillJobAddedToStarted: summarizeSome(pick((t) => (t.fillJobStarted === null || t.fillJobAdded === null ? null : t.fillJobStarted - t.fillJobAdded))),
+      fillJobStartedToFinished: summarizeSome(pick((t) => (t.fillJobFinished === null || t.fillJobStarted === null ? null : t.fillJobFinished - t.fillJobStarted))),
+      fillBlockToFillIndexedVisible: summarizeSome(pick((t) => (t.fillIndexedVisible === null ? null : t.fillIndexedVisible - t.toFillBlock))),
+      quoteToDepositSent: summarize([...byIntent.values()].map((intent) => intent.depositSentAtMs - intent.quotedAtMs)),
+    };
+    const blockTimeMs = destination.blockTimeSeconds * 1000;
+    const destinationSightings = [...destinationBlocks.blocks.values()].map((block) => block.seenAtMs).sort((a, b) => a - b);
+    const phases = [...originBlocks.blocks.values()].flatMap(({ seenAtMs }) => {
+      const next = destinationSightings.find((at) => at >= seenAtMs);
+      return next === undefined ? [] : [next - seenAtMs];
+    });
+    const destinationBlockPhaseMs = phases.length ? summarize(phases).p50 : Number.NaN;
+    const targets: Target[] = [
+      {
+        metric: "deposit block → pending status_events row, p50 (ms)",
+        target: "≤ 250",
+        measured: latencyMs.depositBlockToPending.p50,
+        met: latencyMs.depositBlockToPending.p50 <= 250,
+      },
+      {
+        metric: "deposit block → success status_events row, p50 (ms)",
+        target: `≤ ${blockTimeMs + 500} (one ${blockTimeMs} ms destination block + 500)`,
+        measured: latencyMs.depositBlockToSuccess.p50,
+        met: latencyMs.depositBlockToSuccess.p50 <= blockTimeMs + 500,
+      },
+      { metric: "intents that reached success", target: `${options.intents}`, measured: timings.length, met: timings.length === options.intents },
+    ];
+    return {
+      benchmark: "pipeline",
+      date: date.toISOString(),
+      commit: gitCommit(),
+      machine,
+      setup: {
+        stack: "startTestStack(): 2 anvil chains with 1 s blocks, fresh Postgres database, Ponder (websocket transport), BullMQ on Redis, worker and API in the bench process",
+        load: `${options.intents} intents round-robin over {native bridge, ERC-20 bridge (pre-approved), ETH→USDC swap}; ${accounts.length} accounts in parallel, each quote → deposit → receipt → next`,
+        blockSighting: "viem watchBlocks over the origin/destination websocket (eth_subscribe newHeads); local wall clock (performance.timeOrigin + performance.now()) at the first announcement",
+        statusTimes: "crossfill.status_events.created_at (Postgres now(): the writing transaction's start) in epoch ms as float8",
+        visibleTimes:
+          "local wall clock at which a 10 ms poll first returned the row, of crossfill.status_events or of Ponder's deposit/fill views (what a database reader sees, after commit)",
+        ...options,
+      },
+      clock,
+      completed: timings.length,
+      failed,
+      depositsPerBlock: summarize([...perBlock.values()]),
+      destinationBlockPhaseMs,
+      latencyMs,
+      cpuMsByProcess,
+      intents: timings,
+      targets,
+    };
+  } finally {
+    polling = false;
+    await poller;
+    for (const watcher of watchers) watcher.stop();
+    await stack.stop();
+  }
+}

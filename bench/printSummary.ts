@@ -1,0 +1,46 @@
+import type { PipelineBenchResult } from "./pipelineBench.js";
+import type { QuoteBenchResult } from "./quoteBench.js";
+import type { Target } from "./target.js";
+
+function table(header: string[], rows: Array<Array<string | number>>): string {
+  const cells = [header, ...rows.map((row) => row.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n");
+}
+
+const targetRows = (targets: Target[]) => targets.map((t) => [t.metric, t.target, t.measured, t.met ? "yes" : "NO"]);
+const ms = (s: { p50: number; p95: number; p99: number; max: number } | null) => (s ? `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}` : "(not measured)");
+
+/** The human summary of a run: targets first, then the main distributions. */
+export function printSummary(result: QuoteBenchResult | PipelineBenchResult): string {
+  const head = `${result.benchmark} — ${result.date}, commit ${result.commit}, ${result.machine.cores} × ${result.machine.cpuModel}, ${result.machine.totalMemoryGiB} GiB, Node ${result.machine.node}`;
+  const targets = table(["metric", "target", "measured", "met?"], targetRows(result.targets));
+  if (result.benchmark === "quote") {
+    const phases = table(
+      ["phase", "quotes", "errors", "quotes/s", "latency p50 / p95 / p99 / max (ms)"],
+      [
+        ["sequential", result.sequential.completed, result.sequential.errors, result.sequential.quotesPerSecond, ms(result.sequential.latencyMs)],
+        ...result.concurrent.map((c) => [`${c.concurrency} in flight`, c.completed, c.errors, c.quotesPerSecond, ms(c.latencyMs)]),
+      ],
+    );
+    return `${head}\n${targets}\n\n${phases}`;
+  }
+  const l = result.latencyMs;
+  const stages = table(
+    ["interval (ms)", "p50 / p95 / p99 / max"],
+    [
+      ["deposit block → pending row", ms(l.depositBlockToPending)],
+      ["deposit block → success row", ms(l.depositBlockToSuccess)],
+      ["pending → submitted", ms(l.pendingToSubmitted)],
+      ["  pending → fill job added", ms(l.pendingToFillJobAdded)],
+      ["  fill job added → started", ms(l.fillJobAddedToStarted)],
+      ["  fill job started → finished", ms(l.fillJobStartedToFinished)],
+      ["submitted → fill block", ms(l.submittedToFillBlock)],
+      ["fill block → success row", ms(l.fillBlockToSuccess)],
+      ["deposit block → deposit in Ponder view (10 ms poll)", ms(l.depositBlockToDepositIndexedVisible)],
+      ["fill block → fill in Ponder view (10 ms poll)", ms(l.fillBlockToFillIndexedVisible)],
+    ],
+  );
+  return `${head}\n${targets}\n\n${stages}\n(${result.completed} intents completed, ${result.failed.length} not; destination blocks came ${result.destinationBlockPhaseMs} ms after origin blocks)`;
+}

@@ -1,0 +1,196 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import type { Address } from "viem";
+import { createEvmChainClient } from "../src/chains/evmChainClient.js";
+import { startTestStack } from "../test/support/startTestStack.js";
+import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
+import { type Summary, summarize } from "./percentiles.js";
+import { type CpuProfileSummary, profileCpu } from "./profileCpu.js";
+import { cpuBetween, cpuSnapshot } from "./processCpu.js";
+import { QUOTE_KINDS, type QuoteKind, quoteBody } from "./quoteBodies.js";
+import type { LoadCommand, LoadPhase, LoadReport, LoadSample } from "./quoteLoad.js";
+import type { Target } from "./target.js";
+
+export type QuoteBenchOptions = {
+  warmup: number;
+  sequential: number;
+  concurrency: number[];
+  durationMs: number;
+  profileMs: number;
+  /** Where to save the raw .cpuprofile of the profiled phase, if anywhere. */
+  cpuprofile?: string;
+};
+export const defaultQuoteBenchOptions: QuoteBenchOptions = { warmup: 200, sequential: 1000, concurrency: [16, 64], durationMs: 10_000, profileMs: 5_000 };
+
+type PhaseResult = { completed: number; errors: number; firstError?: string; elapsedMs: number; quotesPerSecond: number; latencyMs: Summary };
+export type QuoteBenchResult = {
+  benchmark: "quote";
+  date: string;
+  commit: string;
+  machine: MachineInfo;
+  setup: Record<string, unknown>;
+  sequential: PhaseResult & { latencyByKindMs: Record<QuoteKind, Summary> };
+  concurrent: Array<PhaseResult & { concurrency: number; loadGeneratorCpuMs: number; cpuMsByProcess: Record<string, number>; coresBusy: number }>;
+  dependenciesMs: Record<string, Summary>;
+  serverProfile: CpuProfileSummary & { concurrency: number; quotesPerSecondWhileProfiled: number };
+  requestsStored: number;
+  targets: Target[];
+};
+
+const loadScript = fileURLToPath(new URL("./quoteLoad.ts", import.meta.url));
+
+function runPhase(child: ChildProcess, url: string, bodies: string[], phase: LoadPhase): Promise<LoadReport> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: LoadReport) => {
+      child.off("exit", onExit);
+      resolve(message);
+    };
+    const onExit = (code: number | null) => {
+      child.off("message", onMessage);
+      reject(new Error(`the load generator exited (code ${code}) during a phase`));
+    };
+    child.once("message", onMessage);
+    child.once("exit", onExit);
+    child.send({ type: "run", url, bodies, phase } satisfies LoadCommand);
+  });
+}
+
+function phaseResult(report: LoadReport): PhaseResult {
+  const ok = report.samples.filter(([, , status]) => status === 200);
+  if (ok.length === 0) throw new Error(`no quote succeeded in a phase: ${report.firstError ?? `statuses ${[...new Set(report.samples.map((s) => s[2]))].join(", ")}`}`);
+  return {
+    completed: ok.length,
+    errors: report.samples.length - ok.length,
+    ...(report.firstError ? { firstError: report.firstError } : {}),
+    elapsedMs: Math.round(report.elapsedMs),
+    quotesPerSecond: Math.round((ok.length / report.elapsedMs) * 1000 * 10) / 10,
+    latencyMs: summarize(ok.map(([, ms]) => ms)),
+  };
+}
+
+async function timeEach(count: number, work: () => Promise<unknown>): Promise<Summary> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await work();
+    samples.push(performance.now() - start);
+  }
+  return summarize(samples);
+}
+
+/**
+ * Quote latency and throughput on a warm API: the stack without indexer and worker (`pipeline: false`), load
+ * from a forked process. Phases: warm-up, sequential (one in flight), then fixed-concurrency runs, then a
+ * profiled run of the server's thread (separate, so the profiler's cost does not touch the measured phases).
+ */
+export async function quoteBench(options: QuoteBenchOptions, log: (line: string) => void): Promise<QuoteBenchResult> {
+  const date = new Date();
+  const machine = machineInfo();
+  const stack = await startTestStack({ pipeline: false });
+  // Dropping the database at stop() can reach a pooled connection that is still closing; without a listener
+  // that 57P01 error on the pool would crash the process.
+  stack.pool.on("error", (error) => log(`pool error (ignored): ${error.message}`));
+  const child = fork(loadScript, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  try {
+    const [origin, destination] = stack.devnet.chains;
+    const kindOf: QuoteKind[] = [];
+    const bodies: string[] = [];
+    for (const account of stack.devnet.accounts) {
+      for (const kind of QUOTE_KINDS) {
+        kindOf.push(kind);
+        bodies.push(JSON.stringify(quoteBody(kind, origin, destination, account.address as Address)));
+      }
+    }
+    const url = stack.api.url;
+
+    log(`quote: warm-up, ${options.warmup} quotes`);
+    phaseResult(await runPhase(child, url, bodies, { kind: "sequential", count: options.warmup }));
+
+    log(`quote: ${options.sequential} sequential quotes`);
+    const sequentialReport = await runPhase(child, url, bodies, { kind: "sequential", count: options.sequential });
+    const latencyByKindMs = Object.fromEntries(
+      QUOTE_KINDS.map((kind) => [kind, summarize(sequentialReport.samples.filter(([body, , status]) => status === 200 && kindOf[body] === kind).map(([, ms]) => ms))]),
+    ) as Record<QuoteKind, Summary>;
+    const sequential = { ...phaseResult(sequentialReport), latencyByKindMs };
+
+    const concurrent: QuoteBenchResult["concurrent"] = [];
+    for (const concurrency of options.concurrency) {
+      log(`quote: ${concurrency} in flight for ${options.durationMs / 1000} s`);
+      const before = cpuSnapshot({ "load generator": child.pid });
+      const report = await runPhase(child, url, bodies, { kind: "concurrent", concurrency, durationMs: options.durationMs });
+      const cpuMsByProcess = cpuBetween(before, cpuSnapshot({ "load generator": child.pid }));
+      const busy = Object.values(cpuMsByProcess).reduce((sum, ms) => sum + ms, 0);
+      concurrent.push({
+        concurrency,
+        ...phaseResult(report),
+        loadGeneratorCpuMs: Math.round(report.cpuMs),
+        cpuMsByProcess,
+        coresBusy: Math.round((busy / report.elapsedMs) * 100) / 100,
+      });
+    }
+
+    const profileConcurrency = options.concurrency[0] ?? 16;
+    log(`quote: profiling the server's thread, ${profileConcurrency} in flight for ${options.profileMs / 1000} s`);
+    const profiled = await profileCpu(() => runPhase(child, url, bodies, { kind: "concurrent", concurrency: profileConcurrency, durationMs: options.profileMs }), {
+      rawPath: options.cpuprofile,
+    });
+    const serverProfile = { concurrency: profileConcurrency, quotesPerSecondWhileProfiled: phaseResult(profiled.result).quotesPerSecond, ...profiled.profile };
+
+    log("quote: timing the dependencies of one quote");
+    const chain = createEvmChainClient(origin);
+    const usdc = origin.currencies.find((c) => c.symbol === "USDC")!.address as Address;
+    const user = stack.devnet.accounts[0].address as Address;
+    await stack.pool.query("CREATE TABLE bench_commit_probe (id bigserial PRIMARY KEY, payload jsonb)");
+    const payload = JSON.stringify({ probe: "x".repeat(2000) });
+    const dependenciesMs = {
+      "anvil eth_getBalance (native balanceOf)": await timeEach(300, () => chain.balanceOf(user, "0x0000000000000000000000000000000000000000")),
+      "anvil eth_call (ERC-20 balanceOf)": await timeEach(300, () => chain.balanceOf(user, usdc)),
+      "postgres SELECT 1": await timeEach(300, () => stack.pool.query("SELECT 1")),
+      "postgres INSERT of a 2 kB jsonb row, autocommit": await timeEach(300, () => stack.pool.query("INSERT INTO bench_commit_probe (payload) VALUES ($1)", [payload])),
+    };
+
+    const { rows } = await stack.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM crossfill.requests");
+    const best = concurrent.reduce((a, b) => (b.quotesPerSecond > a.quotesPerSecond ? b : a), concurrent[0]);
+    const targets: Target[] = [
+      { metric: "quote latency p50, sequential (ms)", target: "≤ 5", measured: sequential.latencyMs.p50, met: sequential.latencyMs.p50 <= 5 },
+      ...(best
+        ? [
+            {
+              metric: `quote throughput, best of ${options.concurrency.join("/")} in flight (quotes/s)`,
+              target: "≥ 500",
+              measured: best.quotesPerSecond,
+              met: best.quotesPerSecond >= 500,
+            },
+          ]
+        : []),
+    ];
+    return {
+      benchmark: "quote",
+      date: date.toISOString(),
+      commit: gitCommit(),
+      machine,
+      setup: {
+        stack: "startTestStack({ pipeline: false }): 2 anvil chains (1 s blocks), fresh Postgres database on 127.0.0.1:5432, API in the bench process",
+        loadGenerator: "separate process (child_process.fork of bench/quoteLoad.ts), node:http keep-alive Agent, one socket per in-flight request",
+        bodies: "round-robin over 5 users × {native bridge ETH→ETH exact input, ERC-20 bridge USDC→USDC exact input, swap ETH→USDC exact output}",
+        latency: "client side, from the request's first byte written to the response's last byte read",
+        ...options,
+      },
+      sequential,
+      concurrent,
+      dependenciesMs,
+      serverProfile,
+      requestsStored: rows[0].n,
+      targets,
+    };
+  } finally {
+    if (child.connected) child.send({ type: "exit" } satisfies LoadCommand);
+    if (child.exitCode === null && child.signalCode === null) {
+      const killer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await new Promise((resolve) => child.once("exit", resolve));
+      clearTimeout(killer);
+    }
+    await stack.stop();
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * `npm run bench [-- <name>…] [--option=value…]`: runs the benchmarks (all, or the named ones), writes each
+ * result to bench/results/<name>-<ISO date>.json and prints a summary.
+ *
+ *   quote      --warmup=200 --sequential=1000 --concurrency=16,64 --duration=10000 --profile=5000 [--cpuprofile=file]
+ *   pipeline   --intents=50 --accounts=5 --timeout=90000
+ *   --no-write   print only
+ *   --quiet-wait=60000   how long to wait for the CPUs to be ≥ 85 % idle before each benchmark (0: don't)
+ */
+import { pipelineBench, defaultPipelineBenchOptions } from "./pipelineBench.js";
+import { printSummary } from "./printSummary.js";
+import { defaultQuoteBenchOptions, quoteBench } from "./quoteBench.js";
+import { waitForQuietMachine } from "./quietMachine.js";
+import { writeResult } from "./writeResult.js";
+
+const BENCHMARKS = ["quote", "pipeline"] as const;
+type BenchName = (typeof BENCHMARKS)[number];
+
+function parseArgs(argv: string[]) {
+  const names: BenchName[] = [];
+  const flags = new Map<string, string>();
+  for (const arg of argv) {
+    if (arg.startsWith("--")) {
+      const [key, value = "true"] = arg.slice(2).split("=", 2);
+      flags.set(key, value);
+    } else if ((BENCHMARKS as readonly string[]).includes(arg)) {
+      names.push(arg as BenchName);
+    } else {
+      throw new Error(`unknown benchmark "${arg}"; known: ${BENCHMARKS.join(", ")}`);
+    }
+  }
+  const number = (key: string, fallback: number) => {
+    const value = flags.get(key);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${key} must be a non-negative number, got ${value}`);
+    return parsed;
+  };
+  const quote = {
+    warmup: number("warmup", defaultQuoteBenchOptions.warmup),
+    sequential: number("sequential", defaultQuoteBenchOptions.sequential),
+    concurrency: flags.has("concurrency") ? flags.get("concurrency")!.split(",").map(Number) : defaultQuoteBenchOptions.concurrency,
+    durationMs: number("duration", defaultQuoteBenchOptions.durationMs),
+    profileMs: number("profile", defaultQuoteBenchOptions.profileMs),
+    cpuprofile: flags.get("cpuprofile"),
+  };
+  if (quote.concurrency.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--concurrency takes positive integers, comma-separated");
+  const pipeline = {
+    intents: number("intents", defaultPipelineBenchOptions.intents),
+    accounts: number("accounts", defaultPipelineBenchOptions.accounts),
+    timeoutMs: number("timeout", defaultPipelineBenchOptions.timeoutMs),
+  };
+  const quietWaitMs = number("quiet-wait", 60_000);
+  return { names: names.length ? names : [...BENCHMARKS], write: !flags.has("no-write"), quietWaitMs, quote, pipeline };
+}
+
+const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const summaries: string[] = [];
+  let failures = 0;
+  for (const name of args.names) {
+    try {
+      const idlePercentBefore = await waitForQuietMachine({ maxWaitMs: args.quietWaitMs, log });
+      const result = name === "quote" ? await quoteBench(args.quote, log) : await pipelineBench(args.pipeline, log);
+      result.machine.idlePercentBeforeStart = idlePercentBefore;
+      if (args.write) log(`wrote ${writeResult(name, new Date(result.date), result)}`);
+      summaries.push(printSummary(result));
+    } catch (error) {
+      failures += 1;
+      log(`${name} failed: ${(error as Error).stack ?? error}`);
+    }
+  }
+  console.log(`\n${summaries.join("\n\n")}`);
+  return failures ? 1 : 0;
+}
+
+// Exit explicitly once the results are written: a handle left open by any part of the stack (before d42c46e,
+// the BullMQ workers' Redis connections) must not keep `npm run bench` from ending.
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(error.message);
+    process.exit(2);
+  },
+);
