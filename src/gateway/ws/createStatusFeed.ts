@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { StatusFanout, StatusListener } from "../../events/createStatusFanout.js";
+import type { StatusUpdate } from "../../events/statusUpdate.js";
 import { filterKey, parseFeedMessage } from "./feedMessage.js";
 
 export type StatusFeedOptions = {
@@ -47,6 +48,13 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
     client.socket.send(text);
   };
   const reply = (client: Client, message: object) => send(client, JSON.stringify(message));
+  // Serialized once per update, however many sockets it goes to.
+  const serialized = new WeakMap<StatusUpdate, string>();
+  const bodyText = (update: StatusUpdate) => {
+    let text = serialized.get(update);
+    if (text === undefined) serialized.set(update, (text = JSON.stringify(update.body)));
+    return text;
+  };
 
   const unsubscribeAll = (client: Client) => {
     for (const key of client.keys) options.fanout.remove(key, client.listener);
@@ -54,7 +62,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   };
 
   wss.on("connection", (socket) => {
-    const client: Client = { socket, keys: new Set(), alive: true, listener: (update) => send(client, JSON.stringify(update.body)) };
+    const client: Client = { socket, keys: new Set(), alive: true, listener: (update) => send(client, bodyText(update)) };
     clients.add(client);
     socket.on("pong", () => {
       client.alive = true;
