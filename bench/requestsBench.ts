@@ -3,7 +3,7 @@
  * hash, a two-group `filters` query, deep cursor pages and `includeTotal`, through the real route in process
  * (key lookup, rate limiter, parsing, SQL, record building, JSON). Also records each case's query plan.
  *
- *   npx tsx bench/requestsBench.ts [--requests=1000000] [--samples=40] [--keep]
+ *   npx tsx bench/requestsBench.ts [--requests=1000000] [--samples=40] [--keep] [--limiter=postgres]
  * Targets (issue 3): p95 ≤ 20 ms for pages and term, ≤ 300 ms with includeTotal; seeding under 2 minutes.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -15,14 +15,15 @@ import { explainRequestPage } from "../schema/requestsQuery.js";
 import { seedBenchRequests } from "../schema/seedBenchRequests.js";
 import { requestsRoutes } from "../src/gateway/rest/requestsRoutes.js";
 import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/rest/rateLimit.js";
-import { createPostgresRateLimiter } from "../src/rateLimits/rateLimiter.js";
+import { createPostgresRateLimiter, createRedisRateLimiter } from "../src/rateLimits/rateLimiter.js";
 import { authorizeRequestFilter } from "../src/requests/authorizeRequestFilter.js";
 import { decodeCursor } from "../src/requests/continuationCursor.js";
 import { parseRequestsV3Query } from "../src/requests/parseRequestsQuery.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 
-export type RequestsBenchOptions = { requests: number; samples: number; keep: boolean };
-export const defaultRequestsBenchOptions: RequestsBenchOptions = { requests: 1_000_000, samples: 40, keep: false };
+/** `redisUrl`: rate-limit counters on Redis as in production; without it they go to Postgres (the embedded mode). */
+export type RequestsBenchOptions = { requests: number; samples: number; keep: boolean; redisUrl?: string };
+export const defaultRequestsBenchOptions: RequestsBenchOptions = { requests: 1_000_000, samples: 40, keep: false, redisUrl: "redis://127.0.0.1:6379" };
 
 type CaseResult = { name: string; query: string; target: number; p50: number; p95: number; max: number; rows: number; plan: string };
 
@@ -36,14 +37,19 @@ const round = (value: number) => Math.round(value * 100) / 100;
 export async function requestsBench(options: RequestsBenchOptions = defaultRequestsBenchOptions) {
   const db = await createTestDatabase("crossfill_bench");
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
+  let closeLimiter = async () => undefined as void;
   try {
     await migrate(pool);
     const seedStarted = performance.now();
-    await seedBenchRequests(pool, { requests: options.requests, integrators: 20, chainIds: CHAINS, wallets: 100_000 });
+    await seedBenchRequests(pool, { requests: options.requests, integrators: 20, chainIds: CHAINS, wallets: 100_000 }, (phase) =>
+      process.stderr.write(`  ${phase} at ${round((performance.now() - seedStarted) / 1000)} s\n`),
+    );
     const seedSeconds = round((performance.now() - seedStarted) / 1000);
     process.stderr.write(`seeded ${options.requests} requests in ${seedSeconds} s\n`);
 
     const cursorSecret = randomBytes(32);
+    const limiter = options.redisUrl ? createRedisRateLimiter(options.redisUrl, `bench-${randomBytes(4).toString("hex")}`) : createPostgresRateLimiter(pool);
+    closeLimiter = () => limiter.close();
     const generous = { anonymous: 1e9, standard: 1e9, elevated: 1e9 };
     const app = new Hono().route(
       "/",
@@ -52,7 +58,7 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
         registry: { chains: [], currency: () => undefined },
         cursorSecret,
         limit: { ...DEFAULT_ROUTE_LIMITS.requestsV3, ...generous },
-        limiter: createPostgresRateLimiter(pool),
+        limiter,
         now: () => new Date(),
         trustForwardedFor: false,
       }),
@@ -146,8 +152,9 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
       results.push({ name, query: `${base} (pages 1–200)`, target: PAGE, p50: round(rank(times, 50)), p95: round(rank(times, 95)), max: round(times.at(-1)!), rows: 50, plan: await plan(lastQuery) });
       process.stderr.write(`${name.padEnd(40)} p50 ${rank(times, 50).toFixed(2)} ms  p95 ${rank(times, 95).toFixed(2)} ms\n`);
     }
-    return { benchmark: "requests", requests: options.requests, seedSeconds, samples: options.samples, results };
+    return { benchmark: "requests", requests: options.requests, seedSeconds, samples: options.samples, limiter: limiter.kind, results };
   } finally {
+    await closeLimiter();
     await pool.end();
     if (!options.keep) await db.drop();
     else process.stderr.write(`kept database ${db.url}\n`);
@@ -160,6 +167,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     requests: Number(flag("requests") ?? defaultRequestsBenchOptions.requests),
     samples: Number(flag("samples") ?? defaultRequestsBenchOptions.samples),
     keep: process.argv.includes("--keep"),
+    redisUrl: flag("limiter") === "postgres" ? undefined : defaultRequestsBenchOptions.redisUrl,
   });
   mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
   const file = new URL(`./results/requests-${new Date().toISOString().replace(/[:.]/g, "-")}.json`, import.meta.url);
