@@ -16,7 +16,7 @@ import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 import { failRequest } from "./failRequest.js";
-import { type SolverCall, broadcastTransaction, signSolverTransaction } from "./solverTransaction.js";
+import { type SolverCall, broadcastTransaction, prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
 
 /**
  * A deposit made in time but not filled by its order's deadline plus this window is refunded instead: the
@@ -118,6 +118,7 @@ export function createFillProcessor(deps: FillDeps) {
       }
       const call = fillCall(request, amountOut, chain.chain.receiver as Address);
       try {
+        const prepared = await prepareSolverTransaction(chain, solver, call);
         attempt = await withTransaction(pool, async (db) => {
           // Serialises signing per request across replicas; the nonce row lock serialises nonces per chain.
           await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [request.id]);
@@ -126,7 +127,7 @@ export function createFillProcessor(deps: FillDeps) {
           // Failed meanwhile (a refund may be on its way): never sign a fill for it.
           const current = await getRequest(db, request.id, { forUpdate: true });
           if (current?.status !== "pending") return undefined;
-          const signed = await signSolverTransaction(db, chain, solver, call);
+          const signed = await signSolverTransaction(db, chain, solver, prepared);
           const stored = {
             requestId: request.id,
             chainId: chain.chain.id,

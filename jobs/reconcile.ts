@@ -43,10 +43,10 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
   const toRefund: string[] = [];
   const deposits = await findUnappliedDeposits(pool, deps.onchainSchema);
   for (const deposit of deposits) {
-    await withTransaction(pool, async (client) => {
-      if (!(await recordRequestDeposit(client, deposit))) return;
+    const queued = await withTransaction(pool, async (client): Promise<{ fill?: string; refund?: string }> => {
+      if (!(await recordRequestDeposit(client, deposit))) return {};
       const request = await getRequest(client, deposit.requestId, { forUpdate: true });
-      if (!request) return;
+      if (!request) return {};
       if (request.status !== "waiting") {
         // The order was paid already: this deposit goes back; the first is still filled exactly once.
         const refundId = await queueRefund(client, {
@@ -56,9 +56,8 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
           refundsRequest: false,
           recipient: request.refundTo ?? deposit.depositor,
         });
-        if (refundId) toRefund.push(refundId);
         logger.warn({ requestId: request.id, txHash: deposit.txHash, status: request.status }, "second deposit for one order; refunding it");
-        return;
+        return { refund: refundId };
       }
       const late = deposit.timestamp * 1000n > BigInt(request.deadline.getTime());
       const repriced = late && request.latePaymentSlippageBps !== null ? await repriceDeposit(request, deposit.amount, deps) : undefined;
@@ -67,12 +66,19 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
       if (assessment.fill) {
         await setFillAmount(client, request.id, assessment.amountOut);
         await transitionRequest(client, { requestId: request.id, to: "pending", details: { ...details, fillAmount: assessment.amountOut.toString() } });
-        toFill.push(request.id);
-      } else {
-        const refundId = await failRequest(client, { request, from: ["waiting"], failReason: assessment.failReason, deposit, details });
-        if (refundId) toRefund.push(refundId);
+        return { fill: request.id };
       }
+      return { refund: await failRequest(client, { request, from: ["waiting"], failReason: assessment.failReason, deposit, details }) };
     });
+    // Queued as soon as its transaction commits: the fill's latency does not wait for the rest of the batch.
+    if (queued.fill) {
+      toFill.push(queued.fill);
+      await deps.enqueueFill(queued.fill);
+    }
+    if (queued.refund) {
+      toRefund.push(queued.refund);
+      await deps.enqueueRefund(queued.refund);
+    }
   }
 
   const fills = await findUnappliedFills(pool, deps.onchainSchema);
@@ -94,14 +100,14 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
 
   // Work a crash or a lost job left behind: deposits applied without a fill job, refunds never sent.
   const stranded = [...(await findPendingWithoutFill(pool)), ...(await findStaleSubmitted(pool, FILL_RECHECK_AFTER_MS))];
-  const requeueFills = [...new Set([...toFill, ...stranded])];
+  const requeueFills = [...new Set(stranded)].filter((id) => !toFill.includes(id));
   for (const requestId of requeueFills) await deps.enqueueFill(requestId);
-  const requeueRefunds = [...new Set([...toRefund, ...(await findOpenRefunds(pool, REFUND_REQUEUE_AFTER_MS))])];
+  const requeueRefunds = [...new Set(await findOpenRefunds(pool, REFUND_REQUEUE_AFTER_MS))].filter((id) => !toRefund.includes(id));
   for (const refundId of requeueRefunds) await deps.enqueueRefund(refundId);
   return {
     deposits: deposits.length,
     fills: fills.length,
     refunds: refunds.length,
-    requeued: requeueFills.length - toFill.length + requeueRefunds.length - toRefund.length,
+    requeued: requeueFills.length + requeueRefunds.length,
   };
 }

@@ -11,7 +11,8 @@ import type { EvmChainClient } from "../src/chains/evmChainClient.js";
 import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
-import { broadcastTransaction, signSolverTransaction } from "./solverTransaction.js";
+import { findRevert } from "../src/chains/findRevert.js";
+import { broadcastTransaction, prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
 
 export type RefundDeps = {
   pool: pg.Pool;
@@ -80,18 +81,16 @@ export function createRefundProcessor(deps: RefundDeps) {
     };
     let signed: { nonce: number; rawTx: Hex; txHash: Hex } | undefined;
     try {
+      const prepared = await prepareSolverTransaction(chain, deps.solver, call);
       signed = await withTransaction(pool, async (db) => {
         const current = await getRefund(db, refund.id, { forUpdate: true });
         if (current?.status !== "queued") return undefined;
-        const transaction = await signSolverTransaction(db, chain, deps.solver, call);
+        const transaction = await signSolverTransaction(db, chain, deps.solver, prepared);
         await markRefundSent(db, refund.id, { amount, gasCost, ...transaction });
         return transaction;
       });
     } catch (error) {
-      const reverted = (error as { walk?: (fn: (e: unknown) => boolean) => unknown }).walk?.(
-        (e) => (e as { name?: string }).name === "ExecutionRevertedError" || (e as { name?: string }).name === "ContractFunctionRevertedError",
-      );
-      if (!reverted) throw error;
+      if (!findRevert(error)) throw error;
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund withdrawal reverts: ${(error as Error).message.split("\n")[0]}`);
     }
     // Another run signed it meanwhile: send what it stored.

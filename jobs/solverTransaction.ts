@@ -7,17 +7,33 @@ import { toViemChain } from "../src/chains/evmChainClient.js";
 export type SolverCall = { to: Address; data: Hex; value: bigint };
 export type SignedTransaction = { nonce: number; rawTx: Hex; txHash: Hex };
 
+function walletFor(chain: EvmChainClient, solver: LocalAccount) {
+  return createWalletClient({ account: solver, chain: toViemChain(chain.chain), transport: http(chain.chain.rpcUrl) });
+}
+
+export type PreparedSolverTransaction = Awaited<ReturnType<typeof prepareSolverTransaction>>;
+
 /**
- * Simulates and signs a solver transaction with the chain's next nonce, inside the caller's transaction
- * (which holds the nonce row lock until it commits). Throws the node's revert when the call would fail,
- * before any nonce is used.
+ * Simulates a solver transaction and fills in its gas and fees, everything but the nonce. Throws the node's
+ * revert when the call would fail. Done before the nonce lock, so the lock is held only to sign.
  */
-export async function signSolverTransaction(db: pg.PoolClient, chain: EvmChainClient, solver: LocalAccount, call: SolverCall): Promise<SignedTransaction> {
-  const wallet = createWalletClient({ account: solver, chain: toViemChain(chain.chain), transport: http(chain.chain.rpcUrl) });
+export async function prepareSolverTransaction(chain: EvmChainClient, solver: LocalAccount, call: SolverCall) {
+  return walletFor(chain, solver).prepareTransactionRequest({ ...call, parameters: ["chainId", "fees", "gas", "type"] });
+}
+
+/**
+ * Signs a prepared transaction with the chain's next nonce, inside the caller's transaction (which holds
+ * the nonce row lock until it commits, so replicas never share or skip a nonce).
+ */
+export async function signSolverTransaction(
+  db: pg.PoolClient,
+  chain: EvmChainClient,
+  solver: LocalAccount,
+  prepared: PreparedSolverTransaction,
+): Promise<SignedTransaction> {
   const pending = await chain.publicClient.getTransactionCount({ address: solver.address, blockTag: "pending" });
   const nonce = await lockNextNonce(db, chain.chain.id, solver.address, pending);
-  const prepared = await wallet.prepareTransactionRequest({ ...call, nonce });
-  const rawTx = await wallet.signTransaction(prepared);
+  const rawTx = await walletFor(chain, solver).signTransaction({ ...prepared, nonce });
   await saveNextNonce(db, chain.chain.id, solver.address, nonce + 1);
   return { nonce, rawTx, txHash: keccak256(rawTx) };
 }

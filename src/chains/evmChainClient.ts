@@ -23,7 +23,8 @@ export type EvmChainClient = {
 export function createEvmChainClient(chain: ChainConfig, options: { gasPriceTtlMs?: number } = {}): EvmChainClient {
   const publicClient = createPublicClient({
     chain: toViemChain(chain),
-    transport: http(chain.rpcUrl, { retryCount: 1 }),
+    // Reads made together (a quote's balance and allowance) go to the node as one JSON-RPC batch.
+    transport: http(chain.rpcUrl, { retryCount: 1, batch: true }),
     cacheTime: 0,
   }) as PublicClient;
   const ttl = options.gasPriceTtlMs ?? 1000;

@@ -20,7 +20,10 @@ export function solverAccount(config: Config): LocalAccount {
 }
 
 export function createPool(databaseUrl: string, max = 10): pg.Pool {
-  return new pg.Pool({ connectionString: databaseUrl, max });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max });
+  // An idle client dropped by the server (a restart, a failover) must not take the process down; the pool replaces it.
+  pool.on("error", (error) => process.stderr.write(`postgres pool: ${error.message}\n`));
+  return pool;
 }
 
 export function apiSettings(config: Config) {

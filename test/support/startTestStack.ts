@@ -51,6 +51,8 @@ export async function startTestStack(
     const devnet = await startDevnetChains({ chainIds: options.chainIds ?? [31338, 31339], blockTime: options.blockTime ?? 1, confirmations: options.confirmations });
     stops.push(() => devnet.stop());
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+    // Dropping the database at stop ends idle clients; that must not crash the test process.
+    pool.on("error", (error) => logger.debug({ err: error }, "idle postgres client ended"));
     stops.push(() => pool.end());
     await migrate(pool);
 
