@@ -4,6 +4,7 @@ import { type CrashCluster, type Role, checkInvariants, startCrashCluster } from
 import { sendSteps } from "../test/support/sendSteps.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
 import { type Summary, summarize } from "./percentiles.js";
+import type { Target } from "./target.js";
 
 export type CrashBenchOptions = { intents: number; killEveryMs: number; failingShare: number; timeoutMs: number };
 export const defaultCrashBenchOptions: CrashBenchOptions = { intents: 200, killEveryMs: 8_000, failingShare: 0.1, timeoutMs: 600_000 };
@@ -23,7 +24,11 @@ export type CrashBenchResult = {
   /** Intents in flight when a kill hit, from the kill to their final status. */
   recoveryMs: Summary | null;
   invariantViolations: string[];
+  targets: Target[];
 };
+
+// The issue's bound on recovery: a killed role is back and its in-flight intents finish within this.
+const RECOVERY_TARGET_MS = 20_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,6 +129,8 @@ export async function crashBench(options: CrashBenchOptions, log: (line: string)
       if (violations.length === 0) break;
       await sleep(250);
     }
+    const recoveryMs = recoveries.length ? summarize(recoveries) : null;
+    const finished = finals.length;
     return {
       benchmark: "crash",
       date,
@@ -139,8 +146,18 @@ export async function crashBench(options: CrashBenchOptions, log: (line: string)
       kills,
       restartMs: restarts.length ? summarize(restarts) : null,
       intentMs: summarize(durations),
-      recoveryMs: recoveries.length ? summarize(recoveries) : null,
+      recoveryMs,
       invariantViolations: violations,
+      targets: [
+        { metric: "intents ending success or refund", target: String(options.intents), measured: finished, met: finished === options.intents },
+        { metric: "invariant violations", target: "0", measured: violations.length, met: violations.length === 0 },
+        {
+          metric: "recovery of in-flight intents, max",
+          target: `≤ ${RECOVERY_TARGET_MS} ms`,
+          measured: recoveryMs ? `${recoveryMs.max} ms` : "no intent was hit",
+          met: !recoveryMs || recoveryMs.max <= RECOVERY_TARGET_MS,
+        },
+      ],
     };
   } finally {
     await cluster.stop();

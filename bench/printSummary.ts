@@ -1,3 +1,4 @@
+import type { CrashBenchResult } from "./crashBench.js";
 import type { PipelineBenchResult } from "./pipelineBench.js";
 import type { QuoteBenchResult } from "./quoteBench.js";
 import type { Target } from "./target.js";
@@ -13,7 +14,7 @@ const targetRows = (targets: Target[]) => targets.map((t) => [t.metric, t.target
 const ms = (s: { p50: number; p95: number; p99: number; max: number } | null) => (s ? `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}` : "(not measured)");
 
 /** The human summary of a run: targets first, then the main distributions. */
-export function printSummary(result: QuoteBenchResult | PipelineBenchResult): string {
+export function printSummary(result: QuoteBenchResult | PipelineBenchResult | CrashBenchResult): string {
   const head = `${result.benchmark} — ${result.date}, commit ${result.commit}, ${result.machine.cores} × ${result.machine.cpuModel}, ${result.machine.totalMemoryGiB} GiB, Node ${result.machine.node}`;
   const targets = table(["metric", "target", "measured", "met?"], targetRows(result.targets));
   if (result.benchmark === "quote") {
@@ -25,6 +26,17 @@ export function printSummary(result: QuoteBenchResult | PipelineBenchResult): st
       ],
     );
     return `${head}\n${targets}\n\n${phases}`;
+  }
+  if (result.benchmark === "crash") {
+    const runs = table(
+      ["measure", "p50 / p95 / p99 / max (ms)"],
+      [
+        ["restart after SIGKILL", ms(result.restartMs)],
+        ["intent, quote → final", ms(result.intentMs)],
+        ["kill → final, intents in flight", ms(result.recoveryMs)],
+      ],
+    );
+    return `${head}\n${targets}\n\n${runs}\n(kills: ${JSON.stringify(result.kills)}; ${result.intents.success} success, ${result.intents.refund} refund)`;
   }
   const l = result.latencyMs;
   const stages = table(

@@ -4,16 +4,18 @@
  *
  *   quote      --warmup=200 --sequential=1000 --concurrency=16,64 --duration=10000 --profile=5000 [--cpuprofile=file]
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
+ *   crash      --crash-intents=200 --kill-every=8000   (long crash run: random SIGKILLs of api, worker, indexer)
  *   --no-write   print only
  *   --quiet-wait=60000   how long to wait for the CPUs to be ≥ 85 % idle before each benchmark (0: don't)
  */
+import { crashBench, defaultCrashBenchOptions } from "./crashBench.js";
 import { pipelineBench, defaultPipelineBenchOptions } from "./pipelineBench.js";
 import { printSummary } from "./printSummary.js";
 import { defaultQuoteBenchOptions, quoteBench } from "./quoteBench.js";
 import { waitForQuietMachine } from "./quietMachine.js";
 import { writeResult } from "./writeResult.js";
 
-const BENCHMARKS = ["quote", "pipeline"] as const;
+const BENCHMARKS = ["quote", "pipeline", "crash"] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 function parseArgs(argv: string[]) {
@@ -50,8 +52,13 @@ function parseArgs(argv: string[]) {
     accounts: number("accounts", defaultPipelineBenchOptions.accounts),
     timeoutMs: number("timeout", defaultPipelineBenchOptions.timeoutMs),
   };
+  const crash = {
+    ...defaultCrashBenchOptions,
+    intents: number("crash-intents", defaultCrashBenchOptions.intents),
+    killEveryMs: number("kill-every", defaultCrashBenchOptions.killEveryMs),
+  };
   const quietWaitMs = number("quiet-wait", 60_000);
-  return { names: names.length ? names : [...BENCHMARKS], write: !flags.has("no-write"), quietWaitMs, quote, pipeline };
+  return { names: names.length ? names : [...BENCHMARKS], write: !flags.has("no-write"), quietWaitMs, quote, pipeline, crash };
 }
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -63,7 +70,8 @@ async function main(): Promise<number> {
   for (const name of args.names) {
     try {
       const idlePercentBefore = await waitForQuietMachine({ maxWaitMs: args.quietWaitMs, log });
-      const result = name === "quote" ? await quoteBench(args.quote, log) : await pipelineBench(args.pipeline, log);
+      const result =
+        name === "quote" ? await quoteBench(args.quote, log) : name === "pipeline" ? await pipelineBench(args.pipeline, log) : await crashBench(args.crash, log);
       result.machine.idlePercentBeforeStart = idlePercentBefore;
       if (args.write) log(`wrote ${writeResult(name, new Date(result.date), result)}`);
       summaries.push(printSummary(result));
