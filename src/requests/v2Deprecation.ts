@@ -44,7 +44,7 @@ export function v2DeprecationHeaders(): Record<string, string> {
   return {
     Deprecation: `@${Math.floor(V2_DEPRECATED_AT.getTime() / 1000)}`,
     Sunset: V2_SUNSET_AT.toUTCString(),
-    Link: `<${V2_MIGRATION_GUIDE}>; rel="deprecation"; type="text/html", <${V2_MIGRATION_GUIDE}>; rel="sunset"; type="text/html", <${V2_SUCCESSOR}>; rel="successor-version"`,
+    Link: `<${V2_MIGRATION_GUIDE}>; rel="deprecation"; type="text/markdown", <${V2_MIGRATION_GUIDE}>; rel="sunset"; type="text/markdown", <${V2_SUCCESSOR}>; rel="successor-version"`,
   };
 }
 
