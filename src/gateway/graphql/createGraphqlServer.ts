@@ -35,7 +35,7 @@ export type GraphqlServer = {
 };
 
 /** Limits every operation must pass before it runs, over HTTP and websockets alike. */
-export const GRAPHQL_LIMITS = { depth: 8, aliases: 15, tokens: 2_000, cost: 1_000 } as const;
+export const GRAPHQL_LIMITS = { depth: 8, aliases: 15, tokens: 2_000, cost: 1_000, subscriptionsPerConnection: 100 } as const;
 
 // Armor's rules build their GraphQLErrors with their own copy of graphql; re-create them with ours so every
 // transport recognises them, and give each a code.
@@ -119,9 +119,26 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const server = useServer<Record<string, unknown>>(
     {
+      // A key in connectionParams must be a valid one, as the header must over HTTP: otherwise 4403 Forbidden.
+      onConnect: async (ctx) => {
+        const key = presentedKey({ connectionParams: ctx.connectionParams });
+        if (key === undefined) return true;
+        return authenticate(options.db as pg.Pool, key).then(
+          () => true,
+          () => false,
+        );
+      },
       execute: (args) => (args.rootValue as { execute(args: ExecutionArgs): unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe(args: ExecutionArgs): unknown }).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
+        const open = Object.keys(ctx.subscriptions).filter((other) => other !== id).length;
+        if (open >= GRAPHQL_LIMITS.subscriptionsPerConnection) {
+          return [
+            new GraphQLError(`at most ${GRAPHQL_LIMITS.subscriptionsPerConnection} operations at once per connection`, {
+              extensions: { code: "INVALID_INPUT" },
+            }),
+          ];
+        }
         const enveloped = yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
           req: ctx.extra.request,

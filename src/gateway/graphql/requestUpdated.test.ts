@@ -16,7 +16,7 @@ import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
 import { routeUpgrades } from "../ws/routeUpgrades.js";
 import { createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
-import type { createGraphqlServer } from "./createGraphqlServer.js";
+import { GRAPHQL_LIMITS, type createGraphqlServer } from "./createGraphqlServer.js";
 
 describe("requestUpdated over graphql-ws", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -93,5 +93,27 @@ describe("requestUpdated over graphql-ws", () => {
     expect(received.every((inbox) => inbox[1].request.status === "failure" && inbox[1].request.statusEvents.length === 3)).toBe(true);
     expect(queries).toBe(2);
     await Promise.all(clients.map((client) => client.dispose()));
+  });
+
+  it("refuses a connection with an unknown key, and more than 100 operations at once on one connection", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: { apiKey: "cf_unknown" }, on: { closed: (event) => resolve((event as { code: number }).code) } });
+      client.subscribe({ query: "subscription { requestUpdated(chainId: 1) { eventId } }" }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    });
+    expect(closed).toBe(4403);
+
+    const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const errors: unknown[] = [];
+    for (let i = 0; i <= GRAPHQL_LIMITS.subscriptionsPerConnection; i++) {
+      client.subscribe({ query: `subscription { requestUpdated(chainId: ${i + 1}) { eventId } }` }, { next: () => undefined, error: (error) => errors.push(error), complete: () => undefined });
+    }
+    const until = Date.now() + 5_000;
+    while (errors.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Array<{ message: string; extensions: { code: string } }>)[0]).toMatchObject({
+      message: `at most ${GRAPHQL_LIMITS.subscriptionsPerConnection} operations at once per connection`,
+      extensions: { code: "INVALID_INPUT" },
+    });
+    await client.dispose();
   });
 });
