@@ -14,13 +14,14 @@ import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { ensureReceiverAllowances } from "./ensureReceiverAllowances.js";
-import { createFillProcessor } from "./fill.js";
+import { type FillDeps, createFillProcessor } from "./fill.js";
 
 describe("fill processor", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let pool: pg.Pool;
   let devnet: DevnetChains;
   let processFill: ReturnType<typeof createFillProcessor>;
+  let deps: FillDeps;
   let client: ReturnType<typeof createChainClients>;
   const refunds: string[] = [];
 
@@ -31,17 +32,18 @@ describe("fill processor", () => {
     client = createChainClients(devnet.chains);
     const logger = pino({ level: "silent" });
     await ensureReceiverAllowances(pool, devnet.chains, client, devnet.solver, logger);
-    processFill = createFillProcessor({
+    deps = {
       pool,
       client,
       registry: createChainRegistry(devnet.chains),
       solver: devnet.solver,
-      enqueueRefund: async (id) => void refunds.push(id),
+      enqueueRefund: async (id: string) => void refunds.push(id),
       enqueueFill: async () => undefined,
       prices: createStaticPriceSource({ ETH: "3000", USDC: "1", WETH: "3000" }),
       debugReferrers: true,
       logger,
-    });
+    };
+    processFill = createFillProcessor(deps);
   });
   afterAll(async () => {
     await pool?.end();
@@ -143,6 +145,43 @@ describe("fill processor", () => {
     expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
     const refund = await pool.query("SELECT reason, deposited FROM crossfill.refunds WHERE request_id = $1", [request.id]);
     expect(refund.rows).toEqual([{ reason: "SOLVER_BALANCE_TOO_LOW", deposited: "6666" }]);
+  });
+
+  it("re-prices a fill that is not mined, then spends its nonce on a cancellation and refunds (TRANSACTION_NOT_INCLUDED)", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 8_888n);
+    const patient = createFillProcessor({ ...deps, stuckFill: { bumpAfterMs: 200, maxBumps: 1 } });
+    const rpc = (method: string, params: unknown[]) =>
+      fetch(destination.chain.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const run = () => patient({ data: { requestId: request.id } });
+    const wait = () => new Promise((resolve) => setTimeout(resolve, 250));
+    await rpc("evm_setAutomine", [false]);
+    try {
+      const first = await run();
+      expect(await run()).toBe(first); // within the window: the same transaction, re-sent
+      await wait();
+      const bumped = await run();
+      expect(bumped).not.toBe(first);
+      const afterBump = (await getFillAttempt(pool, request.id))!;
+      expect(afterBump).toMatchObject({ txHash: bumped, bumps: 1, previousTxHashes: [first], cancelTxHash: null });
+      await wait();
+      const cancel = await run();
+      expect((await getFillAttempt(pool, request.id))!.cancelTxHash).toBe(cancel);
+      await rpc("evm_mine", []);
+      expect(await run()).toBe("failed: TRANSACTION_NOT_INCLUDED");
+      expect((await destination.publicClient.getTransactionReceipt({ hash: cancel as Hex })).status).toBe("success");
+      for (const hash of [first, bumped]) {
+        await expect(destination.publicClient.getTransactionReceipt({ hash: hash as Hex })).rejects.toThrow();
+      }
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
+    const refund = await pool.query("SELECT id, reason FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    expect(refund.rows).toMatchObject([{ reason: "TRANSACTION_NOT_INCLUDED" }]);
+    // the next fill is not held up by the spent nonce
+    const next = await pendingRequest(zeroAddress, 9_999n);
+    const hash = (await processFill({ data: { requestId: next.request.id } })) as Hex;
+    expect((await next.destination.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
   });
 
   it("skips requests that are not waiting for a fill", async () => {

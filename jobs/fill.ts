@@ -16,7 +16,8 @@ import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 import { failRequest } from "./failRequest.js";
-import { type SolverCall, broadcastTransaction, prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
+import { DEFAULT_STUCK_FILL_POLICY, type StuckFillPolicy, followFill } from "./followFill.js";
+import { type SolverCall, prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
 
 /**
  * A deposit made in time but not filled by its order's deadline plus this window is refunded instead: the
@@ -36,6 +37,8 @@ export type FillDeps = {
   /** Runs the fill again later: while its deposit gathers confirmations. */
   enqueueFill: (requestId: string, options: { delayMs: number; key: string }) => Promise<void>;
   prices: PriceSource;
+  /** When a sent fill that is not mined is re-priced, and finally cancelled. */
+  stuckFill?: StuckFillPolicy;
   /** Honour DEBUG_FORCE_REFUND_REFERRER: on the devnet only. */
   debugReferrers: boolean;
   logger: Logger;
@@ -140,7 +143,7 @@ export function createFillProcessor(deps: FillDeps) {
             recipient: request.recipient,
           };
           await insertFillAttempt(db, stored);
-          return stored;
+          return getFillAttempt(db, request.id);
         });
       } catch (error) {
         const revert = findRevert(error);
@@ -151,18 +154,24 @@ export function createFillProcessor(deps: FillDeps) {
     }
     if (!attempt) return "skipped: no longer pending";
     const sent = attempt;
-    const destination = deps.client(sent.chainId);
-    const receipt = await destination.publicClient.getTransactionReceipt({ hash: sent.txHash as Hex }).catch(() => undefined);
-    if (receipt?.status === "reverted") {
+    const outcome = await followFill(sent, { pool, chain: deps.client(sent.chainId), solver, policy: deps.stuckFill ?? DEFAULT_STUCK_FILL_POLICY });
+    if (outcome.state === "mined" && !outcome.success) {
       // Mined and reverted: its nonce is spent, so it can never pay; the deposit goes back.
       const failure = classifyFillRevert(undefined, { recipient: request.recipient, currencySymbol: request.destinationCurrency });
-      return fail(request, failure.failReason, { ...failure.details, fillTxHash: sent.txHash, message: "the fill transaction reverted on-chain" });
+      return fail(request, failure.failReason, { ...failure.details, fillTxHash: outcome.txHash, message: "the fill transaction reverted on-chain" });
     }
-    if (!receipt) await broadcastTransaction(destination, sent);
+    if (outcome.state === "cancelled") {
+      return fail(request, "TRANSACTION_NOT_INCLUDED", {
+        message: "the fill was not mined within the gas-bump window; its nonce was spent on a cancellation",
+        fillTxHashes: [...sent.previousTxHashes, sent.txHash],
+        nonceSpentBy: outcome.nonceSpentBy,
+      });
+    }
     await withTransaction(pool, (db) =>
       transitionRequest(db, { requestId, from: ["pending"], to: "submitted", details: { fillTxHash: sent.txHash, nonce: sent.nonce } }),
     );
-    logger.info({ requestId, txHash: sent.txHash, nonce: sent.nonce }, "fill sent");
-    return sent.txHash;
+    if (outcome.state === "in-flight" && outcome.action !== "re-sent") logger.warn({ requestId, txHash: outcome.txHash, action: outcome.action }, "fill not mined yet");
+    else logger.info({ requestId, txHash: sent.txHash, nonce: sent.nonce }, "fill sent");
+    return outcome.txHash;
   };
 }

@@ -12,6 +12,15 @@ export type FillAttempt = {
   recipient: string;
 };
 
+/** A stored fill with what was done to get it mined. */
+export type StoredFillAttempt = FillAttempt & {
+  sentAt: Date;
+  bumps: number;
+  previousTxHashes: string[];
+  cancelTxHash: string | null;
+  cancelRawTx: string | null;
+};
+
 type FillAttemptRow = {
   request_id: string;
   chain_id: string;
@@ -22,9 +31,14 @@ type FillAttemptRow = {
   currency: string;
   amount: string;
   recipient: string;
+  sent_at: Date;
+  bumps: number;
+  previous_tx_hashes: string[];
+  cancel_tx_hash: string | null;
+  cancel_raw_tx: string | null;
 };
 
-export async function getFillAttempt(db: Queryable, requestId: string): Promise<FillAttempt | undefined> {
+export async function getFillAttempt(db: Queryable, requestId: string): Promise<StoredFillAttempt | undefined> {
   const { rows } = await db.query<FillAttemptRow>("SELECT * FROM crossfill.fill_attempts WHERE request_id = $1", [requestId]);
   const row = rows[0];
   return (
@@ -38,8 +52,41 @@ export async function getFillAttempt(db: Queryable, requestId: string): Promise<
       currency: row.currency,
       amount: BigInt(row.amount),
       recipient: row.recipient,
+      sentAt: row.sent_at,
+      bumps: row.bumps,
+      previousTxHashes: row.previous_tx_hashes,
+      cancelTxHash: row.cancel_tx_hash,
+      cancelRawTx: row.cancel_raw_tx,
     }
   );
+}
+
+/** Stores a re-priced fill on the same nonce (before it is broadcast); the one it replaces is kept. */
+export async function recordFillReplacement(db: Queryable, requestId: string, replaced: string, next: { txHash: string; rawTx: string }): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE crossfill.fill_attempts SET tx_hash = $3, raw_tx = $4, previous_tx_hashes = previous_tx_hashes || $2::text,
+            bumps = bumps + 1, sent_at = now() WHERE request_id = $1 AND tx_hash = $2 AND cancel_tx_hash IS NULL`,
+    [requestId, replaced, next.txHash, next.rawTx],
+  );
+  return result.rowCount === 1;
+}
+
+/**
+ * Stores the cancellation that spends the fill's nonce (before it is broadcast), or its re-priced version
+ * when `replacing` names the cancellation it supersedes.
+ */
+export async function recordFillCancel(
+  db: Queryable,
+  requestId: string,
+  cancel: { txHash: string; rawTx: string },
+  replacing: string | null = null,
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE crossfill.fill_attempts SET cancel_tx_hash = $2, cancel_raw_tx = $3, sent_at = now()
+      WHERE request_id = $1 AND cancel_tx_hash IS NOT DISTINCT FROM $4`,
+    [requestId, cancel.txHash, cancel.rawTx, replacing],
+  );
+  return result.rowCount === 1;
 }
 
 /**

@@ -1,0 +1,87 @@
+import type pg from "pg";
+import { type Hex, type LocalAccount, type TransactionSerializableEIP1559, createWalletClient, http, keccak256, parseTransaction } from "viem";
+import { type StoredFillAttempt, recordFillCancel, recordFillReplacement } from "../schema/fillAttempts.js";
+import type { EvmChainClient } from "../src/chains/evmChainClient.js";
+import { toViemChain } from "../src/chains/evmChainClient.js";
+import { broadcastTransaction } from "./solverTransaction.js";
+
+export type StuckFillPolicy = {
+  /** How long a sent fill may stay unmined before it is re-sent with higher fees. */
+  bumpAfterMs: number;
+  /** Re-priced sends before the nonce is spent on a cancellation instead. */
+  maxBumps: number;
+};
+
+export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = { bumpAfterMs: 30_000, maxBumps: 3 };
+
+export type FillOutcome =
+  | { state: "mined"; txHash: string; success: boolean }
+  | { state: "cancelled"; nonceSpentBy: string }
+  | { state: "in-flight"; txHash: string; action: "re-sent" | "bumped" | "cancelling" };
+
+const bump = (value: bigint) => (value * 125n) / 100n + 1n;
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/**
+ * Follows a sent fill until its nonce is spent: mined (by any of its re-priced versions), or replaced by
+ * the cancellation after the bump window, in which case the fill can never pay and its deposit may be
+ * refunded. Every new version is stored before it is broadcast; nothing here takes a new nonce.
+ */
+export async function followFill(
+  attempt: StoredFillAttempt,
+  deps: { pool: pg.Pool; chain: EvmChainClient; solver: LocalAccount; policy: StuckFillPolicy; now?: number },
+): Promise<FillOutcome> {
+  const { chain } = deps;
+  const client = chain.publicClient;
+  const receiptOf = (hash: string) => client.getTransactionReceipt({ hash: hash as Hex }).catch(() => undefined);
+  for (const hash of [attempt.txHash, ...[...attempt.previousTxHashes].reverse()]) {
+    const receipt = await receiptOf(hash);
+    if (receipt) return { state: "mined", txHash: hash, success: receipt.status === "success" };
+  }
+  if (attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash))) return { state: "cancelled", nonceSpentBy: attempt.cancelTxHash };
+  const mined = await client.getTransactionCount({ address: deps.solver.address, blockTag: "latest" });
+  // Spent by none of ours (a transaction sent with the solver key outside Crossfill): the fill can never land.
+  if (mined > attempt.nonce) return { state: "cancelled", nonceSpentBy: "unknown" };
+
+  const age = (deps.now ?? Date.now()) - attempt.sentAt.getTime();
+  if (age < deps.policy.bumpAfterMs) {
+    await broadcastTransaction(chain, attempt.cancelRawTx ? { rawTx: attempt.cancelRawTx, txHash: attempt.cancelTxHash! } : attempt);
+    return { state: "in-flight", txHash: attempt.cancelTxHash ?? attempt.txHash, action: attempt.cancelTxHash ? "cancelling" : "re-sent" };
+  }
+
+  const wallet = createWalletClient({ account: deps.solver, chain: toViemChain(chain.chain), transport: http(chain.chain.rpcUrl) });
+  // Without its signature: a signature left on the object would be serialised instead of the new one.
+  const { r: _r, s: _s, v: _v, yParity: _yParity, ...last } = parseTransaction((attempt.cancelRawTx ?? attempt.rawTx) as Hex) as TransactionSerializableEIP1559 & {
+    r?: Hex;
+    s?: Hex;
+    v?: bigint;
+    yParity?: number;
+  };
+  const market = await client.estimateFeesPerGas();
+  const maxPriorityFeePerGas = max(bump(last.maxPriorityFeePerGas ?? 0n), market.maxPriorityFeePerGas);
+  const fees = { maxPriorityFeePerGas, maxFeePerGas: max(bump(last.maxFeePerGas ?? 0n), max(market.maxFeePerGas, maxPriorityFeePerGas)) };
+
+  if (!attempt.cancelTxHash && attempt.bumps < deps.policy.maxBumps) {
+    const rawTx = await wallet.signTransaction({ ...last, ...fees });
+    const next = { rawTx, txHash: keccak256(rawTx) };
+    if (await recordFillReplacement(deps.pool, attempt.requestId, attempt.txHash, next)) await broadcastTransaction(chain, next);
+    return { state: "in-flight", txHash: next.txHash, action: "bumped" };
+  }
+  const rawTx = await wallet.signTransaction({
+    type: "eip1559",
+    chainId: chain.chain.id,
+    nonce: attempt.nonce,
+    to: deps.solver.address,
+    value: 0n,
+    data: "0x",
+    gas: 21_000n,
+    ...fees,
+  });
+  const cancel = { rawTx, txHash: keccak256(rawTx) };
+  // A cancellation still not mined is itself re-priced, on the same nonce.
+  if (!(await recordFillCancel(deps.pool, attempt.requestId, cancel, attempt.cancelTxHash))) {
+    return { state: "in-flight", txHash: attempt.cancelTxHash ?? attempt.txHash, action: "cancelling" };
+  }
+  await broadcastTransaction(chain, cancel);
+  return { state: "in-flight", txHash: cancel.txHash, action: "cancelling" };
+}
