@@ -9,6 +9,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { EvmChainClient } from "../src/chains/evmChainClient.js";
 import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
+import { refundAmount } from "../src/domain/refundAmount.js";
 import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { findRevert } from "../src/chains/findRevert.js";
@@ -66,10 +67,11 @@ export function createRefundProcessor(deps: RefundDeps) {
 
     const gasCost = await gasCostIn(chain, refund.currency);
     if (gasCost === undefined) return stuck("manual", "MANUAL_REFUND_REQUIRED", `no price to charge the refund's gas in ${refund.currency}`);
-    if (gasCost >= refund.deposited) {
-      return stuck("unrefundable", "AMOUNT_TOO_LOW_TO_REFUND", `deposit ${refund.deposited} does not cover the refund's gas ${gasCost}`);
+    const payable = refundAmount(refund.deposited, gasCost);
+    if ("refundFailReason" in payable) {
+      return stuck("unrefundable", payable.refundFailReason, `deposit ${refund.deposited} against the refund's gas ${gasCost}`);
     }
-    const amount = refund.deposited - gasCost;
+    const { amount } = payable;
     const call = {
       to: chain.chain.depository as Address,
       data: encodeFunctionData({

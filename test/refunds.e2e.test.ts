@@ -291,7 +291,7 @@ describe("failures and refunds, end to end", () => {
     expect(await events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
   });
 
-  it("leaves a deposit too small to refund with AMOUNT_TOO_LOW_TO_REFUND", async () => {
+  it("leaves a deposit its refund's gas would eat with NEGATIVE_NEW_AMOUNT_AFTER_FEES", async () => {
     const { origin, destination } = setup();
     const user = stack.devnet.accounts[0];
     const quote = await postQuote(stack.api.url, {
@@ -306,9 +306,9 @@ describe("failures and refunds, end to end", () => {
     const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
     await wallet.writeContract({ address: origin.depository as Address, abi: depositoryAbi, functionName: "depositNative", args: [user.address, quote.body.protocol.v2.orderId], value: 1000n });
     const refund = await waitFor(async () => (await refundsOf(quote.body.requestId))[0], (r) => r?.status === "unrefundable", "an unrefundable refund");
-    expect(refund.refund_fail_reason).toBe("AMOUNT_TOO_LOW_TO_REFUND");
+    expect(refund.refund_fail_reason).toBe("NEGATIVE_NEW_AMOUNT_AFTER_FEES");
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["failure"] });
-    expect(last).toMatchObject({ status: "failure", failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" });
+    expect(last).toMatchObject({ status: "failure", failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", refundFailReason: "NEGATIVE_NEW_AMOUNT_AFTER_FEES" });
   });
 
   it("marks a refund the chain refuses MANUAL_REFUND_REQUIRED, and pays it once an operator retries it elsewhere", async () => {
@@ -349,5 +349,103 @@ describe("failures and refunds, end to end", () => {
     expect(paid).toMatchObject({ status: "confirmed", recipient: rescue.toLowerCase() });
     expect(await originClient.balanceOf(rescue, usdcIn)).toBe(BigInt(paid.amount));
     expect(await originClient.balanceOf(blocked, usdcIn)).toBe(0n);
+  });
+
+  it("refunds a deposit made after the order's deadline (ORDER_EXPIRED)", async () => {
+    const { origin, destination, originClient } = setup();
+    const user = stack.devnet.accounts[2];
+    const quote = await postQuote(stack.api.url, {
+      user: user.address,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "70000000000000000",
+      tradeType: "EXACT_INPUT",
+    });
+    // The quote's time ran out before the user paid.
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [quote.body.requestId]);
+    const before = {
+      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
+      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
+      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
+    };
+    const { deposit } = await sendSteps(quote.body, user, origin);
+    const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
+    expect(last.failReason).toBe("ORDER_EXPIRED");
+    expect(await events(quote.body.requestId)).toEqual(["waiting", "failure", "refund"]);
+    await expectRefunded({
+      requestId: quote.body.requestId,
+      chainClient: originClient,
+      currency: zeroAddress,
+      user: user.address,
+      depositorySpentGas: await gasPaid(originClient, deposit),
+      deposited: 70_000_000_000_000_000n,
+      ...before,
+    });
+  });
+
+  it("fills a late deposit re-priced within latePaymentSlippageTolerance, and an overpayment in full", async () => {
+    const { origin, destination, destinationClient } = setup();
+    const user = stack.devnet.accounts[3];
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const body = {
+      user: user.address,
+      recipient,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "80000000000000000",
+      tradeType: "EXACT_INPUT",
+    };
+    const late = await postQuote(stack.api.url, { ...body, latePaymentSlippageTolerance: "100" });
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [late.body.requestId]);
+    await sendSteps(late.body, user, origin);
+    expect((await pollStatus(stack.api.url, late.body.requestId)).last.status).toBe("success");
+    // Prices have not moved, so the re-priced output is the quoted one.
+    const out = BigInt(late.body.details.currencyOut.amount);
+    expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(out);
+
+    const over = await postQuote(stack.api.url, body);
+    const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
+    const item = over.body.steps[0].items[0].data;
+    await wallet.sendTransaction({ to: item.to, data: item.data, value: 2n * 80_000_000_000_000_000n });
+    expect((await pollStatus(stack.api.url, over.body.requestId)).last.status).toBe("success");
+    expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(out + 2n * BigInt(over.body.details.currencyOut.amount));
+  });
+
+  it("refunds when the solver no longer holds what it quoted (SOLVER_BALANCE_TOO_LOW)", async () => {
+    const { origin, destination, originClient, destinationClient } = setup();
+    const user = stack.devnet.accounts[2];
+    const wethIn = origin.currencies.find((c) => c.symbol === "WETH")!.address as Address;
+    const wethOut = destination.currencies.find((c) => c.symbol === "WETH")!.address as Address;
+    const amount = 600n * 10n ** 18n;
+    const quote = await postQuote(stack.api.url, {
+      user: user.address,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: wethIn,
+      destinationCurrency: wethOut,
+      amount: amount.toString(),
+      tradeType: "EXACT_INPUT",
+    });
+    expect(quote.status).toBe(200);
+    // The solver's inventory leaves between the quote and the fill.
+    const solverWallet = devnetWalletClient({ rpcUrl: destination.rpcUrl, chainId: destination.id, privateKey: stack.devnet.solver.privateKey });
+    const inventory = await destinationClient.balanceOf(stack.devnet.solver.address, wethOut);
+    await destinationClient.publicClient.waitForTransactionReceipt({
+      hash: await solverWallet.writeContract({ address: wethOut, abi: erc20Abi, functionName: "transfer", args: [`0x${"dd".repeat(20)}`, inventory - 10n ** 18n] }),
+      pollingInterval: 50,
+    });
+    const before = {
+      userBefore: await originClient.balanceOf(user.address, wethIn),
+      depositoryBefore: await originClient.balanceOf(origin.depository as Address, wethIn),
+      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
+    };
+    await sendSteps(quote.body, user, origin);
+    const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
+    expect(last.failReason).toBe("SOLVER_BALANCE_TOO_LOW");
+    await expectRefunded({ requestId: quote.body.requestId, chainClient: originClient, currency: wethIn, user: user.address, depositorySpentGas: 0n, deposited: amount, ...before });
   });
 });
