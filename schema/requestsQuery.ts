@@ -18,7 +18,7 @@ export type RequestView = StoredRequest & {
 };
 
 /** Collects positional parameters while SQL text is assembled. */
-class Params {
+export class Params {
   readonly values: unknown[] = [];
   add(value: unknown, cast: string): string {
     this.values.push(value);
@@ -124,7 +124,8 @@ function termSql(term: string, params: Params): string {
   return `r.id IN (${sources.join(" UNION ")})`;
 }
 
-function whereSql(filter: RequestFilter, params: Params): string[] {
+/** The WHERE conditions of a filter over `crossfill.requests r` (also the GROUP BY queries of schema/requestStats.ts). */
+export function whereSql(filter: RequestFilter, params: Params): string[] {
   const where = filter.conditions.map((condition) => conditionSql(condition, params));
   if (filter.groups.length > 0) {
     where.push(`(${filter.groups.map((group) => `(${group.map((condition) => conditionSql(condition, params)).join(" AND ")})`).join(" OR ")})`);
