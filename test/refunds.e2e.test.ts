@@ -48,6 +48,15 @@ describe("failures and refunds, end to end", () => {
     }
   }
 
+  /** The balances a refund is checked against: the user's and the Depository's in the currency, the solver's gas. */
+  async function balancesBefore(client: ReturnType<typeof createEvmChainClient>, user: Address, currency: Address) {
+    return {
+      userBefore: await client.balanceOf(user, currency),
+      depositoryBefore: await client.balanceOf(client.chain.depository as Address, currency),
+      solverBefore: await client.publicClient.getBalance({ address: stack.devnet.solver.address }),
+    };
+  }
+
   /** Asserts the refund of one deposit, to the wei: what the user got back, what stayed, who paid gas. */
   async function expectRefunded(args: {
     requestId: string;
@@ -99,11 +108,7 @@ describe("failures and refunds, end to end", () => {
     expect(quote.status).toBe(200);
     const requestId = quote.body.requestId;
     const deposited = BigInt(quote.body.details.currencyIn.amount);
-    const before = {
-      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
-      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
-      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
-    };
+    const before = await balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
     expect(last).toMatchObject({ status: "refund", failReason: "EXECUTION_REVERTED", refundFailReason: "N/A" });
@@ -141,11 +146,7 @@ describe("failures and refunds, end to end", () => {
       tradeType: "EXACT_INPUT",
     });
     const requestId = quote.body.requestId;
-    const before = {
-      userBefore: await originClient.balanceOf(user.address, usdcIn),
-      depositoryBefore: await originClient.balanceOf(origin.depository as Address, usdcIn),
-      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
-    };
+    const before = await balancesBefore(originClient, user.address, usdcIn);
     await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
     expect(last).toMatchObject({ status: "refund", failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED" });
@@ -167,11 +168,7 @@ describe("failures and refunds, end to end", () => {
       tradeType: "EXACT_INPUT",
       referrer: DEBUG_FORCE_REFUND_REFERRER,
     });
-    const before = {
-      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
-      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
-      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
-    };
+    const before = await balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
     expect(last.failReason).toBe("MANUAL_ADMIN_REFUND");
@@ -198,16 +195,11 @@ describe("failures and refunds, end to end", () => {
       amount: "40000000000000000",
       tradeType: "EXACT_INPUT",
     };
-    const solverOn = (client: typeof originClient) => client.publicClient.getBalance({ address: stack.devnet.solver.address });
 
     // Underpayment: half the quoted value.
     const under = await postQuote(stack.api.url, body);
     const originWallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
-    let before = {
-      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
-      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
-      solverBefore: await solverOn(originClient),
-    };
+    let before = await balancesBefore(originClient, user.address, zeroAddress);
     const item = under.body.steps[0].items[0].data;
     const half = await originWallet.sendTransaction({ to: item.to, data: item.data, value: 20_000_000_000_000_000n });
     expect((await pollStatus(stack.api.url, under.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSITED_AMOUNT_TOO_LOW_TO_FILL");
@@ -215,11 +207,7 @@ describe("failures and refunds, end to end", () => {
 
     // Wrong currency: USDC deposited against an ETH order.
     const wrongCurrency = await postQuote(stack.api.url, body);
-    before = {
-      userBefore: await originClient.balanceOf(user.address, usdcIn),
-      depositoryBefore: await originClient.balanceOf(origin.depository as Address, usdcIn),
-      solverBefore: await solverOn(originClient),
-    };
+    before = await balancesBefore(originClient, user.address, usdcIn);
     await originClient.publicClient.waitForTransactionReceipt({
       hash: await originWallet.writeContract({ address: usdcIn, abi: erc20Abi, functionName: "approve", args: [origin.depository as Address, 5_000_000n] }),
       pollingInterval: 50,
@@ -236,11 +224,7 @@ describe("failures and refunds, end to end", () => {
     // Wrong chain: the origin chain's order paid into the destination chain's Depository.
     const wrongChain = await postQuote(stack.api.url, body);
     const destinationWallet = devnetWalletClient({ rpcUrl: destination.rpcUrl, chainId: destination.id, privateKey: user.privateKey });
-    before = {
-      userBefore: await destinationClient.publicClient.getBalance({ address: user.address }),
-      depositoryBefore: await destinationClient.publicClient.getBalance({ address: destination.depository as Address }),
-      solverBefore: await solverOn(destinationClient),
-    };
+    before = await balancesBefore(destinationClient, user.address, zeroAddress);
     const misplaced = await destinationWallet.writeContract({
       address: destination.depository as Address,
       abi: depositoryAbi,
@@ -270,11 +254,7 @@ describe("failures and refunds, end to end", () => {
     const requestId = quote.body.requestId;
     const first = await sendSteps(quote.body, user, origin);
     expect((await pollStatus(stack.api.url, requestId)).last.status).toBe("success");
-    const before = {
-      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
-      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
-      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
-    };
+    const before = await balancesBefore(originClient, user.address, zeroAddress);
     const second = await sendSteps(quote.body, user, origin);
     const refund = await expectRefunded({
       requestId,
@@ -365,11 +345,7 @@ describe("failures and refunds, end to end", () => {
     });
     // The quote's time ran out before the user paid.
     await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [quote.body.requestId]);
-    const before = {
-      userBefore: await originClient.publicClient.getBalance({ address: user.address }),
-      depositoryBefore: await originClient.publicClient.getBalance({ address: origin.depository as Address }),
-      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
-    };
+    const before = await balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
     expect(last.failReason).toBe("ORDER_EXPIRED");
@@ -438,11 +414,7 @@ describe("failures and refunds, end to end", () => {
       hash: await solverWallet.writeContract({ address: wethOut, abi: erc20Abi, functionName: "transfer", args: [`0x${"dd".repeat(20)}`, inventory - 10n ** 18n] }),
       pollingInterval: 50,
     });
-    const before = {
-      userBefore: await originClient.balanceOf(user.address, wethIn),
-      depositoryBefore: await originClient.balanceOf(origin.depository as Address, wethIn),
-      solverBefore: await originClient.publicClient.getBalance({ address: stack.devnet.solver.address }),
-    };
+    const before = await balancesBefore(originClient, user.address, wethIn);
     await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
     expect(last.failReason).toBe("SOLVER_BALANCE_TOO_LOW");
