@@ -2,6 +2,20 @@ import type pg from "pg";
 
 export type BenchSeed = { requests: number; integrators: number; chainIds: number[]; wallets: number };
 
+/** Runs each step on its own pooled connection, all at once. */
+async function onEach(pool: pg.Pool, steps: Array<(client: pg.PoolClient) => Promise<void>>): Promise<void> {
+  await Promise.all(
+    steps.map(async (step) => {
+      const client = await pool.connect();
+      try {
+        await step(client);
+      } finally {
+        client.release();
+      }
+    }),
+  );
+}
+
 /**
  * Benchmark data only: `integrators` API keys (key `cf_bench_<n>` of integrator `integrator-<n>`) and `requests`
  * requests spread over the chains, every status, a year of creation times, ~100k wallets, with deposits for every
@@ -16,28 +30,19 @@ export async function seedBenchRequests(pool: pg.Pool, seed: BenchSeed, log: (ph
   }
 }
 
-async function seedOn(pool: pg.Pool, db: pg.PoolClient, seed: BenchSeed, log: (phase: string) => void): Promise<void> {
-  await db.query("SET maintenance_work_mem = '512MB'; SET synchronous_commit = off");
-  // Bulk loading: secondary indexes are dropped and rebuilt afterwards (a sorted build is many times faster
-  // than a million random insertions); constraints' indexes stay.
-  const { rows: indexes } = await db.query<{ name: string; definition: string }>(
-    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
-      WHERE schemaname = 'crossfill' AND tablename IN ('requests', 'request_deposits', 'request_fills')
-        AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE connamespace = 'crossfill'::regnamespace)`,
-  );
-  for (const index of indexes) await db.query(`DROP INDEX crossfill."${index.name}"`);
-  await db.query("SELECT setseed(0.42)");
-  await db.query(
-    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher)
-     SELECT 'key_bench_' || g, 'bench-' || g, 'integrator-' || g, true, sha256(convert_to('cf_bench_' || g, 'UTF8')), '\\x00'::bytea
-       FROM generate_series(1, $1) g`,
-    [seed.integrators],
-  );
-  log("indexes dropped");
-  await db.query(
-    `WITH draws AS (
+const DEPOSITS_SQL = `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
+     SELECT origin_chain_id, '0x' || md5('deposit' || id) || md5('deposit:' || id), 0, id, user_address, origin_currency, amount_in,
+            floor(extract(epoch FROM created_at) / 2)::bigint - 800000000, floor(extract(epoch FROM created_at))::bigint
+       FROM crossfill.requests WHERE status <> 'waiting'`;
+
+const FILLS_SQL = `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
+     SELECT destination_chain_id, '0x' || md5('fill' || id) || md5('fill:' || id), 0, id, amount_out,
+            floor(extract(epoch FROM created_at) / 2)::bigint - 799999990, floor(extract(epoch FROM created_at))::bigint + 3 + (get_byte(decode(md5(id), 'hex'), 0) % 40)
+       FROM crossfill.requests WHERE status = 'success'`;
+
+const REQUESTS_SQL = `WITH draws AS (
        SELECT g, random() AS s, random() AS c, random() AS d, random() AS k, random() AS t, random() AS a, random() AS w, random() AS x
-         FROM generate_series(1, $1) g),
+         FROM generate_series($1::int, $5::int) g),
      shaped AS (
        SELECT g, t, k, w, x,
               CASE WHEN s < 0.78 THEN 'success' WHEN s < 0.83 THEN 'waiting' WHEN s < 0.87 THEN 'refund' WHEN s < 0.91 THEN 'failure'
@@ -57,8 +62,8 @@ async function seedOn(pool: pg.Pool, db: pg.PoolClient, seed: BenchSeed, log: (p
        origin_chain_id, destination_chain_id, origin_currency, destination_currency, amount_in, amount_out, minimum_amount_out,
        slippage_bps, deadline, referrer, order_data, quote, fail_reason, refund_fail_reason, api_key_id, created_at, updated_at,
        deposit_block, fill_seconds)
-     SELECT '0x' || encode(sha256(convert_to('request' || g, 'UTF8')), 'hex'),
-            '0x' || encode(sha256(convert_to('order' || g, 'UTF8')), 'hex'),
+     SELECT '0x' || md5('request' || g) || md5('request:' || g),
+            '0x' || md5('order' || g) || md5('order:' || g),
             status,
             CASE WHEN symbol_in = symbol_out THEN 'Bridge' WHEN x < 0.05 THEN 'Call' ELSE 'Crosschain Swap' END,
             'EXACT_INPUT', wallet,
@@ -82,26 +87,47 @@ async function seedOn(pool: pg.Pool, db: pg.PoolClient, seed: BenchSeed, log: (p
             created, created + interval '30 seconds',
             -- what the deposit and fill triggers would set for the rows inserted below
             CASE WHEN status <> 'waiting' THEN floor(extract(epoch FROM created) / 2)::bigint - 800000000 END,
-            CASE WHEN status = 'success' THEN 3 + get_byte(sha256(convert_to('0x' || encode(sha256(convert_to('request' || g, 'UTF8')), 'hex'), 'UTF8')), 0) % 40 END
-       FROM rows`,
-    [seed.requests, seed.chainIds, seed.wallets, seed.integrators],
+            CASE WHEN status = 'success' THEN 3 + get_byte(decode(md5('0x' || md5('request' || g) || md5('request:' || g)), 'hex'), 0) % 40 END
+       FROM rows`;
+
+async function seedOn(pool: pg.Pool, db: pg.PoolClient, seed: BenchSeed, log: (phase: string) => void): Promise<void> {
+  await db.query("SET maintenance_work_mem = '512MB'; SET synchronous_commit = off");
+  // Bulk loading: secondary indexes are dropped and rebuilt afterwards (a sorted build is many times faster
+  // than a million random insertions); constraints' indexes stay.
+  const { rows: indexes } = await db.query<{ name: string; definition: string }>(
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+      WHERE schemaname = 'crossfill' AND tablename IN ('requests', 'request_deposits', 'request_fills')
+        AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE connamespace = 'crossfill'::regnamespace)`,
   );
+  for (const index of indexes) await db.query(`DROP INDEX crossfill."${index.name}"`);
+  await db.query("SELECT setseed(0.42)");
+  await db.query(
+    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher)
+     SELECT 'key_bench_' || g, 'bench-' || g, 'integrator-' || g, true, sha256(convert_to('cf_bench_' || g, 'UTF8')), '\\x00'::bytea
+       FROM generate_series(1, $1) g`,
+    [seed.integrators],
+  );
+  log("indexes dropped");
+  // Two halves at once, one per core, each with its own seed.
+  const half = Math.ceil(seed.requests / 2);
+  await onEach(pool, [
+    [0.42, 1, half],
+    [0.43, half + 1, seed.requests],
+  ].map(([random, first, last]) => async (client: pg.PoolClient) => {
+    await client.query("SET synchronous_commit = off");
+    await client.query("SELECT setseed($1)", [random]);
+    await client.query(REQUESTS_SQL, [first, seed.chainIds, seed.wallets, seed.integrators, last]);
+  }));
   log("requests inserted");
   // Deposits and fills go in with triggers (and foreign-key checks) off: their listing facts were set above.
-  await db.query("SET session_replication_role = replica");
-  await db.query(
-    `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
-     SELECT origin_chain_id, '0x' || encode(sha256(convert_to('deposit' || id, 'UTF8')), 'hex'), 0, id, user_address, origin_currency, amount_in,
-            floor(extract(epoch FROM created_at) / 2)::bigint - 800000000, floor(extract(epoch FROM created_at))::bigint
-       FROM crossfill.requests WHERE status <> 'waiting'`,
-  );
-  await db.query(
-    `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
-     SELECT destination_chain_id, '0x' || encode(sha256(convert_to('fill' || id, 'UTF8')), 'hex'), 0, id, amount_out,
-            floor(extract(epoch FROM created_at) / 2)::bigint - 799999990, floor(extract(epoch FROM created_at))::bigint + 3 + (get_byte(sha256(convert_to(id, 'UTF8')), 0) % 40)
-       FROM crossfill.requests WHERE status = 'success'`,
-  );
-  await db.query("RESET session_replication_role");
+  await onEach(pool, [
+    DEPOSITS_SQL,
+    FILLS_SQL,
+  ].map((sql) => async (client: pg.PoolClient) => {
+    await client.query("SET synchronous_commit = off; SET session_replication_role = replica");
+    await client.query(sql);
+    await client.query("RESET session_replication_role");
+  }));
   log("deposits and fills inserted");
   // Two builders at a time (one per core).
   const queue = [...indexes];
