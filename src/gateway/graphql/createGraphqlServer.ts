@@ -62,6 +62,17 @@ const codeValidationErrors: Plugin = {
   },
 };
 
+// Variable values that do not coerce (an unknown enum value, a malformed DateTime) fail before any resolver runs,
+// with no data and no code: they are bad input like any other.
+const codeVariableErrors: Plugin = {
+  onExecute: () => ({
+    onExecuteDone: ({ result, setResult }) => {
+      if (!("errors" in result) || !result.errors?.length || "data" in result) return;
+      setResult({ ...result, errors: result.errors.map((error) => ownError(error, "INVALID_INPUT")) });
+    },
+  }),
+};
+
 /**
  * GraphQL at `/graphql` (graphql-yoga over the Pothos schema) and graphql-ws on the same path: one envelop
  * pipeline, so limits, error masking and context are the same for HTTP and websocket operations.
@@ -97,6 +108,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportRejection }),
       costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
       codeValidationErrors,
+      codeVariableErrors,
     ],
     maskedErrors: {
       maskError(error, message, isDev) {

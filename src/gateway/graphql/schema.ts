@@ -9,6 +9,7 @@ import "./types/quote.js";
 import "./types/request.js";
 import "./types/requestConnection.js";
 import "./types/requestFilterInput.js";
+import "./types/requestStats.js";
 import "./types/requestStatus.js";
 import "./types/statusEvent.js";
 

@@ -1,0 +1,104 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emptyFilter } from "../src/requests/requestFilter.js";
+import { insertStatsRequest } from "../test/support/insertStatsRequest.js";
+import { createTestDatabase } from "../test/support/testDatabase.js";
+import { migrate } from "./migrate.js";
+import { type RequestStatsGroup, requestStats } from "./requestStats.js";
+
+const DAY1 = "2026-01-01T00:00:00.000Z";
+const DAY2 = "2026-01-02T00:00:00.000Z";
+const WINDOW = { from: new Date(DAY1), to: new Date("2026-01-03T00:00:00Z") };
+
+describe("requestStats (SQL)", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    await migrate(pool);
+    const usdc = { origin: 1, destination: 10, symbol: "USDC" };
+    const eth = { origin: 10, destination: 1, symbol: "ETH" };
+    // Day 1, 10:xx UTC, chain 1 → 10
+    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-01T10:00:00Z", status: "success", amountUsd: "100.10", relayerFeeUsd: "0.5", appFeeUsd: "0.1", fillSeconds: 4 });
+    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-01T10:05:00Z", status: "success", amountUsd: "200.20", relayerFeeUsd: "1.25", fillSeconds: 10 });
+    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-01T10:10:00Z", status: "failure", failReason: "SLIPPAGE", amountUsd: "50", relayerFeeUsd: "0.3" });
+    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-01T10:15:00Z", status: "waiting", amountUsd: "10" });
+    // Day 1, 10:30 UTC, chain 10 → 1
+    await insertStatsRequest(pool, { ...eth, createdAt: "2026-01-01T10:30:00Z", status: "refund", failReason: "ORDER_EXPIRED", amountUsd: "1000.000001" });
+    await insertStatsRequest(pool, { ...eth, createdAt: "2026-01-01T10:31:00Z", status: "success", amountUsd: "0.333333", relayerFeeUsd: "0.01", fillSeconds: 20 });
+    // Day 2
+    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-02T05:00:00Z", status: "success", amountUsd: "5", relayerFeeUsd: "0.02", appFeeUsd: "0.003", fillSeconds: 7 });
+    // Outside the half-open window: one at `to` exactly, one just before `from`.
+    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-03T00:00:00Z", status: "success", amountUsd: "999", fillSeconds: 99 });
+    await insertStatsRequest(pool, { ...usdc, createdAt: "2025-12-31T23:59:59Z", status: "success", amountUsd: "999", fillSeconds: 99 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  const stats = (groupBy: RequestStatsGroup[], filter = emptyFilter()) => requestStats(pool, { filter, ...WINDOW, groupBy });
+
+  it("without groups: one bucket over the window, exact sums, 6-decimal success rate and interpolated percentiles", async () => {
+    expect(await stats([])).toEqual([
+      {
+        originChainId: null, destinationChainId: null, status: null, currencyInSymbol: null, failReason: null, day: null, hour: null,
+        count: 7,
+        volumeUsd: "1365.633334",
+        filledVolumeUsd: "305.633333",
+        successes: 4,
+        finished: 6,
+        successRate: "0.666667",
+        // fill seconds 4, 7, 10, 20: median between 7 and 10; p95 at position 2.85 → 10 + 0.85 × 10
+        fillSecondsP50: 8.5,
+        fillSecondsP95: 18.5,
+        // relayer + app of the successes (gas is the user's, not a fee): 0.6 + 1.25 + 0.01 + 0.023
+        feesUsd: "1.883",
+      },
+    ]);
+  });
+
+  it("by origin chain and day: one bucket per pair, in key order", async () => {
+    const buckets = await stats(["ORIGIN_CHAIN", "DAY"]);
+    expect(buckets.map((b) => [b.originChainId, b.day?.toISOString(), b.count, b.volumeUsd, b.successRate, b.fillSecondsP50, b.fillSecondsP95, b.feesUsd])).toEqual([
+      [1, DAY1, 4, "360.30", "0.666667", 7, 9.7, "1.85"],
+      [1, DAY2, 1, "5", "1.000000", 7, 7, "0.023"],
+      [10, DAY1, 2, "1000.333334", "0.500000", 20, 20, "0.01"],
+    ]);
+    expect(buckets.every((b) => b.destinationChainId === null && b.status === null && b.hour === null)).toBe(true);
+  });
+
+  it("by status, fail reason, currency, destination chain and hour", async () => {
+    const byStatus = await stats(["STATUS"]);
+    expect(byStatus.map((b) => [b.status, b.count, b.successRate, b.fillSecondsP50])).toEqual([
+      ["failure", 1, "0.000000", null],
+      ["refund", 1, "0.000000", null],
+      ["success", 4, "1.000000", 8.5],
+      ["waiting", 1, null, null],
+    ]);
+    expect((await stats(["FAIL_REASON"])).map((b) => [b.failReason, b.count])).toEqual([["ORDER_EXPIRED", 1], ["SLIPPAGE", 1], [null, 5]]);
+    expect((await stats(["CURRENCY_IN"])).map((b) => [b.currencyInSymbol, b.count, b.volumeUsd])).toEqual([["ETH", 2, "1000.333334"], ["USDC", 5, "365.30"]]);
+    expect((await stats(["DESTINATION_CHAIN"])).map((b) => [b.destinationChainId, b.count])).toEqual([[1, 2], [10, 5]]);
+    expect((await stats(["HOUR"])).map((b) => [b.hour?.toISOString(), b.count])).toEqual([["2026-01-01T10:00:00.000Z", 6], ["2026-01-02T05:00:00.000Z", 1]]);
+  });
+
+  it("applies the listing filter (AND, not, anyOf) inside the window", async () => {
+    const success = { ...emptyFilter(), conditions: [{ field: "status" as const, negate: false, values: ["success"] }] };
+    expect((await stats(["ORIGIN_CHAIN"], success)).map((b) => [b.originChainId, b.count, b.feesUsd])).toEqual([[1, 3, "1.873"], [10, 1, "0.01"]]);
+    const notUsdc = { ...emptyFilter(), conditions: [{ field: "currencyInSymbol" as const, negate: true, values: ["USDC"] }] };
+    expect((await stats([], notUsdc))[0].count).toBe(2);
+    const either = {
+      ...emptyFilter(),
+      groups: [[{ field: "failReason" as const, negate: false, values: ["SLIPPAGE"] }], [{ field: "originChainId" as const, negate: false, values: [10] }]],
+    };
+    expect((await stats([], either))[0].count).toBe(3);
+  });
+
+  it("answers one zero bucket without groups and no bucket with groups when nothing matches", async () => {
+    const none = { ...emptyFilter(), conditions: [{ field: "originChainId" as const, negate: false, values: [5] }] };
+    expect(await stats([], none)).toMatchObject([{ count: 0, volumeUsd: "0", successRate: null, fillSecondsP50: null, feesUsd: "0" }]);
+    expect(await stats(["DAY"], none)).toEqual([]);
+  });
+});
