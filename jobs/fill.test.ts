@@ -4,7 +4,9 @@ import pino from "pino";
 import { type Address, type Hex, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
-import { getFillAttempt } from "../schema/fillAttempts.js";
+import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
+import { withTransaction } from "../schema/withTransaction.js";
+import { prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
 import { migrate } from "../schema/migrate.js";
 import { createChainClients } from "../src/roles/createChainClients.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
@@ -149,7 +151,7 @@ describe("fill processor", () => {
 
   it("re-prices a fill that is not mined, then spends its nonce on a cancellation and refunds (TRANSACTION_NOT_INCLUDED)", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 8_888n);
-    const patient = createFillProcessor({ ...deps, stuckFill: { bumpAfterMs: 200, maxBumps: 1 } });
+    const patient = createFillProcessor({ ...deps, stuckFill: { bumpAfterMs: 200, maxBumps: 1, maxBroadcastFailures: 10 } });
     const rpc = (method: string, params: unknown[]) =>
       fetch(destination.chain.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
     const run = () => patient({ data: { requestId: request.id } });
@@ -180,6 +182,37 @@ describe("fill processor", () => {
     expect(refund.rows).toMatchObject([{ reason: "TRANSACTION_NOT_INCLUDED" }]);
     // the next fill is not held up by the spent nonce
     const next = await pendingRequest(zeroAddress, 9_999n);
+    const hash = (await processFill({ data: { requestId: next.request.id } })) as Hex;
+    expect((await next.destination.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+  });
+
+  it("spends the nonce of a fill the node keeps refusing and refunds (TRANSACTION_SUBMISSION_FAILED)", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 7_777n);
+    // A fill the node will never take (its gas is above the block gas limit), signed with the next nonce as the worker would.
+    const prepared = await prepareSolverTransaction(destination, devnet.solver, { to: destination.chain.receiver as Address, data: "0x", value: 0n });
+    await withTransaction(pool, async (db) => {
+      const signed = await signSolverTransaction(db, destination, devnet.solver, { ...prepared, gas: 10n ** 9n });
+      await insertFillAttempt(db, {
+        requestId: request.id,
+        chainId: destination.chain.id,
+        solver: devnet.solver.address,
+        ...signed,
+        currency: zeroAddress,
+        amount: 7_777n,
+        recipient,
+      });
+    });
+    const stubborn = createFillProcessor({ ...deps, stuckFill: { bumpAfterMs: 60_000, maxBumps: 3, maxBroadcastFailures: 2 } });
+    const run = () => stubborn({ data: { requestId: request.id } });
+    await expect(run()).rejects.toThrow();
+    const cancel = await run();
+    expect((await getFillAttempt(pool, request.id))!).toMatchObject({ broadcastFailures: 2, cancelTxHash: cancel });
+    expect((await destination.publicClient.waitForTransactionReceipt({ hash: cancel as Hex })).status).toBe("success");
+    expect(await run()).toBe("failed: TRANSACTION_SUBMISSION_FAILED");
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
+    const refund = await pool.query("SELECT reason FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    expect(refund.rows).toEqual([{ reason: "TRANSACTION_SUBMISSION_FAILED" }]);
+    const next = await pendingRequest(zeroAddress, 1_234n);
     const hash = (await processFill({ data: { requestId: next.request.id } })) as Hex;
     expect((await next.destination.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
   });

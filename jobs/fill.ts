@@ -161,8 +161,10 @@ export function createFillProcessor(deps: FillDeps) {
       return fail(request, failure.failReason, { ...failure.details, fillTxHash: outcome.txHash, message: "the fill transaction reverted on-chain" });
     }
     if (outcome.state === "cancelled") {
-      return fail(request, "TRANSACTION_NOT_INCLUDED", {
-        message: "the fill was not mined within the gas-bump window; its nonce was spent on a cancellation",
+      return fail(request, outcome.neverAccepted ? "TRANSACTION_SUBMISSION_FAILED" : "TRANSACTION_NOT_INCLUDED", {
+        message: outcome.neverAccepted
+          ? "the node refused the fill transaction; its nonce was spent on a cancellation"
+          : "the fill was not mined within the gas-bump window; its nonce was spent on a cancellation",
         fillTxHashes: [...sent.previousTxHashes, sent.txHash],
         nonceSpentBy: outcome.nonceSpentBy,
       });

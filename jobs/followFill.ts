@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { type Hex, type LocalAccount, type TransactionSerializableEIP1559, createWalletClient, http, keccak256, parseTransaction } from "viem";
-import { type StoredFillAttempt, recordFillCancel, recordFillReplacement } from "../schema/fillAttempts.js";
+import { type StoredFillAttempt, recordBroadcastFailure, recordFillCancel, recordFillReplacement } from "../schema/fillAttempts.js";
 import type { EvmChainClient } from "../src/chains/evmChainClient.js";
 import { toViemChain } from "../src/chains/evmChainClient.js";
 import { broadcastTransaction } from "./solverTransaction.js";
@@ -10,13 +10,15 @@ export type StuckFillPolicy = {
   bumpAfterMs: number;
   /** Re-priced sends before the nonce is spent on a cancellation instead. */
   maxBumps: number;
+  /** Outright refusals of the fill by the node before its nonce is spent on a cancellation. */
+  maxBroadcastFailures: number;
 };
 
-export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = { bumpAfterMs: 30_000, maxBumps: 3 };
+export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = { bumpAfterMs: 30_000, maxBumps: 3, maxBroadcastFailures: 10 };
 
 export type FillOutcome =
   | { state: "mined"; txHash: string; success: boolean }
-  | { state: "cancelled"; nonceSpentBy: string }
+  | { state: "cancelled"; nonceSpentBy: string; neverAccepted: boolean }
   | { state: "in-flight"; txHash: string; action: "re-sent" | "bumped" | "cancelling" };
 
 const bump = (value: bigint) => (value * 125n) / 100n + 1n;
@@ -38,15 +40,28 @@ export async function followFill(
     const receipt = await receiptOf(hash);
     if (receipt) return { state: "mined", txHash: hash, success: receipt.status === "success" };
   }
-  if (attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash))) return { state: "cancelled", nonceSpentBy: attempt.cancelTxHash };
+  const neverAccepted = attempt.broadcastFailures >= deps.policy.maxBroadcastFailures;
+  if (attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash))) return { state: "cancelled", nonceSpentBy: attempt.cancelTxHash, neverAccepted };
   const mined = await client.getTransactionCount({ address: deps.solver.address, blockTag: "latest" });
   // Spent by none of ours (a transaction sent with the solver key outside Crossfill): the fill can never land.
-  if (mined > attempt.nonce) return { state: "cancelled", nonceSpentBy: "unknown" };
+  if (mined > attempt.nonce) return { state: "cancelled", nonceSpentBy: "unknown", neverAccepted };
 
+  let refused = neverAccepted;
   const age = (deps.now ?? Date.now()) - attempt.sentAt.getTime();
-  if (age < deps.policy.bumpAfterMs) {
-    await broadcastTransaction(chain, attempt.cancelRawTx ? { rawTx: attempt.cancelRawTx, txHash: attempt.cancelTxHash! } : attempt);
-    return { state: "in-flight", txHash: attempt.cancelTxHash ?? attempt.txHash, action: attempt.cancelTxHash ? "cancelling" : "re-sent" };
+  if (age < deps.policy.bumpAfterMs && attempt.cancelRawTx) {
+    await broadcastTransaction(chain, { rawTx: attempt.cancelRawTx, txHash: attempt.cancelTxHash! });
+    return { state: "in-flight", txHash: attempt.cancelTxHash!, action: "cancelling" };
+  }
+  if (age < deps.policy.bumpAfterMs && !refused) {
+    try {
+      await broadcastTransaction(chain, attempt);
+      return { state: "in-flight", txHash: attempt.txHash, action: "re-sent" };
+    } catch (error) {
+      // Refused outright (not merely unmined): after a few refusals its nonce is spent on a cancellation.
+      const failures = await recordBroadcastFailure(deps.pool, attempt.requestId, (error as Error).message.split("\n")[0]);
+      if (failures < deps.policy.maxBroadcastFailures) throw error;
+      refused = true;
+    }
   }
 
   const wallet = createWalletClient({ account: deps.solver, chain: toViemChain(chain.chain), transport: http(chain.chain.rpcUrl) });
@@ -58,10 +73,13 @@ export async function followFill(
     yParity?: number;
   };
   const market = await client.estimateFeesPerGas();
+  // The next block's base fee, which may already have moved past the last one's.
+  const nextBaseFee = (await client.getBlock({ blockTag: "pending" }).catch(() => undefined))?.baseFeePerGas ?? 0n;
   const maxPriorityFeePerGas = max(bump(last.maxPriorityFeePerGas ?? 0n), market.maxPriorityFeePerGas);
-  const fees = { maxPriorityFeePerGas, maxFeePerGas: max(bump(last.maxFeePerGas ?? 0n), max(market.maxFeePerGas, maxPriorityFeePerGas)) };
+  const floor = max(market.maxFeePerGas, 2n * nextBaseFee + maxPriorityFeePerGas);
+  const fees = { maxPriorityFeePerGas, maxFeePerGas: max(bump(last.maxFeePerGas ?? 0n), floor) };
 
-  if (!attempt.cancelTxHash && attempt.bumps < deps.policy.maxBumps) {
+  if (!attempt.cancelTxHash && !refused && attempt.bumps < deps.policy.maxBumps) {
     const rawTx = await wallet.signTransaction({ ...last, ...fees });
     const next = { rawTx, txHash: keccak256(rawTx) };
     if (await recordFillReplacement(deps.pool, attempt.requestId, attempt.txHash, next)) await broadcastTransaction(chain, next);

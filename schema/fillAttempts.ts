@@ -19,6 +19,8 @@ export type StoredFillAttempt = FillAttempt & {
   previousTxHashes: string[];
   cancelTxHash: string | null;
   cancelRawTx: string | null;
+  /** Times the node refused the fill outright. */
+  broadcastFailures: number;
 };
 
 type FillAttemptRow = {
@@ -36,6 +38,7 @@ type FillAttemptRow = {
   previous_tx_hashes: string[];
   cancel_tx_hash: string | null;
   cancel_raw_tx: string | null;
+  broadcast_failures: number;
 };
 
 export async function getFillAttempt(db: Queryable, requestId: string): Promise<StoredFillAttempt | undefined> {
@@ -57,6 +60,7 @@ export async function getFillAttempt(db: Queryable, requestId: string): Promise<
       previousTxHashes: row.previous_tx_hashes,
       cancelTxHash: row.cancel_tx_hash,
       cancelRawTx: row.cancel_raw_tx,
+      broadcastFailures: row.broadcast_failures,
     }
   );
 }
@@ -131,4 +135,14 @@ export async function findStaleSubmitted(db: Queryable, olderThanMs: number, lim
     [olderThanMs, limit],
   );
   return rows.map((row) => row.id);
+}
+
+/** Counts a refusal of the fill by the node; returns how many there have been. */
+export async function recordBroadcastFailure(db: Queryable, requestId: string, error: string): Promise<number> {
+  const { rows } = await db.query<{ broadcast_failures: number }>(
+    `UPDATE crossfill.fill_attempts SET broadcast_failures = broadcast_failures + 1, last_broadcast_error = $2
+      WHERE request_id = $1 RETURNING broadcast_failures`,
+    [requestId, error.slice(0, 500)],
+  );
+  return rows[0]?.broadcast_failures ?? 0;
 }
