@@ -6,7 +6,6 @@
  * (publish → subscriber, including the re-read of the request) and the gateway's RSS.
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -9,7 +9,7 @@ import { type Summary, summarize } from "./percentiles.js";
 import { type CpuProfileSummary, profileCpu } from "./profileCpu.js";
 import { cpuBetween, cpuSnapshot } from "./processCpu.js";
 import { QUOTE_KINDS, type QuoteKind, quoteBody } from "./quoteBodies.js";
-import type { LoadCommand, LoadPhase, LoadReport, LoadSample } from "./quoteLoad.js";
+import type { LoadCommand, LoadPhase, LoadReport } from "./quoteLoad.js";
 import type { Target } from "./target.js";
 
 export type QuoteBenchOptions = {
