@@ -1,11 +1,13 @@
 import type { JobsOptions } from "bullmq";
 
 /** Queue names, payloads, job ids and options: the contract between whoever enqueues and the workers. */
-export const QUEUES = { reconcile: "crossfill-reconcile", fill: "crossfill-fill", refund: "crossfill-refund" } as const;
+export const QUEUES = { reconcile: "crossfill-reconcile", fill: "crossfill-fill", refund: "crossfill-refund", webhook: "crossfill-webhook" } as const;
 
 export type ReconcileJob = Record<string, never>;
 export type FillJob = { requestId: string };
 export type RefundJob = { refundId: string };
+/** One attempt of one webhook delivery: ids only (the body and the signing key are read from Postgres). */
+export type WebhookJob = { deliveryId: string; generation: number; attempt: number };
 
 // BullMQ drops an add whose job id it still keeps, finished or not. A per-window id lets the reconcile
 // tick queue stranded work again a few seconds later without flooding the queue in between; correctness
@@ -34,3 +36,20 @@ export const JOB_OPTIONS: JobsOptions = {
 
 /** How often the reconcile tick reads new chain facts; it bounds deposit → pending latency. */
 export const RECONCILE_EVERY_MS = 100;
+
+/**
+ * One job per attempt of a delivery; `after` names the delivery whose end queued it, so that kick is never
+ * swallowed by a job of the same attempt that already ran. Completed webhook jobs are removed at once for the same reason.
+ */
+export function webhookJobId(job: WebhookJob, after?: string): string {
+  return `webhook-${job.deliveryId}-g${job.generation}-a${job.attempt}${after ? `-after-${after}` : ""}`;
+}
+
+// The delivery's retries are its own (webhookRetryDelay, in Postgres); BullMQ retries only a job that threw
+// (database down, attempt held by a job killed mid-POST until its lease ends).
+export const WEBHOOK_JOB_OPTIONS: JobsOptions = {
+  attempts: 20,
+  backoff: { type: "fixed", delay: 2_000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 24 * 3600 },
+};

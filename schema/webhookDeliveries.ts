@@ -21,6 +21,7 @@ export type WebhookDelivery = {
   deliveredAt: Date | null;
 };
 
+// Text aliases shadow the columns in ORDER BY: order by the qualified column (numeric), never by the alias.
 const COLUMNS = `id::text, api_key_id, status_event_id::text, request_id, event_id, body, state, attempts, generation, last_status_code,
   last_error, last_latency_ms, next_attempt_at, created_at, last_attempt_at, delivered_at`;
 
@@ -51,14 +52,15 @@ const toDelivery = (row: Row): WebhookDelivery => ({
 
 /**
  * The delivery of one status event to the key's endpoint, created once whatever how often the fan-out runs
- * (undefined when the key has no enabled endpoint).
+ * (undefined when the key has no enabled endpoint). The endpoint row is share-locked: a disable in progress
+ * (410) is waited for, so no delivery slips in behind it.
  */
 export async function createWebhookDelivery(
   db: Queryable,
   delivery: { apiKeyId: string; statusEventId: string; requestId: string; eventId: string; body: string },
 ): Promise<{ created: boolean } | undefined> {
   const { rows } = await db.query<{ created: boolean }>(
-    `WITH endpoint AS (SELECT api_key_id FROM crossfill.webhook_endpoints WHERE api_key_id = $1 AND enabled),
+    `WITH endpoint AS (SELECT api_key_id FROM crossfill.webhook_endpoints WHERE api_key_id = $1 AND enabled FOR SHARE),
      inserted AS (
        INSERT INTO crossfill.webhook_deliveries (api_key_id, status_event_id, request_id, event_id, body)
        SELECT api_key_id, $2, $3, $4, $5 FROM endpoint
@@ -79,7 +81,7 @@ export async function getWebhookDelivery(db: Queryable, id: string): Promise<Web
 export async function nextPendingDelivery(db: Queryable, apiKeyId: string, requestId: string): Promise<WebhookDelivery | undefined> {
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM crossfill.webhook_deliveries
-      WHERE api_key_id = $1 AND request_id = $2 AND state = 'pending' ORDER BY status_event_id LIMIT 1`,
+      WHERE api_key_id = $1 AND request_id = $2 AND state = 'pending' ORDER BY webhook_deliveries.status_event_id LIMIT 1`,
     [apiKeyId, requestId],
   );
   return rows[0] && toDelivery(rows[0]);
@@ -93,12 +95,32 @@ export type AttemptOutcome = {
   nextAttemptAt: Date | null;
 };
 
+/**
+ * Claims attempt `attempt` of a pending delivery for `leaseMs` (longer than one POST can take): undefined when it
+ * moved on, another job holds it, or it was replayed since. Two jobs never post the same attempt at once.
+ */
+export async function claimWebhookAttempt(db: Queryable, id: string, generation: number, attempt: number, leaseMs: number): Promise<WebhookDelivery | undefined> {
+  if (!/^\d{1,18}$/.test(id)) return undefined;
+  const { rows } = await db.query<Row>(
+    `UPDATE crossfill.webhook_deliveries SET lease_until = now() + make_interval(secs => $4::double precision / 1000)
+      WHERE id = $1 AND generation = $2 AND attempts = $3 AND state = 'pending' AND (lease_until IS NULL OR lease_until < now())
+      RETURNING ${COLUMNS}`,
+    [id, generation, attempt, leaseMs],
+  );
+  return rows[0] && toDelivery(rows[0]);
+}
+
+/** Gives a claim back without an attempt (not this delivery's turn, or its endpoint is switched off). */
+export async function releaseWebhookClaim(db: Queryable, id: string): Promise<void> {
+  await db.query("UPDATE crossfill.webhook_deliveries SET lease_until = NULL WHERE id = $1", [id]);
+}
+
 /** Records one attempt; only a pending delivery of the same generation moves (a replay or a 410 in between wins). */
 export async function recordWebhookAttempt(db: Queryable, id: string, generation: number, outcome: AttemptOutcome): Promise<boolean> {
   const result = await db.query(
     `UPDATE crossfill.webhook_deliveries
         SET attempts = attempts + 1, state = $3, last_status_code = $4, last_error = $5, last_latency_ms = $6,
-            last_attempt_at = now(), next_attempt_at = COALESCE($7, next_attempt_at),
+            last_attempt_at = now(), lease_until = NULL, next_attempt_at = COALESCE($7, next_attempt_at),
             delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END
       WHERE id = $1 AND generation = $2 AND state = 'pending'`,
     [id, generation, outcome.state, outcome.statusCode, outcome.error, outcome.latencyMs, outcome.nextAttemptAt],
@@ -110,7 +132,7 @@ export async function recordWebhookAttempt(db: Queryable, id: string, generation
 export async function replayWebhookDelivery(db: Queryable, id: string, apiKeyId: string): Promise<WebhookDelivery | undefined> {
   if (!/^\d{1,18}$/.test(id)) return undefined;
   const { rows } = await db.query<Row>(
-    `UPDATE crossfill.webhook_deliveries SET state = 'pending', attempts = 0, generation = generation + 1, next_attempt_at = now(), delivered_at = NULL
+    `UPDATE crossfill.webhook_deliveries SET state = 'pending', attempts = 0, generation = generation + 1, next_attempt_at = now(), delivered_at = NULL, lease_until = NULL
       WHERE id = $1 AND api_key_id = $2 RETURNING ${COLUMNS}`,
     [id, apiKeyId],
   );
@@ -125,7 +147,7 @@ export async function listWebhookDeliveries(
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM crossfill.webhook_deliveries
       WHERE api_key_id = $1 AND ($2::bigint IS NULL OR id < $2) AND ($3::text IS NULL OR state = $3)
-      ORDER BY id DESC LIMIT $4`,
+      ORDER BY webhook_deliveries.id DESC LIMIT $4`,
     [options.apiKeyId, options.beforeId ?? null, options.state ?? null, options.limit],
   );
   return rows.map(toDelivery);

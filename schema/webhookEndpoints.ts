@@ -50,14 +50,15 @@ export async function listWebhookEndpoints(db: Queryable): Promise<WebhookEndpoi
   return rows.map(toEndpoint);
 }
 
-/** The receiver asked to stop (410 Gone): the endpoint is disabled and whatever it was still owed is dropped. */
+/**
+ * The receiver asked to stop (410 Gone): the endpoint is disabled and whatever it was still owed is dropped.
+ * Two statements on purpose: the first waits for fan-outs holding the endpoint (createWebhookDelivery share-locks
+ * it), and the second's fresh snapshot then sees the deliveries they inserted. Run it in a transaction.
+ */
 export async function disableWebhookEndpoint(db: Queryable, apiKeyId: string, reason: string): Promise<void> {
   await db.query(
-    `WITH endpoint AS (
-       UPDATE crossfill.webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = now(), updated_at = now()
-        WHERE api_key_id = $1 RETURNING api_key_id)
-     UPDATE crossfill.webhook_deliveries SET state = 'disabled'
-      WHERE api_key_id IN (SELECT api_key_id FROM endpoint) AND state = 'pending'`,
+    "UPDATE crossfill.webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = now(), updated_at = now() WHERE api_key_id = $1",
     [apiKeyId, reason],
   );
+  await db.query("UPDATE crossfill.webhook_deliveries SET state = 'disabled', lease_until = NULL WHERE api_key_id = $1 AND state = 'pending'", [apiKeyId]);
 }

@@ -7,6 +7,7 @@ import { parseConfig } from "./config.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
 import { restSettings } from "./roles/restSettings.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
+import { runWebhooksCommand } from "./roles/runWebhooksCommand.js";
 import { apiKeyEncryptionKey, apiSettings, createPool, productionChains, requireSetting, solverAccount } from "./roles/services.js";
 import { runRefundsCommand } from "./roles/runRefundsCommand.js";
 import { startApi } from "./roles/startApi.js";
@@ -19,6 +20,7 @@ const USAGE = `usage: crossfill <role>
   indexer evm    the Ponder EVM indexer
   migrate        apply database migrations and exit
   keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
+  webhooks       set or show a key's webhook endpoint (webhooks set --key ID --url URL [--header "N: v"]… [--disable])
   refunds        list, retry or settle refunds that need an operator (crossfill refunds for details)`;
 
 /** The composition root of every process: configuration is read here and nowhere else. */
@@ -42,6 +44,16 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       try {
         await migrate(pool);
         process.stdout.write(`${await runKeysCommand(pool, apiKeyEncryptionKey(config, role), argv.slice(1))}\n`);
+      } finally {
+        await pool.end();
+      }
+      return undefined;
+    }
+    case "webhooks": {
+      const pool = createPool(databaseUrl(), 2);
+      try {
+        await migrate(pool);
+        process.stdout.write(`${await runWebhooksCommand(pool, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false }, argv.slice(1))}\n`);
       } finally {
         await pool.end();
       }
@@ -73,6 +85,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         settings: apiSettings(config),
         statusBus,
         rest,
+        webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
       });
       return async () => {
         await api.close();
@@ -96,7 +109,12 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         statusBus,
         prices: config.PRICES,
         fillConcurrency: config.FILL_CONCURRENCY,
+        // Webhooks are signed with the API keys, sealed under this server key: without it, none are sent.
+        webhooks: config.API_KEY_ENCRYPTION_KEY
+          ? { serverKey: config.API_KEY_ENCRYPTION_KEY, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false, retryBaseMs: config.WEBHOOK_RETRY_BASE_MS }
+          : undefined,
       });
+      if (!config.API_KEY_ENCRYPTION_KEY) logger.warn("API_KEY_ENCRYPTION_KEY is not set: no webhooks are delivered");
       return async () => {
         await worker.close();
         await statusBus.close();

@@ -65,6 +65,10 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  // Webhooks to plain http and private addresses (local receivers): the devnet's default, never for production.
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
+  // The first webhook retry's nominal delay; each next one is 2.2× longer (docs/API.md, Webhooks).
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(60_000),
   // Behind a proxy that sets X-Forwarded-For, per-address rate limits count its first hop.
   TRUST_FORWARDED_FOR: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
 });

@@ -31,6 +31,8 @@ CREATE TABLE crossfill.webhook_deliveries (
   created_at       timestamptz NOT NULL DEFAULT now(),
   last_attempt_at  timestamptz,
   delivered_at     timestamptz,
+  -- Claimed by the job posting it: a second job for the same attempt (a re-queue, a stalled job) waits it out.
+  lease_until      timestamptz,
   UNIQUE (api_key_id, status_event_id)
 );
 -- Ordering: the earliest pending delivery of a request to an endpoint goes first.

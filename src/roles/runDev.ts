@@ -102,6 +102,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       prices: config.PRICES,
       debugReferrers: true,
       fillConcurrency: config.FILL_CONCURRENCY,
+      // The devnet posts webhooks to local http receivers unless told otherwise.
+      webhooks: { serverKey: apiKeyEncryptionKey(config, "dev"), allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true, retryBaseMs: config.WEBHOOK_RETRY_BASE_MS },
     });
     stops.push({ name: "worker", stop: worker.close });
     const rest = restSettings(config, "dev", pool);
@@ -117,6 +119,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       statusBus,
       rest,
       graphiql: true,
+      webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true },
     });
     stops.push({ name: "api", stop: api.close });
 

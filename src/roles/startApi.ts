@@ -36,6 +36,8 @@ export type ApiDeps = {
   rest?: RestSettings;
   /** Serve GraphiQL at GET /graphql (development). */
   graphiql?: boolean;
+  /** Which webhook URLs setWebhook accepts: public https only unless allowPrivate (the devnet). */
+  webhooks?: { allowPrivate: boolean };
 };
 
 export type RunningApi = { url: string; port: number; close(): Promise<void> };
@@ -72,6 +74,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     cursorSecret: deps.rest?.cursorSecret ?? randomBytes(32),
     logger: deps.logger,
     graphiql: deps.graphiql,
+    webhookPolicy: { allowPrivate: deps.webhooks?.allowPrivate ?? false },
   });
   // Keys and rate limits as on REST: an unknown key is a 401, a caller over its limit a 429 (REST error bodies).
   const graphqlRateLimits = {

@@ -5,6 +5,9 @@ import { ensureReceiverAllowances } from "../../jobs/ensureReceiverAllowances.js
 import { createFillProcessor } from "../../jobs/fill.js";
 import { startNotifier } from "../../jobs/notify.js";
 import type { QueueBackend } from "../../jobs/queueBackend.js";
+import { createWebhookProcessor } from "../../jobs/webhook.js";
+import { startWebhookFanout } from "../../jobs/webhookFanout.js";
+import { createWebhookPoster } from "../webhooks/postWebhook.js";
 import {
   type FillJob,
   JOB_OPTIONS,
@@ -12,6 +15,8 @@ import {
   RECONCILE_EVERY_MS,
   type ReconcileJob,
   type RefundJob,
+  WEBHOOK_JOB_OPTIONS,
+  type WebhookJob,
   delayedFillJobId,
   fillJobId,
   refundJobId,
@@ -38,6 +43,18 @@ export type WorkerDeps = {
   statusBus?: StatusBus;
   /** The devnet honours the debug-force-refund referrer. */
   debugReferrers?: boolean;
+  /** Webhook delivery; without it no webhook is sent from this worker. */
+  webhooks?: WebhookSettings;
+};
+
+export type WebhookSettings = {
+  /** API_KEY_ENCRYPTION_KEY: unseals the API keys the webhooks are signed with. */
+  serverKey: Buffer;
+  /** WEBHOOK_ALLOW_PRIVATE: the devnet posts to local http receivers; production only to public https. */
+  allowPrivate: boolean;
+  /** The first retry's nominal delay (WEBHOOK_RETRY_BASE_MS; tests shrink it). */
+  retryBaseMs?: number;
+  concurrency?: number;
 };
 
 export type RunningWorker = { close(): Promise<void> };
@@ -107,13 +124,40 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { name: "tick", data: {}, opts: { removeOnComplete: true, removeOnFail: { count: 100 } } },
   );
   const notifier = deps.statusBus ? await startNotifier({ pool: deps.pool, publish: deps.statusBus.publish, logger }) : undefined;
+  const webhooks = deps.webhooks && (await startWebhooks(deps, deps.webhooks));
   logger.info({ queues: deps.queues.kind }, "worker started");
   return {
     async close() {
       await notifier?.close();
+      await webhooks?.close();
       await reconcileWorker.close();
       await fillWorker.close();
       await refundWorker.close();
+    },
+  };
+}
+
+/** The webhook fan-out (its own outbox cursor) and the delivery worker. */
+async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promise<RunningWorker> {
+  const queue = deps.queues.createQueue<WebhookJob>(QUEUES.webhook);
+  const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
+    await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });
+  };
+  const poster = createWebhookPoster({ allowPrivate: settings.allowPrivate });
+  const worker = deps.queues.createWorker<WebhookJob>(
+    QUEUES.webhook,
+    createWebhookProcessor({ pool: deps.pool, serverKey: settings.serverKey, poster, enqueue, logger: deps.logger, retryBaseMs: settings.retryBaseMs }),
+    { concurrency: settings.concurrency ?? 32 },
+  );
+  worker.on("failed", (job, error) => {
+    if (error.name !== "AttemptHeldError") deps.logger.warn({ deliveryId: job?.data.deliveryId, err: error }, "webhook job failed");
+  });
+  const fanout = await startWebhookFanout({ pool: deps.pool, enqueue, logger: deps.logger });
+  return {
+    async close() {
+      await fanout.close();
+      await worker.close();
+      poster.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import { createGraphqlServer } from "../../src/gateway/graphql/createGraphqlServ
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
 import { createChainClients } from "../../src/roles/createChainClients.js";
+import type { WebhookPolicy } from "../../src/webhooks/validateWebhookUrl.js";
 
 export const TEST_USDC = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 
@@ -25,7 +26,7 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
 );
 
 /** The GraphQL server over a real database (through `db`, which tests may wrap to count queries). */
-export function createTestGraphqlServer(options: { db: Pick<pg.Pool, "query">; statusUpdates: StatusFanout; graphiql?: boolean }) {
+export function createTestGraphqlServer(options: { db: Pick<pg.Pool, "query">; statusUpdates: StatusFanout; graphiql?: boolean; webhookPolicy?: WebhookPolicy }) {
   const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
   const client = createChainClients(GRAPHQL_TEST_CHAINS);
   const solver = privateKeyToAccount(generatePrivateKey());
@@ -36,6 +37,7 @@ export function createTestGraphqlServer(options: { db: Pick<pg.Pool, "query">; s
     cursorSecret: randomBytes(32),
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     graphiql: options.graphiql,
+    webhookPolicy: options.webhookPolicy ?? { allowPrivate: false },
     quoteEngine: {
       registry,
       client,

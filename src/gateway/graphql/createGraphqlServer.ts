@@ -90,7 +90,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     return scope;
   };
   const base = {
-    updateScope, db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusUpdates: options.statusUpdates, cursorSecret: options.cursorSecret };
+    updateScope, db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusUpdates: options.statusUpdates, cursorSecret: options.cursorSecret, webhookPolicy: options.webhookPolicy };
   const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
     schema,
     graphqlEndpoint: "/graphql",

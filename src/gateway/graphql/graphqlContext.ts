@@ -4,6 +4,7 @@ import { UnauthorizedError } from "../../domain/errors.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import type { StatusFanout } from "../../events/createStatusFanout.js";
 import type { QuoteEngineDeps } from "../../quote/createQuote.js";
+import type { WebhookPolicy } from "../../webhooks/validateWebhookUrl.js";
 
 /** What every resolver sees: one context per HTTP request or graphql-ws subscription; loaders hang off it. */
 export type GraphqlContext = {
@@ -14,6 +15,8 @@ export type GraphqlContext = {
   statusUpdates: StatusFanout;
   /** Signs the `requests` connection's cursors. */
   cursorSecret: Buffer;
+  /** Which webhook URLs setWebhook accepts (production: public https only). */
+  webhookPolicy: WebhookPolicy;
   /**
    * The loader scope of one status update, shared by every subscriber that receives it: the request behind an
    * update is read once per change, not once per subscriber. (Nothing a Request exposes depends on the caller.)

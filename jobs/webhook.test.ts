@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "../schema/migrate.js";
+import { ensureNotifyCursor } from "../schema/notifyCursor.js";
+import { readOutboxAfter } from "../schema/statusEvents.js";
+import { transitionRequest } from "../schema/transitionRequest.js";
+import { getWebhookDelivery, listWebhookDeliveries, replayWebhookDelivery } from "../schema/webhookDeliveries.js";
+import { getWebhookEndpoint } from "../schema/webhookEndpoints.js";
+import { withTransaction } from "../schema/withTransaction.js";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import type { RequestStatus } from "../src/domain/requestStatus.js";
+import { createWebhookPoster } from "../src/webhooks/postWebhook.js";
+import { setWebhook } from "../src/webhooks/setWebhook.js";
+import { verifyWebhookSignature } from "../src/webhooks/signWebhook.js";
+import { insertTestRequest } from "../test/support/insertTestRequest.js";
+import { createTestDatabase } from "../test/support/testDatabase.js";
+import { kickWebhookDelivery } from "./kickWebhookDelivery.js";
+import { toStatusUpdate } from "./notify.js";
+import { createQueueBackend } from "./queueBackend.js";
+import { QUEUES, WEBHOOK_JOB_OPTIONS, type WebhookJob } from "./queues.js";
+import { createWebhookProcessor } from "./webhook.js";
+import { WEBHOOK_CURSOR, createWebhookFanout, startWebhookFanout } from "./webhookFanout.js";
+
+type Received = { status: string; eventId: string; attempt: string; valid: boolean; custom: string | undefined };
+
+/** Real Postgres, real BullMQ on Redis, a real HTTP receiver on 127.0.0.1; only the retry base is shrunk (20 ms). */
+describe("webhook delivery", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  const serverKey = randomBytes(32);
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const cleanups: Array<() => Promise<unknown>> = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 8 });
+    await migrate(pool);
+    // The fan-out's cursor starts at the outbox's end when first created: created before any test request.
+    await ensureNotifyCursor(pool, WEBHOOK_CURSOR);
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+
+  /** A key with an endpoint at a local receiver answering with `answer(n)` for its n-th request (from 0). */
+  async function setup(answer: (n: number) => number) {
+    const key = await createApiKey(pool, serverKey, { name: `hooks-${randomBytes(3).toString("hex")}` });
+    const received: Received[] = [];
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const headers = req.headers as Record<string, string>;
+        received.push({
+          status: JSON.parse(body).data.status,
+          eventId: headers["x-crossfill-event-id"],
+          attempt: headers["x-crossfill-delivery-attempt"],
+          valid: verifyWebhookSignature(key.key, headers["x-signature-timestamp"], body, headers["x-signature-sha256"]),
+          custom: headers["x-team"],
+        });
+        res.statusCode = answer(received.length - 1);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    await setWebhook(pool, { allowPrivate: true }, {
+      apiKeyId: key.id,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+      enabled: true,
+      headers: { "X-Team": "ops" },
+    });
+    const queues = createQueueBackend({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", prefix: `test-${db.name}-${key.id}` });
+    const queue = queues.createQueue<WebhookJob>(QUEUES.webhook);
+    const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
+      await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });
+    };
+    const poster = createWebhookPoster({ allowPrivate: true });
+    queues.createWorker<WebhookJob>(QUEUES.webhook, createWebhookProcessor({ pool, serverKey, poster, enqueue, logger, retryBaseMs: 20 }), { concurrency: 8 });
+    cleanups.push(async () => {
+      await queues.close();
+      poster.close();
+    });
+    const request = await insertTestRequest(pool, { apiKeyId: key.id });
+    const move = (to: RequestStatus) => withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to }));
+    return { key, received, request, enqueue, move };
+  }
+
+  const until = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error("timed out waiting");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  it("delivers every status change of the key's requests in order, signed, with the event id and custom headers", async () => {
+    const { key, received, move, enqueue } = await setup(() => 200);
+    const fanout = await startWebhookFanout({ pool, enqueue, logger });
+    cleanups.push(() => fanout.close());
+    for (const to of ["pending", "submitted", "success"] as const) await move(to);
+    await until(() => received.length === 4);
+    expect(received.map((r) => r.status)).toEqual(["waiting", "pending", "submitted", "success"]);
+    expect(received.every((r) => r.valid && r.custom === "ops" && r.attempt === "1" && /^evt_\d+$/.test(r.eventId))).toBe(true);
+    expect(new Set(received.map((r) => r.eventId)).size).toBe(4);
+    await until(async () => (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "delivered"));
+    const log = await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 });
+    expect(log.map((d) => [d.attempts, d.lastStatusCode])).toEqual([[1, 200], [1, 200], [1, 200], [1, 200]]);
+  });
+
+  it("retries a receiver that answers 500 twice, and holds the request's next event until the first is delivered", async () => {
+    const { key, received, move, enqueue } = await setup((n) => (n < 2 ? 500 : 200));
+    const fanout = await startWebhookFanout({ pool, enqueue, logger });
+    cleanups.push(() => fanout.close());
+    await move("pending");
+    await move("submitted");
+    await until(() => received.length === 5);
+    expect(received.map((r) => [r.status, r.attempt])).toEqual([["waiting", "1"], ["waiting", "2"], ["waiting", "3"], ["pending", "1"], ["submitted", "1"]]);
+    expect(received.every((r) => r.valid)).toBe(true);
+    await until(async () => (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "delivered"));
+    const [submitted, pending, waiting] = await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 });
+    expect([waiting.attempts, waiting.lastStatusCode, waiting.lastError]).toEqual([3, 200, null]);
+    expect([pending.attempts, submitted.attempts]).toEqual([1, 1]);
+  });
+
+  it("410 Gone disables the endpoint and drops what it was still owed", async () => {
+    const { key, received, move, enqueue } = await setup(() => 410);
+    const fanout = await startWebhookFanout({ pool, enqueue, logger });
+    cleanups.push(() => fanout.close());
+    await move("pending");
+    await move("submitted");
+    await until(async () => (await getWebhookEndpoint(pool, key.id))?.enabled === false);
+    await until(async () => (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "disabled"));
+    expect(received.map((r) => r.status)).toEqual(["waiting"]);
+    expect((await getWebhookEndpoint(pool, key.id))?.disabledReason).toContain("410");
+    // Disabled endpoints get no new deliveries.
+    await move("success");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).toHaveLength(3);
+  });
+
+  it("a re-run of the fan-out over the same events creates no second delivery, and a replay posts the same event id again", async () => {
+    const { key, received, request, move, enqueue } = await setup(() => 200);
+    const { events } = await readOutboxAfter(pool, 0n, 10_000);
+    const ours = events.filter((event) => event.requestId === request.id);
+    const fanout = createWebhookFanout(pool, enqueue);
+    for (const event of ours) await fanout(toStatusUpdate(event, Date.now()));
+    for (const event of ours) await fanout(toStatusUpdate(event, Date.now()));
+    await until(() => received.length === 1);
+    const [delivery] = await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 });
+    expect(await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).toHaveLength(1);
+    await until(async () => (await getWebhookDelivery(pool, delivery.id))?.state === "delivered");
+    const replayed = await replayWebhookDelivery(pool, delivery.id, key.id);
+    expect(replayed).toMatchObject({ state: "pending", attempts: 0, generation: 1 });
+    await kickWebhookDelivery(pool, enqueue, { apiKeyId: key.id, requestId: request.id });
+    await until(() => received.length === 2);
+    expect(received[1].eventId).toBe(received[0].eventId);
+    expect(await replayWebhookDelivery(pool, delivery.id, "someone-else")).toBeUndefined();
+  });
+});

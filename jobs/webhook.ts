@@ -1,0 +1,114 @@
+import type pg from "pg";
+import type { Logger } from "pino";
+import { getWebhookSecretCipher } from "../schema/apiKeys.js";
+import {
+  type AttemptOutcome,
+  claimWebhookAttempt,
+  getWebhookDelivery,
+  nextPendingDelivery,
+  recordWebhookAttempt,
+  releaseWebhookClaim,
+} from "../schema/webhookDeliveries.js";
+import { disableWebhookEndpoint, getWebhookEndpoint } from "../schema/webhookEndpoints.js";
+import { withTransaction } from "../schema/withTransaction.js";
+import { openSecret } from "../src/apiKeys/secretBox.js";
+import { type WebhookPoster, WEBHOOK_TIMEOUT_MS } from "../src/webhooks/postWebhook.js";
+import { signWebhook } from "../src/webhooks/signWebhook.js";
+import { WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_BASE_MS, webhookRetryDelay } from "../src/webhooks/webhookRetryDelay.js";
+import { type EnqueueWebhook, kickWebhookDelivery } from "./kickWebhookDelivery.js";
+import type { WebhookJob } from "./queues.js";
+import { webhookJobId } from "./queues.js";
+
+export type WebhookDeps = {
+  pool: pg.Pool;
+  /** Unseals the API key, which is the signing key (spec: HMAC keyed with the API key). */
+  serverKey: Buffer;
+  poster: WebhookPoster;
+  enqueue: EnqueueWebhook;
+  logger: Logger;
+  /** The first retry's nominal delay; tests shrink it. */
+  retryBaseMs?: number;
+  now?: () => number;
+};
+
+/** The header carrying the delivery's event id: the same on every attempt and replay, for de-duplication. */
+export const EVENT_ID_HEADER = "X-Crossfill-Event-Id";
+// Longer than one POST can take, so a job only loses its claim by dying.
+const LEASE_MS = WEBHOOK_TIMEOUT_MS + 5_000;
+
+export class AttemptHeldError extends Error {
+  override name = "AttemptHeldError";
+}
+
+/**
+ * One attempt of one delivery: POST the stored body, signed, to the endpoint. Any 2xx delivers it; 410 disables
+ * the endpoint and drops what it was owed; anything else is retried on the schedule of webhookRetryDelay, after the
+ * tenth retry the delivery has failed. When a delivery ends, the request's next event to that endpoint is queued.
+ */
+export function createWebhookProcessor(deps: WebhookDeps) {
+  const now = deps.now ?? Date.now;
+  return async (job: { data: WebhookJob }): Promise<string> => {
+    const { deliveryId, generation, attempt } = job.data;
+    const delivery = await claimWebhookAttempt(deps.pool, deliveryId, generation, attempt, LEASE_MS);
+    if (!delivery) {
+      const current = await getWebhookDelivery(deps.pool, deliveryId);
+      // A job killed mid-POST holds its claim until the lease ends: try again then (BullMQ backoff).
+      if (current?.state === "pending" && current.generation === generation && current.attempts === attempt) throw new AttemptHeldError("attempt held by another job");
+      return "stale";
+    }
+    // Only the earliest pending event of a request goes out; the others are queued again when it ends.
+    const head = await nextPendingDelivery(deps.pool, delivery.apiKeyId, delivery.requestId);
+    if (head?.id !== delivery.id) {
+      await releaseWebhookClaim(deps.pool, deliveryId);
+      return "waiting for an earlier event";
+    }
+    const endpoint = await getWebhookEndpoint(deps.pool, delivery.apiKeyId);
+    const cipher = await getWebhookSecretCipher(deps.pool, delivery.apiKeyId);
+    let outcome: AttemptOutcome;
+    if (!endpoint?.enabled) {
+      // Disabled by its owner: kept pending (not attempted); enabling again lets the sweep resume it.
+      await releaseWebhookClaim(deps.pool, deliveryId);
+      return "endpoint disabled";
+    }
+    if (!cipher) {
+      outcome = { state: "failed", statusCode: null, error: "API key revoked", latencyMs: 0, nextAttemptAt: null };
+    } else {
+      const timestamp = Math.floor(now() / 1000);
+      const headers = {
+        ...endpoint.headers,
+        "X-Signature-Timestamp": String(timestamp),
+        "X-Signature-SHA256": signWebhook(openSecret(deps.serverKey, cipher), timestamp, delivery.body),
+        [EVENT_ID_HEADER]: delivery.eventId,
+        "X-Crossfill-Delivery-Attempt": String(attempt + 1),
+      };
+      const started = performance.now();
+      const response = await deps.poster.post(endpoint.url, delivery.body, headers);
+      const latencyMs = Math.round(performance.now() - started);
+      const statusCode = "statusCode" in response ? response.statusCode : null;
+      const error = "error" in response ? response.error : statusCode !== null && (statusCode < 200 || statusCode > 299) ? `HTTP ${statusCode}` : null;
+      if (statusCode !== null && statusCode >= 200 && statusCode <= 299) outcome = { state: "delivered", statusCode, error: null, latencyMs, nextAttemptAt: null };
+      else if (statusCode === 410) outcome = { state: "disabled", statusCode, error, latencyMs, nextAttemptAt: null };
+      else if (attempt >= WEBHOOK_MAX_RETRIES) outcome = { state: "failed", statusCode, error, latencyMs, nextAttemptAt: null };
+      else outcome = { state: "pending", statusCode, error, latencyMs, nextAttemptAt: new Date(now() + webhookRetryDelay(attempt + 1, deps.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS)) };
+    }
+    // A 410 ends the delivery and disables the endpoint in one transaction: no later event of the request can
+    // become "next" and be posted in between.
+    const recorded = await withTransaction(deps.pool, async (client) => {
+      const done = await recordWebhookAttempt(client, deliveryId, generation, outcome);
+      if (done && outcome.state === "disabled") await disableWebhookEndpoint(client, delivery.apiKeyId, "the receiver answered 410 Gone");
+      return done;
+    });
+    if (!recorded) return "superseded";
+    if (outcome.state === "disabled") {
+      deps.logger.warn({ apiKeyId: delivery.apiKeyId, deliveryId }, "webhook endpoint disabled: 410 Gone");
+      return "disabled";
+    }
+    if (outcome.state === "pending") {
+      const next = { deliveryId, generation, attempt: attempt + 1 };
+      await deps.enqueue(next, { jobId: webhookJobId(next), delayMs: Math.max(0, (outcome.nextAttemptAt as Date).getTime() - now()) });
+      return `retry ${attempt + 1} queued`;
+    }
+    await kickWebhookDelivery(deps.pool, deps.enqueue, { apiKeyId: delivery.apiKeyId, requestId: delivery.requestId, after: deliveryId }, now());
+    return outcome.state;
+  };
+}
