@@ -18,7 +18,6 @@ import { setWebhook } from "../src/webhooks/setWebhook.js";
 import { verifyWebhookSignature } from "../src/webhooks/signWebhook.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
-import { kickWebhookDelivery } from "./kickWebhookDelivery.js";
 import { toStatusUpdate } from "./notify.js";
 import { createQueueBackend } from "./queueBackend.js";
 import { QUEUES, WEBHOOK_JOB_OPTIONS, type WebhookJob } from "./queues.js";
@@ -160,7 +159,9 @@ describe("webhook delivery", () => {
     await until(async () => (await getWebhookDelivery(pool, delivery.id))?.state === "delivered");
     const replayed = await replayWebhookDelivery(pool, delivery.id, key.id);
     expect(replayed).toMatchObject({ state: "pending", attempts: 0, generation: 1 });
-    await kickWebhookDelivery(pool, enqueue, { apiKeyId: key.id, requestId: request.id });
+    // The gateway has no queue: the worker's sweep starts a replay.
+    const sweeping = await startWebhookFanout({ pool, enqueue, logger, sweepEveryMs: 100 });
+    cleanups.push(() => sweeping.close());
     await until(() => received.length === 2);
     expect(received[1].eventId).toBe(received[0].eventId);
     expect(await replayWebhookDelivery(pool, delivery.id, "someone-else")).toBeUndefined();

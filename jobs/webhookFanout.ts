@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { createWebhookDelivery, overdueDeliveryHeads } from "../schema/webhookDeliveries.js";
+import { createWebhookDelivery, deliveryHeadsToRequeue } from "../schema/webhookDeliveries.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { type EnqueueWebhook, kickWebhookDelivery } from "./kickWebhookDelivery.js";
 import { type RunningNotifier, startNotifier } from "./notify.js";
@@ -27,20 +27,29 @@ export function createWebhookFanout(pool: pg.Pool, enqueue: EnqueueWebhook) {
   };
 }
 
-// A pending delivery this overdue has lost its job (a flushed queue, a crash between a write and its enqueue).
-const SWEEP_EVERY_MS = 15_000;
+// A pending delivery this overdue has lost its job (a flushed queue, a crash between a write and its enqueue);
+// the sweep also starts replays (the gateway has no queue), so its period bounds replay latency.
+const SWEEP_EVERY_MS = 3_000;
 const OVERDUE_MS = 30_000;
 
-/** The webhook notifier over the outbox plus a sweep that re-queues deliveries whose job was lost. */
+/** The webhook notifier over the outbox plus a sweep that queues replays and re-queues deliveries whose job was lost. */
 export async function startWebhookFanout(deps: { pool: pg.Pool; enqueue: EnqueueWebhook; logger: Logger; sweepEveryMs?: number }): Promise<RunningNotifier> {
   const notifier = await startNotifier({ pool: deps.pool, publish: createWebhookFanout(deps.pool, deps.enqueue), logger: deps.logger, cursorName: WEBHOOK_CURSOR });
-  let sweeping: Promise<void> = Promise.resolve();
+  const sweepEveryMs = deps.sweepEveryMs ?? SWEEP_EVERY_MS;
+  let sweeping: Promise<void> | undefined;
   const timer = setInterval(() => {
+    if (sweeping) return;
+    // The window in the job id: one sweep job per head and period, never swallowed by an older job of the same attempt.
+    const window = `sweep${Math.floor(Date.now() / sweepEveryMs)}`;
     sweeping = (async () => {
-      const heads = await overdueDeliveryHeads(deps.pool, OVERDUE_MS, 1000);
-      for (const head of heads) await kickWebhookDelivery(deps.pool, deps.enqueue, { ...head, after: `sweep${Math.floor(Date.now() / SWEEP_EVERY_MS)}` });
-    })().catch((error) => deps.logger.warn({ err: error }, "webhook sweep failed"));
-  }, deps.sweepEveryMs ?? SWEEP_EVERY_MS);
+      const heads = await deliveryHeadsToRequeue(deps.pool, OVERDUE_MS, 1000);
+      for (const head of heads) await kickWebhookDelivery(deps.pool, deps.enqueue, { ...head, after: window });
+    })()
+      .catch((error) => deps.logger.warn({ err: error }, "webhook sweep failed"))
+      .finally(() => {
+        sweeping = undefined;
+      });
+  }, sweepEveryMs);
   return {
     async close() {
       clearInterval(timer);

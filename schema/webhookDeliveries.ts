@@ -128,11 +128,15 @@ export async function recordWebhookAttempt(db: Queryable, id: string, generation
   return result.rowCount === 1;
 }
 
-/** Replay: the delivery is owed again from its first attempt, under a new generation; undefined when not the key's. */
+/**
+ * Replay: the delivery is owed again from its first attempt, under a new generation; undefined when not the key's.
+ * The gateway has no queue: the worker's sweep finds it (a replayed delivery never attempted since) within seconds.
+ */
 export async function replayWebhookDelivery(db: Queryable, id: string, apiKeyId: string): Promise<WebhookDelivery | undefined> {
   if (!/^\d{1,18}$/.test(id)) return undefined;
   const { rows } = await db.query<Row>(
-    `UPDATE crossfill.webhook_deliveries SET state = 'pending', attempts = 0, generation = generation + 1, next_attempt_at = now(), delivered_at = NULL, lease_until = NULL
+    `UPDATE crossfill.webhook_deliveries SET state = 'pending', attempts = 0, generation = generation + 1, next_attempt_at = now(), delivered_at = NULL, lease_until = NULL,
+            last_attempt_at = NULL
       WHERE id = $1 AND api_key_id = $2 RETURNING ${COLUMNS}`,
     [id, apiKeyId],
   );
@@ -153,12 +157,22 @@ export async function listWebhookDeliveries(
   return rows.map(toDelivery);
 }
 
-/** (endpoint, request) pairs whose next delivery is overdue: its job was lost (a flushed queue), so it is queued again. */
-export async function overdueDeliveryHeads(db: Queryable, olderThanMs: number, limit: number): Promise<Array<{ apiKeyId: string; requestId: string }>> {
+/**
+ * (endpoint, request) pairs whose next delivery lost its job (a flushed queue, a crash between a write and its
+ * enqueue: overdue by `olderThanMs`) or was replayed and not attempted since. Only each pair's head counts: a later
+ * event waiting for an earlier one is not overdue.
+ */
+export async function deliveryHeadsToRequeue(db: Queryable, olderThanMs: number, limit: number): Promise<Array<{ apiKeyId: string; requestId: string }>> {
   const { rows } = await db.query<{ api_key_id: string; request_id: string }>(
-    `SELECT DISTINCT d.api_key_id, d.request_id FROM crossfill.webhook_deliveries d
-       JOIN crossfill.webhook_endpoints e ON e.api_key_id = d.api_key_id AND e.enabled
-      WHERE d.state = 'pending' AND d.next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
+    `SELECT heads.api_key_id, heads.request_id
+       FROM (SELECT DISTINCT ON (d.api_key_id, d.request_id) d.api_key_id, d.request_id, d.next_attempt_at, d.lease_until,
+                    d.generation, d.attempts, d.last_attempt_at
+               FROM crossfill.webhook_deliveries d WHERE d.state = 'pending'
+              ORDER BY d.api_key_id, d.request_id, d.status_event_id) heads
+       JOIN crossfill.webhook_endpoints e ON e.api_key_id = heads.api_key_id AND e.enabled
+      WHERE (heads.lease_until IS NULL OR heads.lease_until < now())
+        AND (heads.next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
+             OR (heads.generation > 0 AND heads.attempts = 0 AND heads.last_attempt_at IS NULL))
       LIMIT $2`,
     [olderThanMs, limit],
   );

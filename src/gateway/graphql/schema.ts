@@ -12,6 +12,7 @@ import "./types/requestFilterInput.js";
 import "./types/requestStats.js";
 import "./types/requestStatus.js";
 import "./types/statusEvent.js";
+import "./types/webhook.js";
 
 /** The whole GraphQL schema: every type file registers itself on the builder, then it is built once. */
 export const schema = lexicographicSortSchema(builder.toSchema());

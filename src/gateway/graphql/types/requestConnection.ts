@@ -16,7 +16,7 @@ type Connection = { edges: Edge[]; hasNextPage: boolean; total: number | null };
 const RequestSortKey = builder.enumType("RequestSortKey", { values: SORT_KEYS });
 const SortDirection = builder.enumType("SortDirection", { values: ["asc", "desc"] as const });
 
-const PageInfoRef = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>("PageInfo").implement({
+export const PageInfoRef = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>("PageInfo").implement({
   fields: (t) => ({ hasNextPage: t.exposeBoolean("hasNextPage"), endCursor: t.exposeString("endCursor", { nullable: true }) }),
 });
 

@@ -1,0 +1,126 @@
+import { type WebhookDelivery, type WebhookDeliveryState, listWebhookDeliveries, replayWebhookDelivery } from "../../../../schema/webhookDeliveries.js";
+import { type WebhookEndpoint, getWebhookEndpoint } from "../../../../schema/webhookEndpoints.js";
+import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
+import { setWebhook } from "../../../webhooks/setWebhook.js";
+import { builder } from "../builder.js";
+import { requireApiKey } from "../graphqlContext.js";
+import { PageInfoRef } from "./requestConnection.js";
+
+const PAGE = { default: 20, max: 100 } as const;
+
+const WebhookHeaderInput = builder.inputType("WebhookHeaderInput", {
+  fields: (t) => ({ name: t.string({ required: true }), value: t.string({ required: true }) }),
+});
+
+const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>("WebhookEndpoint").implement({
+  description: "The caller's key's one webhook endpoint (spec: Authentication 6).",
+  fields: (t) => ({
+    url: t.exposeString("url"),
+    enabled: t.exposeBoolean("enabled"),
+    headerNames: t.stringList({ description: "Names of the custom headers sent with every webhook (values are not read back).", resolve: (endpoint) => Object.keys(endpoint.headers).sort() }),
+    disabledReason: t.exposeString("disabledReason", { nullable: true }),
+    disabledAt: t.field({ type: "DateTime", nullable: true, resolve: (endpoint) => endpoint.disabledAt }),
+    updatedAt: t.field({ type: "DateTime", resolve: (endpoint) => endpoint.updatedAt }),
+  }),
+});
+
+const STATES = ["pending", "delivered", "failed", "disabled"] as const satisfies readonly WebhookDeliveryState[];
+const WebhookDeliveryStatus = builder.enumType("WebhookDeliveryStatus", {
+  values: Object.fromEntries(STATES.map((state) => [state.toUpperCase(), { value: state }])) as Record<Uppercase<WebhookDeliveryState>, { value: WebhookDeliveryState }>,
+});
+
+const WebhookDeliveryRef = builder.objectRef<WebhookDelivery>("WebhookDelivery").implement({
+  description: "One status event owed to the endpoint, with the outcome of its last attempt.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    eventId: t.exposeString("eventId", { description: "Sent as X-Crossfill-Event-Id: the same on every attempt and replay." }),
+    requestId: t.exposeString("requestId"),
+    status: t.field({ type: WebhookDeliveryStatus, resolve: (delivery) => delivery.state }),
+    attempts: t.exposeInt("attempts"),
+    lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true }),
+    lastError: t.exposeString("lastError", { nullable: true }),
+    latencyMs: t.exposeInt("lastLatencyMs", { nullable: true, description: "Duration of the last attempt." }),
+    nextAttemptAt: t.field({ type: "DateTime", nullable: true, resolve: (delivery) => (delivery.state === "pending" ? delivery.nextAttemptAt : null) }),
+    createdAt: t.field({ type: "DateTime", resolve: (delivery) => delivery.createdAt }),
+    lastAttemptAt: t.field({ type: "DateTime", nullable: true, resolve: (delivery) => delivery.lastAttemptAt }),
+    deliveredAt: t.field({ type: "DateTime", nullable: true, resolve: (delivery) => delivery.deliveredAt }),
+    body: t.field({ type: "JSON", description: "The request.status.updated body posted.", resolve: (delivery) => JSON.parse(delivery.body) }),
+  }),
+});
+
+type Edge = { cursor: string; node: WebhookDelivery };
+const WebhookDeliveryEdgeRef = builder.objectRef<Edge>("WebhookDeliveryEdge").implement({
+  fields: (t) => ({ cursor: t.exposeString("cursor"), node: t.field({ type: WebhookDeliveryRef, resolve: (edge) => edge.node }) }),
+});
+const WebhookDeliveryConnectionRef = builder.objectRef<{ edges: Edge[]; hasNextPage: boolean }>("WebhookDeliveryConnection").implement({
+  description: "The delivery log, newest first; pass pageInfo.endCursor as `after` for the next page.",
+  fields: (t) => ({
+    edges: t.field({ type: [WebhookDeliveryEdgeRef], resolve: (page) => page.edges }),
+    pageInfo: t.field({ type: PageInfoRef, resolve: (page) => ({ hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null }) }),
+  }),
+});
+
+// The log is per key and ids are not secret: the cursor is the last id seen, only made opaque.
+const encodeCursor = (id: string) => Buffer.from(`wd:${id}`).toString("base64url");
+function decodeCursor(cursor: string): string {
+  const match = /^wd:(\d{1,18})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!match) throw new InvalidInputError("INVALID_INPUT", "after: not a cursor of this connection");
+  return match[1];
+}
+
+builder.queryFields((t) => ({
+  webhook: t.field({
+    type: WebhookEndpointRef,
+    nullable: true,
+    description: "The webhook endpoint of the caller's key (x-api-key), if one is set.",
+    resolve: async (_, __, context) => (await getWebhookEndpoint(context.db, (await requireApiKey(context)).id)) ?? null,
+  }),
+  webhookDeliveries: t.field({
+    type: WebhookDeliveryConnectionRef,
+    description: "The caller's key's webhook delivery log, newest first.",
+    args: {
+      first: t.arg.int({ description: `1-${PAGE.max}, default ${PAGE.default}.` }),
+      after: t.arg.string(),
+      status: t.arg({ type: WebhookDeliveryStatus }),
+    },
+    resolve: async (_, args, context) => {
+      const caller = await requireApiKey(context);
+      const limit = args.first ?? PAGE.default;
+      if (!Number.isInteger(limit) || limit < 1 || limit > PAGE.max) throw new InvalidInputError("INVALID_INPUT", `first: 1 to ${PAGE.max}`);
+      const rows = await listWebhookDeliveries(context.db, {
+        apiKeyId: caller.id,
+        beforeId: args.after ? decodeCursor(args.after) : undefined,
+        state: args.status ?? undefined,
+        limit: limit + 1,
+      });
+      return { edges: rows.slice(0, limit).map((node) => ({ cursor: encodeCursor(node.id), node })), hasNextPage: rows.length > limit };
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  setWebhook: t.field({
+    type: WebhookEndpointRef,
+    description: "Sets the caller's key's webhook endpoint (one per key). Production accepts only https URLs to public addresses.",
+    args: {
+      url: t.arg.string({ required: true }),
+      enabled: t.arg.boolean({ defaultValue: true }),
+      headers: t.arg({ type: [WebhookHeaderInput], description: "Custom headers sent with every webhook; replaces the previous set." }),
+    },
+    resolve: async (_, args, context) => {
+      const caller = await requireApiKey(context);
+      return setWebhook(context.db, context.webhookPolicy, { apiKeyId: caller.id, url: args.url, enabled: args.enabled ?? true, headers: args.headers ?? [] });
+    },
+  }),
+  replayWebhookDelivery: t.field({
+    type: WebhookDeliveryRef,
+    description: "Owes a delivery again from its first attempt (same body and event id, freshly signed); the worker picks it up within seconds.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, args, context) => {
+      const caller = await requireApiKey(context);
+      const delivery = await replayWebhookDelivery(context.db, String(args.id), caller.id);
+      if (!delivery) throw new NotFoundError("NOT_FOUND", `no webhook delivery ${args.id} for this key`);
+      return delivery;
+    },
+  }),
+}));
