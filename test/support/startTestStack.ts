@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,6 +17,8 @@ import { createTestDatabase } from "./testDatabase.js";
 
 export type TestStack = {
   devnet: DevnetChains;
+  /** Seals API keys' webhook secrets: create keys with it for the worker to sign their webhooks. */
+  serverKey: Buffer;
   pool: pg.Pool;
   api: RunningApi;
   queues: QueueBackend;
@@ -38,6 +41,8 @@ export async function startTestStack(
     queue?: "redis" | "postgres";
     pipeline?: boolean;
     confirmations?: ConfirmationTier[];
+    /** The first webhook retry's delay (production: 1 min); tests of retries shrink it. */
+    webhookRetryBaseMs?: number;
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -57,6 +62,7 @@ export async function startTestStack(
     await migrate(pool);
 
     const pipeline = options.pipeline ?? true;
+    const serverKey = randomBytes(32);
     const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-test-")), "chains.json");
     writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
     const indexer: EvmIndexer | undefined = pipeline
@@ -84,6 +90,8 @@ export async function startTestStack(
         statusBus,
         prices: TEST_PRICES,
         debugReferrers: true,
+        // Local http receivers, as on the devnet (WEBHOOK_ALLOW_PRIVATE).
+        webhooks: { serverKey, allowPrivate: true, retryBaseMs: options.webhookRetryBaseMs ?? 200 },
       });
       stops.push(() => worker.close());
     }
@@ -95,10 +103,11 @@ export async function startTestStack(
       host: "127.0.0.1",
       port: 0,
       statusBus,
+      webhooks: { allowPrivate: true },
       settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     });
     stops.push(() => api.close());
-    return { devnet, pool, api, queues, stop };
+    return { devnet, serverKey, pool, api, queues, stop };
   } catch (error) {
     await stop();
     throw error;
