@@ -5,6 +5,7 @@
  *   quote      --warmup=200 --sequential=1000 --concurrency=16,64 --duration=10000 --profile=5000 [--cpuprofile=file]
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
  *   crash      --crash-intents=200 --kill-every=8000   (long crash run: random SIGKILLs of api, worker, indexer)
+ *   requestStats   GraphQL analytics over 1M seeded requests (options: npx tsx bench/requestStatsBench.ts)
  *   --no-write   print only
  *   --quiet-wait=60000   how long to wait for the CPUs to be ≥ 85 % idle before each benchmark (0: don't)
  */
@@ -12,10 +13,11 @@ import { crashBench, defaultCrashBenchOptions } from "./crashBench.js";
 import { pipelineBench, defaultPipelineBenchOptions } from "./pipelineBench.js";
 import { printSummary } from "./printSummary.js";
 import { defaultQuoteBenchOptions, quoteBench } from "./quoteBench.js";
+import { defaultRequestStatsBenchOptions, requestStatsBench } from "./requestStatsBench.js";
 import { waitForQuietMachine } from "./quietMachine.js";
 import { writeResult } from "./writeResult.js";
 
-const BENCHMARKS = ["quote", "pipeline", "crash"] as const;
+const BENCHMARKS = ["quote", "pipeline", "crash", "requestStats"] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 function parseArgs(argv: string[]) {
@@ -71,7 +73,7 @@ async function main(): Promise<number> {
     try {
       const idlePercentBefore = await waitForQuietMachine({ maxWaitMs: args.quietWaitMs, log });
       const result =
-        name === "quote" ? await quoteBench(args.quote, log) : name === "pipeline" ? await pipelineBench(args.pipeline, log) : await crashBench(args.crash, log);
+        name === "quote" ? await quoteBench(args.quote, log) : name === "pipeline" ? await pipelineBench(args.pipeline, log) : name === "crash" ? await crashBench(args.crash, log) : await requestStatsBench(defaultRequestStatsBenchOptions, log);
       result.machine.idlePercentBeforeStart = idlePercentBefore;
       if (args.write) log(`wrote ${writeResult(name, new Date(result.date), result)}`);
       summaries.push(printSummary(result));

@@ -96,6 +96,31 @@ describe("requestStats (SQL)", () => {
     expect((await stats([], either))[0].count).toBe(3);
   });
 
+  it("reads percentiles off the fill-time histogram exactly as percentile_cont does over the raw rows", async () => {
+    // Another month, so the buckets above stay as they are: uneven groups, repeated and odd fill times.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 60; i++) {
+      const origin = [1, 10, 8453][next() % 3];
+      const filled = next() % 5 !== 0;
+      await insertStatsRequest(pool, {
+        origin, destination: 42161, symbol: "USDC", createdAt: `2026-02-${String(1 + (next() % 3)).padStart(2, "0")}T12:00:00Z`,
+        status: filled ? "success" : "pending", amountUsd: "1", fillSeconds: filled ? next() % 97 : undefined,
+      });
+    }
+    const window = { from: new Date("2026-02-01T00:00:00Z"), to: new Date("2026-03-01T00:00:00Z") };
+    const buckets = await requestStats(pool, { filter: emptyFilter(), ...window, groupBy: ["ORIGIN_CHAIN", "DAY"] });
+    const { rows } = await pool.query(
+      `SELECT origin_chain_id::int AS chain, date_trunc('day', created_at, 'UTC') AS day,
+              round(percentile_cont(0.5) WITHIN GROUP (ORDER BY fill_seconds)::numeric, 3)::float8 AS p50,
+              round(percentile_cont(0.95) WITHIN GROUP (ORDER BY fill_seconds)::numeric, 3)::float8 AS p95
+         FROM crossfill.requests WHERE created_at >= $1 AND created_at < $2 GROUP BY 1, 2 ORDER BY 1, 2`,
+      [window.from, window.to],
+    );
+    expect(rows.length).toBeGreaterThan(5);
+    expect(buckets.map((b) => [b.originChainId, b.day, b.fillSecondsP50, b.fillSecondsP95])).toEqual(rows.map((row) => [row.chain, row.day, row.p50, row.p95]));
+  });
+
   it("answers one zero bucket without groups and no bucket with groups when nothing matches", async () => {
     const none = { ...emptyFilter(), conditions: [{ field: "originChainId" as const, negate: false, values: [5] }] };
     expect(await stats([], none)).toMatchObject([{ count: 0, volumeUsd: "0", successRate: null, fillSecondsP50: null, feesUsd: "0" }]);
