@@ -34,7 +34,7 @@ export type WebhookDeps = {
 /** The header carrying the delivery's event id: the same on every attempt and replay, for de-duplication. */
 export const EVENT_ID_HEADER = "X-Crossfill-Event-Id";
 // Longer than one POST can take, so a job only loses its claim by dying.
-const LEASE_MS = WEBHOOK_TIMEOUT_MS + 5_000;
+const LEASE_MS = WEBHOOK_TIMEOUT_MS + 2_000;
 
 export class AttemptHeldError extends Error {
   override name = "AttemptHeldError";

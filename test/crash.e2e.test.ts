@@ -1,6 +1,11 @@
 import { type Address, encodeFunctionData, zeroAddress } from "viem";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTargetAbi } from "../contracts/abis.js";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { verifyWebhookSignature } from "../src/webhooks/signWebhook.js";
+import { setWebhook } from "../src/webhooks/setWebhook.js";
 import { type CrashCluster, type Role, checkInvariants, startCrashCluster } from "./support/crashCluster.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
@@ -58,6 +63,66 @@ describe("crash safety", () => {
     const { last } = await pollStatus(cluster.apiUrl, requestId, { until: ["success", "refund"], timeoutMs: 60_000, intervalMs: 100 });
     expect(last.status).toBe(scenario.failing ? "refund" : "success");
     if (scenario.at !== "after quote") expect(Date.now() - killedAt).toBeLessThan(RECOVERY_LIMIT_MS);
+  });
+
+  it("recovers when the worker is killed during a webhook delivery: every event delivered at least once, de-duplicable by event id", async () => {
+    const key = await createApiKey(cluster.pool, cluster.serverKey, { name: "crash-webhooks" });
+    const answered: Array<{ eventId: string; status: string; at: number }> = [];
+    let held: () => void = () => undefined;
+    const heldOpen = new Promise<void>((resolve) => (held = resolve));
+    let holdNext = true;
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const eventId = req.headers["x-crossfill-event-id"] as string;
+        if (!verifyWebhookSignature(key.key, req.headers["x-signature-timestamp"] as string, body, req.headers["x-signature-sha256"] as string)) {
+          res.statusCode = 401;
+          return res.end();
+        }
+        // The first post is never answered: the worker is killed while it waits.
+        if (holdNext) {
+          holdNext = false;
+          return held();
+        }
+        answered.push({ eventId, status: JSON.parse(body).data.status, at: Date.now() });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      await setWebhook(cluster.pool, { allowPrivate: true }, { apiKeyId: key.id, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, enabled: true, headers: {} });
+      const [origin, destination] = cluster.devnet.chains;
+      const account = cluster.devnet.accounts[2];
+      const response = await fetch(`${cluster.apiUrl}/quote/v2`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key.key },
+        body: JSON.stringify({ user: account.address, originChainId: origin.id, destinationChainId: destination.id, originCurrency: zeroAddress, destinationCurrency: zeroAddress, amount: (10n ** 16n).toString(), tradeType: "EXACT_INPUT" }),
+      });
+      const quote = await response.json();
+      expect(response.status).toBe(200);
+      await heldOpen;
+      const killedAt = Date.now();
+      await cluster.crash("worker");
+      await sendSteps(quote, account, origin);
+      await pollStatus(cluster.apiUrl, quote.requestId, { until: ["success"], timeoutMs: 60_000, intervalMs: 100 });
+      const { rows } = await cluster.pool.query<{ id: string; to_status: string }>(
+        "SELECT id::text, to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
+        [quote.requestId],
+      );
+      const expected = rows.map((row) => `evt_${row.id}`);
+      const deadline = Date.now() + 60_000;
+      while (!expected.every((id) => answered.some((a) => a.eventId === id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      // At least once, and once de-duplicated on the event id: exactly the request's events, in order.
+      const firstSeen = [...new Map(answered.map((a) => [a.eventId, a] as const)).values()];
+      expect(firstSeen.map((a) => a.eventId)).toEqual(expected);
+      expect(firstSeen.map((a) => a.status)).toEqual(rows.map((row) => row.to_status));
+      expect(firstSeen.at(-1)?.status).toBe("success");
+      expect(firstSeen[0].at - killedAt).toBeLessThan(RECOVERY_LIMIT_MS);
+    } finally {
+      receiver.closeAllConnections();
+      receiver.close();
+    }
   });
 
   it("keeps every money invariant over all of it", async () => {
