@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { type Address, type Hex, encodeFunctionData, erc20Abi, getAddress, zeroAddress } from "viem";
+import { type Address, encodeFunctionData, erc20Abi, getAddress, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTargetAbi, depositoryAbi, testTokenAbi } from "../contracts/abis.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
-import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { runRefundsCommand } from "../src/roles/runRefundsCommand.js";
+import { refundChecks } from "./support/refundChecks.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 /**
@@ -18,8 +18,10 @@ import { type TestStack, startTestStack } from "./support/startTestStack.js";
  */
 describe("failures and refunds, end to end", () => {
   let stack: TestStack;
+  let checks: ReturnType<typeof refundChecks>;
   beforeAll(async () => {
     stack = await startTestStack();
+    checks = refundChecks(stack);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -30,67 +32,6 @@ describe("failures and refunds, end to end", () => {
     const token = (chain: typeof origin) => chain.currencies.find((c) => c.symbol === "USDC")!.address as Address;
     return { origin, destination, originClient: createEvmChainClient(origin), destinationClient: createEvmChainClient(destination), usdcIn: token(origin), usdcOut: token(destination) };
   };
-  const events = async (requestId: string) =>
-    (await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [requestId])).rows.map((r) => r.to_status);
-  const refundsOf = async (requestId: string) =>
-    (await stack.pool.query("SELECT * FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId])).rows;
-  const gasPaid = async (client: ReturnType<typeof createEvmChainClient>, hash: Hex) => {
-    const receipt = await client.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    return receipt.gasUsed * receipt.effectiveGasPrice;
-  };
-  async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  /** The balances a refund is checked against: the user's and the Depository's in the currency, the solver's gas. */
-  async function balancesBefore(client: ReturnType<typeof createEvmChainClient>, user: Address, currency: Address) {
-    return {
-      userBefore: await client.balanceOf(user, currency),
-      depositoryBefore: await client.balanceOf(client.chain.depository as Address, currency),
-      solverBefore: await client.publicClient.getBalance({ address: stack.devnet.solver.address }),
-    };
-  }
-
-  /** Asserts the refund of one deposit, to the wei: what the user got back, what stayed, who paid gas. */
-  async function expectRefunded(args: {
-    requestId: string;
-    chainClient: ReturnType<typeof createEvmChainClient>;
-    currency: Address;
-    user: Address;
-    userBefore: bigint;
-    depositorySpentGas: bigint; // the user's own gas on the refund chain, native only
-    deposited: bigint;
-    depositoryBefore: bigint;
-    solverBefore: bigint;
-    refundsRequest?: boolean;
-  }) {
-    const refund = await waitFor(
-      async () => (await refundsOf(args.requestId)).find((r) => BigInt(r.deposited) === args.deposited && r.currency === args.currency.toLowerCase()),
-      (r) => r?.status === "confirmed",
-      "a confirmed refund",
-    );
-    const amount = BigInt(refund.amount);
-    const gasCharge = BigInt(refund.gas_cost);
-    expect(amount + gasCharge).toBe(args.deposited);
-    expect(gasCharge).toBeGreaterThan(0n);
-    const refundGas = await gasPaid(args.chainClient, refund.tx_hash);
-    const receipt = await args.chainClient.publicClient.getTransactionReceipt({ hash: refund.tx_hash });
-    expect(receipt.gasUsed).toBeLessThanOrEqual(args.currency === zeroAddress ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20);
-    expect(await args.chainClient.balanceOf(args.user, args.currency)).toBe(args.userBefore - args.depositorySpentGas - args.deposited + amount);
-    const depository = args.chainClient.chain.depository as Address;
-    expect(await args.chainClient.balanceOf(depository, args.currency)).toBe(args.depositoryBefore + gasCharge);
-    const solver = stack.devnet.solver.address;
-    const solverNow = await args.chainClient.publicClient.getBalance({ address: solver });
-    expect(solverNow).toBe(args.solverBefore - refundGas);
-    return refund;
-  }
-
   it("refunds a request whose destination call reverts (EXECUTION_REVERTED)", async () => {
     const { origin, destination, originClient } = setup();
     const user = stack.devnet.accounts[0];
@@ -108,18 +49,18 @@ describe("failures and refunds, end to end", () => {
     expect(quote.status).toBe(200);
     const requestId = quote.body.requestId;
     const deposited = BigInt(quote.body.details.currencyIn.amount);
-    const before = await balancesBefore(originClient, user.address, zeroAddress);
+    const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
     expect(last).toMatchObject({ status: "refund", failReason: "EXECUTION_REVERTED", refundFailReason: "N/A" });
     expect((last.details as Record<string, unknown>).message).toMatch(/^destination call 0 reverts/);
-    expect(await events(requestId)).toEqual(["waiting", "pending", "failure", "refund"]);
-    const refund = await expectRefunded({
+    expect(await checks.events(requestId)).toEqual(["waiting", "pending", "failure", "refund"]);
+    const refund = await checks.expectRefunded({
       requestId,
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await gasPaid(originClient, deposit),
+      depositorySpentGas: await checks.gasPaid(originClient, deposit),
       deposited,
       ...before,
     });
@@ -146,12 +87,12 @@ describe("failures and refunds, end to end", () => {
       tradeType: "EXACT_INPUT",
     });
     const requestId = quote.body.requestId;
-    const before = await balancesBefore(originClient, user.address, usdcIn);
+    const before = await checks.balancesBefore(originClient, user.address, usdcIn);
     await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
     expect(last).toMatchObject({ status: "refund", failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED" });
     expect(last.details).toMatchObject({ errorCode: "DESTINATION_TX_FAILED", message: `the recipient ${getAddress(recipient)} cannot receive USDC` });
-    await expectRefunded({ requestId, chainClient: originClient, currency: usdcIn, user: user.address, depositorySpentGas: 0n, deposited: 20_000_000n, ...before });
+    await checks.expectRefunded({ requestId, chainClient: originClient, currency: usdcIn, user: user.address, depositorySpentGas: 0n, deposited: 20_000_000n, ...before });
     expect(await destinationClient.balanceOf(recipient, usdcOut)).toBe(0n);
   });
 
@@ -168,16 +109,16 @@ describe("failures and refunds, end to end", () => {
       tradeType: "EXACT_INPUT",
       referrer: DEBUG_FORCE_REFUND_REFERRER,
     });
-    const before = await balancesBefore(originClient, user.address, zeroAddress);
+    const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
     expect(last.failReason).toBe("MANUAL_ADMIN_REFUND");
-    await expectRefunded({
+    await checks.expectRefunded({
       requestId: quote.body.requestId,
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await gasPaid(originClient, deposit),
+      depositorySpentGas: await checks.gasPaid(originClient, deposit),
       deposited: 30_000_000_000_000_000n,
       ...before,
     });
@@ -199,15 +140,15 @@ describe("failures and refunds, end to end", () => {
     // Underpayment: half the quoted value.
     const under = await postQuote(stack.api.url, body);
     const originWallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
-    let before = await balancesBefore(originClient, user.address, zeroAddress);
+    let before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const item = under.body.steps[0].items[0].data;
     const half = await originWallet.sendTransaction({ to: item.to, data: item.data, value: 20_000_000_000_000_000n });
     expect((await pollStatus(stack.api.url, under.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSITED_AMOUNT_TOO_LOW_TO_FILL");
-    await expectRefunded({ requestId: under.body.requestId, chainClient: originClient, currency: zeroAddress, user: user.address, depositorySpentGas: await gasPaid(originClient, half), deposited: 20_000_000_000_000_000n, ...before });
+    await checks.expectRefunded({ requestId: under.body.requestId, chainClient: originClient, currency: zeroAddress, user: user.address, depositorySpentGas: await checks.gasPaid(originClient, half), deposited: 20_000_000_000_000_000n, ...before });
 
     // Wrong currency: USDC deposited against an ETH order.
     const wrongCurrency = await postQuote(stack.api.url, body);
-    before = await balancesBefore(originClient, user.address, usdcIn);
+    before = await checks.balancesBefore(originClient, user.address, usdcIn);
     await originClient.publicClient.waitForTransactionReceipt({
       hash: await originWallet.writeContract({ address: usdcIn, abi: erc20Abi, functionName: "approve", args: [origin.depository as Address, 5_000_000n] }),
       pollingInterval: 50,
@@ -219,12 +160,12 @@ describe("failures and refunds, end to end", () => {
       args: [user.address, usdcIn, 5_000_000n, wrongCurrency.body.protocol.v2.orderId],
     });
     expect((await pollStatus(stack.api.url, wrongCurrency.body.requestId, { until: ["refund"] })).last.failReason).toBe("INCORRECT_DEPOSIT_CURRENCY");
-    await expectRefunded({ requestId: wrongCurrency.body.requestId, chainClient: originClient, currency: usdcIn, user: user.address, depositorySpentGas: 0n, deposited: 5_000_000n, ...before });
+    await checks.expectRefunded({ requestId: wrongCurrency.body.requestId, chainClient: originClient, currency: usdcIn, user: user.address, depositorySpentGas: 0n, deposited: 5_000_000n, ...before });
 
     // Wrong chain: the origin chain's order paid into the destination chain's Depository.
     const wrongChain = await postQuote(stack.api.url, body);
     const destinationWallet = devnetWalletClient({ rpcUrl: destination.rpcUrl, chainId: destination.id, privateKey: user.privateKey });
-    before = await balancesBefore(destinationClient, user.address, zeroAddress);
+    before = await checks.balancesBefore(destinationClient, user.address, zeroAddress);
     const misplaced = await destinationWallet.writeContract({
       address: destination.depository as Address,
       abi: depositoryAbi,
@@ -233,7 +174,7 @@ describe("failures and refunds, end to end", () => {
       value: 40_000_000_000_000_000n,
     });
     expect((await pollStatus(stack.api.url, wrongChain.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSIT_CHAIN_MISMATCH");
-    await expectRefunded({ requestId: wrongChain.body.requestId, chainClient: destinationClient, currency: zeroAddress, user: user.address, depositorySpentGas: await gasPaid(destinationClient, misplaced), deposited: 40_000_000_000_000_000n, ...before });
+    await checks.expectRefunded({ requestId: wrongChain.body.requestId, chainClient: destinationClient, currency: zeroAddress, user: user.address, depositorySpentGas: await checks.gasPaid(destinationClient, misplaced), deposited: 40_000_000_000_000_000n, ...before });
     expect(usdcOut).toBeDefined();
   });
 
@@ -254,21 +195,21 @@ describe("failures and refunds, end to end", () => {
     const requestId = quote.body.requestId;
     const first = await sendSteps(quote.body, user, origin);
     expect((await pollStatus(stack.api.url, requestId)).last.status).toBe("success");
-    const before = await balancesBefore(originClient, user.address, zeroAddress);
+    const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const second = await sendSteps(quote.body, user, origin);
-    const refund = await expectRefunded({
+    const refund = await checks.expectRefunded({
       requestId,
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await gasPaid(originClient, second.deposit),
+      depositorySpentGas: await checks.gasPaid(originClient, second.deposit),
       deposited: 50_000_000_000_000_000n,
       ...before,
     });
     expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: false });
     expect(first.deposit).not.toBe(second.deposit);
     expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(BigInt(quote.body.details.currencyOut.amount));
-    expect(await events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
+    expect(await checks.events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
   });
 
   it("leaves a deposit its refund's gas would eat with NEGATIVE_NEW_AMOUNT_AFTER_FEES", async () => {
@@ -285,7 +226,7 @@ describe("failures and refunds, end to end", () => {
     });
     const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
     await wallet.writeContract({ address: origin.depository as Address, abi: depositoryAbi, functionName: "depositNative", args: [user.address, quote.body.protocol.v2.orderId], value: 1000n });
-    const refund = await waitFor(async () => (await refundsOf(quote.body.requestId))[0], (r) => r?.status === "unrefundable", "an unrefundable refund");
+    const refund = await checks.waitFor(async () => (await checks.refundsOf(quote.body.requestId))[0], (r) => r?.status === "unrefundable", "an unrefundable refund");
     expect(refund.refund_fail_reason).toBe("NEGATIVE_NEW_AMOUNT_AFTER_FEES");
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["failure"] });
     expect(last).toMatchObject({ status: "failure", failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", refundFailReason: "NEGATIVE_NEW_AMOUNT_AFTER_FEES" });
@@ -314,7 +255,7 @@ describe("failures and refunds, end to end", () => {
     });
     const requestId = quote.body.requestId;
     await sendSteps(quote.body, user, origin);
-    const stuck = await waitFor(async () => (await refundsOf(requestId))[0], (r) => r?.status === "manual", "a refund needing an operator");
+    const stuck = await checks.waitFor(async () => (await checks.refundsOf(requestId))[0], (r) => r?.status === "manual", "a refund needing an operator");
     expect(stuck.refund_fail_reason).toBe("MANUAL_REFUND_REQUIRED");
     expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last).toMatchObject({ refundFailReason: "MANUAL_REFUND_REQUIRED" });
 
@@ -325,7 +266,7 @@ describe("failures and refunds, end to end", () => {
 
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 30_000 });
     expect(last).toMatchObject({ status: "refund", failReason: "MANUAL_ADMIN_REFUND", refundFailReason: "N/A" });
-    const [paid] = await refundsOf(requestId);
+    const [paid] = await checks.refundsOf(requestId);
     expect(paid).toMatchObject({ status: "confirmed", recipient: rescue.toLowerCase() });
     expect(await originClient.balanceOf(rescue, usdcIn)).toBe(BigInt(paid.amount));
     expect(await originClient.balanceOf(blocked, usdcIn)).toBe(0n);
@@ -345,17 +286,17 @@ describe("failures and refunds, end to end", () => {
     });
     // The quote's time ran out before the user paid.
     await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [quote.body.requestId]);
-    const before = await balancesBefore(originClient, user.address, zeroAddress);
+    const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
     expect(last.failReason).toBe("ORDER_EXPIRED");
-    expect(await events(quote.body.requestId)).toEqual(["waiting", "failure", "refund"]);
-    await expectRefunded({
+    expect(await checks.events(quote.body.requestId)).toEqual(["waiting", "failure", "refund"]);
+    await checks.expectRefunded({
       requestId: quote.body.requestId,
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await gasPaid(originClient, deposit),
+      depositorySpentGas: await checks.gasPaid(originClient, deposit),
       deposited: 70_000_000_000_000_000n,
       ...before,
     });
@@ -414,10 +355,10 @@ describe("failures and refunds, end to end", () => {
       hash: await solverWallet.writeContract({ address: wethOut, abi: erc20Abi, functionName: "transfer", args: [`0x${"dd".repeat(20)}`, inventory - 10n ** 18n] }),
       pollingInterval: 50,
     });
-    const before = await balancesBefore(originClient, user.address, wethIn);
+    const before = await checks.balancesBefore(originClient, user.address, wethIn);
     await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
     expect(last.failReason).toBe("SOLVER_BALANCE_TOO_LOW");
-    await expectRefunded({ requestId: quote.body.requestId, chainClient: originClient, currency: wethIn, user: user.address, depositorySpentGas: 0n, deposited: amount, ...before });
+    await checks.expectRefunded({ requestId: quote.body.requestId, chainClient: originClient, currency: wethIn, user: user.address, depositorySpentGas: 0n, deposited: amount, ...before });
   });
 });

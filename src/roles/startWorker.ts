@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { LocalAccount } from "viem";
 import { ensureReceiverAllowances } from "../../jobs/ensureReceiverAllowances.js";
 import { createFillProcessor } from "../../jobs/fill.js";
+import type { StuckFillPolicy } from "../../jobs/followFill.js";
 import { startNotifier } from "../../jobs/notify.js";
 import type { QueueBackend } from "../../jobs/queueBackend.js";
 import { createWebhookProcessor } from "../../jobs/webhook.js";
@@ -43,6 +44,8 @@ export type WorkerDeps = {
   statusBus?: StatusBus;
   /** The devnet honours the debug-force-refund referrer. */
   debugReferrers?: boolean;
+  /** When an unmined fill is re-priced and cancelled; the defaults suit real chains. */
+  stuckFill?: StuckFillPolicy;
   /** Webhook delivery; without it no webhook is sent from this worker. */
   webhooks?: WebhookSettings;
 };
@@ -90,6 +93,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       enqueueRefund,
       enqueueFill: enqueueDelayedFill,
       debugReferrers: deps.debugReferrers ?? false,
+      ...(deps.stuckFill ? { stuckFill: deps.stuckFill } : {}),
       logger,
     }),
     { concurrency: deps.fillConcurrency ?? 4 },

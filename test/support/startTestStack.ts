@@ -12,6 +12,7 @@ import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/roles/startApi.js";
 import { type RunningWorker, startWorker } from "../../src/roles/startWorker.js";
+import type { StuckFillPolicy } from "../../jobs/followFill.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
 import { createTestDatabase } from "./testDatabase.js";
 
@@ -43,6 +44,7 @@ export async function startTestStack(
     confirmations?: ConfirmationTier[];
     /** The first webhook retry's delay (production: 1 min); tests of retries shrink it. */
     webhookRetryBaseMs?: number;
+    stuckFill?: StuckFillPolicy;
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -90,6 +92,7 @@ export async function startTestStack(
         statusBus,
         prices: TEST_PRICES,
         debugReferrers: true,
+        ...(options.stuckFill ? { stuckFill: options.stuckFill } : {}),
         // Local http receivers, as on the devnet (WEBHOOK_ALLOW_PRIVATE).
         webhooks: { serverKey, allowPrivate: true, retryBaseMs: options.webhookRetryBaseMs ?? 200 },
       });
