@@ -3,6 +3,7 @@ import type { PipelineBenchResult } from "./pipelineBench.js";
 import type { QuoteBenchResult } from "./quoteBench.js";
 import type { RequestStatsBenchResult } from "./requestStatsBench.js";
 import type { Target } from "./target.js";
+import type { WebhookBenchResult } from "./webhookBench.js";
 
 function table(header: string[], rows: Array<Array<string | number>>): string {
   const cells = [header, ...rows.map((row) => row.map(String))];
@@ -15,7 +16,7 @@ const targetRows = (targets: Target[]) => targets.map((t) => [t.metric, t.target
 const ms = (s: { p50: number; p95: number; p99: number; max: number } | null) => (s ? `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}` : "(not measured)");
 
 /** The human summary of a run: targets first, then the main distributions. */
-export function printSummary(result: QuoteBenchResult | PipelineBenchResult | CrashBenchResult | RequestStatsBenchResult): string {
+export function printSummary(result: QuoteBenchResult | PipelineBenchResult | CrashBenchResult | RequestStatsBenchResult | WebhookBenchResult): string {
   const head = `${result.benchmark} — ${result.date}, commit ${result.commit}, ${result.machine.cores} × ${result.machine.cpuModel}, ${result.machine.totalMemoryGiB} GiB, Node ${result.machine.node}`;
   const targets = table(["metric", "target", "measured", "met?"], targetRows(result.targets));
   if (result.benchmark === "quote") {
@@ -27,6 +28,10 @@ export function printSummary(result: QuoteBenchResult | PipelineBenchResult | Cr
       ],
     );
     return `${head}\n${targets}\n\n${phases}`;
+  }
+  if (result.benchmark === "webhook") {
+    const t = result.throughput;
+    return `${head}\n${targets}\n\n${t.deliveries} deliveries in ${t.seconds} s (${t.deliveriesPerSecond}/s); change → first attempt p50 / p95 / p99 / max: ${ms(result.firstAttemptMs)} ms`;
   }
   if (result.benchmark === "requestStats") {
     const cases = table(["case", "buckets", "latency p50 / p95 / p99 / max (ms)"], result.cases.map((c) => [c.name, c.buckets, ms(c.latencyMs)]));

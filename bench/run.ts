@@ -6,6 +6,7 @@
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
  *   crash      --crash-intents=200 --kill-every=8000   (long crash run: random SIGKILLs of api, worker, indexer)
  *   requestStats   GraphQL analytics over 1M seeded requests (options: npx tsx bench/requestStatsBench.ts)
+ *   webhook    --webhook-deliveries=10000 --webhook-samples=300   (throughput to a local receiver, change → first attempt)
  *   --no-write   print only
  *   --quiet-wait=60000   how long to wait for the CPUs to be ≥ 85 % idle before each benchmark (0: don't)
  */
@@ -14,10 +15,11 @@ import { pipelineBench, defaultPipelineBenchOptions } from "./pipelineBench.js";
 import { printSummary } from "./printSummary.js";
 import { defaultQuoteBenchOptions, quoteBench } from "./quoteBench.js";
 import { defaultRequestStatsBenchOptions, requestStatsBench } from "./requestStatsBench.js";
+import { defaultWebhookBenchOptions, webhookBench } from "./webhookBench.js";
 import { waitForQuietMachine } from "./quietMachine.js";
 import { writeResult } from "./writeResult.js";
 
-const BENCHMARKS = ["quote", "pipeline", "crash", "requestStats"] as const;
+const BENCHMARKS = ["quote", "pipeline", "crash", "requestStats", "webhook"] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 function parseArgs(argv: string[]) {
@@ -59,8 +61,13 @@ function parseArgs(argv: string[]) {
     intents: number("crash-intents", defaultCrashBenchOptions.intents),
     killEveryMs: number("kill-every", defaultCrashBenchOptions.killEveryMs),
   };
+  const webhook = {
+    ...defaultWebhookBenchOptions,
+    deliveries: number("webhook-deliveries", defaultWebhookBenchOptions.deliveries),
+    latencySamples: number("webhook-samples", defaultWebhookBenchOptions.latencySamples),
+  };
   const quietWaitMs = number("quiet-wait", 60_000);
-  return { names: names.length ? names : [...BENCHMARKS], write: !flags.has("no-write"), quietWaitMs, quote, pipeline, crash };
+  return { names: names.length ? names : [...BENCHMARKS], write: !flags.has("no-write"), quietWaitMs, quote, pipeline, crash, webhook };
 }
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -73,7 +80,7 @@ async function main(): Promise<number> {
     try {
       const idlePercentBefore = await waitForQuietMachine({ maxWaitMs: args.quietWaitMs, log });
       const result =
-        name === "quote" ? await quoteBench(args.quote, log) : name === "pipeline" ? await pipelineBench(args.pipeline, log) : name === "crash" ? await crashBench(args.crash, log) : await requestStatsBench(defaultRequestStatsBenchOptions, log);
+        name === "quote" ? await quoteBench(args.quote, log) : name === "pipeline" ? await pipelineBench(args.pipeline, log) : name === "crash" ? await crashBench(args.crash, log) : name === "webhook" ? await webhookBench(args.webhook, log) : await requestStatsBench(defaultRequestStatsBenchOptions, log);
       result.machine.idlePercentBeforeStart = idlePercentBefore;
       if (args.write) log(`wrote ${writeResult(name, new Date(result.date), result)}`);
       summaries.push(printSummary(result));

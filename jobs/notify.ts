@@ -8,6 +8,8 @@ import type { StatusUpdate } from "../src/events/statusUpdate.js";
 export type NotifyDeps = {
   pool: pg.Pool;
   publish: (update: StatusUpdate) => Promise<void>;
+  /** Instead of `publish` once per event: all new events of a pass at once, in id order (a fan-out that batches its writes). */
+  publishMany?: (updates: StatusUpdate[]) => Promise<void>;
   logger: Logger;
   /** Several notifiers may share one database under different names (one per fan-out target). */
   cursorName?: string;
@@ -112,12 +114,13 @@ export async function notifyTick(deps: NotifyDeps): Promise<NotifyTickResult> {
     if (!cursor) return { busy: true as const };
     const { events, snapshot } = await readOutboxAfter(client, cursor.lastEventId, batchSize);
     const already = new Set(cursor.publishedAbove.map(String));
-    let published = 0;
-    for (const event of events) {
-      if (already.has(event.id.toString())) continue;
-      await deps.publish(toStatusUpdate(event, now()));
-      published += 1;
+    const fresh = events.filter((event) => !already.has(event.id.toString()));
+    if (deps.publishMany) {
+      if (fresh.length > 0) await deps.publishMany(fresh.map((event) => toStatusUpdate(event, now())));
+    } else {
+      for (const event of fresh) await deps.publish(toStatusUpdate(event, now()));
     }
+    const published = fresh.length;
     const next = advanceCursor(
       cursor,
       events.map((event) => event.id),

@@ -1,15 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { getWebhookSecretCipher } from "../schema/apiKeys.js";
-import {
-  type AttemptOutcome,
-  claimWebhookAttempt,
-  getWebhookDelivery,
-  nextPendingDelivery,
-  recordWebhookAttempt,
-  releaseWebhookClaim,
-} from "../schema/webhookDeliveries.js";
-import { disableWebhookEndpoint, getWebhookEndpoint } from "../schema/webhookEndpoints.js";
+import { type AttemptOutcome, claimWebhookAttempt, getWebhookDelivery, recordWebhookAttempt } from "../schema/webhookDeliveries.js";
+import { disableWebhookEndpoint } from "../schema/webhookEndpoints.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { openSecret } from "../src/apiKeys/secretBox.js";
 import { type WebhookPoster, WEBHOOK_TIMEOUT_MS } from "../src/webhooks/postWebhook.js";
@@ -49,40 +41,30 @@ export function createWebhookProcessor(deps: WebhookDeps) {
   const now = deps.now ?? Date.now;
   return async (job: { data: WebhookJob }): Promise<string> => {
     const { deliveryId, generation, attempt } = job.data;
-    const delivery = await claimWebhookAttempt(deps.pool, deliveryId, generation, attempt, LEASE_MS);
-    if (!delivery) {
+    const claimed = await claimWebhookAttempt(deps.pool, deliveryId, generation, attempt, LEASE_MS);
+    if (!claimed) {
       const current = await getWebhookDelivery(deps.pool, deliveryId);
-      // A job killed mid-POST holds its claim until the lease ends: try again then (BullMQ backoff).
-      if (current?.state === "pending" && current.generation === generation && current.attempts === attempt) throw new AttemptHeldError("attempt held by another job");
-      return "stale";
+      // A job killed mid-POST holds its claim until the lease ends: try again then (BullMQ backoff). Anything else
+      // (done, replayed, not its turn, endpoint disabled) is queued again by whatever changes it.
+      const held = current?.state === "pending" && current.generation === generation && current.attempts === attempt && current.leaseUntil !== null && current.leaseUntil.getTime() > Date.now();
+      if (held) throw new AttemptHeldError("attempt held by another job");
+      return "not due";
     }
-    // Only the earliest pending event of a request goes out; the others are queued again when it ends.
-    const head = await nextPendingDelivery(deps.pool, delivery.apiKeyId, delivery.requestId);
-    if (head?.id !== delivery.id) {
-      await releaseWebhookClaim(deps.pool, deliveryId);
-      return "waiting for an earlier event";
-    }
-    const endpoint = await getWebhookEndpoint(deps.pool, delivery.apiKeyId);
-    const cipher = await getWebhookSecretCipher(deps.pool, delivery.apiKeyId);
+    const { delivery, url, headers: customHeaders, secretCipher: cipher } = claimed;
     let outcome: AttemptOutcome;
-    if (!endpoint?.enabled) {
-      // Disabled by its owner: kept pending (not attempted); enabling again lets the sweep resume it.
-      await releaseWebhookClaim(deps.pool, deliveryId);
-      return "endpoint disabled";
-    }
     if (!cipher) {
       outcome = { state: "failed", statusCode: null, error: "API key revoked", latencyMs: 0, nextAttemptAt: null };
     } else {
       const timestamp = Math.floor(now() / 1000);
       const headers = {
-        ...endpoint.headers,
+        ...customHeaders,
         "X-Signature-Timestamp": String(timestamp),
         "X-Signature-SHA256": signWebhook(openSecret(deps.serverKey, cipher), timestamp, delivery.body),
         [EVENT_ID_HEADER]: delivery.eventId,
         "X-Crossfill-Delivery-Attempt": String(attempt + 1),
       };
       const started = performance.now();
-      const response = await deps.poster.post(endpoint.url, delivery.body, headers);
+      const response = await deps.poster.post(url, delivery.body, headers);
       const latencyMs = Math.round(performance.now() - started);
       const statusCode = "statusCode" in response ? response.statusCode : null;
       const error = "error" in response ? response.error : statusCode !== null && (statusCode < 200 || statusCode > 299) ? `HTTP ${statusCode}` : null;
@@ -93,11 +75,14 @@ export function createWebhookProcessor(deps: WebhookDeps) {
     }
     // A 410 ends the delivery and disables the endpoint in one transaction: no later event of the request can
     // become "next" and be posted in between.
-    const recorded = await withTransaction(deps.pool, async (client) => {
-      const done = await recordWebhookAttempt(client, deliveryId, generation, outcome);
-      if (done && outcome.state === "disabled") await disableWebhookEndpoint(client, delivery.apiKeyId, "the receiver answered 410 Gone");
-      return done;
-    });
+    const recorded =
+      outcome.state === "disabled"
+        ? await withTransaction(deps.pool, async (client) => {
+            const done = await recordWebhookAttempt(client, deliveryId, generation, outcome);
+            if (done) await disableWebhookEndpoint(client, delivery.apiKeyId, "the receiver answered 410 Gone");
+            return done;
+          })
+        : await recordWebhookAttempt(deps.pool, deliveryId, generation, outcome);
     if (!recorded) return "superseded";
     if (outcome.state === "disabled") {
       deps.logger.warn({ apiKeyId: delivery.apiKeyId, deliveryId }, "webhook endpoint disabled: 410 Gone");

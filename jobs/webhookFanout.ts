@@ -1,29 +1,41 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { createWebhookDelivery, deliveryHeadsToRequeue } from "../schema/webhookDeliveries.js";
+import { createWebhookDeliveries, deliveryHeadsToRequeue, nextPendingDeliveries } from "../schema/webhookDeliveries.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { type EnqueueWebhook, kickWebhookDelivery } from "./kickWebhookDelivery.js";
 import { type RunningNotifier, startNotifier } from "./notify.js";
+import { webhookJobId } from "./queues.js";
 
 /** The notifier cursor of the webhook fan-out (the pub/sub notifier has its own). */
 export const WEBHOOK_CURSOR = "webhooks";
 
 /**
- * The webhook fan-out of one status update: a delivery row for the key's enabled endpoint (created once, however
- * often the outbox is replayed after a crash), then its first attempt queued. The row is the durable record.
+ * The webhook fan-out of one outbox pass: a delivery row per status update of a key with an enabled endpoint
+ * (created once, however often the outbox is replayed after a crash), then the next delivery of each request
+ * touched is queued. The rows are the durable record; everything is batched (one insert, one read, pipelined adds).
  */
 export function createWebhookFanout(pool: pg.Pool, enqueue: EnqueueWebhook) {
-  return async (update: StatusUpdate): Promise<void> => {
-    if (!update.apiKeyId) return;
-    const delivery = await createWebhookDelivery(pool, {
-      apiKeyId: update.apiKeyId,
-      statusEventId: update.eventId,
-      requestId: update.requestId,
-      eventId: `evt_${update.eventId}`,
-      body: JSON.stringify(update.body),
-    });
-    // Kicked even when the row already existed: a crash may have come between its insert and its job.
-    if (delivery) await kickWebhookDelivery(pool, enqueue, { apiKeyId: update.apiKeyId, requestId: update.requestId });
+  return async (updates: StatusUpdate[]): Promise<void> => {
+    const owed = updates.filter((update) => update.apiKeyId);
+    const pairs = await createWebhookDeliveries(
+      pool,
+      owed.map((update) => ({
+        apiKeyId: update.apiKeyId as string,
+        statusEventId: update.eventId,
+        requestId: update.requestId,
+        eventId: `evt_${update.eventId}`,
+        body: JSON.stringify(update.body),
+      })),
+    );
+    // Queued even when the rows already existed: a crash may have come between their insert and their job.
+    const heads = await nextPendingDeliveries(pool, pairs);
+    const now = Date.now();
+    await Promise.all(
+      heads.map((head) => {
+        const job = { deliveryId: head.id, generation: head.generation, attempt: head.attempts };
+        return enqueue(job, { jobId: webhookJobId(job), delayMs: Math.max(0, head.nextAttemptAt.getTime() - now) });
+      }),
+    );
   };
 }
 
@@ -34,7 +46,14 @@ const OVERDUE_MS = 30_000;
 
 /** The webhook notifier over the outbox plus a sweep that queues replays and re-queues deliveries whose job was lost. */
 export async function startWebhookFanout(deps: { pool: pg.Pool; enqueue: EnqueueWebhook; logger: Logger; sweepEveryMs?: number }): Promise<RunningNotifier> {
-  const notifier = await startNotifier({ pool: deps.pool, publish: createWebhookFanout(deps.pool, deps.enqueue), logger: deps.logger, cursorName: WEBHOOK_CURSOR });
+  const fanout = createWebhookFanout(deps.pool, deps.enqueue);
+  const notifier = await startNotifier({
+    pool: deps.pool,
+    publish: async (update) => fanout([update]),
+    publishMany: fanout,
+    logger: deps.logger,
+    cursorName: WEBHOOK_CURSOR,
+  });
   const sweepEveryMs = deps.sweepEveryMs ?? SWEEP_EVERY_MS;
   let sweeping: Promise<void> | undefined;
   const timer = setInterval(() => {

@@ -19,16 +19,17 @@ export type WebhookDelivery = {
   createdAt: Date;
   lastAttemptAt: Date | null;
   deliveredAt: Date | null;
+  leaseUntil: Date | null;
 };
 
 // Text aliases shadow the columns in ORDER BY: order by the qualified column (numeric), never by the alias.
 const COLUMNS = `id::text, api_key_id, status_event_id::text, request_id, event_id, body, state, attempts, generation, last_status_code,
-  last_error, last_latency_ms, next_attempt_at, created_at, last_attempt_at, delivered_at`;
+  last_error, last_latency_ms, next_attempt_at, created_at, last_attempt_at, delivered_at, lease_until`;
 
 type Row = {
   id: string; api_key_id: string; status_event_id: string; request_id: string; event_id: string; body: string; state: WebhookDeliveryState;
   attempts: number; generation: number; last_status_code: number | null; last_error: string | null; last_latency_ms: number | null;
-  next_attempt_at: Date; created_at: Date; last_attempt_at: Date | null; delivered_at: Date | null;
+  next_attempt_at: Date; created_at: Date; last_attempt_at: Date | null; delivered_at: Date | null; lease_until: Date | null;
 };
 
 const toDelivery = (row: Row): WebhookDelivery => ({
@@ -48,27 +49,53 @@ const toDelivery = (row: Row): WebhookDelivery => ({
   createdAt: row.created_at,
   lastAttemptAt: row.last_attempt_at,
   deliveredAt: row.delivered_at,
+  leaseUntil: row.lease_until,
 });
 
 /**
- * The delivery of one status event to the key's endpoint, created once whatever how often the fan-out runs
- * (undefined when the key has no enabled endpoint). The endpoint row is share-locked: a disable in progress
- * (410) is waited for, so no delivery slips in behind it.
+ * The deliveries of status events to their keys' endpoints (the fan-out of one outbox pass), each created once
+ * however often the fan-out runs. Returns the (endpoint, request) pairs that have an enabled endpoint, whether
+ * their rows were new or already there. Endpoint rows are share-locked: a disable in progress (410) is waited
+ * for, so no delivery slips in behind it.
  */
-export async function createWebhookDelivery(
+export async function createWebhookDeliveries(
   db: Queryable,
-  delivery: { apiKeyId: string; statusEventId: string; requestId: string; eventId: string; body: string },
-): Promise<{ created: boolean } | undefined> {
-  const { rows } = await db.query<{ created: boolean }>(
-    `WITH endpoint AS (SELECT api_key_id FROM crossfill.webhook_endpoints WHERE api_key_id = $1 AND enabled FOR SHARE),
+  deliveries: Array<{ apiKeyId: string; statusEventId: string; requestId: string; eventId: string; body: string }>,
+): Promise<Array<{ apiKeyId: string; requestId: string }>> {
+  if (deliveries.length === 0) return [];
+  const { rows } = await db.query<{ api_key_id: string; request_id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[]) AS i(api_key_id, status_event_id, request_id, event_id, body)),
+     endpoints AS (
+       SELECT api_key_id FROM crossfill.webhook_endpoints WHERE api_key_id IN (SELECT api_key_id FROM input) AND enabled FOR SHARE),
      inserted AS (
        INSERT INTO crossfill.webhook_deliveries (api_key_id, status_event_id, request_id, event_id, body)
-       SELECT api_key_id, $2, $3, $4, $5 FROM endpoint
+       SELECT i.api_key_id, i.status_event_id, i.request_id, i.event_id, i.body FROM input i JOIN endpoints e USING (api_key_id)
+       ORDER BY i.status_event_id
        ON CONFLICT (api_key_id, status_event_id) DO NOTHING RETURNING id)
-     SELECT EXISTS (SELECT 1 FROM inserted) AS created FROM endpoint`,
-    [delivery.apiKeyId, delivery.statusEventId, delivery.requestId, delivery.eventId, delivery.body],
+     SELECT DISTINCT i.api_key_id, i.request_id FROM input i JOIN endpoints e USING (api_key_id)`,
+    [
+      deliveries.map((d) => d.apiKeyId),
+      deliveries.map((d) => d.statusEventId),
+      deliveries.map((d) => d.requestId),
+      deliveries.map((d) => d.eventId),
+      deliveries.map((d) => d.body),
+    ],
   );
-  return rows[0];
+  return rows.map((row) => ({ apiKeyId: row.api_key_id, requestId: row.request_id }));
+}
+
+/** nextPendingDelivery for many (endpoint, request) pairs in one query. */
+export async function nextPendingDeliveries(db: Queryable, pairs: Array<{ apiKeyId: string; requestId: string }>): Promise<WebhookDelivery[]> {
+  if (pairs.length === 0) return [];
+  const { rows } = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM (
+       SELECT DISTINCT ON (d.api_key_id, d.request_id) d.* FROM crossfill.webhook_deliveries d
+         JOIN unnest($1::text[], $2::text[]) AS p(api_key_id, request_id) ON p.api_key_id = d.api_key_id AND p.request_id = d.request_id
+        WHERE d.state = 'pending' ORDER BY d.api_key_id, d.request_id, d.status_event_id) webhook_deliveries`,
+    [pairs.map((p) => p.apiKeyId), pairs.map((p) => p.requestId)],
+  );
+  return rows.map(toDelivery);
 }
 
 export async function getWebhookDelivery(db: Queryable, id: string): Promise<WebhookDelivery | undefined> {
@@ -95,24 +122,38 @@ export type AttemptOutcome = {
   nextAttemptAt: Date | null;
 };
 
+export type ClaimedAttempt = {
+  delivery: WebhookDelivery;
+  url: string;
+  headers: Record<string, string>;
+  /** The sealed API key; null once the key is revoked. */
+  secretCipher: Buffer | null;
+};
+
 /**
- * Claims attempt `attempt` of a pending delivery for `leaseMs` (longer than one POST can take): undefined when it
- * moved on, another job holds it, or it was replayed since. Two jobs never post the same attempt at once.
+ * Claims attempt `attempt` of a delivery for `leaseMs` (longer than one POST can take), with what posting it
+ * needs, in one statement. Undefined when it is not due: it moved on or was replayed since, another job holds it,
+ * an earlier event of its request is still pending (ordering), or its endpoint is disabled. Two jobs never post
+ * the same attempt at once.
  */
-export async function claimWebhookAttempt(db: Queryable, id: string, generation: number, attempt: number, leaseMs: number): Promise<WebhookDelivery | undefined> {
+export async function claimWebhookAttempt(db: Queryable, id: string, generation: number, attempt: number, leaseMs: number): Promise<ClaimedAttempt | undefined> {
   if (!/^\d{1,18}$/.test(id)) return undefined;
-  const { rows } = await db.query<Row>(
-    `UPDATE crossfill.webhook_deliveries SET lease_until = now() + make_interval(secs => $4::double precision / 1000)
-      WHERE id = $1 AND generation = $2 AND attempts = $3 AND state = 'pending' AND (lease_until IS NULL OR lease_until < now())
-      RETURNING ${COLUMNS}`,
+  const { rows } = await db.query<Row & { url: string; headers: Record<string, string>; secret_cipher: Buffer | null }>(
+    `WITH claimed AS (
+       UPDATE crossfill.webhook_deliveries d SET lease_until = now() + make_interval(secs => $4::double precision / 1000)
+        WHERE d.id = $1 AND d.generation = $2 AND d.attempts = $3 AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
+          AND NOT EXISTS (SELECT 1 FROM crossfill.webhook_deliveries e WHERE e.api_key_id = d.api_key_id AND e.request_id = d.request_id
+                             AND e.state = 'pending' AND e.status_event_id < d.status_event_id)
+          AND EXISTS (SELECT 1 FROM crossfill.webhook_endpoints w WHERE w.api_key_id = d.api_key_id AND w.enabled)
+       RETURNING d.*)
+     SELECT x.*, w.url, w.headers, CASE WHEN k.revoked_at IS NULL THEN k.webhook_secret_cipher END AS secret_cipher
+       FROM (SELECT ${COLUMNS} FROM claimed) x
+       JOIN crossfill.webhook_endpoints w ON w.api_key_id = x.api_key_id
+       JOIN crossfill.api_keys k ON k.id = x.api_key_id`,
     [id, generation, attempt, leaseMs],
   );
-  return rows[0] && toDelivery(rows[0]);
-}
-
-/** Gives a claim back without an attempt (not this delivery's turn, or its endpoint is switched off). */
-export async function releaseWebhookClaim(db: Queryable, id: string): Promise<void> {
-  await db.query("UPDATE crossfill.webhook_deliveries SET lease_until = NULL WHERE id = $1", [id]);
+  const row = rows[0];
+  return row && { delivery: toDelivery(row), url: row.url, headers: row.headers, secretCipher: row.secret_cipher };
 }
 
 /** Records one attempt; only a pending delivery of the same generation moves (a replay or a 410 in between wins). */

@@ -52,7 +52,7 @@ export async function listWebhookEndpoints(db: Queryable): Promise<WebhookEndpoi
 
 /**
  * The receiver asked to stop (410 Gone): the endpoint is disabled and whatever it was still owed is dropped.
- * Two statements on purpose: the first waits for fan-outs holding the endpoint (createWebhookDelivery share-locks
+ * Two statements on purpose: the first waits for fan-outs holding the endpoint (createWebhookDeliveries share-locks
  * it), and the second's fresh snapshot then sees the deliveries they inserted. Run it in a transaction.
  */
 export async function disableWebhookEndpoint(db: Queryable, apiKeyId: string, reason: string): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../schema/migrate.js";
-import { createWebhookDelivery } from "../../../schema/webhookDeliveries.js";
+import { createWebhookDeliveries } from "../../../schema/webhookDeliveries.js";
 import { createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../../../test/support/testDatabase.js";
@@ -65,7 +65,7 @@ describe("GraphQL webhooks: setWebhook, webhookDeliveries, replayWebhookDelivery
     // Three deliveries of one event id each (the log does not care which event they carry).
     for (let i = 0; i < 3; i++) {
       const event = (await pool.query<{ id: string }>("INSERT INTO crossfill.status_events (request_id, to_status) VALUES ($1, 'pending') RETURNING id::text", [request.id])).rows[0];
-      await createWebhookDelivery(pool, { apiKeyId: key.id, statusEventId: event.id, requestId: request.id, eventId: `evt_${event.id}`, body: '{"event":"request.status.updated"}' });
+      await createWebhookDeliveries(pool, [{ apiKeyId: key.id, statusEventId: event.id, requestId: request.id, eventId: `evt_${event.id}`, body: '{"event":"request.status.updated"}' }]);
     }
     await pool.query("UPDATE crossfill.webhook_deliveries SET state = 'failed', attempts = 11, last_status_code = 500 WHERE id = (SELECT min(id) FROM crossfill.webhook_deliveries WHERE api_key_id = $1)", [key.id]);
     const LOG = `query ($first: Int, $after: String, $status: WebhookDeliveryStatus) { webhookDeliveries(first: $first, after: $after, status: $status) {
