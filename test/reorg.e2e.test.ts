@@ -5,6 +5,7 @@ import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";
+import { refundChecks } from "./support/refundChecks.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 const CONFIRMATIONS = 4;
@@ -84,5 +85,32 @@ describe("confirmations and reorgs, end to end", () => {
     expect((await pollStatus(stack.api.url, quote.body.requestId)).last.status).toBe("failure");
     expect(deposits[0]).toBeDefined();
     expect((last.inTxHashes as Hex[]).length).toBe(1);
+  });
+
+  it("refunds an order whose fill could not be sent before its deadline passed (PROTOCOL_DEADLINE_EXPIRED)", async () => {
+    const [origin, destination] = stack.devnet.chains;
+    const checks = refundChecks(stack);
+    const originClient = createEvmChainClient(origin);
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const user = stack.devnet.accounts[0];
+    const quote = await quoteBridge(recipient);
+    const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
+    const { deposit } = await sendSteps(quote.body, user, origin);
+    await pollStatus(stack.api.url, quote.body.requestId, { until: ["pending"] });
+    // Paid in time, but the deadline and the fill window pass while the deposit gathers its confirmations.
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 hour' WHERE id = $1", [quote.body.requestId]);
+    const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund", "success"], timeoutMs: 30_000 });
+    expect(last.failReason).toBe("PROTOCOL_DEADLINE_EXPIRED");
+    expect(await checks.events(quote.body.requestId)).toEqual(["waiting", "pending", "failure", "refund"]);
+    await checks.expectRefunded({
+      requestId: quote.body.requestId,
+      chainClient: originClient,
+      currency: zeroAddress,
+      user: user.address,
+      depositorySpentGas: await checks.gasPaid(originClient, deposit),
+      deposited: 10_000_000_000_000_000n,
+      ...before,
+    });
+    expect(await createEvmChainClient(destination).publicClient.getBalance({ address: recipient })).toBe(0n);
   });
 });
