@@ -1,6 +1,7 @@
 import type { CrashBenchResult } from "./crashBench.js";
 import type { PipelineBenchResult } from "./pipelineBench.js";
 import type { QuoteBenchResult } from "./quoteBench.js";
+import type { RequestsBenchResult } from "./requestsBench.js";
 import type { RequestStatsBenchResult } from "./requestStatsBench.js";
 import type { Target } from "./target.js";
 import type { WebhookBenchResult } from "./webhookBench.js";
@@ -16,9 +17,12 @@ const targetRows = (targets: Target[]) => targets.map((t) => [t.metric, t.target
 const ms = (s: { p50: number; p95: number; p99: number; max: number } | null) => (s ? `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}` : "(not measured)");
 
 /** The human summary of a run: targets first, then the main distributions. */
-export function printSummary(result: QuoteBenchResult | PipelineBenchResult | CrashBenchResult | RequestStatsBenchResult | WebhookBenchResult): string {
+export type BenchResult = QuoteBenchResult | PipelineBenchResult | CrashBenchResult | RequestStatsBenchResult | WebhookBenchResult | RequestsBenchResult;
+
+export function printSummary(result: BenchResult): string {
   const head = `${result.benchmark} — ${result.date}, commit ${result.commit}, ${result.machine.cores} × ${result.machine.cpuModel}, ${result.machine.totalMemoryGiB} GiB, Node ${result.machine.node}`;
   const targets = table(["metric", "target", "measured", "met?"], targetRows(result.targets));
+  if (result.benchmark === "requests") return `${head}\n${targets}\n(${result.requests} requests seeded in ${result.seedSeconds} s, ${result.samples} samples per case, rate limiter on ${result.limiter})`;
   if (result.benchmark === "quote") {
     const phases = table(
       ["phase", "quotes", "errors", "quotes/s", "latency p50 / p95 / p99 / max (ms)"],

@@ -20,6 +20,8 @@ import { authorizeRequestFilter } from "../src/requests/authorizeRequestFilter.j
 import { decodeCursor } from "../src/requests/continuationCursor.js";
 import { parseRequestsV3Query } from "../src/requests/parseRequestsQuery.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
+import { gitCommit, machineInfo } from "./machineInfo.js";
+import type { Target } from "./target.js";
 
 /** `redisUrl`: rate-limit counters on Redis as in production; without it they go to Postgres (the embedded mode). */
 export type RequestsBenchOptions = { requests: number; samples: number; keep: boolean; redisUrl?: string };
@@ -34,7 +36,11 @@ const CHAINS = [1, 10, 8453, 42161];
 const rank = (sorted: number[], p: number) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
 const round = (value: number) => Math.round(value * 100) / 100;
 
+export type RequestsBenchResult = Awaited<ReturnType<typeof requestsBench>>;
+
 export async function requestsBench(options: RequestsBenchOptions = defaultRequestsBenchOptions) {
+  const date = new Date().toISOString();
+  const machine = machineInfo();
   const db = await createTestDatabase("crossfill_bench");
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
   let closeLimiter = async () => undefined as void;
@@ -152,7 +158,22 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
       results.push({ name, query: `${base} (pages 1–200)`, target: PAGE, p50: round(rank(times, 50)), p95: round(rank(times, 95)), max: round(times.at(-1)!), rows: 50, plan: await plan(lastQuery) });
       process.stderr.write(`${name.padEnd(40)} p50 ${rank(times, 50).toFixed(2)} ms  p95 ${rank(times, 95).toFixed(2)} ms\n`);
     }
-    return { benchmark: "requests", requests: options.requests, seedSeconds, samples: options.samples, limiter: limiter.kind, results };
+    const targets: Target[] = [
+      { metric: `seed ${options.requests} requests (s)`, target: "< 120", measured: seedSeconds, met: seedSeconds < 120 },
+      ...results.map((r) => ({ metric: `${r.name} p95 (ms)`, target: `≤ ${r.target}`, measured: r.p95, met: r.p95 <= r.target })),
+    ];
+    return {
+      benchmark: "requests" as const,
+      date,
+      commit: gitCommit(),
+      machine,
+      requests: options.requests,
+      seedSeconds,
+      samples: options.samples,
+      limiter: limiter.kind,
+      results,
+      targets,
+    };
   } finally {
     await closeLimiter();
     await pool.end();

@@ -5,6 +5,7 @@
  *   quote      --warmup=200 --sequential=1000 --concurrency=16,64 --duration=10000 --profile=5000 [--cpuprofile=file]
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
  *   crash      --crash-intents=200 --kill-every=8000   (long crash run: random SIGKILLs of api, worker, indexer)
+ *   requests   GET /requests/v3 over 1M seeded requests (options: npx tsx bench/requestsBench.ts)
  *   requestStats   GraphQL analytics over 1M seeded requests (options: npx tsx bench/requestStatsBench.ts)
  *   webhook    --webhook-deliveries=10000 --webhook-samples=300   (throughput to a local receiver, change → first attempt)
  *   --no-write   print only
@@ -12,14 +13,15 @@
  */
 import { crashBench, defaultCrashBenchOptions } from "./crashBench.js";
 import { pipelineBench, defaultPipelineBenchOptions } from "./pipelineBench.js";
-import { printSummary } from "./printSummary.js";
+import { type BenchResult, printSummary } from "./printSummary.js";
+import { requestsBench } from "./requestsBench.js";
 import { defaultQuoteBenchOptions, quoteBench } from "./quoteBench.js";
 import { defaultRequestStatsBenchOptions, requestStatsBench } from "./requestStatsBench.js";
 import { defaultWebhookBenchOptions, webhookBench } from "./webhookBench.js";
 import { waitForQuietMachine } from "./quietMachine.js";
 import { writeResult } from "./writeResult.js";
 
-const BENCHMARKS = ["quote", "pipeline", "crash", "requestStats", "webhook"] as const;
+const BENCHMARKS = ["quote", "pipeline", "crash", "requests", "requestStats", "webhook"] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 function parseArgs(argv: string[]) {
@@ -79,8 +81,15 @@ async function main(): Promise<number> {
   for (const name of args.names) {
     try {
       const idlePercentBefore = await waitForQuietMachine({ maxWaitMs: args.quietWaitMs, log });
-      const result =
-        name === "quote" ? await quoteBench(args.quote, log) : name === "pipeline" ? await pipelineBench(args.pipeline, log) : name === "crash" ? await crashBench(args.crash, log) : name === "webhook" ? await webhookBench(args.webhook, log) : await requestStatsBench(defaultRequestStatsBenchOptions, log);
+      const runners: Record<BenchName, () => Promise<BenchResult>> = {
+        quote: () => quoteBench(args.quote, log),
+        pipeline: () => pipelineBench(args.pipeline, log),
+        crash: () => crashBench(args.crash, log),
+        requests: () => requestsBench(),
+        requestStats: () => requestStatsBench(defaultRequestStatsBenchOptions, log),
+        webhook: () => webhookBench(args.webhook, log),
+      };
+      const result = await runners[name]();
       result.machine.idlePercentBeforeStart = idlePercentBefore;
       if (args.write) log(`wrote ${writeResult(name, new Date(result.date), result)}`);
       summaries.push(printSummary(result));
