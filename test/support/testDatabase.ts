@@ -23,6 +23,13 @@ export async function createTestDatabase(prefix = "crossfill_test"): Promise<{ u
       const client = new pg.Client({ connectionString: adminDatabaseUrl });
       await client.connect();
       try {
+        // Let connections that are closing finish first: forcing them off makes their pools emit an
+        // unhandled 57P01 error in whatever test file they belong to. Forced only after a grace period.
+        for (let waited = 0; waited < 3_000; waited += 50) {
+          const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();
