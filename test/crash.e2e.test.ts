@@ -9,6 +9,7 @@ import { setWebhook } from "../src/webhooks/setWebhook.js";
 import { type CrashCluster, type Role, checkInvariants, startCrashCluster } from "./support/crashCluster.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
+import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 
 const RECOVERY_LIMIT_MS = 20_000;
@@ -31,10 +32,7 @@ describe("crash safety", () => {
     const value = 10n ** 16n;
     const quote = await postQuote(cluster.apiUrl, {
       user: cluster.devnet.accounts[account].address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: value.toString(),
       tradeType: options.failing ? "EXACT_OUTPUT" : "EXACT_INPUT",
       ...(options.failing

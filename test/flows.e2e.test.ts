@@ -6,6 +6,7 @@ import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
+import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
@@ -43,10 +44,7 @@ describe("intent flows, end to end", () => {
     const body = {
       user: user.address,
       recipient,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: usdcIn,
-      destinationCurrency: usdcOut,
+      ...route(origin, destination, usdcIn, usdcOut),
       amount: "250000000",
       tradeType: "EXACT_INPUT",
     };
@@ -89,10 +87,7 @@ describe("intent flows, end to end", () => {
     const quote = await postQuote(stack.api.url, {
       user: user.address,
       recipient,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: usdcOut,
+      ...route(origin, destination, zeroAddress, usdcOut),
       amount: "100000000",
       tradeType: "EXACT_OUTPUT",
     });
@@ -128,10 +123,7 @@ describe("intent flows, end to end", () => {
     const value = 2n * 10n ** 17n;
     const nativeCall = await postQuote(stack.api.url, {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: value.toString(),
       tradeType: "EXACT_OUTPUT",
       txs: [{ to: target, value: value.toString(), data: encodeFunctionData({ abi: callTargetAbi, functionName: "deposit", args: [beneficiary, zeroAddress, value] }) }],
@@ -146,10 +138,7 @@ describe("intent flows, end to end", () => {
     const amount = 42_000_000n;
     const tokenCall = await postQuote(stack.api.url, {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: usdcIn,
-      destinationCurrency: usdcOut,
+      ...route(origin, destination, usdcIn, usdcOut),
       amount: amount.toString(),
       tradeType: "EXACT_OUTPUT",
       txs: [
@@ -171,10 +160,7 @@ describe("intent flows, end to end", () => {
     const user = stack.devnet.accounts[3];
     const quote = await postQuote(stack.api.url, {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "10000000000000000",
       tradeType: "EXACT_INPUT",
     });

@@ -1,8 +1,9 @@
-import { type Hex, createWalletClient, http, zeroAddress } from "viem";
+import { type Hex, createWalletClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmChainClient, toViemChain } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
+import { route } from "./support/route.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 describe("native bridge, end to end", () => {
@@ -23,10 +24,7 @@ describe("native bridge, end to end", () => {
     const response = await postQuote(stack.api.url, {
       user: user.address,
       recipient,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "1000000000000000000",
       tradeType: "EXACT_INPUT",
     });

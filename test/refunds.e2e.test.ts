@@ -7,6 +7,7 @@ import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
+import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { runRefundsCommand } from "../src/roles/runRefundsCommand.js";
 import { refundChecks } from "./support/refundChecks.js";
@@ -38,10 +39,7 @@ describe("failures and refunds, end to end", () => {
     const value = 10n ** 16n;
     const quote = await postQuote(stack.api.url, {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: value.toString(),
       tradeType: "EXACT_OUTPUT",
       txs: [{ to: destination.callTarget, value: value.toString(), data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }) }],
@@ -79,10 +77,7 @@ describe("failures and refunds, end to end", () => {
     const quote = await postQuote(stack.api.url, {
       user: user.address,
       recipient,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: usdcIn,
-      destinationCurrency: usdcOut,
+      ...route(origin, destination, usdcIn, usdcOut),
       amount: "20000000",
       tradeType: "EXACT_INPUT",
     });
@@ -101,10 +96,7 @@ describe("failures and refunds, end to end", () => {
     const user = stack.devnet.accounts[2];
     const quote = await postQuote(stack.api.url, {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "30000000000000000",
       tradeType: "EXACT_INPUT",
       referrer: DEBUG_FORCE_REFUND_REFERRER,
@@ -129,10 +121,7 @@ describe("failures and refunds, end to end", () => {
     const user = stack.devnet.accounts[3];
     const body = {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "40000000000000000",
       tradeType: "EXACT_INPUT",
     };
@@ -185,10 +174,7 @@ describe("failures and refunds, end to end", () => {
     const quote = await postQuote(stack.api.url, {
       user: user.address,
       recipient,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "50000000000000000",
       tradeType: "EXACT_INPUT",
     });
@@ -217,10 +203,7 @@ describe("failures and refunds, end to end", () => {
     const user = stack.devnet.accounts[0];
     const quote = await postQuote(stack.api.url, {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "60000000000000000",
       tradeType: "EXACT_INPUT",
     });
@@ -245,10 +228,7 @@ describe("failures and refunds, end to end", () => {
     const quote = await postQuote(stack.api.url, {
       user: user.address,
       refundTo: blocked,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: usdcIn,
-      destinationCurrency: usdcOut,
+      ...route(origin, destination, usdcIn, usdcOut),
       amount: "3000000",
       tradeType: "EXACT_INPUT",
       referrer: DEBUG_FORCE_REFUND_REFERRER,
@@ -277,10 +257,7 @@ describe("failures and refunds, end to end", () => {
     const user = stack.devnet.accounts[2];
     const quote = await postQuote(stack.api.url, {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "70000000000000000",
       tradeType: "EXACT_INPUT",
     });
@@ -309,10 +286,7 @@ describe("failures and refunds, end to end", () => {
     const body = {
       user: user.address,
       recipient,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "80000000000000000",
       tradeType: "EXACT_INPUT",
     };
@@ -340,10 +314,7 @@ describe("failures and refunds, end to end", () => {
     const amount = 600n * 10n ** 18n;
     const quote = await postQuote(stack.api.url, {
       user: user.address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: wethIn,
-      destinationCurrency: wethOut,
+      ...route(origin, destination, wethIn, wethOut),
       amount: amount.toString(),
       tradeType: "EXACT_INPUT",
     });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
+import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { refundChecks } from "./support/refundChecks.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
@@ -25,10 +26,7 @@ describe("confirmations and reorgs, end to end", () => {
     return postQuote(stack.api.url, {
       user: stack.devnet.accounts[0].address,
       recipient,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
+      ...route(origin, destination),
       amount: "10000000000000000",
       tradeType: "EXACT_INPUT",
     });
