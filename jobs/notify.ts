@@ -4,6 +4,7 @@ import { type NotifyCursor, type OutboxGap, ensureNotifyCursor, lockNotifyCursor
 import { type OutboxEvent, outboxHead, readOutboxAfter } from "../schema/statusEvents.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
+import { failReasonAtEdge } from "../src/domain/failReasons.js";
 
 export type NotifyDeps = {
   pool: pg.Pool;
@@ -53,7 +54,7 @@ export function toStatusUpdate(event: OutboxEvent, now: number): StatusUpdate {
         requestId: event.requestId,
         referrer: event.referrer,
         details: event.details,
-        failReason: failed ? (event.failReason ?? event.requestFailReason ?? "UNKNOWN") : "N/A",
+        failReason: failReasonAtEdge(event.status, event.failReason ?? event.requestFailReason),
         refundFailReason: event.refundFailReason ?? (failed ? event.requestRefundFailReason : null) ?? "N/A",
       },
     },

@@ -30,7 +30,8 @@ export type FillFact = {
   timestamp: bigint;
 };
 
-function ident(name: string): string {
+/** The views schema as a quoted SQL identifier; anything but a plain lowercase name is refused. */
+export function onchainSchemaIdent(name: OnchainSchema): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe schema name: ${name}`);
   return `"${name}"`;
 }
@@ -38,7 +39,7 @@ function ident(name: string): string {
 /** Every deposit fact, from Ponder's view and from the app's own fact table, as one relation. */
 function allDeposits(onchain: OnchainSchema): string {
   return `(SELECT chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from
-             FROM ${ident(onchain)}.deposit
+             FROM ${onchainSchemaIdent(onchain)}.deposit
            UNION
            SELECT chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from
              FROM crossfill.deposit_facts)`;
@@ -101,7 +102,7 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
     timestamp: string;
   }>(
     `SELECT f.chain_id, f.tx_hash, f.log_index, f.request_id, f.currency, f.recipient, f.amount, f.block_number, f.timestamp
-       FROM ${ident(onchain)}.fill f
+       FROM ${onchainSchemaIdent(onchain)}.fill f
        JOIN crossfill.requests r ON r.id = f.request_id
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
                          WHERE a.chain_id = f.chain_id AND a.tx_hash = f.tx_hash AND a.log_index = f.log_index)

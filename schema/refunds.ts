@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { onchainSchemaIdent } from "./chainFacts.js";
 import type { Queryable } from "./requests.js";
 
 export type RefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual" | "settled";
@@ -133,11 +134,10 @@ export async function markRefundSettled(db: Queryable, id: string, txHash: strin
 
 /** Sent refunds whose Withdrawal the indexer has seen. */
 export async function findIndexedRefunds(db: Queryable, onchainSchema: string): Promise<Refund[]> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(onchainSchema)) throw new Error(`unsafe schema name: ${onchainSchema}`);
   const { rows } = await db.query<RefundRow>(
     `SELECT r.* FROM crossfill.refunds r
       WHERE r.status = 'sent'
-        AND EXISTS (SELECT 1 FROM "${onchainSchema}".withdrawal w WHERE w.chain_id = r.chain_id AND w.tx_hash = r.tx_hash)`,
+        AND EXISTS (SELECT 1 FROM ${onchainSchemaIdent(onchainSchema)}.withdrawal w WHERE w.chain_id = r.chain_id AND w.tx_hash = r.tx_hash)`,
   );
   return rows.map(toRefund);
 }

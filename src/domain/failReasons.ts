@@ -25,3 +25,11 @@ export const REFUND_FAIL_REASONS = [
   "REFUND_RECIPIENT_IS_VASP", "MANUAL_REFUND_REQUIRED",
 ] as const;
 export type RefundFailReason = (typeof REFUND_FAIL_REASONS)[number];
+
+/**
+ * How the status endpoint and the webhook show a failReason: the recorded reason (else UNKNOWN) on
+ * `failure` and `refund`, `N/A` on every other status. (v3 request records use null instead.)
+ */
+export function failReasonAtEdge(status: string, reason: string | null | undefined): string {
+  return status === "failure" || status === "refund" ? (reason ?? "UNKNOWN") : "N/A";
+}

@@ -2,8 +2,6 @@ import type { Currency } from "../chains/chainRegistry.js";
 import { formatAmount } from "../domain/money.js";
 import { usdValueE18 } from "../pricing/usdValue.js";
 
-export { usdValueE18 };
-
 export type AmountObject = {
   currency: Currency;
   amount: string;

@@ -1,8 +1,6 @@
 import { divCeil } from "../domain/money.js";
 import { type PricedCurrency, convertAmount } from "../pricing/convertAmount.js";
 
-export type { PricedCurrency };
-
 export type PriceQuoteInput = {
   tradeType: "EXACT_INPUT" | "EXACT_OUTPUT";
   amount: bigint;

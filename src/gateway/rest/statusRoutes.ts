@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type pg from "pg";
 import { getStatusRecord } from "../../../schema/statusRecord.js";
 import { InvalidInputError, NotFoundError } from "../../domain/errors.js";
+import { failReasonAtEdge } from "../../domain/failReasons.js";
 
 /** GET /intents/status/v3 (and the older /intents/status the official client rewrites to it). */
 export function statusRoutes(deps: { pool: pg.Pool }): Hono {
@@ -13,7 +14,6 @@ export function statusRoutes(deps: { pool: pg.Pool }): Hono {
       if (!/^0x[0-9a-fA-F]{64}$/.test(requestId)) throw new InvalidInputError("INVALID_INPUT", "requestId must be a 32-byte hex string");
       const record = await getStatusRecord(deps.pool, requestId.toLowerCase());
       if (!record) throw new NotFoundError("REQUEST_NOT_FOUND", `request ${requestId} was not found`);
-      const failed = record.status === "failure" || record.status === "refund";
       return c.json({
         status: record.status,
         inTxHashes: record.inTxHashes,
@@ -21,7 +21,7 @@ export function statusRoutes(deps: { pool: pg.Pool }): Hono {
         updatedAt: record.updatedAt.getTime(),
         originChainId: record.originChainId,
         destinationChainId: record.destinationChainId,
-        failReason: record.failReason ?? (failed ? "UNKNOWN" : "N/A"),
+        failReason: failReasonAtEdge(record.status, record.failReason),
         refundFailReason: record.refundFailReason ?? "N/A",
         details: record.failureDetails,
       });
