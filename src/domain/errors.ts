@@ -24,6 +24,9 @@ export type ErrorCode =
   | "SERVICE_UNAVAILABLE"
   | "PRICE_FETCH_FAILED"
   | "DESTINATION_TX_FAILED"
+  | "INVALID_SIGNATURE"
+  | "NONCE_ALREADY_MAPPED"
+  | "REQUEST_NOT_WAITING"
   | "UNKNOWN_ERROR";
 
 export type CrossfillErrorOptions = { status: number; retryable?: boolean; cause?: unknown; details?: Record<string, unknown> };
@@ -72,6 +75,14 @@ export class ForbiddenError extends CrossfillError {
   override name = "ForbiddenError";
   constructor(message: string) {
     super("FORBIDDEN", message, { status: 403 });
+  }
+}
+
+/** The request conflicts with what is already recorded (a nonce mapped elsewhere, a request past waiting). */
+export class ConflictError extends CrossfillError {
+  override name = "ConflictError";
+  constructor(errorCode: ErrorCode, message: string) {
+    super(errorCode, message, { status: 409 });
   }
 }
 

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { ChainRegistry } from "../chains/chainRegistry.js";
 import type { EvmChainClient } from "../chains/evmChainClient.js";
 import type { QuoteEngineDeps } from "../quote/createQuote.js";
+import { authorizeRoutes } from "./rest/authorizeRoutes.js";
 import { chainRoutes } from "./rest/chainRoutes.js";
 import { errorBody } from "./rest/errorBody.js";
 import { quoteRoutes } from "./rest/quoteRoutes.js";
@@ -76,6 +77,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
   app.route("/", requestsRoutes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV3 }));
   app.route("/", priceRoutes({ ...deps, ...limits, limit: routeLimits.price }));
   app.route("/", integratorRoutes({ ...deps, ...limits, limit: routeLimits.quoteData }));
+  app.route("/", authorizeRoutes({ ...deps, ...limits, limits: { wallet: routeLimits.authorizeWallet, total: routeLimits.authorize } }));
   app.route("/", removedRoutes());
   app.route("/", docsRoutes());
   app.route("/", requestsV2Routes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV2, throttle: deps.v2Throttle ?? DEFAULT_V2_THROTTLE }));

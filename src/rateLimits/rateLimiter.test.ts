@@ -1,36 +1,26 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "../../schema/migrate.js";
-import { createTestDatabase } from "../../test/support/testDatabase.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
 import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "./rateLimiter.js";
 
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 describe("rate limiters shared across replicas", () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let pool: pg.Pool;
+  const database = useMigratedDatabase({ max: 4 });
   const limiters: RateLimiter[] = [];
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    pool = new pg.Pool({ connectionString: db.url, max: 4 });
-    await migrate(pool);
-  });
   afterAll(async () => {
     for (const limiter of limiters) await limiter.close();
-    await pool?.end();
-    await db?.drop();
   });
 
   const backends: Array<[string, () => RateLimiter]> = [
     ["redis", () => createRedisRateLimiter(redisUrl, `test-rl-${randomBytes(4).toString("hex")}`)],
-    ["postgres", () => createPostgresRateLimiter(pool)],
+    ["postgres", () => createPostgresRateLimiter(database.pool)],
   ];
   for (const [kind, make] of backends) {
     it(`${kind}: two replicas count one window together, and a new window starts afresh`, async () => {
       const first = make();
       // Redis replicas share a prefix; build the second over the same store
-      const second = kind === "redis" ? first : createPostgresRateLimiter(pool);
+      const second = kind === "redis" ? first : createPostgresRateLimiter(database.pool);
       limiters.push(first);
       if (second !== first) limiters.push(second);
       const policy = { name: "t", key: `t:${randomBytes(4).toString("hex")}`, limit: 3, windowSeconds: 10 };

@@ -1,44 +1,32 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { zeroAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { markRefundStuck, queueRefund } from "../../schema/refunds.js";
-import { migrate } from "../../schema/migrate.js";
 import { insertTestRequest } from "../../test/support/insertTestRequest.js";
-import { createTestDatabase } from "../../test/support/testDatabase.js";
+import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
 import { runRefundsCommand } from "./runRefundsCommand.js";
 
 describe("crossfill refunds", () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let pool: pg.Pool;
+  const database = useMigratedDatabase();
   const hash = () => `0x${randomBytes(32).toString("hex")}`;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    pool = new pg.Pool({ connectionString: db.url, max: 3 });
-    await migrate(pool);
-  });
-  afterAll(async () => {
-    await pool.end();
-    await db.drop();
-  });
 
   /** A failed request whose refund is stuck, as the refund job leaves it. */
   async function stuckRefund() {
-    const request = await insertTestRequest(pool);
-    await pool.query("UPDATE crossfill.requests SET status = 'failure', fail_reason = 'EXECUTION_REVERTED', refund_fail_reason = 'MANUAL_REFUND_REQUIRED' WHERE id = $1", [request.id]);
-    const refundId = (await queueRefund(pool, {
+    const request = await insertTestRequest(database.pool);
+    await database.pool.query("UPDATE crossfill.requests SET status = 'failure', fail_reason = 'EXECUTION_REVERTED', refund_fail_reason = 'MANUAL_REFUND_REQUIRED' WHERE id = $1", [request.id]);
+    const refundId = (await queueRefund(database.pool, {
       requestId: request.id,
       deposit: { chainId: 31338, txHash: hash(), logIndex: 0, currency: zeroAddress, amount: 1000n },
       reason: "EXECUTION_REVERTED",
       refundsRequest: true,
       recipient: request.refundTo,
     }))!;
-    await markRefundStuck(pool, refundId, "manual", "MANUAL_REFUND_REQUIRED", "the refund withdrawal reverts");
+    await markRefundStuck(database.pool, refundId, "manual", "MANUAL_REFUND_REQUIRED", "the refund withdrawal reverts");
     return { request, refundId };
   }
   const run = async (...argv: string[]) => {
     const lines: string[] = [];
-    const code = await runRefundsCommand(pool, argv, (line) => lines.push(line));
+    const code = await runRefundsCommand(database.pool, argv, (line) => lines.push(line));
     return { code, lines };
   };
 
@@ -50,11 +38,11 @@ describe("crossfill refunds", () => {
 
     const txHash = hash();
     expect((await run("settle", refundId, "--tx", txHash, "--note", "paid from the treasury")).code).toBe(0);
-    const { rows } = await pool.query("SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
+    const { rows } = await database.pool.query("SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
     expect(rows[0]).toEqual({ status: "refund", refund_fail_reason: null });
-    const refund = await pool.query("SELECT status, tx_hash, note FROM crossfill.refunds WHERE id = $1", [refundId]);
+    const refund = await database.pool.query("SELECT status, tx_hash, note FROM crossfill.refunds WHERE id = $1", [refundId]);
     expect(refund.rows[0]).toEqual({ status: "settled", tx_hash: txHash, note: "paid from the treasury" });
-    const events = await pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [request.id]);
+    const events = await database.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [request.id]);
     expect(events.rows.at(-1)).toEqual({ to_status: "refund" });
     // settling twice changes nothing
     expect((await run("settle", refundId, "--tx", txHash)).code).toBe(1);
@@ -64,9 +52,9 @@ describe("crossfill refunds", () => {
     const { request, refundId } = await stuckRefund();
     const to = `0x${"ab".repeat(20)}`;
     expect((await run("retry", refundId, "--to", to)).code).toBe(0);
-    const refund = await pool.query("SELECT status, recipient FROM crossfill.refunds WHERE id = $1", [refundId]);
+    const refund = await database.pool.query("SELECT status, recipient FROM crossfill.refunds WHERE id = $1", [refundId]);
     expect(refund.rows[0]).toEqual({ status: "queued", recipient: to });
-    const { rows } = await pool.query("SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
+    const { rows } = await database.pool.query("SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
     expect(rows[0]).toEqual({ status: "failure", refund_fail_reason: null });
   });
 
@@ -76,7 +64,7 @@ describe("crossfill refunds", () => {
     expect((await run("settle", refundId)).code).toBe(1);
     expect((await run("settle", refundId, "--tx", "0x12")).code).toBe(1);
     expect((await run("bogus")).code).toBe(2);
-    const refund = await pool.query("SELECT status FROM crossfill.refunds WHERE id = $1", [refundId]);
+    const refund = await database.pool.query("SELECT status FROM crossfill.refunds WHERE id = $1", [refundId]);
     expect(refund.rows[0].status).toBe("manual");
   });
 });

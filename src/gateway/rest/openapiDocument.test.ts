@@ -34,6 +34,11 @@ describe("OpenAPI document", () => {
     const quoteData = document.paths["/integrators/quote-data"].get.parameters!;
     expect(quoteData).toEqual([expect.objectContaining({ name: "requestId", required: true })]);
     expect(document.paths["/transactions/index"].post.requestBody.content["application/json"].schema.required).toEqual(["txHash", "chainId"]);
+    const authorize = document.paths["/authorize"].post;
+    expect(authorize.parameters).toEqual([expect.objectContaining({ name: "signature", in: "query", required: true })]);
+    const authorizeBody = authorize.requestBody.content["application/json"].schema;
+    expect(authorizeBody.required).toEqual(["type", "walletChainId", "wallet", "depositor", "nonce", "id", "signatureChainId"]);
+    expect(authorizeBody.properties.type).toMatchObject({ const: "nonce-mapping" });
   });
 
   it("serves /openapi.json and a docs page whose assets come from swagger-ui-dist", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { quoteRequestSchema } from "../../quote/quoteRequestSchema.js";
 import { quoteDataQuerySchema, v2QuerySchema, v3QuerySchema } from "../../requests/requestsQuerySchemas.js";
+import { authorizeBody, authorizeQuery } from "./authorizeRoutes.js";
 import { indexBody } from "./transactionRoutes.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -103,6 +104,23 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
           security: [{ apiKey: [] }],
           parameters: queryParameters(quoteDataQuerySchema),
           responses: { "200": { description: "Stored quote data", content: json(anyObject) }, "404": errorResponse("unknown request"), ...ERRORS, ...AUTH_ERRORS },
+        },
+      },
+      "/authorize": {
+        post: {
+          summary: "Authorize a perps-exchange withdrawal's nonce mapping (the authorize step's post)",
+          parameters: queryParameters(authorizeQuery),
+          requestBody: { required: true, content: json(inputSchema(authorizeBody)) },
+          responses: {
+            "200": {
+              description: "recorded (or already recorded)",
+              content: json({ type: "object", properties: { message: { type: "string" }, requestId: { type: "string" }, depositor: { type: "string" }, nonce: { type: "string" } } }),
+            },
+            "403": errorResponse("wallet is not the request's user"),
+            "404": errorResponse("unknown request"),
+            "409": errorResponse("nonce already pays another request, or the request is past waiting"),
+            ...ERRORS,
+          },
         },
       },
       "/chains": { get: { summary: "Chain metadata", responses: { "200": { description: "{chains}", content: json(anyObject) } } } },

@@ -14,6 +14,8 @@ export const DEFAULT_ROUTE_LIMITS = {
   requestsV2: { name: "requests-v2", windowSeconds: 1, anonymous: 2, standard: 5, elevated: 10 },
   price: { name: "price", windowSeconds: 1, anonymous: 10, standard: 20, elevated: 50 },
   quoteData: { name: "quote-data", windowSeconds: 1, anonymous: 5, standard: 10, elevated: 20 },
+  authorizeWallet: { name: "authorize-wallet", windowSeconds: 60, anonymous: 5, standard: 5, elevated: 5 },
+  authorize: { name: "authorize", windowSeconds: 60, anonymous: 10, standard: 20, elevated: 30 },
 } satisfies Record<string, RouteLimit>;
 export type RouteLimits = typeof DEFAULT_ROUTE_LIMITS;
 
@@ -32,13 +34,26 @@ export function clientAddress(c: Context, trustForwardedFor: boolean): string {
   }
 }
 
-/** Who is counted: the API key when one authenticated, otherwise the client address. */
-export function callerPolicy(c: Context<AuthEnv>, limit: RouteLimit, trustForwardedFor: boolean, override?: number): RateLimitPolicy {
+/**
+ * Who is counted: the API key when one authenticated, otherwise the client address; `scope` narrows the counter
+ * further (the authorize limit counts per wallet), `cap` lowers the tier's limit (the v2 throttle).
+ */
+export function callerPolicy(
+  c: Context<AuthEnv>,
+  limit: RouteLimit,
+  trustForwardedFor: boolean,
+  options: { cap?: number; scope?: string } = {},
+): RateLimitPolicy {
   const key = c.get("apiKey");
   const tier: Tier = key ? (key.elevated ? "elevated" : "standard") : "anonymous";
   const who = key ? `key:${key.id}` : `ip:${clientAddress(c, trustForwardedFor)}`;
   const base = limit[tier];
-  return { name: limit.name, key: `${limit.name}:${who}`, limit: override === undefined ? base : Math.min(base, override), windowSeconds: limit.windowSeconds };
+  return {
+    name: limit.name,
+    key: `${limit.name}:${who}${options.scope === undefined ? "" : `:${options.scope}`}`,
+    limit: options.cap === undefined ? base : Math.min(base, options.cap),
+    windowSeconds: limit.windowSeconds,
+  };
 }
 
 export function setRateLimitHeaders(c: Context, outcome: RateLimitOutcome): void {
@@ -46,10 +61,13 @@ export function setRateLimitHeaders(c: Context, outcome: RateLimitOutcome): void
   c.header("RateLimit-Policy", `${outcome.policy.limit};w=${outcome.policy.windowSeconds}`);
 }
 
-/** Counts the call, sets RateLimit headers, and answers 429 with Retry-After past the limit. Runs after key auth. */
-export function rateLimit(deps: RateLimitDeps, limit: RouteLimit): MiddlewareHandler<AuthEnv> {
-  return async (c, next) => {
-    const policy = callerPolicy(c, limit, deps.trustForwardedFor);
+/**
+ * Counts the call against each policy in order and stops at the first one exceeded (429 with Retry-After); the
+ * RateLimit headers describe the policy closest to its limit.
+ */
+export async function enforceRateLimits(deps: RateLimitDeps, c: Context, policies: RateLimitPolicy[]): Promise<void> {
+  let tightest: RateLimitOutcome | undefined;
+  for (const policy of policies) {
     const outcome = await deps.limiter.hit(policy, deps.now().getTime());
     if (!outcome.allowed) {
       throw new RateLimitedError(`rate limit of ${policy.limit} requests per ${policy.windowSeconds} s exceeded; retry after ${outcome.resetSeconds} s`, {
@@ -59,7 +77,15 @@ export function rateLimit(deps: RateLimitDeps, limit: RouteLimit): MiddlewareHan
         policy: policy.name,
       });
     }
-    setRateLimitHeaders(c, outcome);
+    if (!tightest || outcome.remaining < tightest.remaining) tightest = outcome;
+  }
+  if (tightest) setRateLimitHeaders(c, tightest);
+}
+
+/** Counts the call, sets RateLimit headers, and answers 429 with Retry-After past the limit. Runs after key auth. */
+export function rateLimit(deps: RateLimitDeps, limit: RouteLimit): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    await enforceRateLimits(deps, c, [callerPolicy(c, limit, deps.trustForwardedFor)]);
     await next();
   };
 }

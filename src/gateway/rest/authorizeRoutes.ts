@@ -1,0 +1,70 @@
+import { Hono } from "hono";
+import type pg from "pg";
+import { type Address, type Hex, isAddress, isHex } from "viem";
+import { z } from "zod";
+import { authorizeNonceMapping } from "../../authorize/authorizeNonceMapping.js";
+import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
+import { jsonBody, parseInput } from "./jsonBody.js";
+import { type RateLimitDeps, type RouteLimit, callerPolicy, enforceRateLimits } from "./rateLimit.js";
+
+const address = z.string().refine((value) => isAddress(value, { strict: false }), "must be a 0x-prefixed 20-byte address");
+const chainId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+/** The body of POST /authorize: the authorize step's `post.body`, verbatim (also published in /openapi.json). */
+export const authorizeBody = z
+  .object({
+    type: z.literal("nonce-mapping"),
+    walletChainId: chainId,
+    wallet: address,
+    depositor: address,
+    nonce: z
+      .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,78}$/, "must be a decimal integer string")])
+      .transform((value) => BigInt(value))
+      .refine((value) => value <= MAX_UINT256, "must fit in uint256"),
+    id: z.string().refine((value) => isHex(value) && value.length === 66, "must be the 32-byte 0x-prefixed request id"),
+    signatureChainId: chainId,
+    // The official client adds its source here; it plays no part in the mapping.
+    referrer: z.string().max(256).optional(),
+  })
+  .strict();
+
+/** The query of POST /authorize: the wallet's signature of the step's typed data. */
+export const authorizeQuery = z
+  .object({ signature: z.string().regex(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, "must be a 64- or 65-byte 0x-prefixed signature") })
+  .strict();
+
+export type AuthorizeLimits = { wallet: RouteLimit; total: RouteLimit };
+
+/**
+ * POST /authorize?signature=0x…: records the perps withdrawal's nonce mapping. Limited per (caller, wallet) and
+ * per caller, the spec's elevated values being 5 and 30 per 60 s; bad input is refused before it counts.
+ */
+export function authorizeRoutes(deps: RateLimitDeps & { pool: pg.Pool; limits: AuthorizeLimits }): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.post("/authorize", apiKeyAuth(deps.pool, { required: false }), async (c) => {
+    const { signature } = parseInput(authorizeQuery, c.req.query());
+    const body = parseInput(authorizeBody, await jsonBody(c.req.raw));
+    await enforceRateLimits(deps, c, [
+      callerPolicy(c, deps.limits.wallet, deps.trustForwardedFor, { scope: body.wallet.toLowerCase() }),
+      callerPolicy(c, deps.limits.total, deps.trustForwardedFor),
+    ]);
+    const { mapping, created } = await authorizeNonceMapping(deps.pool, {
+      wallet: body.wallet as Address,
+      depositor: body.depositor as Address,
+      nonce: body.nonce,
+      id: body.id as Hex,
+      walletChainId: body.walletChainId,
+      signatureChainId: body.signatureChainId,
+      signature: signature as Hex,
+      apiKeyId: c.get("apiKey")?.id ?? null,
+    });
+    return c.json({
+      message: created ? "Nonce mapping authorized" : "Nonce mapping already authorized",
+      requestId: mapping.requestId,
+      depositor: mapping.depositor,
+      nonce: mapping.nonce.toString(),
+    });
+  });
+  return app;
+}
