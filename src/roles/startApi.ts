@@ -66,6 +66,13 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   });
   // One bus subscription for the whole gateway, indexed for the websocket feed and GraphQL subscriptions.
   const statusUpdates = createStatusFanout(deps.statusBus);
+  // Keys and rate limits as on REST: over HTTP an unknown key is a 401, a caller over its limit a 429 (REST error
+  // bodies); over graphql-ws the same counters refuse the operation with extensions.code RATE_LIMITED.
+  const graphqlRateLimits = {
+    limiter: deps.rest?.rateLimiter ?? createPostgresRateLimiter(deps.pool),
+    now: () => new Date(),
+    trustForwardedFor: deps.rest?.trustForwardedFor ?? false,
+  };
   const graphql = createGraphqlServer({
     db: deps.pool,
     registry,
@@ -75,13 +82,8 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     logger: deps.logger,
     graphiql: deps.graphiql,
     webhookPolicy: { allowPrivate: deps.webhooks?.allowPrivate ?? false },
+    websocketLimit: { deps: graphqlRateLimits, limit: GRAPHQL_RATE_LIMIT },
   });
-  // Keys and rate limits as on REST: an unknown key is a 401, a caller over its limit a 429 (REST error bodies).
-  const graphqlRateLimits = {
-    limiter: deps.rest?.rateLimiter ?? createPostgresRateLimiter(deps.pool),
-    now: () => new Date(),
-    trustForwardedFor: deps.rest?.trustForwardedFor ?? false,
-  };
   (app as unknown as Hono<AuthEnv>).on(
     ["GET", "POST"],
     "/graphql",

@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { chainConfigSchema } from "../../src/chains/chainConfig.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
 import type { StatusFanout } from "../../src/events/createStatusFanout.js";
-import { createGraphqlServer } from "../../src/gateway/graphql/createGraphqlServer.js";
+import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gateway/graphql/createGraphqlServer.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
 import { createChainClients } from "../../src/roles/createChainClients.js";
@@ -26,7 +26,13 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
 );
 
 /** The GraphQL server over a real database (through `db`, which tests may wrap to count queries). */
-export function createTestGraphqlServer(options: { db: Pick<pg.Pool, "query">; statusUpdates: StatusFanout; graphiql?: boolean; webhookPolicy?: WebhookPolicy }) {
+export function createTestGraphqlServer(options: {
+  db: Pick<pg.Pool, "query">;
+  statusUpdates: StatusFanout;
+  graphiql?: boolean;
+  webhookPolicy?: WebhookPolicy;
+  websocketLimit?: GraphqlServerOptions["websocketLimit"];
+}) {
   const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
   const client = createChainClients(GRAPHQL_TEST_CHAINS);
   const solver = privateKeyToAccount(generatePrivateKey());
@@ -38,6 +44,7 @@ export function createTestGraphqlServer(options: { db: Pick<pg.Pool, "query">; s
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     graphiql: options.graphiql,
     webhookPolicy: options.webhookPolicy ?? { allowPrivate: false },
+    websocketLimit: options.websocketLimit,
     quoteEngine: {
       registry,
       client,

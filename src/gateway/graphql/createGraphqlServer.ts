@@ -10,12 +10,22 @@ import { type Plugin, createYoga, maskError } from "graphql-yoga";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
+import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import { isCrossfillError } from "../../domain/errors.js";
 import { authenticate } from "../rest/apiKeyAuth.js";
+import { type RateLimitDeps, type RouteLimit, hitRateLimits, pickClientAddress, policyFor } from "../rest/rateLimit.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 import { schema } from "./schema.js";
 
-export type GraphqlServerOptions = Omit<GraphqlContext, "apiKey" | "updateScope"> & { logger: Logger; graphiql?: boolean };
+export type GraphqlServerOptions = Omit<GraphqlContext, "apiKey" | "updateScope"> & {
+  logger: Logger;
+  graphiql?: boolean;
+  /**
+   * Operations per window over graphql-ws, counted with HTTP's (same limiter and policy names): each query,
+   * mutation or subscription start is one. HTTP requests are limited where the route is mounted.
+   */
+  websocketLimit?: { deps: RateLimitDeps; limit: RouteLimit };
+};
 
 /** The key a caller presents: the `x-api-key` header over HTTP, `x-api-key` or `apiKey` in graphql-ws connectionParams. */
 function presentedKey(initial: { request?: Request; connectionParams?: Readonly<Record<string, unknown>> }): string | undefined {
@@ -129,14 +139,30 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  const server = useServer<Record<string, unknown>>(
+  // The key each connection authenticated with (graphql-ws hands the same context to every callback).
+  const connectionKeys = new WeakMap<object, ApiKeyRecord | undefined>();
+  /** The operation's rejection when its caller is over the websocket limit. */
+  const overLimit = async (ctx: object, request: IncomingMessage): Promise<GraphQLError[] | undefined> => {
+    const websocketLimit = options.websocketLimit;
+    if (!websocketLimit) return undefined;
+    const { deps, limit } = websocketLimit;
+    const address = () => pickClientAddress(request.headers["x-forwarded-for"]?.toString(), request.socket.remoteAddress, deps.trustForwardedFor);
+    try {
+      await hitRateLimits(deps, [policyFor(limit, connectionKeys.get(ctx), address)]);
+      return undefined;
+    } catch (error) {
+      if (!isCrossfillError(error)) throw error;
+      return [new GraphQLError(error.message, { extensions: { code: error.errorCode, details: error.details } })];
+    }
+  };
+  const server = useServer<Record<string, unknown>, { request: IncomingMessage }>(
     {
       // A key in connectionParams must be a valid one, as the header must over HTTP: otherwise 4403 Forbidden.
       onConnect: async (ctx) => {
         const key = presentedKey({ connectionParams: ctx.connectionParams });
         if (key === undefined) return true;
         return authenticate(options.db as pg.Pool, key).then(
-          () => true,
+          (record) => (connectionKeys.set(ctx, record), true),
           () => false,
         );
       },
@@ -151,6 +177,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
             }),
           ];
         }
+        const limited = await overLimit(ctx, ctx.extra.request);
+        if (limited) return limited;
         const enveloped = yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
           req: ctx.extra.request,

@@ -14,6 +14,8 @@ import { createTestDatabase } from "../../../test/support/testDatabase.js";
 import { toStatusUpdate } from "../../../jobs/notify.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
+import { createApiKey } from "../../apiKeys/createApiKey.js";
+import { createPostgresRateLimiter } from "../../rateLimits/rateLimiter.js";
 import { routeUpgrades } from "../ws/routeUpgrades.js";
 import { createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
 import { GRAPHQL_LIMITS, type createGraphqlServer } from "./createGraphqlServer.js";
@@ -115,5 +117,53 @@ describe("requestUpdated over graphql-ws", () => {
       extensions: { code: "INVALID_INPUT" },
     });
     await client.dispose();
+  });
+
+  it("counts graphql-ws operations per key, or per address without one, and refuses those over the limit", async () => {
+    const limit = { name: "graphql", windowSeconds: 60, anonymous: 3, standard: 4, elevated: 5 };
+    const limited = createTestGraphqlServer({
+      db: pool,
+      statusUpdates: fanout,
+      websocketLimit: { deps: { limiter: createPostgresRateLimiter(pool), now: () => new Date("2026-11-23T10:00:30Z"), trustForwardedFor: false }, limit },
+    });
+    const limitedServer = createServer();
+    limitedServer.on("upgrade", routeUpgrades({ "/graphql": limited.handleUpgrade }));
+    limitedServer.listen(0, "127.0.0.1");
+    await once(limitedServer, "listening");
+    const limitedUrl = `ws://127.0.0.1:${(limitedServer.address() as AddressInfo).port}/graphql`;
+    const key = await createApiKey(pool, Buffer.alloc(32, 7), { name: "ws-limits" });
+    const outcomes = async (client: Client, operations: number) => {
+      const results: string[] = [];
+      for (let i = 0; i < operations; i++) {
+        // queries and subscription starts count alike
+        const query = i % 2 === 0 ? "{ chains { id } }" : `subscription { requestUpdated(chainId: ${i}) { eventId } }`;
+        results.push(
+          await new Promise<string>((resolve) => {
+            client.subscribe<any>({ query }, {
+              next: () => resolve("ok"),
+              error: (error) => resolve((error as Array<{ extensions: { code: string; details: { retryAfterSeconds: number } } }>)[0].extensions.code),
+              complete: () => resolve("ok"),
+            });
+            if (query.startsWith("subscription")) setTimeout(() => resolve("ok"), 200);
+          }),
+        );
+      }
+      return results;
+    };
+    const keyless = createClient({ url: limitedUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const keyed = createClient({ url: limitedUrl, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { apiKey: key.key } });
+    expect(await outcomes(keyless, 4)).toEqual(["ok", "ok", "ok", "RATE_LIMITED"]);
+    expect(await outcomes(keyed, 5)).toEqual(["ok", "ok", "ok", "ok", "RATE_LIMITED"]);
+    // A second keyless connection from the same address shares the address's window; the refused connection stays usable
+    const again = createClient({ url: limitedUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
+    expect(await outcomes(again, 1)).toEqual(["RATE_LIMITED"]);
+    const refusal = await new Promise<any>((resolve) => keyless.subscribe({ query: "{ chains { id } }" }, { next: () => undefined, error: resolve, complete: () => undefined }));
+    expect(refusal[0]).toMatchObject({
+      message: "rate limit of 3 requests per 60 s exceeded; retry after 30 s",
+      extensions: { code: "RATE_LIMITED", details: { retryAfterSeconds: 30, limit: 3, windowSeconds: 60, policy: "graphql" } },
+    });
+    await Promise.all([keyless.dispose(), keyed.dispose(), again.dispose()]);
+    await limited.close();
+    await new Promise((resolve) => limitedServer.close(resolve));
   });
 });

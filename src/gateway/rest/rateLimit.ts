@@ -2,6 +2,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import { RateLimitedError } from "../../domain/errors.js";
 import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from "../../rateLimits/rateLimiter.js";
+import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import type { AuthEnv } from "./apiKeyAuth.js";
 
 export type Tier = "anonymous" | "standard" | "elevated";
@@ -21,32 +22,35 @@ export type RouteLimits = typeof DEFAULT_ROUTE_LIMITS;
 
 export type RateLimitDeps = { limiter: RateLimiter; now: () => Date; trustForwardedFor: boolean };
 
-/** The calling client's address: the socket's peer, or the first X-Forwarded-For hop behind a trusted proxy. */
+/** A client's address: the socket's peer, or the first X-Forwarded-For hop behind a trusted proxy. */
+export function pickClientAddress(forwardedFor: string | undefined, peer: string | undefined, trustForwardedFor: boolean): string {
+  const forwarded = trustForwardedFor ? forwardedFor?.split(",")[0]?.trim() : undefined;
+  return forwarded || peer || "unknown";
+}
+
+/** The calling client's address (see pickClientAddress). */
 export function clientAddress(c: Context, trustForwardedFor: boolean): string {
-  if (trustForwardedFor) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+  let peer: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? "unknown";
+    peer = getConnInfo(c).remote.address;
   } catch {
-    return "unknown";
+    peer = undefined;
   }
+  return pickClientAddress(c.req.header("x-forwarded-for"), peer, trustForwardedFor);
 }
 
 /**
  * Who is counted: the API key when one authenticated, otherwise the client address; `scope` narrows the counter
  * further (the authorize limit counts per wallet), `cap` lowers the tier's limit (the v2 throttle).
  */
-export function callerPolicy(
-  c: Context<AuthEnv>,
+export function policyFor(
   limit: RouteLimit,
-  trustForwardedFor: boolean,
+  apiKey: ApiKeyRecord | undefined,
+  address: () => string,
   options: { cap?: number; scope?: string } = {},
 ): RateLimitPolicy {
-  const key = c.get("apiKey");
-  const tier: Tier = key ? (key.elevated ? "elevated" : "standard") : "anonymous";
-  const who = key ? `key:${key.id}` : `ip:${clientAddress(c, trustForwardedFor)}`;
+  const tier: Tier = apiKey ? (apiKey.elevated ? "elevated" : "standard") : "anonymous";
+  const who = apiKey ? `key:${apiKey.id}` : `ip:${address()}`;
   const base = limit[tier];
   return {
     name: limit.name,
@@ -56,16 +60,26 @@ export function callerPolicy(
   };
 }
 
+/** policyFor the route's caller: its authenticated key, else its address. */
+export function callerPolicy(
+  c: Context<AuthEnv>,
+  limit: RouteLimit,
+  trustForwardedFor: boolean,
+  options: { cap?: number; scope?: string } = {},
+): RateLimitPolicy {
+  return policyFor(limit, c.get("apiKey"), () => clientAddress(c, trustForwardedFor), options);
+}
+
 export function setRateLimitHeaders(c: Context, outcome: RateLimitOutcome): void {
   c.header("RateLimit", `limit=${outcome.policy.limit}, remaining=${outcome.remaining}, reset=${outcome.resetSeconds}`);
   c.header("RateLimit-Policy", `${outcome.policy.limit};w=${outcome.policy.windowSeconds}`);
 }
 
 /**
- * Counts the call against each policy in order and stops at the first one exceeded (429 with Retry-After); the
- * RateLimit headers describe the policy closest to its limit.
+ * Counts the call against each policy in order and stops at the first one exceeded (RateLimitedError); answers
+ * the outcome of the policy closest to its limit.
  */
-export async function enforceRateLimits(deps: RateLimitDeps, c: Context, policies: RateLimitPolicy[]): Promise<void> {
+export async function hitRateLimits(deps: RateLimitDeps, policies: RateLimitPolicy[]): Promise<RateLimitOutcome | undefined> {
   let tightest: RateLimitOutcome | undefined;
   for (const policy of policies) {
     const outcome = await deps.limiter.hit(policy, deps.now().getTime());
@@ -79,6 +93,12 @@ export async function enforceRateLimits(deps: RateLimitDeps, c: Context, policie
     }
     if (!tightest || outcome.remaining < tightest.remaining) tightest = outcome;
   }
+  return tightest;
+}
+
+/** hitRateLimits, with the RateLimit headers of the tightest policy on the response. */
+export async function enforceRateLimits(deps: RateLimitDeps, c: Context, policies: RateLimitPolicy[]): Promise<void> {
+  const tightest = await hitRateLimits(deps, policies);
   if (tightest) setRateLimitHeaders(c, tightest);
 }
 
