@@ -29,6 +29,7 @@ import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
 import { type Summary, summarize } from "./percentiles.js";
+import { cpuBetween, cpuSnapshot } from "./processCpu.js";
 import type { Target } from "./target.js";
 
 export type WebhookBenchOptions = { deliveries: number; latencySamples: number; concurrency: number };
@@ -41,7 +42,8 @@ export type WebhookBenchResult = {
   machine: MachineInfo;
   options: WebhookBenchOptions;
   targets: Target[];
-  throughput: { deliveries: number; seconds: number; deliveriesPerSecond: number; invalidSignatures: number };
+  /** cpuMsByProcess: CPU used during the throughput phase, by process group (this process runs worker, receiver and driver). */
+  throughput: { deliveries: number; seconds: number; deliveriesPerSecond: number; invalidSignatures: number; cpuMsByProcess: Record<string, number> };
   /** Status change committed → first delivery attempt received. */
   firstAttemptMs: Summary;
 };
@@ -111,13 +113,15 @@ export async function webhookBench(options: WebhookBenchOptions, log: (line: str
       await Promise.all(Array.from({ length: Math.min(50, options.deliveries - i) }, () => insertTestRequest(pool, { apiKeyId: key.id })));
     }
     log("webhook: fan-out started");
+    const cpuBefore = cpuSnapshot();
     const t0 = performance.now();
     const fanout = await startWebhookFanout({ pool, enqueue, logger });
     stops.push(() => fanout.close());
     await waitFor(options.deliveries, 300_000);
     const seconds = (performance.now() - t0) / 1000;
+    const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot());
     const deliveriesPerSecond = Math.round(options.deliveries / seconds);
-    log(`webhook: ${options.deliveries} delivered in ${seconds.toFixed(2)} s (${deliveriesPerSecond}/s)`);
+    log(`webhook: ${options.deliveries} delivered in ${seconds.toFixed(2)} s (${deliveriesPerSecond}/s); CPU ms ${JSON.stringify(cpuMsByProcess)}`);
 
     log(`webhook: ${options.latencySamples} status changes, one every 20 ms`);
     const requests = await Promise.all(Array.from({ length: options.latencySamples }, () => insertTestRequest(pool, { apiKeyId: key.id })));
@@ -143,7 +147,7 @@ export async function webhookBench(options: WebhookBenchOptions, log: (line: str
         { metric: "status change → first attempt, p99", target: "≤ 500 ms", measured: firstAttemptMs.p99, met: firstAttemptMs.p99 <= 500 },
         { metric: "invalid signatures", target: "0", measured: invalid, met: invalid === 0 },
       ],
-      throughput: { deliveries: options.deliveries, seconds: Number(seconds.toFixed(2)), deliveriesPerSecond, invalidSignatures: invalid },
+      throughput: { deliveries: options.deliveries, seconds: Number(seconds.toFixed(2)), deliveriesPerSecond, invalidSignatures: invalid, cpuMsByProcess },
       firstAttemptMs,
     };
   } finally {
