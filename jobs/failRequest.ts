@@ -3,6 +3,7 @@ import { queueRefund } from "../schema/refunds.js";
 import type { StoredRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import type { FailReason } from "../src/domain/failReasons.js";
+import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 
 export type RefundableDeposit = { chainId: number; txHash: string; logIndex: number; currency: string; amount: bigint; depositor: string };
@@ -20,6 +21,7 @@ export async function failRequest(
     failReason: FailReason;
     deposit: RefundableDeposit;
     details?: Record<string, unknown>;
+    failedTransaction?: FailedTransaction;
   },
 ): Promise<string | undefined> {
   const result = await transitionRequest(db, {
@@ -28,6 +30,7 @@ export async function failRequest(
     to: "failure",
     failReason: args.failReason,
     details: args.details,
+    failedTransaction: args.failedTransaction,
   });
   if (!result.applied) return undefined;
   return queueRefund(db, {

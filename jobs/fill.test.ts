@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import pino from "pino";
-import { type Address, type Hex, zeroAddress } from "viem";
+import { type Address, type Hex, decodeFunctionData, encodeFunctionData, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
@@ -11,7 +11,8 @@ import { migrate } from "../schema/migrate.js";
 import { createChainClients } from "../src/roles/createChainClients.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
-import { depositoryAbi } from "../contracts/abis.js";
+import { callTargetAbi, depositoryAbi, receiverAbi } from "../contracts/abis.js";
+import { getRequest } from "../schema/requests.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
@@ -215,6 +216,46 @@ describe("fill processor", () => {
     const next = await pendingRequest(zeroAddress, 1_234n);
     const hash = (await processFill({ data: { requestId: next.request.id } })) as Hex;
     expect((await next.destination.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+  });
+
+  it("keeps the call a refused fill would have made, with no hash, when its simulation reverts", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 3_333n);
+    const callTarget = devnet.chains[1].callTarget;
+    const reverting = { to: callTarget, value: "0", data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }) };
+    await pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [request.id, JSON.stringify([reverting])]);
+    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: EXECUTION_REVERTED");
+    const stored = await getRequest(pool, request.id);
+    expect(stored?.failedTransaction).toEqual({
+      txHash: null,
+      blockNumber: null,
+      call: { from: devnet.solver.address, to: destination.chain.receiver, data: expect.stringMatching(/^0x[0-9a-f]{8}/), value: "3333" },
+    });
+    const [, , , , calls] = decodeFunctionData({ abi: receiverAbi, data: stored!.failedTransaction!.call.data as Hex }).args;
+    expect(calls).toEqual([{ to: callTarget, value: 0n, data: reverting.data }]);
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
+  });
+
+  it("keeps the hash, block and call of a fill mined and reverted, and refunds", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 6_666n);
+    // Signed as the worker would, but paying no value for a native fill: the Receiver reverts it once mined.
+    const data = encodeFunctionData({ abi: receiverAbi, functionName: "fill", args: [request.id as Hex, zeroAddress, 6_666n, recipient, []] });
+    const prepared = await prepareSolverTransaction(destination, devnet.solver, { to: destination.chain.receiver as Address, data: "0x", value: 0n });
+    const signed = await withTransaction(pool, async (db) => {
+      const transaction = await signSolverTransaction(db, destination, devnet.solver, { ...prepared, data, gas: 300_000n });
+      await insertFillAttempt(db, { requestId: request.id, chainId: destination.chain.id, solver: devnet.solver.address, ...transaction, currency: zeroAddress, amount: 6_666n, recipient });
+      return transaction;
+    });
+    expect(await processFill({ data: { requestId: request.id } })).toBe(signed.txHash);
+    const receipt = await destination.publicClient.waitForTransactionReceipt({ hash: signed.txHash as Hex });
+    expect(receipt.status).toBe("reverted");
+    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: EXECUTION_REVERTED");
+    expect((await getRequest(pool, request.id))?.failedTransaction).toEqual({
+      txHash: signed.txHash,
+      blockNumber: receipt.blockNumber,
+      call: { from: devnet.solver.address, to: destination.chain.receiver, data, value: "0" },
+    });
+    const refund = await pool.query("SELECT reason FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    expect(refund.rows).toEqual([{ reason: "EXECUTION_REVERTED" }]);
   });
 
   it("skips requests that are not waiting for a fill", async () => {

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { type Address, type Hex, type LocalAccount, encodeFunctionData, zeroAddress } from "viem";
+import { type Address, type Hex, type LocalAccount, encodeFunctionData, getAddress, parseTransaction, zeroAddress } from "viem";
 import { receiverAbi } from "../contracts/abis.js";
 import { listRequestDeposits, markDepositReorged } from "../schema/chainFacts.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
@@ -12,6 +12,7 @@ import type { EvmChainClient } from "../src/chains/evmChainClient.js";
 import { findRevert } from "../src/chains/findRevert.js";
 import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import type { FailReason } from "../src/domain/failReasons.js";
+import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
@@ -68,9 +69,11 @@ function fillCall(request: StoredRequest, amountOut: bigint, receiver: Address):
 export function createFillProcessor(deps: FillDeps) {
   const { pool, logger, solver } = deps;
 
-  async function fail(request: StoredRequest, failReason: FailReason, details: Record<string, unknown>): Promise<string> {
+  async function fail(request: StoredRequest, failReason: FailReason, details: Record<string, unknown>, failedTransaction?: FailedTransaction): Promise<string> {
     const [deposit] = await listRequestDeposits(pool, request.id);
-    const refundId = await withTransaction(pool, (db) => failRequest(db, { request, from: ["pending", "submitted"], failReason, deposit, details }));
+    const refundId = await withTransaction(pool, (db) =>
+      failRequest(db, { request, from: ["pending", "submitted"], failReason, deposit, details, failedTransaction }),
+    );
     if (refundId) await deps.enqueueRefund(refundId);
     logger.warn({ requestId: request.id, failReason, details }, "fill refused; refunding the deposit");
     return `failed: ${failReason}`;
@@ -149,7 +152,11 @@ export function createFillProcessor(deps: FillDeps) {
         const revert = findRevert(error);
         if (!revert) throw error;
         const failure = classifyFillRevert(revert.data, { recipient: request.recipient, currencySymbol: currency?.symbol ?? request.destinationCurrency });
-        return fail(request, failure.failReason, failure.details);
+        return fail(request, failure.failReason, failure.details, {
+          txHash: null,
+          blockNumber: null,
+          call: { from: solver.address, to: getAddress(call.to), data: call.data, value: call.value.toString() },
+        });
       }
     }
     if (!attempt) return "skipped: no longer pending";
@@ -158,7 +165,18 @@ export function createFillProcessor(deps: FillDeps) {
     if (outcome.state === "mined" && !outcome.success) {
       // Mined and reverted: its nonce is spent, so it can never pay; the deposit goes back.
       const failure = classifyFillRevert(undefined, { recipient: request.recipient, currencySymbol: request.destinationCurrency });
-      return fail(request, failure.failReason, { ...failure.details, fillTxHash: outcome.txHash, message: "the fill transaction reverted on-chain" });
+      // Re-priced versions differ only in fees: the stored one carries the call that reverted.
+      const sentTx = parseTransaction(sent.rawTx as Hex);
+      return fail(
+        request,
+        failure.failReason,
+        { ...failure.details, fillTxHash: outcome.txHash, message: "the fill transaction reverted on-chain" },
+        {
+          txHash: outcome.txHash,
+          blockNumber: outcome.blockNumber,
+          call: { from: getAddress(sent.solver), to: getAddress(sentTx.to!), data: sentTx.data ?? "0x", value: (sentTx.value ?? 0n).toString() },
+        },
+      );
     }
     if (outcome.state === "cancelled") {
       return fail(request, outcome.neverAccepted ? "TRANSACTION_SUBMISSION_FAILED" : "TRANSACTION_NOT_INCLUDED", {

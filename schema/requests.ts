@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 
 export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
@@ -39,6 +40,7 @@ export type StoredRequest = Omit<NewRequest, "referrer" | "refundTo" | "latePaym
   refundTo: string | null;
   failReason: string | null;
   refundFailReason: string | null;
+  failedTransaction: FailedTransaction | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -106,6 +108,9 @@ export type RequestRow = {
   refund_fail_reason: string | null;
   late_payment_slippage_bps: number | null;
   fill_amount: string | null;
+  failed_tx_hash: string | null;
+  failed_tx_block_number: string | null;
+  failed_call_data: FailedTransaction["call"] | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -137,6 +142,11 @@ export function toStoredRequest(row: RequestRow): StoredRequest {
     refundFailReason: row.refund_fail_reason,
     latePaymentSlippageBps: row.late_payment_slippage_bps === null ? null : BigInt(row.late_payment_slippage_bps),
     fillAmount: row.fill_amount === null ? null : BigInt(row.fill_amount),
+    failedTransaction: row.failed_call_data && {
+      txHash: row.failed_tx_hash,
+      blockNumber: row.failed_tx_block_number === null ? null : BigInt(row.failed_tx_block_number),
+      call: row.failed_call_data,
+    },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

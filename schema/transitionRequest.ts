@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { FailReason, RefundFailReason } from "../src/domain/failReasons.js";
+import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import { type RequestStatus, canTransition } from "../src/domain/requestStatus.js";
 
 export type Transition = {
@@ -10,6 +11,8 @@ export type Transition = {
   failReason?: FailReason;
   refundFailReason?: RefundFailReason;
   details?: Record<string, unknown>;
+  /** The fill transaction that failed, kept on the request for its record. */
+  failedTransaction?: FailedTransaction;
 };
 
 export type TransitionResult = { applied: true; from: RequestStatus; eventId: string } | { applied: false; current: RequestStatus | undefined };
@@ -27,9 +30,20 @@ export async function transitionRequest(client: pg.PoolClient, transition: Trans
   await client.query(
     `UPDATE crossfill.requests
         SET status = $2, updated_at = now(),
-            fail_reason = COALESCE($3, fail_reason), refund_fail_reason = COALESCE($4, refund_fail_reason)
+            fail_reason = COALESCE($3, fail_reason), refund_fail_reason = COALESCE($4, refund_fail_reason),
+            failed_tx_hash = CASE WHEN $7::jsonb IS NULL THEN failed_tx_hash ELSE $5 END,
+            failed_tx_block_number = CASE WHEN $7::jsonb IS NULL THEN failed_tx_block_number ELSE $6::bigint END,
+            failed_call_data = COALESCE($7::jsonb, failed_call_data)
       WHERE id = $1`,
-    [transition.requestId, transition.to, transition.failReason ?? null, transition.refundFailReason ?? null],
+    [
+      transition.requestId,
+      transition.to,
+      transition.failReason ?? null,
+      transition.refundFailReason ?? null,
+      transition.failedTransaction?.txHash ?? null,
+      transition.failedTransaction?.blockNumber?.toString() ?? null,
+      transition.failedTransaction ? JSON.stringify(transition.failedTransaction.call) : null,
+    ],
   );
   const event = await client.query<{ id: string }>(
     `INSERT INTO crossfill.status_events (request_id, from_status, to_status, fail_reason, refund_fail_reason, details)

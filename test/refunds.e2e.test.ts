@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTargetAbi, depositoryAbi, testTokenAbi } from "../contracts/abis.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
@@ -63,6 +64,15 @@ describe("failures and refunds, end to end", () => {
       ...before,
     });
     expect(last.txHashes).toEqual([refund.tx_hash]);
+    // The record names the call that failed in simulation: no transaction was sent, so no hash or block.
+    const key = await createApiKey(stack.pool, stack.serverKey, { name: "reader" });
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, { headers: { "x-api-key": key.key } }).then((response) => response.json());
+    expect(listed.requests[0].data).toMatchObject({
+      failReason: "EXECUTION_REVERTED",
+      failedTxHash: null,
+      failedTxBlockNumber: null,
+      failedCallData: { from: stack.devnet.solver.address, to: getAddress(destination.receiver), value: value.toString() },
+    });
   });
 
   it("refunds in the token when the token refuses the recipient (DESTINATION_TX_FAILED)", async () => {

@@ -99,7 +99,7 @@ describe("requestUpdated over graphql-ws", () => {
 
   it("refuses a connection with an unknown key, and more than 100 operations at once on one connection", async () => {
     const closed = await new Promise<number>((resolve) => {
-      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: { apiKey: "cf_unknown" }, on: { closed: (event) => resolve((event as { code: number }).code) } });
+      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined, connectionParams: { apiKey: "cf_unknown" }, on: { closed: (event) => resolve((event as { code: number }).code) } });
       client.subscribe({ query: "subscription { requestUpdated(chainId: 1) { eventId } }" }, { next: () => undefined, error: () => undefined, complete: () => undefined });
     });
     expect(closed).toBe(4403);
