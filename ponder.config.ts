@@ -44,12 +44,15 @@ export default createConfig({
     disableCache: isLocalRpc(chain),
   })),
   contracts: {
+    // Receipts give each fact its transaction's fee (the records' inTxs/outTxs fee).
     Depository: {
       abi: depositoryAbi,
+      includeTransactionReceipts: true,
       chain: byName((chain) => ({ address: chain.depository as `0x${string}`, startBlock: chain.startBlock })),
     },
     Receiver: {
       abi: receiverAbi,
+      includeTransactionReceipts: true,
       chain: byName((chain) => ({ address: chain.receiver as `0x${string}`, startBlock: chain.startBlock })),
     },
   },

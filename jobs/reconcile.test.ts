@@ -3,6 +3,7 @@ import pg from "pg";
 import pino from "pino";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { insertDepositFact } from "../schema/chainFacts.js";
 import { migrate } from "../schema/migrate.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
@@ -27,9 +28,10 @@ const registry = createChainRegistry(
 const ONCHAIN_FIXTURE = `
   CREATE SCHEMA onchain_fixture;
   CREATE TABLE onchain_fixture.deposit (id text, chain_id integer, order_id text, depositor text, currency text, amount numeric(78,0),
-    tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);
+    tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text, tx_fee numeric(78,0));
   CREATE TABLE onchain_fixture.fill (id text, chain_id integer, request_id text, solver text, currency text, recipient text,
-    amount numeric(78,0), tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);
+    amount numeric(78,0), tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text,
+    tx_fee numeric(78,0));
   CREATE TABLE onchain_fixture.withdrawal (id text, chain_id integer, order_id text, currency text, recipient text, amount numeric(78,0),
     tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);`;
 
@@ -53,10 +55,10 @@ describe("reconcile", () => {
   const refundsOf = async (requestId: string) =>
     (await pool.query("SELECT id, reason, refunds_request, amount, recipient, status FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId])).rows;
   const deposit = (orderId: string, overrides: Record<string, unknown> = {}) => {
-    const row = { chain_id: 31338, currency: zeroAddress, amount: "1000", tx_hash: hash(), log_index: 0, ...overrides };
+    const row = { chain_id: 31338, currency: zeroAddress, amount: "1000", tx_hash: hash(), log_index: 0, tx_fee: "21000000000000", ...overrides };
     return pool.query(
-      `INSERT INTO onchain_fixture.deposit VALUES ($1, $2, $3, '0xabc', $4, $5, $6, $7, 10, '0xblock', 1700000000, '0xabc')`,
-      [`${row.chain_id}:${row.tx_hash}:${row.log_index}`, row.chain_id, orderId, row.currency, row.amount, row.tx_hash, row.log_index],
+      `INSERT INTO onchain_fixture.deposit VALUES ($1, $2, $3, '0xabc', $4, $5, $6, $7, 10, '0xblock', 1700000000, '0xabc', $8)`,
+      [`${row.chain_id}:${row.tx_hash}:${row.log_index}`, row.chain_id, orderId, row.currency, row.amount, row.tx_hash, row.log_index, row.tx_fee],
     );
   };
   const statuses = async (requestId: string) =>
@@ -77,17 +79,30 @@ describe("reconcile", () => {
     await db.drop();
   });
 
-  it("moves a waiting request to pending on its deposit and to success on its fill, once", async () => {
+  it("moves a waiting request to pending on its deposit and to success on its fill, once, keeping their fees", async () => {
     const request = await insertTestRequest(pool);
-    await deposit(request.orderId);
+    const depositTx = hash();
+    await deposit(request.orderId, { tx_hash: depositTx });
+    // The same deposit indexed by hand before fees were recorded: still one deposit, with the indexer's fee.
+    await insertDepositFact(
+      pool,
+      { chainId: 31338, txHash: depositTx, logIndex: 0, orderId: request.orderId, depositor: "0xabc", currency: zeroAddress, amount: 1000n, blockNumber: 10n, blockHash: "0xblock", timestamp: 1700000000n, txFrom: "0xabc", txFee: null },
+      "manual",
+    );
     expect(await run()).toMatchObject({ deposits: 1, fills: 0 });
     expect(enqueued).toEqual([request.id]);
     expect(await run()).toMatchObject({ deposits: 0, fills: 0 });
     await pool.query(
-      `INSERT INTO onchain_fixture.fill VALUES ('f1', 31339, $1, '0xsolver', $2, '0xrecipient', 990, $3, 0, 20, '0xb', 1700000002, '0xsolver')`,
+      `INSERT INTO onchain_fixture.fill VALUES ('f1', 31339, $1, '0xsolver', $2, '0xrecipient', 990, $3, 0, 20, '0xb', 1700000002, '0xsolver', 55000000000000)`,
       [request.id, zeroAddress, hash()],
     );
     expect(await run()).toMatchObject({ fills: 1 });
+    const fees = await pool.query(
+      `SELECT (SELECT array_agg(tx_fee::text) FROM crossfill.request_deposits WHERE request_id = $1) AS deposits,
+              (SELECT array_agg(tx_fee::text) FROM crossfill.request_fills WHERE request_id = $1) AS fills`,
+      [request.id],
+    );
+    expect(fees.rows[0]).toEqual({ deposits: ["21000000000000"], fills: ["55000000000000"] });
     await run();
     expect(await statuses(request.id)).toEqual([
       { to_status: "waiting", fail_reason: null },

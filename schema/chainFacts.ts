@@ -16,6 +16,8 @@ export type DepositFact = {
   blockHash: string;
   timestamp: bigint;
   txFrom: string;
+  /** What the transaction paid for gas, wei; null where it was not recorded. */
+  txFee: bigint | null;
 };
 
 export type FillFact = {
@@ -28,6 +30,7 @@ export type FillFact = {
   amount: bigint;
   blockNumber: bigint;
   timestamp: bigint;
+  txFee: bigint | null;
 };
 
 /** The views schema as a quoted SQL identifier; anything but a plain lowercase name is refused. */
@@ -36,13 +39,18 @@ export function onchainSchemaIdent(name: OnchainSchema): string {
   return `"${name}"`;
 }
 
-/** Every deposit fact, from Ponder's view and from the app's own fact table, as one relation. */
+/**
+ * Every deposit fact, from Ponder's view and from the app's own fact table, as one relation: a deposit known to
+ * both is one row, with the fee whichever source recorded it.
+ */
 function allDeposits(onchain: OnchainSchema): string {
-  return `(SELECT chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from
-             FROM ${onchainSchemaIdent(onchain)}.deposit
-           UNION
-           SELECT chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from
-             FROM crossfill.deposit_facts)`;
+  const columns = "chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from";
+  return `(SELECT ${columns}, max(tx_fee) AS tx_fee
+             FROM (SELECT chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee
+                     FROM ${onchainSchemaIdent(onchain)}.deposit
+                   UNION ALL
+                   SELECT ${columns}, tx_fee FROM crossfill.deposit_facts) facts
+            GROUP BY ${columns})`;
 }
 
 type DepositRow = {
@@ -57,6 +65,7 @@ type DepositRow = {
   block_hash: string;
   timestamp: string;
   tx_from: string;
+  tx_fee: string | null;
 };
 
 /** Deposits for known orders that have not been applied to their request yet, oldest first. */
@@ -84,6 +93,7 @@ export async function findUnappliedDeposits(db: Queryable, onchain: OnchainSchem
     blockHash: row.block_hash,
     timestamp: BigInt(row.timestamp),
     txFrom: row.tx_from,
+    txFee: row.tx_fee === null ? null : BigInt(row.tx_fee),
     requestId: row.request_id,
   }));
 }
@@ -100,8 +110,9 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
     amount: string;
     block_number: string;
     timestamp: string;
+    tx_fee: string | null;
   }>(
-    `SELECT f.chain_id, f.tx_hash, f.log_index, f.request_id, f.currency, f.recipient, f.amount, f.block_number, f.timestamp
+    `SELECT f.chain_id, f.tx_hash, f.log_index, f.request_id, f.currency, f.recipient, f.amount, f.block_number, f.timestamp, f.tx_fee
        FROM ${onchainSchemaIdent(onchain)}.fill f
        JOIN crossfill.requests r ON r.id = f.request_id
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
@@ -120,6 +131,7 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
     amount: BigInt(row.amount),
     blockNumber: BigInt(row.block_number),
     timestamp: BigInt(row.timestamp),
+    txFee: row.tx_fee === null ? null : BigInt(row.tx_fee),
   }));
 }
 
@@ -127,8 +139,8 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
 export async function insertDepositFact(db: Queryable, fact: DepositFact, source: string): Promise<boolean> {
   const result = await db.query(
     `INSERT INTO crossfill.deposit_facts (chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number,
-       block_hash, timestamp, tx_from, source)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       block_hash, timestamp, tx_from, source, tx_fee)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      ON CONFLICT DO NOTHING`,
     [
       fact.chainId,
@@ -143,6 +155,7 @@ export async function insertDepositFact(db: Queryable, fact: DepositFact, source
       fact.timestamp.toString(),
       fact.txFrom.toLowerCase(),
       source,
+      fact.txFee?.toString() ?? null,
     ],
   );
   return result.rowCount === 1;
@@ -151,8 +164,8 @@ export async function insertDepositFact(db: Queryable, fact: DepositFact, source
 /** Marks a deposit as applied to its request; false when it already was (the unique key decides). */
 export async function recordRequestDeposit(client: pg.PoolClient, fact: DepositFact & { requestId: string }): Promise<boolean> {
   const result = await client.query(
-    `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+    `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash, tx_fee)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
     [
       fact.chainId,
       fact.txHash,
@@ -164,6 +177,7 @@ export async function recordRequestDeposit(client: pg.PoolClient, fact: DepositF
       fact.blockNumber.toString(),
       fact.timestamp.toString(),
       fact.blockHash,
+      fact.txFee?.toString() ?? null,
     ],
   );
   return result.rowCount === 1;
@@ -171,9 +185,18 @@ export async function recordRequestDeposit(client: pg.PoolClient, fact: DepositF
 
 export async function recordRequestFill(client: pg.PoolClient, fact: FillFact): Promise<boolean> {
   const result = await client.query(
-    `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-    [fact.chainId, fact.txHash, fact.logIndex, fact.requestId, fact.amount.toString(), fact.blockNumber.toString(), fact.timestamp.toString()],
+    `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp, tx_fee)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+    [
+      fact.chainId,
+      fact.txHash,
+      fact.logIndex,
+      fact.requestId,
+      fact.amount.toString(),
+      fact.blockNumber.toString(),
+      fact.timestamp.toString(),
+      fact.txFee?.toString() ?? null,
+    ],
   );
   return result.rowCount === 1;
 }

@@ -27,6 +27,8 @@ export const deposit = onchainTable(
     timestamp: t.bigint().notNull(),
     /** the transaction's sender (may differ from `depositor` when a contract deposits) */
     txFrom: t.hex().notNull(),
+    /** what the transaction paid for gas, wei: receipt gasUsed × effectiveGasPrice */
+    txFee: t.bigint().notNull(),
   }),
   (table) => ({
     orderIdIdx: index("deposit_order_id_idx").on(table.orderId),
@@ -51,6 +53,8 @@ export const fill = onchainTable(
     blockHash: t.hex().notNull(),
     timestamp: t.bigint().notNull(),
     txFrom: t.hex().notNull(),
+    /** what the transaction paid for gas, wei: receipt gasUsed × effectiveGasPrice */
+    txFee: t.bigint().notNull(),
   }),
   (table) => ({
     requestIdIdx: index("fill_request_id_idx").on(table.requestId),

@@ -12,6 +12,8 @@ export type RequestDeposit = {
   amount: bigint;
   blockNumber: bigint;
   timestamp: number;
+  /** What the transaction paid for gas, wei; null when it was not recorded (before migration 0062). */
+  txFee: bigint | null;
 };
 
 /** A fill applied to a request (destination chain). */
@@ -23,9 +25,19 @@ export type RequestFill = {
   amount: bigint;
   blockNumber: bigint;
   timestamp: number;
+  txFee: bigint | null;
 };
 
-type FactRow = { request_id: string; chain_id: string; tx_hash: string; log_index: number; amount: string; block_number: string; timestamp: string };
+type FactRow = {
+  request_id: string;
+  chain_id: string;
+  tx_hash: string;
+  log_index: number;
+  amount: string;
+  block_number: string;
+  timestamp: string;
+  tx_fee: string | null;
+};
 
 /** What deposits and fills share: where on chain, how much, when. */
 function factOf(row: FactRow): RequestFill {
@@ -37,13 +49,14 @@ function factOf(row: FactRow): RequestFill {
     amount: BigInt(row.amount),
     blockNumber: BigInt(row.block_number),
     timestamp: Number(row.timestamp),
+    txFee: row.tx_fee === null ? null : BigInt(row.tx_fee),
   };
 }
 
 /** The deposits of many requests in one query, one list per id in the order given, each in chain order. */
 export async function depositsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<RequestDeposit[][]> {
   const { rows } = await db.query(
-    `SELECT request_id, chain_id, tx_hash, log_index, depositor, currency, amount::text, block_number::text, timestamp
+    `SELECT request_id, chain_id, tx_hash, log_index, depositor, currency, amount::text, block_number::text, timestamp, tx_fee::text
        FROM crossfill.request_deposits WHERE request_id = ANY($1) ORDER BY timestamp, block_number, log_index`,
     [requestIds],
   );
@@ -56,7 +69,7 @@ export async function depositsOfRequests(db: Queryable, requestIds: readonly str
 /** The fills of many requests in one query, one list per id in the order given. */
 export async function fillsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<RequestFill[][]> {
   const { rows } = await db.query(
-    `SELECT request_id, chain_id, tx_hash, log_index, amount::text, block_number::text, timestamp
+    `SELECT request_id, chain_id, tx_hash, log_index, amount::text, block_number::text, timestamp, tx_fee::text
        FROM crossfill.request_fills WHERE request_id = ANY($1) ORDER BY timestamp, block_number, log_index`,
     [requestIds],
   );

@@ -1,4 +1,5 @@
 import type { FieldCondition, FieldKey, RequestFilter, RequestListQuery, SortKey } from "../src/requests/requestFilter.js";
+import type { RequestDeposit, RequestFill } from "./requestChainFacts.js";
 import { type RequestRow, type StoredRequest, type Queryable, toStoredRequest } from "./requests.js";
 
 /** A request with everything the v3 and v2 records are built from. */
@@ -8,8 +9,8 @@ export type RequestView = StoredRequest & {
   apiKeyIntegrator: string | null;
   features: string[];
   /** `reorg`: the detection context when the deposit was reorged out or failed canonically (migration 0021). */
-  deposits: Array<{ chainId: number; txHash: string; logIndex: number; depositor: string; currency: string; amount: bigint; blockNumber: bigint; timestamp: bigint; reorg: Record<string, unknown> | null }>;
-  fills: Array<{ chainId: number; txHash: string; logIndex: number; amount: bigint; blockNumber: bigint; timestamp: bigint }>;
+  deposits: Array<Omit<RequestDeposit, "requestId" | "timestamp"> & { timestamp: bigint; reorg: Record<string, unknown> | null }>;
+  fills: Array<Omit<RequestFill, "requestId" | "timestamp"> & { timestamp: bigint }>;
   fillAttempts: Array<{ chainId: number; txHash: string; createdAt: Date }>;
   /** Refund legs (schema/refunds.ts); a hash once the refund transaction exists. */
   refunds: Array<{ chainId: number; txHash: string | null; amount: bigint | null; status: string }>;
@@ -153,8 +154,19 @@ type ViewRow = RequestRow & {
   api_key_integrator: string | null;
   features: string[];
   sort_value: string;
-  deposits: Array<{ chain_id: number; tx_hash: string; log_index: number; depositor: string; currency: string; amount: string; block_number: string; timestamp: string; reorg: Record<string, unknown> | null }>;
-  fills: Array<{ chain_id: number; tx_hash: string; log_index: number; amount: string; block_number: string; timestamp: string }>;
+  deposits: Array<{
+    chain_id: number;
+    tx_hash: string;
+    log_index: number;
+    depositor: string;
+    currency: string;
+    amount: string;
+    block_number: string;
+    timestamp: string;
+    tx_fee: string | null;
+    reorg: Record<string, unknown> | null;
+  }>;
+  fills: Array<{ chain_id: number; tx_hash: string; log_index: number; amount: string; block_number: string; timestamp: string; tx_fee: string | null }>;
   attempts: Array<{ chain_id: number; tx_hash: string; created_at: string }>;
   refunds: Array<{ chain_id: number; tx_hash: string | null; amount: string | null; status: string }>;
 };
@@ -176,6 +188,7 @@ function toView(row: ViewRow): RequestView {
       amount: BigInt(d.amount),
       blockNumber: BigInt(d.block_number),
       timestamp: BigInt(d.timestamp),
+      txFee: d.tx_fee === null ? null : BigInt(d.tx_fee),
       reorg: d.reorg,
     })),
     fills: row.fills.map((f) => ({
@@ -185,6 +198,7 @@ function toView(row: ViewRow): RequestView {
       amount: BigInt(f.amount),
       blockNumber: BigInt(f.block_number),
       timestamp: BigInt(f.timestamp),
+      txFee: f.tx_fee === null ? null : BigInt(f.tx_fee),
     })),
     fillAttempts: row.attempts.map((a) => ({ chainId: Number(a.chain_id), txHash: a.tx_hash, createdAt: new Date(a.created_at) })),
     refunds: row.refunds.map((x) => ({ chainId: Number(x.chain_id), txHash: x.tx_hash, amount: x.amount === null ? null : BigInt(x.amount), status: x.status })),
@@ -195,10 +209,10 @@ function toView(row: ViewRow): RequestView {
 const HYDRATE = `
   coalesce((SELECT json_agg(json_build_object('chain_id', d.chain_id, 'tx_hash', d.tx_hash, 'log_index', d.log_index,
       'depositor', d.depositor, 'currency', d.currency, 'amount', d.amount::text, 'block_number', d.block_number::text,
-      'timestamp', d.timestamp::text, 'reorg', d.reorg) ORDER BY d.timestamp, d.block_number, d.log_index)
+      'timestamp', d.timestamp::text, 'tx_fee', d.tx_fee::text, 'reorg', d.reorg) ORDER BY d.timestamp, d.block_number, d.log_index)
     FROM crossfill.request_deposits d WHERE d.request_id = r.id), '[]') AS deposits,
   coalesce((SELECT json_agg(json_build_object('chain_id', f.chain_id, 'tx_hash', f.tx_hash, 'log_index', f.log_index,
-      'amount', f.amount::text, 'block_number', f.block_number::text, 'timestamp', f.timestamp::text) ORDER BY f.timestamp, f.log_index)
+      'amount', f.amount::text, 'block_number', f.block_number::text, 'timestamp', f.timestamp::text, 'tx_fee', f.tx_fee::text) ORDER BY f.timestamp, f.log_index)
     FROM crossfill.request_fills f WHERE f.request_id = r.id), '[]') AS fills,
   coalesce((SELECT json_agg(json_build_object('chain_id', a.chain_id, 'tx_hash', a.tx_hash, 'created_at', a.created_at))
     FROM crossfill.fill_attempts a WHERE a.request_id = r.id), '[]') AS attempts,

@@ -1,5 +1,6 @@
 import { type Hex, createWalletClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
@@ -55,5 +56,13 @@ describe("native bridge, end to end", () => {
     const fillReceipt = await destinationClient.getTransactionReceipt({ hash: (last.txHashes as Hex[])[0] });
     const gasPaid = fillReceipt.gasUsed * fillReceipt.effectiveGasPrice;
     expect(await destinationClient.getBalance({ address: stack.devnet.solver.address })).toBe(solverBefore - expectedOut - gasPaid);
+
+    // The record carries what each transaction paid for gas, as its receipt says.
+    const depositReceipt = await createEvmChainClient(origin).publicClient.getTransactionReceipt({ hash: depositHash });
+    const key = await createApiKey(stack.pool, stack.serverKey, { name: "fees" });
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, { headers: { "x-api-key": key.key } }).then((r) => r.json());
+    const { inTxs, outTxs } = listed.requests[0].data;
+    expect(inTxs).toMatchObject([{ txHash: depositHash, fee: (depositReceipt.gasUsed * depositReceipt.effectiveGasPrice).toString(), status: "success" }]);
+    expect(outTxs).toMatchObject([{ txHash: fillReceipt.transactionHash, fee: gasPaid.toString(), block: Number(fillReceipt.blockNumber) }]);
   });
 });

@@ -166,6 +166,7 @@ describe("startEvmIndexer", () => {
       block_hash: early.blockHash,
       timestamp: earlyBlock.timestamp.toString(),
       tx_from: userAddress,
+      tx_fee: (early.gasUsed * early.effectiveGasPrice).toString(),
     });
 
     const latencies: number[] = [];
@@ -204,6 +205,7 @@ describe("startEvmIndexer", () => {
         block_number: erc20Receipt.blockNumber.toString(),
         block_hash: erc20Receipt.blockHash,
         tx_from: userAddress,
+        tx_fee: (erc20Receipt.gasUsed * erc20Receipt.effectiveGasPrice).toString(),
       });
       const erc20Mined = originHeads.arrivals.get(erc20Receipt.blockNumber);
       if (erc20Mined !== undefined) latencies.push(erc20.visibleAt - erc20Mined);
@@ -235,6 +237,7 @@ describe("startEvmIndexer", () => {
         block_number: fillReceipt.blockNumber.toString(),
         block_hash: fillReceipt.blockHash,
         tx_from: devnet.solver.address.toLowerCase(),
+        tx_fee: (fillReceipt.gasUsed * fillReceipt.effectiveGasPrice).toString(),
       });
       const fillMined = destinationHeads.arrivals.get(fillReceipt.blockNumber);
       if (fillMined !== undefined) latencies.push(filled.visibleAt - fillMined);

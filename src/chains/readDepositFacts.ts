@@ -30,5 +30,7 @@ export async function readDepositFacts(chain: EvmChainClient, txHash: Hex): Prom
     blockHash: receipt.blockHash,
     timestamp: block.timestamp,
     txFrom: receipt.from,
+    // The same product the indexer records, so the two sources agree on one deposit.
+    txFee: receipt.gasUsed * receipt.effectiveGasPrice,
   }));
 }

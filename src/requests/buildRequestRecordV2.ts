@@ -22,9 +22,9 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
   const wei = (amount: Amount | undefined) => amount?.amount ?? "0";
   const usd = (amount: Amount | undefined) => amount?.amountUsd ?? "0";
   const owner = context.includeAuthenticatedData && context.callerIntegrator !== undefined && view.apiKeyIntegrator === context.callerIntegrator;
-  const tx = (t: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint }, data: Record<string, unknown>) => ({
+  const tx = (t: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint; txFee: bigint | null }, data: Record<string, unknown>) => ({
     hash: t.txHash,
-    fee: "0",
+    fee: (t.txFee ?? 0n).toString(),
     block: Number(t.blockNumber),
     type: "onchain",
     chainId: t.chainId,

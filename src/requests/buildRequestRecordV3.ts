@@ -45,11 +45,11 @@ function renameRelay(sponsorship: Sponsorship | undefined): Sponsorship | null {
   };
 }
 
-function txEntry(tx: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint }, data: Record<string, unknown>) {
+function txEntry(tx: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint; txFee: bigint | null }, data: Record<string, unknown>) {
   return {
     txHash: tx.txHash,
-    // The indexers record logs, not receipts: the fee paid for the transaction is not known here.
-    fee: "0",
+    // "0" for facts recorded before fees were (migration 0062).
+    fee: (tx.txFee ?? 0n).toString(),
     block: Number(tx.blockNumber),
     type: "onchain",
     chainId: tx.chainId,

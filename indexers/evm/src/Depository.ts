@@ -1,4 +1,4 @@
-// Depository facts, one row per log; no logic beyond copying the log (see schema/onchain.ts).
+// Depository facts, one row per log; no logic beyond copying the log and its transaction's fee (see schema/onchain.ts).
 import { ponder } from "ponder:registry";
 import { deposit, withdrawal } from "ponder:schema";
 
@@ -18,6 +18,7 @@ ponder.on("Depository:Deposit", async ({ event, context }) => {
       blockHash: event.block.hash,
       timestamp: event.block.timestamp,
       txFrom: event.transaction.from,
+      txFee: event.transactionReceipt.gasUsed * event.transactionReceipt.effectiveGasPrice,
     })
     .onConflictDoNothing();
 });

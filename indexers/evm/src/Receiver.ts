@@ -1,4 +1,4 @@
-// Receiver facts, one row per log; no logic beyond copying the log (see schema/onchain.ts).
+// Receiver facts, one row per log; no logic beyond copying the log and its transaction's fee (see schema/onchain.ts).
 import { ponder } from "ponder:registry";
 import { fill } from "ponder:schema";
 
@@ -19,6 +19,7 @@ ponder.on("Receiver:Fill", async ({ event, context }) => {
       blockHash: event.block.hash,
       timestamp: event.block.timestamp,
       txFrom: event.transaction.from,
+      txFee: event.transactionReceipt.gasUsed * event.transactionReceipt.effectiveGasPrice,
     })
     .onConflictDoNothing();
 });

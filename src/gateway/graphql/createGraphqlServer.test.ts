@@ -62,8 +62,8 @@ describe("GraphQL over HTTP", () => {
     await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "pending", details: { depositTxHash: deposit } }));
     const fill = hash();
     await pool.query(
-      `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
-       VALUES (31339, $1, 3, $2, 990, 9, 1700000005)`,
+      `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp, tx_fee)
+       VALUES (31339, $1, 3, $2, 990, 9, 1700000005, 42000000000000)`,
       [fill, request.id],
     );
     await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "success" }));
@@ -72,7 +72,7 @@ describe("GraphQL over HTTP", () => {
 
   const REQUEST_FIELDS = `id status user sender recipient amountIn amountOut originChain { name } destinationChain { id }
     currencyIn { symbol chain { id } } currencyOut { symbol address }
-    deposits { chainId txHash amount depositor currency { symbol } } fills { txHash amount logIndex }
+    deposits { chainId txHash amount depositor currency { symbol } txFee } fills { txHash amount logIndex txFee }
     statusEvents { fromStatus status details createdAt }`;
 
   it("answers a request with its deposits, fills and timeline, and batches: the same 4 queries for 1 request or 6", async () => {
@@ -91,8 +91,8 @@ describe("GraphQL over HTTP", () => {
       destinationChain: { id: 31339 },
       currencyIn: { symbol: "ETH", chain: { id: 31338 } },
       currencyOut: { symbol: "USDC" },
-      deposits: [{ chainId: 31338, txHash: made[0].deposit, amount: "1000", currency: { symbol: "ETH" } }],
-      fills: [{ txHash: made[0].fill, amount: "990", logIndex: 3 }],
+      deposits: [{ chainId: 31338, txHash: made[0].deposit, amount: "1000", currency: { symbol: "ETH" }, txFee: null }],
+      fills: [{ txHash: made[0].fill, amount: "990", logIndex: 3, txFee: "42000000000000" }],
     });
     expect(record.statusEvents.map((event: { status: string }) => event.status)).toEqual(["waiting", "pending", "success"]);
     expect(record.statusEvents[1]).toMatchObject({ fromStatus: "waiting", details: { depositTxHash: made[0].deposit } });

@@ -19,5 +19,10 @@ export const DepositRef = builder.objectRef<RequestDeposit>("Deposit").implement
     amount: t.string({ resolve: (deposit) => deposit.amount.toString() }),
     blockNumber: t.string({ resolve: (deposit) => deposit.blockNumber.toString() }),
     timestamp: t.exposeInt("timestamp", { description: "Block time, unix seconds." }),
+    txFee: t.string({
+      nullable: true,
+      description: "What the transaction paid for gas, wei (gasUsed × effectiveGasPrice); null when not recorded.",
+      resolve: (deposit) => deposit.txFee?.toString() ?? null,
+    }),
   }),
 });

@@ -10,5 +10,10 @@ export const FillRef = builder.objectRef<RequestFill>("Fill").implement({
     amount: t.string({ resolve: (fill) => fill.amount.toString() }),
     blockNumber: t.string({ resolve: (fill) => fill.blockNumber.toString() }),
     timestamp: t.exposeInt("timestamp", { description: "Block time, unix seconds." }),
+    txFee: t.string({
+      nullable: true,
+      description: "What the transaction paid for gas, wei (gasUsed × effectiveGasPrice); null when not recorded.",
+      resolve: (fill) => fill.txFee?.toString() ?? null,
+    }),
   }),
 });
