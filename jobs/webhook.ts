@@ -1,12 +1,21 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { type AttemptOutcome, claimWebhookAttempt, getWebhookDelivery, recordWebhookAttempt } from "../schema/webhookDeliveries.js";
+import {
+  type AttemptKey,
+  type AttemptOutcome,
+  type AttemptRecord,
+  claimWebhookAttempts,
+  getWebhookDelivery,
+  nextPendingDeliveries,
+  recordWebhookAttempts,
+} from "../schema/webhookDeliveries.js";
 import { disableWebhookEndpoint } from "../schema/webhookEndpoints.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { openSecret } from "../src/apiKeys/secretBox.js";
 import { type WebhookPoster, WEBHOOK_TIMEOUT_MS } from "../src/webhooks/postWebhook.js";
 import { signWebhook } from "../src/webhooks/signWebhook.js";
 import { WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_BASE_MS, webhookRetryDelay } from "../src/webhooks/webhookRetryDelay.js";
+import { batchPerTick } from "./batchPerTick.js";
 import { type EnqueueWebhook, kickWebhookDelivery } from "./kickWebhookDelivery.js";
 import type { WebhookJob } from "./queues.js";
 import { webhookJobId } from "./queues.js";
@@ -36,12 +45,20 @@ export class AttemptHeldError extends Error {
  * One attempt of one delivery: POST the stored body, signed, to the endpoint. Any 2xx delivers it; 410 disables
  * the endpoint and drops what it was owed; anything else is retried on the schedule of webhookRetryDelay, after the
  * tenth retry the delivery has failed. When a delivery ends, the request's next event to that endpoint is queued.
+ * The jobs running at once share their statements: claims, records and next-delivery reads of one event-loop turn
+ * go to Postgres as one statement each (batchPerTick), not one per job.
  */
 export function createWebhookProcessor(deps: WebhookDeps) {
   const now = deps.now ?? Date.now;
+  const claim = batchPerTick((keys: readonly AttemptKey[]) => claimWebhookAttempts(deps.pool, keys, LEASE_MS));
+  const record = batchPerTick((records: readonly AttemptRecord[]) => recordWebhookAttempts(deps.pool, records));
+  const nextPending = batchPerTick(async (pairs: readonly { apiKeyId: string; requestId: string }[]) => {
+    const heads = new Map((await nextPendingDeliveries(deps.pool, pairs)).map((head) => [`${head.apiKeyId}/${head.requestId}`, head]));
+    return pairs.map((pair) => heads.get(`${pair.apiKeyId}/${pair.requestId}`));
+  });
   return async (job: { data: WebhookJob }): Promise<string> => {
     const { deliveryId, generation, attempt } = job.data;
-    const claimed = await claimWebhookAttempt(deps.pool, deliveryId, generation, attempt, LEASE_MS);
+    const claimed = await claim({ deliveryId, generation, attempt });
     if (!claimed) {
       const current = await getWebhookDelivery(deps.pool, deliveryId);
       // A job killed mid-POST holds its claim until the lease ends: try again then (BullMQ backoff). Anything else
@@ -78,11 +95,11 @@ export function createWebhookProcessor(deps: WebhookDeps) {
     const recorded =
       outcome.state === "disabled"
         ? await withTransaction(deps.pool, async (client) => {
-            const done = await recordWebhookAttempt(client, deliveryId, generation, outcome);
+            const [done] = await recordWebhookAttempts(client, [{ deliveryId, generation, outcome }]);
             if (done) await disableWebhookEndpoint(client, delivery.apiKeyId, "the receiver answered 410 Gone");
             return done;
           })
-        : await recordWebhookAttempt(deps.pool, deliveryId, generation, outcome);
+        : await record({ deliveryId, generation, outcome });
     if (!recorded) return "superseded";
     if (outcome.state === "disabled") {
       deps.logger.warn({ apiKeyId: delivery.apiKeyId, deliveryId }, "webhook endpoint disabled: 410 Gone");
@@ -93,7 +110,7 @@ export function createWebhookProcessor(deps: WebhookDeps) {
       await deps.enqueue(next, { jobId: webhookJobId(next), delayMs: Math.max(0, (outcome.nextAttemptAt as Date).getTime() - now()) });
       return `retry ${attempt + 1} queued`;
     }
-    await kickWebhookDelivery(deps.pool, deps.enqueue, { apiKeyId: delivery.apiKeyId, requestId: delivery.requestId, after: deliveryId }, now());
+    await kickWebhookDelivery(nextPending, deps.enqueue, { apiKeyId: delivery.apiKeyId, requestId: delivery.requestId, after: deliveryId }, now());
     return outcome.state;
   };
 }

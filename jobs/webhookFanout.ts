@@ -1,8 +1,8 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { createWebhookDeliveries, deliveryHeadsToRequeue, nextPendingDeliveries } from "../schema/webhookDeliveries.js";
+import { createWebhookDeliveries, deliveryHeadsToRequeue, nextPendingDeliveries, nextPendingDelivery } from "../schema/webhookDeliveries.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
-import { type EnqueueWebhook, kickWebhookDelivery } from "./kickWebhookDelivery.js";
+import { type EnqueueWebhook, type FindNextDelivery, kickWebhookDelivery } from "./kickWebhookDelivery.js";
 import { type RunningNotifier, startNotifier } from "./notify.js";
 import { webhookJobId } from "./queues.js";
 
@@ -62,7 +62,8 @@ export async function startWebhookFanout(deps: { pool: pg.Pool; enqueue: Enqueue
     const window = `sweep${Math.floor(Date.now() / sweepEveryMs)}`;
     sweeping = (async () => {
       const heads = await deliveryHeadsToRequeue(deps.pool, OVERDUE_MS, 1000);
-      for (const head of heads) await kickWebhookDelivery(deps.pool, deps.enqueue, { ...head, after: window });
+      const findNext: FindNextDelivery = (pair) => nextPendingDelivery(deps.pool, pair.apiKeyId, pair.requestId);
+      for (const head of heads) await kickWebhookDelivery(findNext, deps.enqueue, { ...head, after: window });
     })()
       .catch((error) => deps.logger.warn({ err: error }, "webhook sweep failed"))
       .finally(() => {

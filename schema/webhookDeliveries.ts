@@ -22,8 +22,8 @@ export type WebhookDelivery = {
   leaseUntil: Date | null;
 };
 
-// The statements run once per delivery attempt are named (prepared once per connection): planning the claim's
-// CTE cost Postgres more CPU than executing it (~1.4 → ~0.6 ms per delivery, docs/PERFORMANCE.md, Webhooks).
+// The statements run for delivery attempts are named (prepared once per connection): planning the claim's CTE
+// cost Postgres more CPU than executing it (docs/PERFORMANCE.md, Webhooks).
 // Text aliases shadow the columns in ORDER BY: order by the qualified column (numeric), never by the alias.
 const COLUMNS = `id::text, api_key_id, status_event_id::text, request_id, event_id, body, state, attempts, generation, last_status_code,
   last_error, last_latency_ms, next_attempt_at, created_at, last_attempt_at, delivered_at, lease_until`;
@@ -88,7 +88,7 @@ export async function createWebhookDeliveries(
 }
 
 /** nextPendingDelivery for many (endpoint, request) pairs in one query. */
-export async function nextPendingDeliveries(db: Queryable, pairs: Array<{ apiKeyId: string; requestId: string }>): Promise<WebhookDelivery[]> {
+export async function nextPendingDeliveries(db: Queryable, pairs: ReadonlyArray<{ apiKeyId: string; requestId: string }>): Promise<WebhookDelivery[]> {
   if (pairs.length === 0) return [];
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM (
@@ -133,19 +133,28 @@ export type ClaimedAttempt = {
   secretCipher: Buffer | null;
 };
 
+// Ids as Postgres prints them (a job could name "007"); undefined when not a delivery id at all.
+const canonicalId = (id: string) => (/^\d{1,18}$/.test(id) ? BigInt(id).toString() : undefined);
+
+/** One attempt of one delivery, as a job names it. */
+export type AttemptKey = { deliveryId: string; generation: number; attempt: number };
+
 /**
- * Claims attempt `attempt` of a delivery for `leaseMs` (longer than one POST can take), with what posting it
- * needs, in one statement. Undefined when it is not due: it moved on or was replayed since, another job holds it,
- * an earlier event of its request is still pending (ordering), or its endpoint is disabled. Two jobs never post
- * the same attempt at once.
+ * Claims attempts of deliveries for `leaseMs` (longer than one POST can take), with what posting each needs, in
+ * one statement for the whole batch; the answer is per key, in order. Undefined where it is not due: it moved on or
+ * was replayed since, another job holds it, an earlier event of its request is still pending (ordering), its
+ * endpoint is disabled, or the same attempt came earlier in the batch. Two jobs never post the same attempt at once.
  */
-export async function claimWebhookAttempt(db: Queryable, id: string, generation: number, attempt: number, leaseMs: number): Promise<ClaimedAttempt | undefined> {
-  if (!/^\d{1,18}$/.test(id)) return undefined;
+export async function claimWebhookAttempts(db: Queryable, keys: readonly AttemptKey[], leaseMs: number): Promise<Array<ClaimedAttempt | undefined>> {
+  const valid = keys.filter((key) => canonicalId(key.deliveryId) !== undefined);
+  if (valid.length === 0) return keys.map(() => undefined);
   const { rows } = await db.query<Row & { url: string; headers: Record<string, string>; secret_cipher: Buffer | null }>({
-    name: "webhook-claim-attempt",
+    name: "webhook-claim-attempts",
     text: `WITH claimed AS (
        UPDATE crossfill.webhook_deliveries d SET lease_until = now() + make_interval(secs => $4::double precision / 1000)
-        WHERE d.id = $1 AND d.generation = $2 AND d.attempts = $3 AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
+         FROM unnest($1::bigint[], $2::integer[], $3::integer[]) AS i(id, generation, attempts)
+        WHERE d.id = i.id AND d.generation = i.generation AND d.attempts = i.attempts AND d.state = 'pending'
+          AND (d.lease_until IS NULL OR d.lease_until < now())
           AND NOT EXISTS (SELECT 1 FROM crossfill.webhook_deliveries e WHERE e.api_key_id = d.api_key_id AND e.request_id = d.request_id
                              AND e.state = 'pending' AND e.status_event_id < d.status_event_id)
           AND EXISTS (SELECT 1 FROM crossfill.webhook_endpoints w WHERE w.api_key_id = d.api_key_id AND w.enabled)
@@ -154,24 +163,49 @@ export async function claimWebhookAttempt(db: Queryable, id: string, generation:
        FROM (SELECT ${COLUMNS} FROM claimed) x
        JOIN crossfill.webhook_endpoints w ON w.api_key_id = x.api_key_id
        JOIN crossfill.api_keys k ON k.id = x.api_key_id`,
-    values: [id, generation, attempt, leaseMs],
+    values: [valid.map((key) => key.deliveryId), valid.map((key) => key.generation), valid.map((key) => key.attempt), leaseMs],
   });
-  const row = rows[0];
-  return row && { delivery: toDelivery(row), url: row.url, headers: row.headers, secretCipher: row.secret_cipher };
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return keys.map((key) => {
+    const id = canonicalId(key.deliveryId);
+    const row = id === undefined ? undefined : byId.get(id);
+    // A row is claimed once however often its attempt is in the batch: only the first asker gets it.
+    if (!row || row.generation !== key.generation || row.attempts !== key.attempt) return undefined;
+    byId.delete(row.id);
+    return { delivery: toDelivery(row), url: row.url, headers: row.headers, secretCipher: row.secret_cipher };
+  });
 }
 
-/** Records one attempt; only a pending delivery of the same generation moves (a replay or a 410 in between wins). */
-export async function recordWebhookAttempt(db: Queryable, id: string, generation: number, outcome: AttemptOutcome): Promise<boolean> {
-  const result = await db.query({
-    name: "webhook-record-attempt",
-    text: `UPDATE crossfill.webhook_deliveries
-        SET attempts = attempts + 1, state = $3, last_status_code = $4, last_error = $5, last_latency_ms = $6,
-            last_attempt_at = now(), lease_until = NULL, next_attempt_at = COALESCE($7, next_attempt_at),
-            delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END
-      WHERE id = $1 AND generation = $2 AND state = 'pending'`,
-    values: [id, generation, outcome.state, outcome.statusCode, outcome.error, outcome.latencyMs, outcome.nextAttemptAt],
+export type AttemptRecord = { deliveryId: string; generation: number; outcome: AttemptOutcome };
+
+/**
+ * Records attempts, one statement for the batch; per record, whether it moved. Only a pending delivery of the same
+ * generation moves (a replay or a 410 in between wins), and a delivery only once per batch.
+ */
+export async function recordWebhookAttempts(db: Queryable, records: readonly AttemptRecord[]): Promise<boolean[]> {
+  if (records.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>({
+    name: "webhook-record-attempts",
+    text: `UPDATE crossfill.webhook_deliveries d
+        SET attempts = d.attempts + 1, state = i.state, last_status_code = i.status_code, last_error = i.error, last_latency_ms = i.latency_ms,
+            last_attempt_at = now(), lease_until = NULL, next_attempt_at = COALESCE(i.next_attempt_at, d.next_attempt_at),
+            delivered_at = CASE WHEN i.state = 'delivered' THEN now() ELSE d.delivered_at END
+       FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::integer[], $5::text[], $6::integer[], $7::timestamptz[])
+            AS i(id, generation, state, status_code, error, latency_ms, next_attempt_at)
+      WHERE d.id = i.id AND d.generation = i.generation AND d.state = 'pending'
+      RETURNING d.id::text`,
+    values: [
+      records.map((r) => r.deliveryId),
+      records.map((r) => r.generation),
+      records.map((r) => r.outcome.state),
+      records.map((r) => r.outcome.statusCode),
+      records.map((r) => r.outcome.error),
+      records.map((r) => r.outcome.latencyMs),
+      records.map((r) => r.outcome.nextAttemptAt),
+    ],
   });
-  return result.rowCount === 1;
+  const moved = new Set(rows.map((row) => row.id));
+  return records.map((record) => moved.delete(canonicalId(record.deliveryId) ?? record.deliveryId));
 }
 
 /**
