@@ -1,21 +1,13 @@
 import { once } from "node:events";
 import { randomBytes } from "node:crypto";
 import { createClient } from "graphql-ws";
-import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { postGraphql } from "./support/postGraphql.js";
+import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
-
-async function graphql(apiUrl: string, query: string, variables?: Record<string, unknown>, apiKey?: string): Promise<any> {
-  const response = await fetch(`${apiUrl}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(apiKey ? { "x-api-key": apiKey } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  return response.json();
-}
 
 const QUOTE = `mutation ($input: CreateQuoteInput!) {
   createQuote(input: $input) {
@@ -45,14 +37,11 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     // the API authenticates keys by their hash; the sealing key only matters to webhooks
     const key = await createApiKey(stack.pool, randomBytes(32), { name: "push-e2e" });
 
-    const quoted = await graphql(stack.api.url, QUOTE, {
+    const quoted = await postGraphql(stack.api.url, QUOTE, {
       input: {
         user: user.address,
         recipient: stack.devnet.accounts[3].address,
-        originChainId: origin.id,
-        destinationChainId: destination.id,
-        originCurrency: zeroAddress,
-        destinationCurrency: zeroAddress,
+        ...route(origin, destination),
         amount: "200000000000000000",
         tradeType: "EXACT_INPUT",
       },
@@ -160,7 +149,7 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     const latencies = viaFeed.map((entry) => entry.at - entry.body.data.updatedAt);
     console.log(`status change (transaction time) → /ws client, ms: ${latencies.join(", ")}`);
 
-    const after = await graphql(
+    const after = await postGraphql(
       stack.api.url,
       `query ($id: String!) { request(id: $id) { status deposits { txHash } fills { txHash chainId } statusEvents { status } } }`,
       { id: requestId },

@@ -59,7 +59,7 @@ describe("failures and refunds, end to end", () => {
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await checks.gasPaid(originClient, deposit),
+      depositTx: deposit,
       deposited,
       ...before,
     });
@@ -97,7 +97,7 @@ describe("failures and refunds, end to end", () => {
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
     expect(last).toMatchObject({ status: "refund", failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED" });
     expect(last.details).toMatchObject({ errorCode: "DESTINATION_TX_FAILED", message: `the recipient ${getAddress(recipient)} cannot receive USDC` });
-    await checks.expectRefunded({ requestId, chainClient: originClient, currency: usdcIn, user: user.address, depositorySpentGas: 0n, deposited: 20_000_000n, ...before });
+    await checks.expectRefunded({ requestId, chainClient: originClient, currency: usdcIn, user: user.address, deposited: 20_000_000n, ...before });
     expect(await destinationClient.balanceOf(recipient, usdcOut)).toBe(0n);
   });
 
@@ -120,7 +120,7 @@ describe("failures and refunds, end to end", () => {
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await checks.gasPaid(originClient, deposit),
+      depositTx: deposit,
       deposited: 30_000_000_000_000_000n,
       ...before,
     });
@@ -143,7 +143,7 @@ describe("failures and refunds, end to end", () => {
     const item = under.body.steps[0].items[0].data;
     const half = await originWallet.sendTransaction({ to: item.to, data: item.data, value: 20_000_000_000_000_000n });
     expect((await pollStatus(stack.api.url, under.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSITED_AMOUNT_TOO_LOW_TO_FILL");
-    await checks.expectRefunded({ requestId: under.body.requestId, chainClient: originClient, currency: zeroAddress, user: user.address, depositorySpentGas: await checks.gasPaid(originClient, half), deposited: 20_000_000_000_000_000n, ...before });
+    await checks.expectRefunded({ requestId: under.body.requestId, chainClient: originClient, currency: zeroAddress, user: user.address, depositTx: half, deposited: 20_000_000_000_000_000n, ...before });
 
     // Wrong currency: USDC deposited against an ETH order.
     const wrongCurrency = await postQuote(stack.api.url, body);
@@ -159,7 +159,7 @@ describe("failures and refunds, end to end", () => {
       args: [user.address, usdcIn, 5_000_000n, wrongCurrency.body.protocol.v2.orderId],
     });
     expect((await pollStatus(stack.api.url, wrongCurrency.body.requestId, { until: ["refund"] })).last.failReason).toBe("INCORRECT_DEPOSIT_CURRENCY");
-    await checks.expectRefunded({ requestId: wrongCurrency.body.requestId, chainClient: originClient, currency: usdcIn, user: user.address, depositorySpentGas: 0n, deposited: 5_000_000n, ...before });
+    await checks.expectRefunded({ requestId: wrongCurrency.body.requestId, chainClient: originClient, currency: usdcIn, user: user.address, deposited: 5_000_000n, ...before });
 
     // Wrong chain: the origin chain's order paid into the destination chain's Depository.
     const wrongChain = await postQuote(stack.api.url, body);
@@ -173,7 +173,7 @@ describe("failures and refunds, end to end", () => {
       value: 40_000_000_000_000_000n,
     });
     expect((await pollStatus(stack.api.url, wrongChain.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSIT_CHAIN_MISMATCH");
-    await checks.expectRefunded({ requestId: wrongChain.body.requestId, chainClient: destinationClient, currency: zeroAddress, user: user.address, depositorySpentGas: await checks.gasPaid(destinationClient, misplaced), deposited: 40_000_000_000_000_000n, ...before });
+    await checks.expectRefunded({ requestId: wrongChain.body.requestId, chainClient: destinationClient, currency: zeroAddress, user: user.address, depositTx: misplaced, deposited: 40_000_000_000_000_000n, ...before });
     expect(usdcOut).toBeDefined();
   });
 
@@ -198,7 +198,7 @@ describe("failures and refunds, end to end", () => {
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await checks.gasPaid(originClient, second.deposit),
+      depositTx: second.deposit,
       deposited: 50_000_000_000_000_000n,
       ...before,
     });
@@ -283,7 +283,7 @@ describe("failures and refunds, end to end", () => {
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await checks.gasPaid(originClient, deposit),
+      depositTx: deposit,
       deposited: 70_000_000_000_000_000n,
       ...before,
     });
@@ -340,6 +340,6 @@ describe("failures and refunds, end to end", () => {
     await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
     expect(last.failReason).toBe("SOLVER_BALANCE_TOO_LOW");
-    await checks.expectRefunded({ requestId: quote.body.requestId, chainClient: originClient, currency: wethIn, user: user.address, depositorySpentGas: 0n, deposited: amount, ...before });
+    await checks.expectRefunded({ requestId: quote.body.requestId, chainClient: originClient, currency: wethIn, user: user.address, deposited: amount, ...before });
   });
 });

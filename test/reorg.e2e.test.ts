@@ -105,7 +105,7 @@ describe("confirmations and reorgs, end to end", () => {
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
-      depositorySpentGas: await checks.gasPaid(originClient, deposit),
+      depositTx: deposit,
       deposited: 10_000_000_000_000_000n,
       ...before,
     });

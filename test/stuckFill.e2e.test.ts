@@ -60,7 +60,7 @@ describe("a fill that is never mined, end to end", () => {
         chainClient: originClient,
         currency: zeroAddress,
         user: user.address,
-        depositorySpentGas: await checks.gasPaid(originClient, deposit),
+        depositTx: deposit,
         deposited: 20_000_000_000_000_000n,
         ...before,
       });

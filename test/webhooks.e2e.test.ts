@@ -1,20 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { postGraphql } from "./support/postGraphql.js";
+import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
-
-async function graphql(apiUrl: string, query: string, variables: Record<string, unknown>, apiKey: string): Promise<any> {
-  const response = await fetch(`${apiUrl}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": apiKey },
-    body: JSON.stringify({ query, variables }),
-  });
-  return response.json();
-}
 
 /** What an integrator's receiver does: recompute the HMAC with its API key and compare in constant time. */
 function signatureIsValid(apiKey: string, timestamp: string | undefined, body: string, signature: string | undefined): boolean {
@@ -71,20 +63,17 @@ describe("webhooks, end to end: a local receiver follows an intent", () => {
     const key = await createApiKey(stack.pool, stack.serverKey, { name: "webhooks-e2e" });
     apiKey = key.key;
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/crossfill`;
-    const set = await graphql(stack.api.url, `mutation ($url: String!, $headers: [WebhookHeaderInput!]) { setWebhook(url: $url, headers: $headers) { url enabled } }`, {
+    const set = await postGraphql(stack.api.url, `mutation ($url: String!, $headers: [WebhookHeaderInput!]) { setWebhook(url: $url, headers: $headers) { url enabled } }`, {
       url,
       headers: [{ name: "X-Team", value: "payments" }],
     }, key.key);
     expect(set).toEqual({ data: { setWebhook: { url, enabled: true } } });
 
-    const quoted = await graphql(stack.api.url, `mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId steps { id kind requestId items { status data } } } }`, {
+    const quoted = await postGraphql(stack.api.url, `mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId steps { id kind requestId items { status data } } } }`, {
       input: {
         user: user.address,
         recipient: stack.devnet.accounts[3].address,
-        originChainId: origin.id,
-        destinationChainId: destination.id,
-        originCurrency: zeroAddress,
-        destinationCurrency: zeroAddress,
+        ...route(origin, destination),
         amount: "100000000000000000",
         tradeType: "EXACT_INPUT",
       },
@@ -113,7 +102,7 @@ describe("webhooks, end to end: a local receiver follows an intent", () => {
     const firstPendingOk = received.findIndex((r) => r.status === "pending" && r.answered === 204);
     expect(received.slice(0, firstPendingOk).every((r) => r.status === "pending" || r.status === "waiting")).toBe(true);
 
-    const log = await graphql(stack.api.url, `{ webhookDeliveries(first: 20) { edges { node { requestId status attempts lastStatusCode latencyMs } } } }`, {}, key.key);
+    const log = await postGraphql(stack.api.url, `{ webhookDeliveries(first: 20) { edges { node { requestId status attempts lastStatusCode latencyMs } } } }`, {}, key.key);
     const nodes = log.data.webhookDeliveries.edges.map((edge: any) => edge.node);
     expect(nodes.every((node: any) => node.requestId === requestId && node.status === "DELIVERED" && node.lastStatusCode === 204 && node.latencyMs >= 0)).toBe(true);
     expect(nodes.find((node: any) => node.attempts === 3)).toBeDefined();

@@ -44,12 +44,15 @@ export function refundChecks(stack: Pick<TestStack, "pool" | "devnet">) {
     currency: Address;
     user: Address;
     userBefore: bigint;
-    depositorySpentGas: bigint; // the user's own gas on the refund chain, native only
+    /** The user's deposit on the refund chain: its gas is part of the user's balance change in native refunds. */
+    depositTx?: Hex;
     deposited: bigint;
     depositoryBefore: bigint;
     solverBefore: bigint;
     refundsRequest?: boolean;
   }) {
+    if (args.currency === zeroAddress && !args.depositTx) throw new Error("a native refund is checked against the deposit's gas: pass depositTx");
+    const userSpentGas = args.currency === zeroAddress ? await gasPaid(args.chainClient, args.depositTx!) : 0n;
     const refund = await waitFor(
       async () => (await refundsOf(args.requestId)).find((r) => BigInt(r.deposited) === args.deposited && r.currency === args.currency.toLowerCase()),
       (r) => r?.status === "confirmed",
@@ -62,7 +65,7 @@ export function refundChecks(stack: Pick<TestStack, "pool" | "devnet">) {
     const refundGas = await gasPaid(args.chainClient, refund.tx_hash);
     const receipt = await args.chainClient.publicClient.getTransactionReceipt({ hash: refund.tx_hash });
     expect(receipt.gasUsed).toBeLessThanOrEqual(args.currency === zeroAddress ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20);
-    expect(await args.chainClient.balanceOf(args.user, args.currency)).toBe(args.userBefore - args.depositorySpentGas - args.deposited + amount);
+    expect(await args.chainClient.balanceOf(args.user, args.currency)).toBe(args.userBefore - userSpentGas - args.deposited + amount);
     const depository = args.chainClient.chain.depository as Address;
     expect(await args.chainClient.balanceOf(depository, args.currency)).toBe(args.depositoryBefore + gasCharge);
     const solver = stack.devnet.solver.address;
