@@ -5,7 +5,7 @@ import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { pollStatus } from "./support/pollStatus.js";
-import { postQuote } from "./support/postQuote.js";
+import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
@@ -158,12 +158,7 @@ describe("intent flows, end to end", () => {
   it("indexes a deposit by hand from its receipt, idempotently, and 404s unknown transactions", async () => {
     const { origin, destination } = chains();
     const user = stack.devnet.accounts[3];
-    const quote = await postQuote(stack.api.url, {
-      user: user.address,
-      ...route(origin, destination),
-      amount: "10000000000000000",
-      tradeType: "EXACT_INPUT",
-    });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 10_000_000_000_000_000n);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const index = (body: unknown) =>
       fetch(`${stack.api.url}/transactions/index`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
-import { postQuote } from "./support/postQuote.js";
-import { route } from "./support/route.js";
+import { postBridgeQuote } from "./support/postQuote.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 describe("native bridge, end to end", () => {
@@ -22,13 +21,7 @@ describe("native bridge, end to end", () => {
     const recipient = stack.devnet.accounts[1].address;
     const destinationClient = createEvmChainClient(destination).publicClient;
 
-    const response = await postQuote(stack.api.url, {
-      user: user.address,
-      recipient,
-      ...route(origin, destination),
-      amount: "1000000000000000000",
-      tradeType: "EXACT_INPUT",
-    });
+    const response = await postBridgeQuote(stack.api.url, user, { origin, destination }, 1_000_000_000_000_000_000n, { recipient });
     expect(response.status).toBe(200);
     const quote = response.body;
     expect(quote.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);

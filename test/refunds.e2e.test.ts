@@ -7,7 +7,7 @@ import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
-import { postQuote } from "./support/postQuote.js";
+import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { runRefundsCommand } from "../src/roles/runRefundsCommand.js";
@@ -104,13 +104,7 @@ describe("failures and refunds, end to end", () => {
   it("refunds when the devnet solver is told to refuse (debug-force-refund)", async () => {
     const { origin, destination, originClient } = setup();
     const user = stack.devnet.accounts[2];
-    const quote = await postQuote(stack.api.url, {
-      user: user.address,
-      ...route(origin, destination),
-      amount: "30000000000000000",
-      tradeType: "EXACT_INPUT",
-      referrer: DEBUG_FORCE_REFUND_REFERRER,
-    });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 30_000_000_000_000_000n, { referrer: DEBUG_FORCE_REFUND_REFERRER });
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
@@ -181,13 +175,7 @@ describe("failures and refunds, end to end", () => {
     const { origin, destination, originClient, destinationClient } = setup();
     const user = stack.devnet.accounts[4];
     const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
-    const quote = await postQuote(stack.api.url, {
-      user: user.address,
-      recipient,
-      ...route(origin, destination),
-      amount: "50000000000000000",
-      tradeType: "EXACT_INPUT",
-    });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 50_000_000_000_000_000n, { recipient });
     const requestId = quote.body.requestId;
     const first = await sendSteps(quote.body, user, origin);
     expect((await pollStatus(stack.api.url, requestId)).last.status).toBe("success");
@@ -211,12 +199,7 @@ describe("failures and refunds, end to end", () => {
   it("leaves a deposit its refund's gas would eat with NEGATIVE_NEW_AMOUNT_AFTER_FEES", async () => {
     const { origin, destination } = setup();
     const user = stack.devnet.accounts[0];
-    const quote = await postQuote(stack.api.url, {
-      user: user.address,
-      ...route(origin, destination),
-      amount: "60000000000000000",
-      tradeType: "EXACT_INPUT",
-    });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 60_000_000_000_000_000n);
     const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
     await wallet.writeContract({ address: origin.depository as Address, abi: depositoryAbi, functionName: "depositNative", args: [user.address, quote.body.protocol.v2.orderId], value: 1000n });
     const refund = await checks.waitFor(async () => (await checks.refundsOf(quote.body.requestId))[0], (r) => r?.status === "unrefundable", "an unrefundable refund");
@@ -265,12 +248,7 @@ describe("failures and refunds, end to end", () => {
   it("refunds a deposit made after the order's deadline (ORDER_EXPIRED)", async () => {
     const { origin, destination, originClient } = setup();
     const user = stack.devnet.accounts[2];
-    const quote = await postQuote(stack.api.url, {
-      user: user.address,
-      ...route(origin, destination),
-      amount: "70000000000000000",
-      tradeType: "EXACT_INPUT",
-    });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 70_000_000_000_000_000n);
     // The quote's time ran out before the user paid.
     await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [quote.body.requestId]);
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);

@@ -3,8 +3,7 @@ import { type Address, type Hex, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
-import { postQuote } from "./support/postQuote.js";
-import { route } from "./support/route.js";
+import { postBridgeQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { refundChecks } from "./support/refundChecks.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
@@ -23,13 +22,7 @@ describe("confirmations and reorgs, end to end", () => {
 
   const quoteBridge = async (recipient: Address) => {
     const [origin, destination] = stack.devnet.chains;
-    return postQuote(stack.api.url, {
-      user: stack.devnet.accounts[0].address,
-      recipient,
-      ...route(origin, destination),
-      amount: "10000000000000000",
-      tradeType: "EXACT_INPUT",
-    });
+    return postBridgeQuote(stack.api.url, stack.devnet.accounts[0], { origin, destination }, 10_000_000_000_000_000n, { recipient });
   };
 
   it("waits for the deposit's confirmations before filling", async () => {

@@ -3,8 +3,7 @@ import { type Address, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmChainClient } from "../src/chains/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
-import { postQuote } from "./support/postQuote.js";
-import { route } from "./support/route.js";
+import { postBridgeQuote } from "./support/postQuote.js";
 import { refundChecks } from "./support/refundChecks.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
@@ -30,13 +29,7 @@ describe("a fill that is never mined, end to end", () => {
     const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
     const rpc = (method: string, params: unknown[]) =>
       fetch(destination.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    const quote = await postQuote(stack.api.url, {
-      user: user.address,
-      recipient,
-      ...route(origin, destination),
-      amount: "20000000000000000",
-      tradeType: "EXACT_INPUT",
-    });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 20_000_000_000_000_000n, { recipient });
     const requestId = quote.body.requestId;
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const destinationSolverBefore = await destinationClient.publicClient.getBalance({ address: stack.devnet.solver.address });

@@ -1,3 +1,5 @@
+import { route } from "./route.js";
+
 /** POST /quote/v2 and the parsed answer, whatever its status. */
 export async function postQuote(apiUrl: string, body: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${apiUrl}/quote/v2`, {
@@ -6,4 +8,15 @@ export async function postQuote(apiUrl: string, body: unknown): Promise<{ status
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
+}
+
+/** POST /quote/v2 for an exact-input native bridge by `user` from origin to destination, with any further fields. */
+export function postBridgeQuote(
+  apiUrl: string,
+  user: { address: string },
+  chains: { origin: { id: number }; destination: { id: number } },
+  amount: bigint,
+  extra: Record<string, unknown> = {},
+): Promise<{ status: number; body: any }> {
+  return postQuote(apiUrl, { user: user.address, ...route(chains.origin, chains.destination), amount: amount.toString(), tradeType: "EXACT_INPUT", ...extra });
 }
