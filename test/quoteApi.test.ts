@@ -138,6 +138,8 @@ describe("quote, chains and status over HTTP", () => {
       [{ ...base, slippageTolerance: 50 }, "INVALID_SLIPPAGE_TOLERANCE"],
       [{ ...base, latePaymentSlippageTolerance: "-5" }, "INVALID_SLIPPAGE_TOLERANCE"],
       [{ ...base, subsidizeFees: true, subsidizationBps: 5000 }, "INVALID_INPUT"],
+      [{ ...base, appFees: [{ recipient: base.user, fee: "50" }] }, "INVALID_INPUT"],
+      [{ ...base, appFees: "50" }, "INVALID_INPUT"],
       [{ ...base, amount: (10n ** 30n).toString() }, "INSUFFICIENT_LIQUIDITY"],
       [{ ...base, txs: [{ to: "0x1", value: "0", data: "0x" }] }, "INVALID_INPUT"],
       [{ ...base, destinationCurrency: usdc, txs: [{ to: usdc, value: "5", data: "0x" }] }, "INVALID_INPUT"],

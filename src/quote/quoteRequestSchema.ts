@@ -27,6 +27,8 @@ export const quoteRequestSchema = z.object({
   slippageTolerance: z.unknown().optional(),
   latePaymentSlippageTolerance: z.unknown().optional(),
   referrer: z.string().max(256).optional(),
+  // Refused when non-empty (validateQuoteRequest): ignoring it would quote without the integrator's fee.
+  appFees: z.array(z.unknown()).max(20).optional(),
 });
 
 export type QuoteRequestBody = z.infer<typeof quoteRequestSchema>;

@@ -71,6 +71,9 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry): Qu
   const refundTo = input.refundTo === undefined ? user : evmAddress(input.refundTo, "refundTo");
 
   if (input.useDepositAddress) throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are not offered for EVM origins");
+  if (input.appFees?.length) {
+    throw new InvalidInputError("INVALID_INPUT", "appFees: app fees are not offered yet; quote without them (an ignored app fee would never be paid)");
+  }
   if (input.subsidizationBps !== undefined) {
     throw new InvalidInputError("INVALID_INPUT", "subsidizationBps applies only to swap execution flows, not to bridges or deposit addresses");
   }
