@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { onchainSchemaIdent } from "./chainFacts.js";
+import { groupByRequest } from "./groupByRequest.js";
 import type { Queryable } from "./requests.js";
 
 export type RefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual" | "settled";
@@ -155,6 +156,27 @@ export async function findOpenRefunds(db: Queryable, olderThanMs: number, limit 
     [olderThanMs, limit],
   );
   return rows.map((row) => row.id);
+}
+
+/** A refund as its request's history shows it: what it returned, what its gas cost the deposit, and why not. */
+export type RequestRefund = Refund & { gasCost: bigint | null; refundFailReason: string | null; createdAt: Date; updatedAt: Date };
+
+/** The refunds of many requests in one query, one list per id in the order given, oldest first. */
+export async function refundsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<RequestRefund[][]> {
+  const { rows } = await db.query<RefundRow & { gas_cost: string | null; refund_fail_reason: string | null; created_at: Date; updated_at: Date }>(
+    "SELECT * FROM crossfill.refunds WHERE request_id = ANY($1) ORDER BY id",
+    [requestIds],
+  );
+  return groupByRequest(
+    requestIds,
+    rows.map((row) => ({
+      ...toRefund(row),
+      gasCost: row.gas_cost === null ? null : BigInt(row.gas_cost),
+      refundFailReason: row.refund_fail_reason,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    })),
+  );
 }
 
 /** Refunds an operator should look at: not paid automatically, or not yet confirmed. */

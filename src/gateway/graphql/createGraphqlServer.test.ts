@@ -4,6 +4,7 @@ import { zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../schema/migrate.js";
+import { queueRefund } from "../../../schema/refunds.js";
 import { transitionRequest } from "../../../schema/transitionRequest.js";
 import { withTransaction } from "../../../schema/withTransaction.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
@@ -107,6 +108,50 @@ describe("GraphQL over HTTP", () => {
     expect(many.body.data.requestsByIds.slice(0, 6).map((entry: { fills: unknown[] }) => entry.fills.length)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(singleQueries).toBe(4);
     expect(queries).toBe(4);
+  });
+
+  it("answers a failed request's failed transaction and refunds, the refunds of many requests in one query", async () => {
+    const failed = [];
+    for (let i = 0; i < 3; i++) {
+      const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC });
+      const deposit = { chainId: 31338, txHash: hash(), logIndex: 0, currency: zeroAddress, amount: 1000n };
+      const call = { from: "0x00000000000000000000000000000000000000aa", to: "0x00000000000000000000000000000000000000bb", data: "0x1234", value: "0" };
+      await withTransaction(pool, async (client) => {
+        await transitionRequest(client, { requestId: request.id, to: "pending" });
+        await transitionRequest(client, {
+          requestId: request.id,
+          to: "failure",
+          failReason: "EXECUTION_REVERTED",
+          failedTransaction: { txHash: i === 0 ? null : hash(), blockNumber: i === 0 ? null : 77n, call },
+        });
+        await queueRefund(client, { requestId: request.id, deposit, reason: "EXECUTION_REVERTED", refundsRequest: true, recipient: request.user });
+      });
+      failed.push({ request, deposit, call });
+    }
+    queries = 0;
+    const answer = await gql(`query ($ids: [String!]!) { requestsByIds(ids: $ids) {
+        id failReason failedTransaction { txHash blockNumber call { from to data value } }
+        refunds { status reason depositTxHash chainId currency { symbol } recipient deposited amount gasCost txHash }
+      } }`, { ids: failed.map((entry) => entry.request.id) });
+    expect(answer.body.errors).toBeUndefined();
+    expect(queries).toBe(2);
+    const [simulated, mined] = answer.body.data.requestsByIds;
+    expect(simulated).toMatchObject({ failReason: "EXECUTION_REVERTED", failedTransaction: { txHash: null, blockNumber: null, call: failed[0].call } });
+    expect(mined.failedTransaction).toMatchObject({ blockNumber: "77", txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(simulated.refunds).toEqual([
+      {
+        status: "queued",
+        reason: "EXECUTION_REVERTED",
+        depositTxHash: failed[0].deposit.txHash,
+        chainId: 31338,
+        currency: { symbol: "ETH" },
+        recipient: failed[0].request.user.toLowerCase(),
+        deposited: "1000",
+        amount: null,
+        gasCost: null,
+        txHash: null,
+      },
+    ]);
   });
 
   it("answers null for an unknown request and INVALID_INPUT for a malformed id", async () => {

@@ -2,6 +2,7 @@ import { contextCacheSymbol } from "@pothos/core";
 import { depositsOfRequests, fillsOfRequests } from "../../../../schema/requestChainFacts.js";
 import type { StoredRequest } from "../../../../schema/requests.js";
 import { requestsByIds } from "../../../../schema/requestsByIds.js";
+import { refundsOfRequests } from "../../../../schema/refunds.js";
 import { statusEventsOfRequests } from "../../../../schema/statusEvents.js";
 import { InvalidInputError } from "../../../domain/errors.js";
 import type { StatusUpdate } from "../../../events/statusUpdate.js";
@@ -12,7 +13,9 @@ import { ChainRef } from "./chain.js";
 import { CurrencyRef } from "./currency.js";
 import { DepositRef } from "./deposit.js";
 import { FillRef } from "./fill.js";
+import { FailedTransactionRef } from "./failedTransaction.js";
 import { FeesRef, QuoteDetailsRef } from "./quote.js";
+import { RefundRef } from "./refund.js";
 import { RequestStatusEnum } from "./requestStatus.js";
 import { StatusEventRef } from "./statusEvent.js";
 
@@ -69,6 +72,7 @@ export const RequestRef = builder.loadableObject("Request", {
     referrer: t.exposeString("referrer", { nullable: true }),
     failReason: t.exposeString("failReason", { nullable: true }),
     refundFailReason: t.exposeString("refundFailReason", { nullable: true }),
+    failedTransaction: t.field({ type: FailedTransactionRef, nullable: true, resolve: (request) => request.failedTransaction }),
     quotedFees: t.field({ type: FeesRef, nullable: true, resolve: (request) => ((request.quote as StoredQuote)?.fees as never) ?? null }),
     quotedDetails: t.field({ type: QuoteDetailsRef, nullable: true, resolve: (request) => ((request.quote as StoredQuote)?.details as never) ?? null }),
     createdAt: t.field({ type: "DateTime", resolve: (request) => request.createdAt }),
@@ -81,6 +85,12 @@ export const RequestRef = builder.loadableObject("Request", {
     fills: t.loadableList({
       type: FillRef,
       load: (ids: string[], context) => fillsOfRequests(context.db, ids),
+      resolve: (request) => request.id,
+    }),
+    refunds: t.loadableList({
+      type: RefundRef,
+      description: "Refunds of this request's deposits (a failed fill's, and any duplicate deposit's), oldest first.",
+      load: (ids: string[], context) => refundsOfRequests(context.db, ids),
       resolve: (request) => request.id,
     }),
     statusEvents: t.loadableList({
