@@ -4,7 +4,7 @@ import { emptyFilter } from "../src/requests/requestFilter.js";
 import { insertStatsRequest } from "../test/support/insertStatsRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { migrate } from "./migrate.js";
-import { type RequestStatsGroup, requestStats } from "./requestStats.js";
+import { type RequestStatsBucket, type RequestStatsGroup, requestStats } from "./requestStats.js";
 
 const DAY1 = "2026-01-01T00:00:00.000Z";
 const DAY2 = "2026-01-02T00:00:00.000Z";
@@ -119,6 +119,52 @@ describe("requestStats (SQL)", () => {
     );
     expect(rows.length).toBeGreaterThan(5);
     expect(buckets.map((b) => [b.originChainId, b.day, b.fillSecondsP50, b.fillSecondsP95])).toEqual(rows.map((row) => [row.chain, row.day, row.p50, row.p95]));
+  });
+
+  it("time buckets of a window cut mid-day and mid-hour hold exactly its rows, as grouping each row by its UTC day and hour does", async () => {
+    // March, so the buckets above stay as they are; rows on and around the window's and the buckets' edges.
+    const rows: Array<[string, number, string, string, number | undefined]> = [
+      ["2026-03-01T23:29:59.999Z", 1, "success", "7", 3],
+      ["2026-03-01T23:30:00.000Z", 1, "success", "1.5", 4],
+      ["2026-03-01T23:59:59.999Z", 10, "failure", "2.25", undefined],
+      ["2026-03-02T00:00:00.000Z", 1, "success", "3", 9],
+      ["2026-03-02T00:00:00.000Z", 1, "success", "0.000001", 9],
+      ["2026-03-02T10:59:59.999Z", 10, "success", "4", 1],
+      ["2026-03-02T11:00:00.000Z", 1, "pending", "5", undefined],
+      ["2026-03-02T11:29:59.999Z", 10, "success", "6.10", 30],
+      ["2026-03-02T11:30:00.000Z", 1, "success", "8", 2],
+    ];
+    for (const [createdAt, origin, status, amountUsd, fillSeconds] of rows) {
+      await insertStatsRequest(pool, { origin, destination: 42161, symbol: "ETH", createdAt, status, amountUsd, fillSeconds });
+    }
+    const window = { from: new Date("2026-03-01T23:30:00Z"), to: new Date("2026-03-02T11:30:00Z") };
+    const reference: Record<RequestStatsGroup, string> = {
+      ORIGIN_CHAIN: "origin_chain_id::int", DESTINATION_CHAIN: "destination_chain_id::int", STATUS: "status", CURRENCY_IN: "currency_in_symbol",
+      FAIL_REASON: "fail_reason", DAY: "date_trunc('day', created_at, 'UTC')", HOUR: "date_trunc('hour', created_at, 'UTC')",
+    };
+    const groupings: RequestStatsGroup[][] = [["DAY"], ["HOUR"], ["DAY", "HOUR"], ["HOUR", "ORIGIN_CHAIN"], ["ORIGIN_CHAIN", "DAY", "STATUS"]];
+    for (const groupBy of groupings) {
+      const buckets = await requestStats(pool, { filter: emptyFilter(), ...window, groupBy });
+      const keys = groupBy.map((group, index) => `${reference[group]} AS k${index}`).join(", ");
+      const { rows: expected } = await pool.query(
+        `SELECT ${keys}, count(*)::int AS count, sum(amount_usd)::text AS volume, count(*) FILTER (WHERE status = 'success')::int AS successes,
+                round(percentile_cont(0.5) WITHIN GROUP (ORDER BY fill_seconds)::numeric, 3)::float8 AS p50,
+                round(percentile_cont(0.95) WITHIN GROUP (ORDER BY fill_seconds)::numeric, 3)::float8 AS p95
+           FROM crossfill.requests WHERE created_at >= $1 AND created_at < $2
+          GROUP BY ${groupBy.map((_, index) => index + 1).join(", ")} ORDER BY ${groupBy.map((_, index) => index + 1).join(", ")}`,
+        [window.from, window.to],
+      );
+      const field: Record<RequestStatsGroup, (b: RequestStatsBucket) => unknown> = {
+        ORIGIN_CHAIN: (b) => b.originChainId, DESTINATION_CHAIN: (b) => b.destinationChainId, STATUS: (b) => b.status, CURRENCY_IN: (b) => b.currencyInSymbol,
+        FAIL_REASON: (b) => b.failReason, DAY: (b) => b.day?.toISOString(), HOUR: (b) => b.hour?.toISOString(),
+      };
+      expect(buckets.map((b) => [...groupBy.map((group) => field[group](b)), b.count, b.volumeUsd, b.successes, b.fillSecondsP50, b.fillSecondsP95]), groupBy.join(" × ")).toEqual(
+        expected.map((row) => [...groupBy.map((_, index) => (row[`k${index}`] instanceof Date ? row[`k${index}`].toISOString() : row[`k${index}`])), row.count, row.volume, row.successes, row.p50, row.p95]),
+      );
+    }
+    const [day] = await requestStats(pool, { filter: emptyFilter(), ...window, groupBy: ["DAY"] });
+    // 23:29:59.999 is before the window: the first day holds 2 of its 3 rows.
+    expect([day.day?.toISOString(), day.count, day.volumeUsd]).toEqual(["2026-03-01T00:00:00.000Z", 2, "3.75"]);
   });
 
   it("answers one zero bucket without groups and no bucket with groups when nothing matches", async () => {
