@@ -4,7 +4,8 @@ import { emptyFilter } from "../src/requests/requestFilter.js";
 import { insertStatsRequest } from "../test/support/insertStatsRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { migrate } from "./migrate.js";
-import { type RequestStatsBucket, type RequestStatsGroup, requestStats } from "./requestStats.js";
+import { type FieldCondition, type RequestFilter } from "../src/requests/requestFilter.js";
+import { type RequestStatsBucket, type RequestStatsGroup, requestStats, rollupDays } from "./requestStats.js";
 
 const DAY1 = "2026-01-01T00:00:00.000Z";
 const DAY2 = "2026-01-02T00:00:00.000Z";
@@ -171,5 +172,74 @@ describe("requestStats (SQL)", () => {
     const none = { ...emptyFilter(), conditions: [{ field: "originChainId" as const, negate: false, values: [5] }] };
     expect(await stats([], none)).toMatchObject([{ count: 0, volumeUsd: "0", successRate: null, fillSecondsP50: null, feesUsd: "0" }]);
     expect(await stats(["DAY"], none)).toEqual([]);
+  });
+  it("answers from the daily rollups exactly as from the raw rows: every grouping, rollup filters, windows cut mid-day, and the raw path for the rest", async () => {
+    // April, so the buckets above stay as they are: ~200 requests over six days, every status, sums of mixed scales.
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const statuses = ["waiting", "depositing", "pending", "submitted", "success", "success", "success", "failure", "refund"];
+    const failReasons = ["SLIPPAGE", "ORDER_EXPIRED", "DOUBLE_SPEND"];
+    await pool.query("INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher) VALUES ('key_rollup', 'rollup', 'rollup', false, '\\x01', '\\x00')");
+    for (let i = 0; i < 200; i++) {
+      const status = statuses[next() % statuses.length];
+      const minute = next() % (6 * 24 * 60);
+      await insertStatsRequest(pool, {
+        origin: [1, 10, 8453][next() % 3], destination: [42161, 1][next() % 2], symbol: ["ETH", "USDC", "WETH"][next() % 3],
+        createdAt: new Date(Date.UTC(2026, 3, 1) + minute * 60_000 + (next() % 60_000)).toISOString(), status,
+        failReason: status === "failure" || status === "refund" ? (next() % 4 === 0 ? undefined : failReasons[next() % 3]) : undefined,
+        amountUsd: [`${next() % 1000}`, `${next() % 1000}.${next() % 100}`, `${next() % 10}.${String(next() % 1000000).padStart(6, "0")}`, "5.0"][next() % 4],
+        relayerFeeUsd: next() % 3 === 0 ? "0" : `0.${next() % 1000}`, appFeeUsd: next() % 5 === 0 ? "0.001" : undefined,
+        fillSeconds: status === "success" || (status === "submitted" && next() % 2 === 0) ? next() % 60 : undefined,
+        apiKeyId: next() % 3 === 0 ? "key_rollup" : undefined,
+      });
+    }
+    const condition = (field: FieldCondition["field"], values: FieldCondition["values"], negate = false): FieldCondition => ({ field, negate, values });
+    const filter = (part: Partial<RequestFilter>): RequestFilter => ({ ...emptyFilter(), ...part });
+    const rollupFilters: RequestFilter[] = [
+      emptyFilter(),
+      filter({ conditions: [condition("status", ["success", "failure"])] }),
+      filter({ conditions: [condition("currencyInSymbol", ["USDC"], true), condition("chainId", [1])] }),
+      filter({ conditions: [condition("failReason", null)] }),
+      filter({ conditions: [condition("failReason", null, true), condition("destinationChainId", [42161])] }),
+      filter({ conditions: [condition("failReason", ["SLIPPAGE"], true)] }),
+      filter({ groups: [[condition("failReason", ["SLIPPAGE"])], [condition("originChainId", [10]), condition("status", ["success"])]] }),
+      filter({ conditions: [condition("currencyInChainId", [8453]), condition("currencyOutChainId", [1], true)] }),
+    ];
+    const rawFilters: RequestFilter[] = [
+      filter({ conditions: [condition("apiKey", ["key_rollup"])] }),
+      filter({ groups: [[condition("status", ["success"])], [condition("apiKey", ["key_rollup"])]] }),
+      filter({ amountUsd: { min: "5" } }),
+      filter({ fillTimeSeconds: { max: 30 } }),
+      filter({ conditions: [condition("currencyOutSymbol", ["ETH"])] }),
+    ];
+    const groupings: RequestStatsGroup[][] = [
+      [], ["DAY"], ["ORIGIN_CHAIN"], ["DESTINATION_CHAIN"], ["STATUS"], ["CURRENCY_IN"], ["FAIL_REASON"], ["ORIGIN_CHAIN", "DAY"],
+      ["DAY", "DESTINATION_CHAIN", "STATUS"], ["CURRENCY_IN", "FAIL_REASON"], ["ORIGIN_CHAIN", "DESTINATION_CHAIN", "STATUS", "CURRENCY_IN", "FAIL_REASON", "DAY"],
+      ["HOUR"], ["ORIGIN_CHAIN", "HOUR", "DAY"],
+    ];
+    const windows = [
+      { from: new Date("2026-04-01T00:00:00Z"), to: new Date("2026-04-07T00:00:00Z") }, // whole days only
+      { from: new Date("2026-04-01T13:37:12.345Z"), to: new Date("2026-04-05T06:00:00.001Z") }, // cut mid-day at both edges
+      { from: new Date("2026-04-02T00:00:00Z"), to: new Date("2026-04-04T23:59:59.999Z") }, // cut at the end only
+      { from: new Date("2026-04-03T05:00:00Z"), to: new Date("2026-04-03T20:00:00Z") }, // no whole day: the raw rows
+    ];
+    let fromRollup = 0;
+    for (const window of windows) {
+      for (const groupBy of groupings) {
+        for (const f of [...rollupFilters, ...rawFilters]) {
+          const query = { filter: f, ...window, groupBy };
+          const usesRollup = rollupDays(query) !== undefined;
+          const expectedToUse = rollupFilters.includes(f) && !groupBy.includes("HOUR") && window !== windows[3];
+          expect(usesRollup, JSON.stringify(query)).toBe(expectedToUse);
+          if (usesRollup) fromRollup++;
+          expect(await requestStats(pool, query), JSON.stringify(query)).toEqual(await requestStats(pool, query, "raw"));
+        }
+      }
+    }
+    expect(fromRollup).toBe(3 * 11 * rollupFilters.length);
+    // The comparison is not vacuous: the rollup answers buckets with counts, sums of mixed scales and percentiles.
+    const [all] = await requestStats(pool, { filter: emptyFilter(), ...windows[1], groupBy: [] });
+    expect(all.count).toBeGreaterThan(100);
+    expect(all.fillSecondsP95).not.toBeNull();
   });
 });

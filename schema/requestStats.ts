@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { RequestFilter } from "../src/requests/requestFilter.js";
+import type { FieldKey, RequestFilter } from "../src/requests/requestFilter.js";
 import type { Queryable } from "./requests.js";
 import { Params, whereSql } from "./requestsQuery.js";
 import { withTransaction } from "./withTransaction.js";
@@ -98,6 +98,65 @@ function groupedRows(query: RequestStatsQuery, params: Params, extra: Array<{ ex
                     GROUP BY ${groupByPositions(keys.length)}) x`;
 }
 
+/** Filter fields the rollups hold as columns of the same name (migration 0063); any other filter reads the raw rows. */
+const ROLLUP_FIELDS: ReadonlySet<FieldKey> = new Set<FieldKey>([
+  "originChainId", "destinationChainId", "chainId", "currencyInChainId", "currencyOutChainId", "status", "failReason", "currencyInSymbol",
+]);
+const DAY_MS = 86_400_000;
+
+/** Which rows answer a query: `raw` forces the requests table (the rollups' reference in tests and the bench). */
+export type RequestStatsSource = "auto" | "raw";
+
+/** Whole UTC days [fromDay, toDay) of a window. */
+export type RollupDays = { fromDay: Date; toDay: Date };
+
+/**
+ * The whole UTC days of the window the daily rollups can answer, or undefined when they cannot: an HOUR
+ * grouping, a filter on anything but their dimensions (the API key included), or no whole day in the window.
+ */
+export function rollupDays(query: RequestStatsQuery): RollupDays | undefined {
+  if (query.groupBy.includes("HOUR")) return undefined;
+  const { filter } = query;
+  const ranges = [filter.createdAt, filter.originBlock, filter.amountUsd, filter.appFeesUsd, filter.fillTimeSeconds];
+  if (filter.term !== undefined || filter.features.length > 0 || ranges.some((range) => range.min !== undefined || range.max !== undefined)) return undefined;
+  if (![...filter.conditions, ...filter.groups.flat()].every((condition) => ROLLUP_FIELDS.has(condition.field))) return undefined;
+  // Epoch milliseconds count UTC days of exactly 86,400,000 ms, as date_bin's days from 2000-01-01 00:00 UTC.
+  const fromDay = Math.ceil(query.from.getTime() / DAY_MS) * DAY_MS;
+  const toDay = Math.floor(query.to.getTime() / DAY_MS) * DAY_MS;
+  return fromDay < toDay ? { fromDay: new Date(fromDay), toDay: new Date(toDay) } : undefined;
+}
+
+const ROLLUP_DIMENSIONS = "r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason";
+
+/**
+ * groupedRows' subquery answered from a rollup: its whole days, plus the raw rows of the partial days at either
+ * edge of the window with the same columns (count 1 each), aggregated together by the groups' keys.
+ */
+function rollupRows(
+  query: RequestStatsQuery,
+  params: Params,
+  days: RollupDays,
+  rollup: { table: string; columns: string },
+  raw: { columns: string; where?: string },
+  extra: Array<{ expression: string; alias: string }>,
+  measures: string,
+): string {
+  const at = (date: Date) => params.add(date.toISOString(), "timestamptz");
+  const sources = [
+    `SELECT r.day, ${ROLLUP_DIMENSIONS}, ${rollup.columns} FROM ${rollup.table} r
+      WHERE ${[`r.day >= ${at(days.fromDay)}`, `r.day < ${at(days.toDay)}`, ...whereSql(query.filter, params)].join(" AND ")}`,
+  ];
+  for (const [start, end] of [[query.from, days.fromDay], [days.toDay, query.to]]) {
+    if (start.getTime() >= end.getTime()) continue;
+    const where = [`r.created_at >= ${at(start)}`, `r.created_at < ${at(end)}`, ...(raw.where ? [raw.where] : []), ...whereSql(query.filter, params)];
+    sources.push(`SELECT date_bin('1 day', r.created_at, ${EPOCH}), ${ROLLUP_DIMENSIONS}, ${raw.columns} FROM crossfill.requests r WHERE ${where.join(" AND ")}`);
+  }
+  const keys = [...(query.groupBy.includes("DAY") ? ["r.day AS day"] : []), ...[...query.groupBy.flatMap((group) => (isTimeGroup(group) ? [] : [GROUP_SQL[group]])), ...extra].map((key) => `${key.expression} AS ${key.alias}`)];
+  return `SELECT ${[...keys, measures].join(", ")}
+              FROM (${sources.join("\n             UNION ALL ")}) r
+             ${keys.length ? `GROUP BY ${keys.map((_, index) => index + 1).join(", ")}` : ""}`;
+}
+
 const orderBy = (keys: string[]) => (keys.length ? `ORDER BY ${keys.map((key) => `${key} NULLS LAST`).join(", ")}` : "");
 
 /**
@@ -105,10 +164,14 @@ const orderBy = (keys: string[]) => (keys.length ? `ORDER BY ${keys.map((key) =>
  * clause (the per-row work is what a million rows cost), then the few thousand partial rows are folded per
  * bucket, with the status conditions applied to them instead.
  */
-export function requestTotalsSql(query: RequestStatsQuery): { text: string; values: unknown[] } {
+export function requestTotalsSql(query: RequestStatsQuery, source: RequestStatsSource = "auto"): { text: string; values: unknown[] } {
   const params = new Params();
   const keys = query.groupBy.map((group) => GROUP_SQL[group].alias);
-  const rows = groupedRows(query, params, [{ expression: "r.status", alias: "st" }], "count(*) AS n, sum(r.amount_usd) AS volume, sum(r.fees_usd) AS fees");
+  const days = source === "auto" ? rollupDays(query) : undefined;
+  const extra = [{ expression: "r.status", alias: "st" }];
+  const rows = days
+    ? rollupRows(query, params, days, { table: "crossfill.request_stats_daily", columns: "r.n, r.volume, r.fees" }, { columns: "1 AS n, r.amount_usd AS volume, r.fees_usd AS fees" }, extra, "sum(r.n) AS n, sum(r.volume) AS volume, sum(r.fees) AS fees")
+    : groupedRows(query, params, extra, "count(*) AS n, sum(r.amount_usd) AS volume, sum(r.fees_usd) AS fees");
   const text = `
     SELECT ${keys.map((key) => `${key}, `).join("")}
            coalesce(sum(n), 0) AS count,
@@ -129,12 +192,16 @@ export function requestTotalsSql(query: RequestStatsQuery): { text: string; valu
  * histogram with percentile_cont's exact rule — rank h = p × (n − 1), interpolated between the values at
  * floor(h) and ceil(h) — in numeric, so 18.5 is 18.5. Buckets without fills are absent.
  */
-export function requestFillTimesSql(query: RequestStatsQuery): { text: string; values: unknown[] } {
+export function requestFillTimesSql(query: RequestStatsQuery, source: RequestStatsSource = "auto"): { text: string; values: unknown[] } {
   const params = new Params();
   const keys = query.groupBy.map((group) => GROUP_SQL[group].alias);
   const partition = keys.length ? `PARTITION BY ${keys.join(", ")}` : "";
   // n as int: the running sums below then add machine integers, not numerics
-  const histogram = groupedRows(query, params, [{ expression: "r.fill_seconds", alias: "fs" }], "count(*)::int AS n", ["r.fill_seconds IS NOT NULL"]);
+  const days = source === "auto" ? rollupDays(query) : undefined;
+  const extra = [{ expression: "r.fill_seconds", alias: "fs" }];
+  const histogram = days
+    ? rollupRows(query, params, days, { table: "crossfill.request_fill_stats_daily", columns: "r.fill_seconds, r.n" }, { columns: "r.fill_seconds, 1 AS n", where: "r.fill_seconds IS NOT NULL" }, extra, "sum(r.n)::int AS n")
+    : groupedRows(query, params, extra, "count(*)::int AS n", ["r.fill_seconds IS NOT NULL"]);
   // The ranks floor(p × (n − 1)) and ceil(p × (n − 1)) in integer arithmetic (p = percent / 100): numeric
   // arithmetic on every histogram row cost more than the window sums themselves.
   const percentile = (percent: number, name: string) => `
@@ -197,12 +264,15 @@ async function withStatsMemory<T>(db: Queryable, read: (client: Queryable) => Pr
 
 /**
  * Counts, volumes, success rate, fill-time percentiles and fees per bucket of the requests created in the window.
- * The totals and the fill times are two queries run at once (on two pool connections, so on two cores); a bucket
- * whose requests change between them may disagree by those requests, which an analytics view tolerates.
+ * Whole UTC days come from the daily rollups when every filter field is one of their dimensions and nothing is
+ * grouped by HOUR (rollupDays), the rest from the raw rows; `source: "raw"` reads only the raw rows (the same
+ * answer, the rollups' reference). The totals and the fill times are two queries run at once (on two pool
+ * connections, so on two cores); a bucket whose requests change between them may disagree by those requests,
+ * which an analytics view tolerates.
  */
-export async function requestStats(db: Queryable, query: RequestStatsQuery): Promise<RequestStatsBucket[]> {
-  const totalsSql = requestTotalsSql(query);
-  const fillTimesSql = requestFillTimesSql(query);
+export async function requestStats(db: Queryable, query: RequestStatsQuery, source: RequestStatsSource = "auto"): Promise<RequestStatsBucket[]> {
+  const totalsSql = requestTotalsSql(query, source);
+  const fillTimesSql = requestFillTimesSql(query, source);
   const [totals, fillTimes] = await Promise.all([
     withStatsMemory(db, (client) => client.query<TotalsRow>(totalsSql.text, totalsSql.values)),
     withStatsMemory(db, (client) => client.query<FillTimesRow>(fillTimesSql.text, fillTimesSql.values)),
@@ -232,9 +302,9 @@ export async function requestStats(db: Queryable, query: RequestStatsQuery): Pro
 }
 
 /** The plans Postgres runs for both queries (EXPLAIN ANALYZE, text), for the benchmark's record. */
-export async function explainRequestStats(db: Queryable, query: RequestStatsQuery): Promise<string> {
+export async function explainRequestStats(db: Queryable, query: RequestStatsQuery, source: RequestStatsSource = "auto"): Promise<string> {
   const plans: string[] = [];
-  for (const [name, sql] of [["totals", requestTotalsSql(query)], ["fill times", requestFillTimesSql(query)]] as const) {
+  for (const [name, sql] of [["totals", requestTotalsSql(query, source)], ["fill times", requestFillTimesSql(query, source)]] as const) {
     const { rows } = await withStatsMemory(db, (client) =>
       client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${sql.text}`, sql.values),
     );
