@@ -15,12 +15,12 @@ CREATE TABLE crossfill.request_stats_daily (
   currency_in_symbol   text,
   fail_reason          text,
   n                    bigint NOT NULL,
-  -- sum(amount_usd) and sum(fees_usd) at the scale the raw sum prints with: the largest scale of the rows, and
-  -- how many rows have it (when the last of them leaves, the scale is re-read from the rows).
+  -- sum(amount_usd) and sum(fees_usd) at the scale the raw sum prints with, the largest scale of the rows; so
+  -- that it can drop when a row leaves, how many rows have each scale (element scale + 1).
   volume               numeric NOT NULL,
-  volume_top           bigint NOT NULL,
+  volume_scales        bigint[] NOT NULL,
   fees                 numeric NOT NULL,
-  fees_top             bigint NOT NULL,
+  fees_scales          bigint[] NOT NULL,
   CONSTRAINT request_stats_daily_key UNIQUE NULLS NOT DISTINCT
     (day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason)
 );
@@ -39,25 +39,25 @@ CREATE TABLE crossfill.request_fill_stats_daily (
     (day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason, fill_seconds)
 );
 
+-- How many of `scales` are 0, 1, 2, … (element scale + 1), and the largest scale counted.
+CREATE FUNCTION crossfill.scale_counts(scales int[]) RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$
+  SELECT array_agg((SELECT count(*) FROM unnest(scales) s WHERE s = i) ORDER BY i) FROM generate_series(0, (SELECT max(s) FROM unnest(scales) s)) i
+$$;
+CREATE FUNCTION crossfill.top_scale(counts bigint[]) RETURNS int LANGUAGE sql IMMUTABLE AS $$
+  SELECT max(i) - 1 FROM generate_subscripts(counts, 1) i WHERE counts[i] > 0
+$$;
+
 -- One statement per rollup from the raw rows: the backfill below, and the rebuild after a bulk load with the
--- triggers off (schema/rebuildRequestStatsRollup.ts). SHARE lock: no request changes while it runs. In day
--- order, so a window's days are neighbouring pages.
+-- triggers off (schema/rebuildRequestStatsRollup.ts). SHARE lock: no request changes while it runs (and stats
+-- readers wait for the TRUNCATE's lock rather than see empty rollups). In day order: a window's days are
+-- neighbouring pages.
 CREATE FUNCTION crossfill.rebuild_request_stats_rollup() RETURNS void LANGUAGE sql AS $$
   LOCK TABLE crossfill.requests IN SHARE MODE;
-  DELETE FROM crossfill.request_stats_daily;
-  DELETE FROM crossfill.request_fill_stats_daily;
+  TRUNCATE crossfill.request_stats_daily, crossfill.request_fill_stats_daily;
   INSERT INTO crossfill.request_stats_daily
-  WITH scaled AS (
-    SELECT date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00') AS day, origin_chain_id, destination_chain_id, status,
-           currency_in_symbol, fail_reason, scale(amount_usd) AS volume_scale, scale(fees_usd) AS fees_scale,
-           count(*) AS n, sum(amount_usd) AS volume, sum(fees_usd) AS fees
-      FROM crossfill.requests GROUP BY 1, 2, 3, 4, 5, 6, 7, 8),
-  tops AS (
-    SELECT *, max(volume_scale) OVER w AS volume_max, max(fees_scale) OVER w AS fees_max
-      FROM scaled WINDOW w AS (PARTITION BY day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason))
-  SELECT day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason, sum(n),
-         sum(volume), sum(n) FILTER (WHERE volume_scale = volume_max), sum(fees), sum(n) FILTER (WHERE fees_scale = fees_max)
-    FROM tops GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1;
+  SELECT date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00'), origin_chain_id, destination_chain_id, status, currency_in_symbol,
+         fail_reason, count(*), sum(amount_usd), crossfill.scale_counts(array_agg(scale(amount_usd))), sum(fees_usd), crossfill.scale_counts(array_agg(scale(fees_usd)))
+    FROM crossfill.requests GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1;
   INSERT INTO crossfill.request_fill_stats_daily
   SELECT date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00'), origin_chain_id, destination_chain_id, status,
          currency_in_symbol, fail_reason, fill_seconds, count(*)
@@ -72,13 +72,14 @@ DECLARE
 BEGIN
   -- numeric + keeps the larger scale, as sum() over the raw rows does
   INSERT INTO crossfill.request_stats_daily AS s
-  VALUES (bucket, r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason, 1, r.amount_usd, 1, r.fees_usd, 1)
+  VALUES (bucket, r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason,
+          1, r.amount_usd, array_fill(0::bigint, ARRAY[scale(r.amount_usd)]) || 1::bigint, r.fees_usd, array_fill(0::bigint, ARRAY[scale(r.fees_usd)]) || 1::bigint)
   ON CONFLICT ON CONSTRAINT request_stats_daily_key DO UPDATE SET
     n = s.n + 1,
     volume = s.volume + excluded.volume,
-    volume_top = CASE sign(scale(excluded.volume) - scale(s.volume)) WHEN 1 THEN 1 WHEN 0 THEN s.volume_top + 1 ELSE s.volume_top END,
+    volume_scales[scale(excluded.volume) + 1] = coalesce(s.volume_scales[scale(excluded.volume) + 1], 0) + 1,
     fees = s.fees + excluded.fees,
-    fees_top = CASE sign(scale(excluded.fees) - scale(s.fees)) WHEN 1 THEN 1 WHEN 0 THEN s.fees_top + 1 ELSE s.fees_top END;
+    fees_scales[scale(excluded.fees) + 1] = coalesce(s.fees_scales[scale(excluded.fees) + 1], 0) + 1;
   IF r.fill_seconds IS NOT NULL THEN
     INSERT INTO crossfill.request_fill_stats_daily AS s
     VALUES (bucket, r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason, r.fill_seconds, 1)
@@ -87,34 +88,19 @@ BEGIN
 END
 $$;
 
--- The largest scale among a rollup group's rows and how many have it, read from the raw rows (the day's range
--- of requests_stats_idx): only when the last row with the group's scale leaves it.
-CREATE FUNCTION crossfill.request_stats_scale(r crossfill.requests, measure text, OUT top_scale int, OUT top_rows bigint) LANGUAGE sql STABLE AS $$
-  SELECT scale, count(*) FROM (
-    SELECT CASE measure WHEN 'volume' THEN scale(q.amount_usd) ELSE scale(q.fees_usd) END AS scale
-      FROM crossfill.requests q
-     WHERE q.created_at >= date_bin('1 day', r.created_at, timestamptz '2000-01-01 00:00:00+00')
-       AND q.created_at < date_bin('1 day', r.created_at, timestamptz '2000-01-01 00:00:00+00') + interval '1 day'
-       AND q.origin_chain_id = r.origin_chain_id AND q.destination_chain_id = r.destination_chain_id AND q.status = r.status
-       AND q.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol AND q.fail_reason IS NOT DISTINCT FROM r.fail_reason
-       AND q.id <> r.id) x
-  GROUP BY scale ORDER BY scale DESC LIMIT 1
-$$;
-
 -- Rows whose count reaches 0 are deleted, not kept as zeros: a zero row would still carry its sums' scale
 -- (0.00) into the day's other groups, and would print a bucket of 0 requests.
 CREATE FUNCTION crossfill.request_stats_remove(r crossfill.requests) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   bucket timestamptz := date_bin('1 day', r.created_at, timestamptz '2000-01-01 00:00:00+00');
   left_row crossfill.request_stats_daily;
-  rescaled record;
 BEGIN
   UPDATE crossfill.request_stats_daily s SET
     n = s.n - 1,
     volume = s.volume - r.amount_usd,
-    volume_top = s.volume_top - CASE WHEN scale(r.amount_usd) = scale(s.volume) THEN 1 ELSE 0 END,
+    volume_scales[scale(r.amount_usd) + 1] = s.volume_scales[scale(r.amount_usd) + 1] - 1,
     fees = s.fees - r.fees_usd,
-    fees_top = s.fees_top - CASE WHEN scale(r.fees_usd) = scale(s.fees) THEN 1 ELSE 0 END
+    fees_scales[scale(r.fees_usd) + 1] = s.fees_scales[scale(r.fees_usd) + 1] - 1
    WHERE s.day = bucket AND s.origin_chain_id = r.origin_chain_id AND s.destination_chain_id = r.destination_chain_id
      AND s.status = r.status AND s.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol
      AND s.fail_reason IS NOT DISTINCT FROM r.fail_reason
@@ -124,19 +110,11 @@ BEGIN
      WHERE s.day = bucket AND s.origin_chain_id = r.origin_chain_id AND s.destination_chain_id = r.destination_chain_id
        AND s.status = r.status AND s.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol
        AND s.fail_reason IS NOT DISTINCT FROM r.fail_reason;
-  ELSIF left_row.volume_top = 0 OR left_row.fees_top = 0 THEN
-    -- The last row with the sum's scale left: the raw sum of the rows left prints with their largest scale.
-    IF left_row.volume_top = 0 THEN
-      rescaled := crossfill.request_stats_scale(r, 'volume');
-      left_row.volume := round(left_row.volume, rescaled.top_scale);
-      left_row.volume_top := rescaled.top_rows;
-    END IF;
-    IF left_row.fees_top = 0 THEN
-      rescaled := crossfill.request_stats_scale(r, 'fees');
-      left_row.fees := round(left_row.fees, rescaled.top_scale);
-      left_row.fees_top := rescaled.top_rows;
-    END IF;
-    UPDATE crossfill.request_stats_daily s SET volume = left_row.volume, volume_top = left_row.volume_top, fees = left_row.fees, fees_top = left_row.fees_top
+  ELSIF left_row.volume_scales[scale(left_row.volume) + 1] = 0 OR left_row.fees_scales[scale(left_row.fees) + 1] = 0 THEN
+    -- The last row with the sum's scale left: the raw sum of the rows left prints with their largest scale
+    -- (rounding to it is exact: the rows left have no more decimals).
+    UPDATE crossfill.request_stats_daily s
+       SET volume = round(s.volume, crossfill.top_scale(s.volume_scales)), fees = round(s.fees, crossfill.top_scale(s.fees_scales))
      WHERE s.day = bucket AND s.origin_chain_id = r.origin_chain_id AND s.destination_chain_id = r.destination_chain_id
        AND s.status = r.status AND s.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol
        AND s.fail_reason IS NOT DISTINCT FROM r.fail_reason;
