@@ -39,7 +39,7 @@ CREATE TABLE crossfill.request_fill_stats_daily (
     (day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason, fill_seconds)
 );
 
--- How many of `scales` are 0, 1, 2, … (element scale + 1), and the largest scale counted.
+-- How many of `scales` are 0, 1, 2, … (element scale + 1); top_scale: the largest scale still counted.
 CREATE FUNCTION crossfill.scale_counts(scales int[]) RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$
   SELECT array_agg((SELECT count(*) FROM unnest(scales) s WHERE s = i) ORDER BY i) FROM generate_series(0, (SELECT max(s) FROM unnest(scales) s)) i
 $$;
