@@ -129,8 +129,10 @@ export function rollupDays(query: RequestStatsQuery): RollupDays | undefined {
 const ROLLUP_DIMENSIONS = "r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason";
 
 /**
- * groupedRows' subquery answered from a rollup: its whole days, plus the raw rows of the partial days at either
- * edge of the window with the same columns (count 1 each), aggregated together by the groups' keys.
+ * groupedRows' subquery answered from a rollup: its whole days (its rows and the changes not folded into them
+ * yet), plus the raw rows of the partial days at either edge of the window with the same columns (count 1
+ * each), aggregated together by the groups' keys. Groups whose count adds up to 0 (every row changed away) are
+ * left out: their sums would still carry their scale.
  */
 function rollupRows(
   query: RequestStatsQuery,
@@ -142,10 +144,10 @@ function rollupRows(
   measures: string,
 ): string {
   const at = (date: Date) => params.add(date.toISOString(), "timestamptz");
-  const sources = [
-    `SELECT r.day, ${ROLLUP_DIMENSIONS}, ${rollup.columns} FROM ${rollup.table} r
+  const sources = [rollup.table, `${rollup.table}_changes`].map(
+    (table) => `SELECT r.day, ${ROLLUP_DIMENSIONS}, ${rollup.columns} FROM ${table} r
       WHERE ${[`r.day >= ${at(days.fromDay)}`, `r.day < ${at(days.toDay)}`, ...whereSql(query.filter, params)].join(" AND ")}`,
-  ];
+  );
   for (const [start, end] of [[query.from, days.fromDay], [days.toDay, query.to]]) {
     if (start.getTime() >= end.getTime()) continue;
     const where = [`r.created_at >= ${at(start)}`, `r.created_at < ${at(end)}`, ...(raw.where ? [raw.where] : []), ...whereSql(query.filter, params)];
@@ -154,7 +156,8 @@ function rollupRows(
   const keys = [...(query.groupBy.includes("DAY") ? ["r.day AS day"] : []), ...[...query.groupBy.flatMap((group) => (isTimeGroup(group) ? [] : [GROUP_SQL[group]])), ...extra].map((key) => `${key.expression} AS ${key.alias}`)];
   return `SELECT ${[...keys, measures].join(", ")}
               FROM (${sources.join("\n             UNION ALL ")}) r
-             ${keys.length ? `GROUP BY ${keys.map((_, index) => index + 1).join(", ")}` : ""}`;
+             GROUP BY ${keys.map((_, index) => index + 1).join(", ")}
+            HAVING sum(r.n) > 0`;
 }
 
 const orderBy = (keys: string[]) => (keys.length ? `ORDER BY ${keys.map((key) => `${key} NULLS LAST`).join(", ")}` : "");
@@ -169,8 +172,15 @@ export function requestTotalsSql(query: RequestStatsQuery, source: RequestStatsS
   const keys = query.groupBy.map((group) => GROUP_SQL[group].alias);
   const days = source === "auto" ? rollupDays(query) : undefined;
   const extra = [{ expression: "r.status", alias: "st" }];
+  // From the rollups, partial rows also by the sums' scales (part of their key, migration 0063).
+  const scales = [{ expression: "r.volume_scale", alias: "vsc" }, { expression: "r.fees_scale", alias: "fsc" }];
   const rows = days
-    ? rollupRows(query, params, days, { table: "crossfill.request_stats_daily", columns: "r.n, r.volume, r.fees" }, { columns: "1 AS n, r.amount_usd AS volume, r.fees_usd AS fees" }, extra, "sum(r.n) AS n, sum(r.volume) AS volume, sum(r.fees) AS fees")
+    ? rollupRows(
+        query, params, days,
+        { table: "crossfill.request_stats_daily", columns: "r.volume_scale, r.fees_scale, r.n, r.volume, r.fees" },
+        { columns: "scale(r.amount_usd), scale(r.fees_usd), 1 AS n, r.amount_usd AS volume, r.fees_usd AS fees" },
+        [...extra, ...scales], "sum(r.n) AS n, sum(r.volume) AS volume, sum(r.fees) AS fees",
+      )
     : groupedRows(query, params, extra, "count(*) AS n, sum(r.amount_usd) AS volume, sum(r.fees_usd) AS fees");
   const text = `
     SELECT ${keys.map((key) => `${key}, `).join("")}

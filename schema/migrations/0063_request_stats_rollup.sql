@@ -7,6 +7,10 @@
 -- hourly rollup by every dimension has 805k rows of 1M (the histogram 773k of 780k) and read 2× slower than the
 -- raw rows; by day without the key it is 80k rows (the histogram 249k). HOUR groupings (31 days at most) and
 -- filters on anything else, the API key included, read the raw rows.
+--
+-- The sums' scales are part of the key: sum(numeric) prints with the largest scale of its rows ("360.30"), and a
+-- group whose rows all have one scale keeps it through any subtraction. A reader adds up only groups that still
+-- have rows, so the printed scale is the raw sum's.
 CREATE TABLE crossfill.request_stats_daily (
   day                  timestamptz NOT NULL,
   origin_chain_id      bigint NOT NULL,
@@ -14,15 +18,13 @@ CREATE TABLE crossfill.request_stats_daily (
   status               text NOT NULL,
   currency_in_symbol   text,
   fail_reason          text,
+  volume_scale         int NOT NULL,
+  fees_scale           int NOT NULL,
   n                    bigint NOT NULL,
-  -- sum(amount_usd) and sum(fees_usd) at the scale the raw sum prints with, the largest scale of the rows; so
-  -- that it can drop when a row leaves, how many rows have each scale (element scale + 1).
   volume               numeric NOT NULL,
-  volume_scales        bigint[] NOT NULL,
   fees                 numeric NOT NULL,
-  fees_scales          bigint[] NOT NULL,
   CONSTRAINT request_stats_daily_key UNIQUE NULLS NOT DISTINCT
-    (day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason)
+    (day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason, volume_scale, fees_scale)
 );
 
 -- The fill-time histogram: requests with a fill time per whole second, for percentile_cont's exact rule.
@@ -39,13 +41,13 @@ CREATE TABLE crossfill.request_fill_stats_daily (
     (day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason, fill_seconds)
 );
 
--- How many of `scales` are 0, 1, 2, … (element scale + 1); top_scale: the largest scale still counted.
-CREATE FUNCTION crossfill.scale_counts(scales int[]) RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$
-  SELECT array_agg((SELECT count(*) FROM unnest(scales) s WHERE s = i) ORDER BY i) FROM generate_series(0, (SELECT max(s) FROM unnest(scales) s)) i
-$$;
-CREATE FUNCTION crossfill.top_scale(counts bigint[]) RETURNS int LANGUAGE sql IMMUTABLE AS $$
-  SELECT max(i) - 1 FROM generate_subscripts(counts, 1) i WHERE counts[i] > 0
-$$;
+-- Each request change appends its contribution (−1 for the old row, +1 for the new) here, insert only: two
+-- transactions changing requests of the same group never wait for each other (an upsert of the group's row
+-- would hold its lock until commit). Readers add these to the rollups; folded into them now and then.
+CREATE TABLE crossfill.request_stats_daily_changes (LIKE crossfill.request_stats_daily);
+CREATE TABLE crossfill.request_fill_stats_daily_changes (LIKE crossfill.request_fill_stats_daily);
+CREATE INDEX request_stats_daily_empty_idx ON crossfill.request_stats_daily (day) WHERE n = 0;
+CREATE INDEX request_fill_stats_daily_empty_idx ON crossfill.request_fill_stats_daily (day) WHERE n = 0;
 
 -- One statement per rollup from the raw rows: the backfill below, and the rebuild after a bulk load with the
 -- triggers off (schema/rebuildRequestStatsRollup.ts). SHARE lock: no request changes while it runs (and stats
@@ -53,11 +55,12 @@ $$;
 -- neighbouring pages.
 CREATE FUNCTION crossfill.rebuild_request_stats_rollup() RETURNS void LANGUAGE sql AS $$
   LOCK TABLE crossfill.requests IN SHARE MODE;
-  TRUNCATE crossfill.request_stats_daily, crossfill.request_fill_stats_daily;
+  TRUNCATE crossfill.request_stats_daily, crossfill.request_fill_stats_daily, crossfill.request_stats_daily_changes,
+           crossfill.request_fill_stats_daily_changes;
   INSERT INTO crossfill.request_stats_daily
   SELECT date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00'), origin_chain_id, destination_chain_id, status, currency_in_symbol,
-         fail_reason, count(*), sum(amount_usd), crossfill.scale_counts(array_agg(scale(amount_usd))), sum(fees_usd), crossfill.scale_counts(array_agg(scale(fees_usd)))
-    FROM crossfill.requests GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1;
+         fail_reason, scale(amount_usd), scale(fees_usd), count(*), sum(amount_usd), sum(fees_usd)
+    FROM crossfill.requests GROUP BY 1, 2, 3, 4, 5, 6, 7, 8 ORDER BY 1;
   INSERT INTO crossfill.request_fill_stats_daily
   SELECT date_bin('1 day', created_at, timestamptz '2000-01-01 00:00:00+00'), origin_chain_id, destination_chain_id, status,
          currency_in_symbol, fail_reason, fill_seconds, count(*)
@@ -66,79 +69,48 @@ $$;
 
 SELECT crossfill.rebuild_request_stats_rollup();
 
-CREATE FUNCTION crossfill.request_stats_add(r crossfill.requests) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  bucket timestamptz := date_bin('1 day', r.created_at, timestamptz '2000-01-01 00:00:00+00');
+-- Moves the appended changes into the rollups (one fold at a time: the others skip). Groups left with no rows
+-- are deleted.
+CREATE FUNCTION crossfill.fold_request_stats_changes() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  -- numeric + keeps the larger scale, as sum() over the raw rows does
+  IF NOT pg_try_advisory_xact_lock(7240063) THEN RETURN; END IF;
+  WITH moved AS (DELETE FROM crossfill.request_stats_daily_changes RETURNING *)
   INSERT INTO crossfill.request_stats_daily AS s
-  VALUES (bucket, r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason,
-          1, r.amount_usd, array_fill(0::bigint, ARRAY[scale(r.amount_usd)]) || 1::bigint, r.fees_usd, array_fill(0::bigint, ARRAY[scale(r.fees_usd)]) || 1::bigint)
-  ON CONFLICT ON CONSTRAINT request_stats_daily_key DO UPDATE SET
-    n = s.n + 1,
-    volume = s.volume + excluded.volume,
-    volume_scales[scale(excluded.volume) + 1] = coalesce(s.volume_scales[scale(excluded.volume) + 1], 0) + 1,
-    fees = s.fees + excluded.fees,
-    fees_scales[scale(excluded.fees) + 1] = coalesce(s.fees_scales[scale(excluded.fees) + 1], 0) + 1;
-  IF r.fill_seconds IS NOT NULL THEN
-    INSERT INTO crossfill.request_fill_stats_daily AS s
-    VALUES (bucket, r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason, r.fill_seconds, 1)
-    ON CONFLICT ON CONSTRAINT request_fill_stats_daily_key DO UPDATE SET n = s.n + 1;
-  END IF;
+  SELECT day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason, volume_scale, fees_scale, sum(n), sum(volume), sum(fees)
+    FROM moved GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+  ON CONFLICT ON CONSTRAINT request_stats_daily_key
+  DO UPDATE SET n = s.n + excluded.n, volume = s.volume + excluded.volume, fees = s.fees + excluded.fees;
+  DELETE FROM crossfill.request_stats_daily WHERE n = 0;
+  WITH moved AS (DELETE FROM crossfill.request_fill_stats_daily_changes RETURNING *)
+  INSERT INTO crossfill.request_fill_stats_daily AS s
+  SELECT day, origin_chain_id, destination_chain_id, status, currency_in_symbol, fail_reason, fill_seconds, sum(n)
+    FROM moved GROUP BY 1, 2, 3, 4, 5, 6, 7
+  ON CONFLICT ON CONSTRAINT request_fill_stats_daily_key DO UPDATE SET n = s.n + excluded.n;
+  DELETE FROM crossfill.request_fill_stats_daily WHERE n = 0;
 END
 $$;
 
--- Rows whose count reaches 0 are deleted, not kept as zeros: a zero row would still carry its sums' scale
--- (0.00) into the day's other groups, and would print a bucket of 0 requests.
-CREATE FUNCTION crossfill.request_stats_remove(r crossfill.requests) RETURNS void LANGUAGE plpgsql AS $$
+-- sign: +1 adds the row's contribution, −1 removes it.
+CREATE FUNCTION crossfill.append_request_stats_change(r crossfill.requests, sign int) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   bucket timestamptz := date_bin('1 day', r.created_at, timestamptz '2000-01-01 00:00:00+00');
-  left_row crossfill.request_stats_daily;
 BEGIN
-  UPDATE crossfill.request_stats_daily s SET
-    n = s.n - 1,
-    volume = s.volume - r.amount_usd,
-    volume_scales[scale(r.amount_usd) + 1] = s.volume_scales[scale(r.amount_usd) + 1] - 1,
-    fees = s.fees - r.fees_usd,
-    fees_scales[scale(r.fees_usd) + 1] = s.fees_scales[scale(r.fees_usd) + 1] - 1
-   WHERE s.day = bucket AND s.origin_chain_id = r.origin_chain_id AND s.destination_chain_id = r.destination_chain_id
-     AND s.status = r.status AND s.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol
-     AND s.fail_reason IS NOT DISTINCT FROM r.fail_reason
-  RETURNING s.* INTO left_row;
-  IF left_row.n = 0 THEN
-    DELETE FROM crossfill.request_stats_daily s
-     WHERE s.day = bucket AND s.origin_chain_id = r.origin_chain_id AND s.destination_chain_id = r.destination_chain_id
-       AND s.status = r.status AND s.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol
-       AND s.fail_reason IS NOT DISTINCT FROM r.fail_reason;
-  ELSIF left_row.volume_scales[scale(left_row.volume) + 1] = 0 OR left_row.fees_scales[scale(left_row.fees) + 1] = 0 THEN
-    -- The last row with the sum's scale left: the raw sum of the rows left prints with their largest scale
-    -- (rounding to it is exact: the rows left have no more decimals).
-    UPDATE crossfill.request_stats_daily s
-       SET volume = round(s.volume, crossfill.top_scale(s.volume_scales)), fees = round(s.fees, crossfill.top_scale(s.fees_scales))
-     WHERE s.day = bucket AND s.origin_chain_id = r.origin_chain_id AND s.destination_chain_id = r.destination_chain_id
-       AND s.status = r.status AND s.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol
-       AND s.fail_reason IS NOT DISTINCT FROM r.fail_reason;
-  END IF;
+  INSERT INTO crossfill.request_stats_daily_changes
+  VALUES (bucket, r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason, scale(r.amount_usd), scale(r.fees_usd),
+          sign, sign * r.amount_usd, sign * r.fees_usd);
   IF r.fill_seconds IS NOT NULL THEN
-    UPDATE crossfill.request_fill_stats_daily s SET n = s.n - 1
-     WHERE s.day = bucket AND s.origin_chain_id = r.origin_chain_id AND s.destination_chain_id = r.destination_chain_id
-       AND s.status = r.status AND s.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol
-       AND s.fail_reason IS NOT DISTINCT FROM r.fail_reason AND s.fill_seconds = r.fill_seconds
-    RETURNING s.n INTO left_row.n;
-    IF left_row.n = 0 THEN
-      DELETE FROM crossfill.request_fill_stats_daily s
-       WHERE s.day = bucket AND s.origin_chain_id = r.origin_chain_id AND s.destination_chain_id = r.destination_chain_id
-         AND s.status = r.status AND s.currency_in_symbol IS NOT DISTINCT FROM r.currency_in_symbol
-         AND s.fail_reason IS NOT DISTINCT FROM r.fail_reason AND s.fill_seconds = r.fill_seconds;
-    END IF;
+    INSERT INTO crossfill.request_fill_stats_daily_changes
+    VALUES (bucket, r.origin_chain_id, r.destination_chain_id, r.status, r.currency_in_symbol, r.fail_reason, r.fill_seconds, sign);
   END IF;
 END
 $$;
 
 CREATE FUNCTION crossfill.request_stats_rollup_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN PERFORM crossfill.request_stats_remove(OLD); END IF;
-  IF TG_OP IN ('UPDATE', 'INSERT') THEN PERFORM crossfill.request_stats_add(NEW); END IF;
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN PERFORM crossfill.append_request_stats_change(OLD, -1); END IF;
+  IF TG_OP IN ('UPDATE', 'INSERT') THEN PERFORM crossfill.append_request_stats_change(NEW, 1); END IF;
+  -- About one change in 64 folds the changes so far (a few hundred rows); readers add up whatever is left.
+  IF random() < 1.0 / 64 THEN PERFORM crossfill.fold_request_stats_changes(); END IF;
   RETURN NULL;
 END
 $$;
@@ -160,7 +132,8 @@ CREATE TRIGGER requests_stats_rollup_update AFTER UPDATE ON crossfill.requests
 -- TRUNCATE fires no row trigger.
 CREATE FUNCTION crossfill.request_stats_truncate_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE crossfill.request_stats_daily, crossfill.request_fill_stats_daily;
+  TRUNCATE crossfill.request_stats_daily, crossfill.request_fill_stats_daily, crossfill.request_stats_daily_changes,
+           crossfill.request_fill_stats_daily_changes;
   RETURN NULL;
 END
 $$;
