@@ -1,9 +1,7 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { emptyFilter } from "../src/requests/requestFilter.js";
 import { insertStatsRequest } from "../test/support/insertStatsRequest.js";
-import { createTestDatabase } from "../test/support/testDatabase.js";
-import { migrate } from "./migrate.js";
+import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import { type FieldCondition, type RequestFilter } from "../src/requests/requestFilter.js";
 import { type RequestStatsBucket, type RequestStatsGroup, requestStats, rollupDays } from "./requestStats.js";
 
@@ -12,35 +10,27 @@ const DAY2 = "2026-01-02T00:00:00.000Z";
 const WINDOW = { from: new Date(DAY1), to: new Date("2026-01-03T00:00:00Z") };
 
 describe("requestStats (SQL)", () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let pool: pg.Pool;
+  const database = useMigratedDatabase({ max: 2 });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    pool = new pg.Pool({ connectionString: db.url, max: 2 });
-    await migrate(pool);
     const usdc = { origin: 1, destination: 10, symbol: "USDC" };
     const eth = { origin: 10, destination: 1, symbol: "ETH" };
     // Day 1, 10:xx UTC, chain 1 → 10
-    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-01T10:00:00Z", status: "success", amountUsd: "100.10", relayerFeeUsd: "0.5", appFeeUsd: "0.1", fillSeconds: 4 });
-    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-01T10:05:00Z", status: "success", amountUsd: "200.20", relayerFeeUsd: "1.25", fillSeconds: 10 });
-    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-01T10:10:00Z", status: "failure", failReason: "SLIPPAGE", amountUsd: "50", relayerFeeUsd: "0.3" });
-    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-01T10:15:00Z", status: "waiting", amountUsd: "10" });
+    await insertStatsRequest(database.pool, { ...usdc, createdAt: "2026-01-01T10:00:00Z", status: "success", amountUsd: "100.10", relayerFeeUsd: "0.5", appFeeUsd: "0.1", fillSeconds: 4 });
+    await insertStatsRequest(database.pool, { ...usdc, createdAt: "2026-01-01T10:05:00Z", status: "success", amountUsd: "200.20", relayerFeeUsd: "1.25", fillSeconds: 10 });
+    await insertStatsRequest(database.pool, { ...usdc, createdAt: "2026-01-01T10:10:00Z", status: "failure", failReason: "SLIPPAGE", amountUsd: "50", relayerFeeUsd: "0.3" });
+    await insertStatsRequest(database.pool, { ...usdc, createdAt: "2026-01-01T10:15:00Z", status: "waiting", amountUsd: "10" });
     // Day 1, 10:30 UTC, chain 10 → 1
-    await insertStatsRequest(pool, { ...eth, createdAt: "2026-01-01T10:30:00Z", status: "refund", failReason: "ORDER_EXPIRED", amountUsd: "1000.000001" });
-    await insertStatsRequest(pool, { ...eth, createdAt: "2026-01-01T10:31:00Z", status: "success", amountUsd: "0.333333", relayerFeeUsd: "0.01", fillSeconds: 20 });
+    await insertStatsRequest(database.pool, { ...eth, createdAt: "2026-01-01T10:30:00Z", status: "refund", failReason: "ORDER_EXPIRED", amountUsd: "1000.000001" });
+    await insertStatsRequest(database.pool, { ...eth, createdAt: "2026-01-01T10:31:00Z", status: "success", amountUsd: "0.333333", relayerFeeUsd: "0.01", fillSeconds: 20 });
     // Day 2
-    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-02T05:00:00Z", status: "success", amountUsd: "5", relayerFeeUsd: "0.02", appFeeUsd: "0.003", fillSeconds: 7 });
+    await insertStatsRequest(database.pool, { ...usdc, createdAt: "2026-01-02T05:00:00Z", status: "success", amountUsd: "5", relayerFeeUsd: "0.02", appFeeUsd: "0.003", fillSeconds: 7 });
     // Outside the half-open window: one at `to` exactly, one just before `from`.
-    await insertStatsRequest(pool, { ...usdc, createdAt: "2026-01-03T00:00:00Z", status: "success", amountUsd: "999", fillSeconds: 99 });
-    await insertStatsRequest(pool, { ...usdc, createdAt: "2025-12-31T23:59:59Z", status: "success", amountUsd: "999", fillSeconds: 99 });
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await db?.drop();
+    await insertStatsRequest(database.pool, { ...usdc, createdAt: "2026-01-03T00:00:00Z", status: "success", amountUsd: "999", fillSeconds: 99 });
+    await insertStatsRequest(database.pool, { ...usdc, createdAt: "2025-12-31T23:59:59Z", status: "success", amountUsd: "999", fillSeconds: 99 });
   });
 
-  const stats = (groupBy: RequestStatsGroup[], filter = emptyFilter()) => requestStats(pool, { filter, ...WINDOW, groupBy });
+  const stats = (groupBy: RequestStatsGroup[], filter = emptyFilter()) => requestStats(database.pool, { filter, ...WINDOW, groupBy });
 
   it("without groups: one bucket over the window, exact sums, 6-decimal success rate and interpolated percentiles", async () => {
     expect(await stats([])).toEqual([
@@ -104,14 +94,14 @@ describe("requestStats (SQL)", () => {
     for (let i = 0; i < 60; i++) {
       const origin = [1, 10, 8453][next() % 3];
       const filled = next() % 5 !== 0;
-      await insertStatsRequest(pool, {
+      await insertStatsRequest(database.pool, {
         origin, destination: 42161, symbol: "USDC", createdAt: `2026-02-${String(1 + (next() % 3)).padStart(2, "0")}T12:00:00Z`,
         status: filled ? "success" : "pending", amountUsd: "1", fillSeconds: filled ? next() % 97 : undefined,
       });
     }
     const window = { from: new Date("2026-02-01T00:00:00Z"), to: new Date("2026-03-01T00:00:00Z") };
-    const buckets = await requestStats(pool, { filter: emptyFilter(), ...window, groupBy: ["ORIGIN_CHAIN", "DAY"] });
-    const { rows } = await pool.query(
+    const buckets = await requestStats(database.pool, { filter: emptyFilter(), ...window, groupBy: ["ORIGIN_CHAIN", "DAY"] });
+    const { rows } = await database.pool.query(
       `SELECT origin_chain_id::int AS chain, date_trunc('day', created_at, 'UTC') AS day,
               round(percentile_cont(0.5) WITHIN GROUP (ORDER BY fill_seconds)::numeric, 3)::float8 AS p50,
               round(percentile_cont(0.95) WITHIN GROUP (ORDER BY fill_seconds)::numeric, 3)::float8 AS p95
@@ -136,7 +126,7 @@ describe("requestStats (SQL)", () => {
       ["2026-03-02T11:30:00.000Z", 1, "success", "8", 2],
     ];
     for (const [createdAt, origin, status, amountUsd, fillSeconds] of rows) {
-      await insertStatsRequest(pool, { origin, destination: 42161, symbol: "ETH", createdAt, status, amountUsd, fillSeconds });
+      await insertStatsRequest(database.pool, { origin, destination: 42161, symbol: "ETH", createdAt, status, amountUsd, fillSeconds });
     }
     const window = { from: new Date("2026-03-01T23:30:00Z"), to: new Date("2026-03-02T11:30:00Z") };
     const reference: Record<RequestStatsGroup, string> = {
@@ -145,9 +135,9 @@ describe("requestStats (SQL)", () => {
     };
     const groupings: RequestStatsGroup[][] = [["DAY"], ["HOUR"], ["DAY", "HOUR"], ["HOUR", "ORIGIN_CHAIN"], ["ORIGIN_CHAIN", "DAY", "STATUS"]];
     for (const groupBy of groupings) {
-      const buckets = await requestStats(pool, { filter: emptyFilter(), ...window, groupBy });
+      const buckets = await requestStats(database.pool, { filter: emptyFilter(), ...window, groupBy });
       const keys = groupBy.map((group, index) => `${reference[group]} AS k${index}`).join(", ");
-      const { rows: expected } = await pool.query(
+      const { rows: expected } = await database.pool.query(
         `SELECT ${keys}, count(*)::int AS count, sum(amount_usd)::text AS volume, count(*) FILTER (WHERE status = 'success')::int AS successes,
                 round(percentile_cont(0.5) WITHIN GROUP (ORDER BY fill_seconds)::numeric, 3)::float8 AS p50,
                 round(percentile_cont(0.95) WITHIN GROUP (ORDER BY fill_seconds)::numeric, 3)::float8 AS p95
@@ -163,7 +153,7 @@ describe("requestStats (SQL)", () => {
         expected.map((row) => [...groupBy.map((_, index) => (row[`k${index}`] instanceof Date ? row[`k${index}`].toISOString() : row[`k${index}`])), row.count, row.volume, row.successes, row.p50, row.p95]),
       );
     }
-    const [day] = await requestStats(pool, { filter: emptyFilter(), ...window, groupBy: ["DAY"] });
+    const [day] = await requestStats(database.pool, { filter: emptyFilter(), ...window, groupBy: ["DAY"] });
     // 23:29:59.999 is before the window: the first day holds 2 of its 3 rows.
     expect([day.day?.toISOString(), day.count, day.volumeUsd]).toEqual(["2026-03-01T00:00:00.000Z", 2, "3.75"]);
   });
@@ -179,11 +169,11 @@ describe("requestStats (SQL)", () => {
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     const statuses = ["waiting", "depositing", "pending", "submitted", "success", "success", "success", "failure", "refund"];
     const failReasons = ["SLIPPAGE", "ORDER_EXPIRED", "DOUBLE_SPEND"];
-    await pool.query("INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher) VALUES ('key_rollup', 'rollup', 'rollup', false, '\\x01', '\\x00')");
+    await database.pool.query("INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher) VALUES ('key_rollup', 'rollup', 'rollup', false, '\\x01', '\\x00')");
     for (let i = 0; i < 200; i++) {
       const status = statuses[next() % statuses.length];
       const minute = next() % (6 * 24 * 60);
-      await insertStatsRequest(pool, {
+      await insertStatsRequest(database.pool, {
         origin: [1, 10, 8453][next() % 3], destination: [42161, 1][next() % 2], symbol: ["ETH", "USDC", "WETH"][next() % 3],
         createdAt: new Date(Date.UTC(2026, 3, 1) + minute * 60_000 + (next() % 60_000)).toISOString(), status,
         failReason: status === "failure" || status === "refund" ? (next() % 4 === 0 ? undefined : failReasons[next() % 3]) : undefined,
@@ -232,13 +222,13 @@ describe("requestStats (SQL)", () => {
           const expectedToUse = rollupFilters.includes(f) && !groupBy.includes("HOUR") && window !== windows[3];
           expect(usesRollup, JSON.stringify(query)).toBe(expectedToUse);
           if (usesRollup) fromRollup++;
-          expect(await requestStats(pool, query), JSON.stringify(query)).toEqual(await requestStats(pool, query, "raw"));
+          expect(await requestStats(database.pool, query), JSON.stringify(query)).toEqual(await requestStats(database.pool, query, "raw"));
         }
       }
     }
     expect(fromRollup).toBe(3 * 11 * rollupFilters.length);
     // The comparison is not vacuous: the rollup answers buckets with counts, sums of mixed scales and percentiles.
-    const [all] = await requestStats(pool, { filter: emptyFilter(), ...windows[1], groupBy: [] });
+    const [all] = await requestStats(database.pool, { filter: emptyFilter(), ...windows[1], groupBy: [] });
     expect(all.count).toBeGreaterThan(100);
     expect(all.fillSecondsP95).not.toBeNull();
   });
