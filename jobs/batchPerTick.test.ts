@@ -8,9 +8,10 @@ describe("batchPerTick", () => {
       batches.push([...keys]);
       return keys.map((key) => key * 2);
     });
-    // Calls from separate timers that fire in the same turn join one batch too.
-    const fromTimers = await Promise.all([1, 2, 3].map((n) => new Promise<number>((resolve) => setTimeout(() => resolve(double(n)), 0))));
-    expect(fromTimers).toEqual([2, 4, 6]);
+    // Calls from separate callbacks that run in the same turn join one batch too. Immediates, not timers: timers
+    // created a millisecond apart may fire in different turns (CI caught it).
+    const fromCallbacks = await Promise.all([1, 2, 3].map((n) => new Promise<number>((resolve) => setImmediate(() => resolve(double(n))))));
+    expect(fromCallbacks).toEqual([2, 4, 6]);
     expect(await Promise.all([double(4), double(4), double(5)])).toEqual([8, 8, 10]);
     expect(batches).toEqual([[1, 2, 3], [4, 4, 5]]);
   });
