@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { type NotifyCursor, type OutboxGap, ensureNotifyCursor, lockNotifyCursor, saveNotifyCursor } from "../schema/notifyCursor.js";
 import { type OutboxEvent, outboxHead, readOutboxAfter } from "../schema/statusEvents.js";
 import { withTransaction } from "../schema/withTransaction.js";
+import { repeatEvery } from "./repeatEvery.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { failReasonAtEdge } from "../src/domain/failReasons.js";
 
@@ -148,43 +149,18 @@ export async function startNotifier(deps: NotifyDeps & { everyMs?: number }): Pr
   const name = deps.cursorName ?? DEFAULT_CURSOR;
   await ensureNotifyCursor(deps.pool, name);
   const everyMs = deps.everyMs ?? NOTIFY_EVERY_MS;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
   let handledHead = -1n;
   let openGaps = 0;
-  let lastError = "";
-
   const pass = async () => {
-    try {
-      const head = await outboxHead(deps.pool);
-      if (head !== handledHead || openGaps > 0) {
-        const result = await notifyTick(deps);
-        if (!("busy" in result)) {
-          openGaps = result.gaps;
-          // a full batch leaves more to read: look again on the next pass
-          handledHead = result.cursor >= head ? head : -1n;
-        }
+    const head = await outboxHead(deps.pool);
+    if (head !== handledHead || openGaps > 0) {
+      const result = await notifyTick(deps);
+      if (!("busy" in result)) {
+        openGaps = result.gaps;
+        // a full batch leaves more to read: look again on the next pass
+        handledHead = result.cursor >= head ? head : -1n;
       }
-      lastError = "";
-    } catch (error) {
-      const message = (error as Error).message;
-      if (message !== lastError) deps.logger.warn({ err: error }, "notify pass failed");
-      lastError = message;
     }
   };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = pass().finally(schedule);
-    }, everyMs);
-  };
-  schedule();
-  return {
-    async close() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return repeatEvery(everyMs, pass, (error) => deps.logger.warn({ err: error }, "notify pass failed"));
 }

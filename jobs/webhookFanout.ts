@@ -4,6 +4,7 @@ import { createWebhookDeliveries, deliveryHeadsToRequeue, nextPendingDeliveries,
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { type EnqueueWebhook, type FindNextDelivery, kickWebhookDelivery } from "./kickWebhookDelivery.js";
 import { type RunningNotifier, startNotifier } from "./notify.js";
+import { repeatEvery } from "./repeatEvery.js";
 import { webhookJobId } from "./queues.js";
 
 /** The notifier cursor of the webhook fan-out (the pub/sub notifier has its own). */
@@ -55,26 +56,21 @@ export async function startWebhookFanout(deps: { pool: pg.Pool; enqueue: Enqueue
     cursorName: WEBHOOK_CURSOR,
   });
   const sweepEveryMs = deps.sweepEveryMs ?? SWEEP_EVERY_MS;
-  let sweeping: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (sweeping) return;
-    // The window in the job id: one sweep job per head and period, never swallowed by an older job of the same attempt.
-    const window = `sweep${Math.floor(Date.now() / sweepEveryMs)}`;
-    sweeping = (async () => {
+  const sweep = repeatEvery(
+    sweepEveryMs,
+    async () => {
+      // The window in the job id: one sweep job per head and period, never swallowed by an older job of the same attempt.
+      const window = `sweep${Math.floor(Date.now() / sweepEveryMs)}`;
       const heads = await deliveryHeadsToRequeue(deps.pool, OVERDUE_MS, 1000);
       const findNext: FindNextDelivery = (pair) => nextPendingDelivery(deps.pool, pair.apiKeyId, pair.requestId);
       for (const head of heads) await kickWebhookDelivery(findNext, deps.enqueue, { ...head, after: window });
-    })()
-      .catch((error) => deps.logger.warn({ err: error }, "webhook sweep failed"))
-      .finally(() => {
-        sweeping = undefined;
-      });
-  }, sweepEveryMs);
+    },
+    (error) => deps.logger.warn({ err: error }, "webhook sweep failed"),
+  );
   return {
     async close() {
-      clearInterval(timer);
+      await sweep.close();
       await notifier.close();
-      await sweeping;
     },
   };
 }

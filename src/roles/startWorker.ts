@@ -5,6 +5,7 @@ import { ensureReceiverAllowances } from "../../jobs/ensureReceiverAllowances.js
 import { createFillProcessor } from "../../jobs/fill.js";
 import type { StuckFillPolicy } from "../../jobs/followFill.js";
 import { startNotifier } from "../../jobs/notify.js";
+import { startStatsFold } from "../../jobs/startStatsFold.js";
 import type { QueueBackend } from "../../jobs/queueBackend.js";
 import { createWebhookProcessor } from "../../jobs/webhook.js";
 import { startWebhookFanout } from "../../jobs/webhookFanout.js";
@@ -23,6 +24,7 @@ import {
   refundJobId,
 } from "../../jobs/queues.js";
 import { reconcile } from "../../jobs/reconcile.js";
+import { reportNewErrors } from "../../jobs/reportNewErrors.js";
 import { createRefundProcessor } from "../../jobs/refund.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { StatusBus } from "../events/createStatusBus.js";
@@ -62,7 +64,7 @@ export type WebhookSettings = {
 
 export type RunningWorker = { close(): Promise<void> };
 
-/** The worker process: the reconcile tick, the solver's fills and refunds. */
+/** The worker process: the reconcile tick, the solver's fills and refunds, the requestStats fold. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { logger, pool, solver } = deps;
   const client = createChainClients(deps.chains);
@@ -108,17 +110,15 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
   refundWorker.on("failed", (job, error) => logger.warn({ refundId: job?.data.refundId, attempt: job?.attemptsMade, err: error }, "refund attempt failed"));
 
-  let lastError = "";
+  // The indexer's views appear only once it has started; until then every tick fails the same way.
+  const reconcileErrors = reportNewErrors((error) => logger.warn({ err: error }, "reconcile tick failed"));
   const reconcileWorker = deps.queues.createWorker<ReconcileJob>(QUEUES.reconcile, async () => {
     try {
       const result = await reconcile({ pool, onchainSchema: deps.onchainSchema, enqueueFill, enqueueRefund, registry, prices, logger });
-      lastError = "";
+      reconcileErrors.succeeded();
       return result;
     } catch (error) {
-      // The indexer's views appear only once it has started; until then every tick fails the same way.
-      const message = (error as Error).message;
-      if (message !== lastError) logger.warn({ err: error }, "reconcile tick failed");
-      lastError = message;
+      reconcileErrors.failed(error);
       throw error;
     }
   });
@@ -129,11 +129,13 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
   const notifier = deps.statusBus ? await startNotifier({ pool: deps.pool, publish: deps.statusBus.publish, logger }) : undefined;
   const webhooks = deps.webhooks && (await startWebhooks(deps, deps.webhooks));
+  const statsFold = startStatsFold({ pool, logger });
   logger.info({ queues: deps.queues.kind }, "worker started");
   return {
     async close() {
       await notifier?.close();
       await webhooks?.close();
+      await statsFold.close();
       await reconcileWorker.close();
       await fillWorker.close();
       await refundWorker.close();
