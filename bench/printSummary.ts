@@ -5,6 +5,7 @@ import type { RequestsBenchResult } from "./requestsBench.js";
 import type { RequestStatsBenchResult } from "./requestStatsBench.js";
 import type { Target } from "./target.js";
 import type { WebhookBenchResult } from "./webhookBench.js";
+import type { PushBenchResult } from "./pushBench.js";
 
 function table(header: string[], rows: Array<Array<string | number>>): string {
   const cells = [header, ...rows.map((row) => row.map(String))];
@@ -17,7 +18,14 @@ const targetRows = (targets: Target[]) => targets.map((t) => [t.metric, t.target
 const ms = (s: { p50: number; p95: number; p99: number; max: number } | null) => (s ? `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}` : "(not measured)");
 
 /** The human summary of a run: targets first, then the main distributions. */
-export type BenchResult = QuoteBenchResult | PipelineBenchResult | CrashBenchResult | RequestStatsBenchResult | WebhookBenchResult | RequestsBenchResult;
+export type BenchResult =
+  | QuoteBenchResult
+  | PipelineBenchResult
+  | CrashBenchResult
+  | RequestStatsBenchResult
+  | WebhookBenchResult
+  | RequestsBenchResult
+  | PushBenchResult;
 
 export function printSummary(result: BenchResult): string {
   const head = `${result.benchmark} — ${result.date}, commit ${result.commit}, ${result.machine.cores} × ${result.machine.cpuModel}, ${result.machine.totalMemoryGiB} GiB, Node ${result.machine.node}`;
@@ -36,6 +44,9 @@ export function printSummary(result: BenchResult): string {
   if (result.benchmark === "webhook") {
     const t = result.throughput;
     return `${head}\n${targets}\n\n${t.deliveries} deliveries in ${t.seconds} s (${t.deliveriesPerSecond}/s); change → first attempt p50 / p95 / p99 / max: ${ms(result.firstAttemptMs)} ms`;
+  }
+  if (result.benchmark === "push") {
+    return `${head}\n${targets}\n\n${result.connected} subscribers connected in ${result.connectSeconds} s; ${result.delivered} of ${result.published} updates delivered, publish → subscriber p50 / p95 / p99 / max: ${ms(result.deliveryMs)} ms`;
   }
   if (result.benchmark === "requestStats") {
     const cases = table(["case", "buckets", "latency p50 / p95 / p99 / max (ms)"], result.cases.map((c) => [c.name, c.buckets, ms(c.latencyMs)]));

@@ -1,5 +1,5 @@
 /**
- * The subscriber side of `bench/pushBench.ts`, in its own process: opens one graphql-ws connection per request
+ * The subscriber side of `npm run bench -- push` (bench/pushBench.ts), in its own process: opens one graphql-ws connection per request
  * id read from stdin (JSON array), subscribes to `requestUpdated(id)`, and on SIGTERM prints, as JSON on
  * stdout, how many connected and the delivery latency of every update (receive time − publish time, ms).
  */

@@ -8,6 +8,7 @@
  *   requests   GET /requests/v3 over 1M seeded requests (options: npx tsx bench/requestsBench.ts)
  *   requestStats   GraphQL analytics over 1M seeded requests (options: npx tsx bench/requestStatsBench.ts)
  *   webhook    --webhook-deliveries=10000 --webhook-samples=300   (throughput to a local receiver, change → first attempt)
+ *   push       --push-subscribers=10000 --push-every=10 --push-duration=10000   (graphql-ws fan-out from one gateway)
  *   --no-write   print only
  *   --quiet-wait=60000   how long to wait for the CPUs to be ≥ 85 % idle before each benchmark (0: don't)
  */
@@ -18,10 +19,11 @@ import { requestsBench } from "./requestsBench.js";
 import { defaultQuoteBenchOptions, quoteBench } from "./quoteBench.js";
 import { defaultRequestStatsBenchOptions, requestStatsBench } from "./requestStatsBench.js";
 import { defaultWebhookBenchOptions, webhookBench } from "./webhookBench.js";
+import { defaultPushBenchOptions, pushBench } from "./pushBench.js";
 import { waitForQuietMachine } from "./quietMachine.js";
 import { writeResult } from "./writeResult.js";
 
-const BENCHMARKS = ["quote", "pipeline", "crash", "requests", "requestStats", "webhook"] as const;
+const BENCHMARKS = ["quote", "pipeline", "crash", "requests", "requestStats", "webhook", "push"] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 function parseArgs(argv: string[]) {
@@ -68,8 +70,14 @@ function parseArgs(argv: string[]) {
     deliveries: number("webhook-deliveries", defaultWebhookBenchOptions.deliveries),
     latencySamples: number("webhook-samples", defaultWebhookBenchOptions.latencySamples),
   };
+  const push = {
+    ...defaultPushBenchOptions,
+    subscribers: number("push-subscribers", defaultPushBenchOptions.subscribers),
+    everyMs: number("push-every", defaultPushBenchOptions.everyMs),
+    durationMs: number("push-duration", defaultPushBenchOptions.durationMs),
+  };
   const quietWaitMs = number("quiet-wait", 60_000);
-  return { names: names.length ? names : [...BENCHMARKS], write: !flags.has("no-write"), quietWaitMs, quote, pipeline, crash, webhook };
+  return { names: names.length ? names : [...BENCHMARKS], write: !flags.has("no-write"), quietWaitMs, quote, pipeline, crash, webhook, push };
 }
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -88,6 +96,7 @@ async function main(): Promise<number> {
         requests: () => requestsBench(),
         requestStats: () => requestStatsBench(defaultRequestStatsBenchOptions, log),
         webhook: () => webhookBench(args.webhook, log),
+        push: () => pushBench(args.push, log),
       };
       const result = await runners[name]();
       result.machine.idlePercentBeforeStart = idlePercentBefore;
