@@ -107,6 +107,7 @@ export type RequestRow = {
   fail_reason: string | null;
   refund_fail_reason: string | null;
   late_payment_slippage_bps: number | null;
+  api_key_id: string | null;
   fill_amount: string | null;
   failed_tx_hash: string | null;
   failed_tx_block_number: string | null;
@@ -138,6 +139,7 @@ export function toStoredRequest(row: RequestRow): StoredRequest {
     calls: row.calls,
     orderData: row.order_data,
     quote: row.quote,
+    apiKeyId: row.api_key_id,
     failReason: row.fail_reason,
     refundFailReason: row.refund_fail_reason,
     latePaymentSlippageBps: row.late_payment_slippage_bps === null ? null : BigInt(row.late_payment_slippage_bps),

@@ -289,4 +289,20 @@ describe("GraphQL over HTTP", () => {
     const tampered = await gql(LIST, { filter, after: `${page.pageInfo.endCursor}x` }, acme.key);
     expect(tampered.body.errors[0].extensions.code).toBe("INVALID_INPUT");
   });
+
+  it("shows a request's referrer only to a key of the integrator that quoted it, like data.referrer of GET /requests/v3", async () => {
+    const serverKey = randomBytes(32);
+    const owner = await createApiKey(pool, serverKey, { name: "owner-one", integrator: "owner" });
+    const sameIntegrator = await createApiKey(pool, serverKey, { name: "owner-two", integrator: "owner" });
+    const stranger = await createApiKey(pool, serverKey, { name: "stranger" });
+    const quoted = await insertTestRequest(pool, { apiKeyId: owner.id, referrer: "owner.app" });
+    const keyless = await insertTestRequest(pool, { referrer: "anyone.app" });
+    const QUERY = "query ($ids: [String!]!) { requestsByIds(ids: $ids) { id referrer } }";
+    const referrers = async (key?: string) =>
+      ((await gql(QUERY, { ids: [quoted.id, keyless.id] }, key)).body.data.requestsByIds as Array<{ referrer: string | null }>).map((r) => r.referrer);
+    expect(await referrers(owner.key)).toEqual(["owner.app", null]);
+    expect(await referrers(sameIntegrator.key)).toEqual(["owner.app", null]);
+    expect(await referrers(stranger.key)).toEqual([null, null]);
+    expect(await referrers()).toEqual([null, null]);
+  });
 });

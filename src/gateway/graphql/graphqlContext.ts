@@ -19,7 +19,8 @@ export type GraphqlContext = {
   webhookPolicy: WebhookPolicy;
   /**
    * The loader scope of one status update, shared by every subscriber that receives it: the request behind an
-   * update is read once per change, not once per subscriber. (Nothing a Request exposes depends on the caller.)
+   * update is read once per change, not once per subscriber. (What a Request shows depends on the caller only in
+   * resolvers that check `apiKey()` against the loaded record, like `referrer`; loaded records never do.)
    */
   updateScope(eventId: string): object;
   /** The caller's API key (`x-api-key` header, or `x-api-key`/`apiKey` in graphql-ws connectionParams), looked up once per operation. */

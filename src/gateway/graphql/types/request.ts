@@ -1,7 +1,6 @@
 import { contextCacheSymbol } from "@pothos/core";
 import { depositsOfRequests, fillsOfRequests } from "../../../../schema/requestChainFacts.js";
-import type { StoredRequest } from "../../../../schema/requests.js";
-import { requestsByIds } from "../../../../schema/requestsByIds.js";
+import { type OwnedRequest, requestsByIds } from "../../../../schema/requestsByIds.js";
 import { refundsOfRequests } from "../../../../schema/refunds.js";
 import { statusEventsOfRequests } from "../../../../schema/statusEvents.js";
 import { InvalidInputError } from "../../../domain/errors.js";
@@ -35,7 +34,7 @@ type StoredQuote = { fees?: unknown; details?: unknown };
 export const RequestRef = builder.loadableObject("Request", {
   description: "A quoted intent and what happened to it.",
   load: (ids: string[], context) => requestsByIds(context.db, ids),
-  sort: (request: StoredRequest) => request.id,
+  sort: (request: OwnedRequest) => request.id,
   fields: (t) => ({
     id: t.exposeString("id"),
     orderId: t.exposeString("orderId", { description: "protocol.v2.orderId: what the deposit commits to." }),
@@ -69,7 +68,14 @@ export const RequestRef = builder.loadableObject("Request", {
     minimumAmountOut: t.string({ resolve: (request) => request.minimumAmountOut.toString() }),
     slippageTolerance: t.string({ description: "Basis points.", resolve: (request) => request.slippageBps.toString() }),
     deadline: t.field({ type: "DateTime", resolve: (request) => request.deadline }),
-    referrer: t.exposeString("referrer", { nullable: true }),
+    referrer: t.string({
+      nullable: true,
+      description: "The quote's referrer: only for a key of the integrator whose key quoted it (as data.referrer of GET /requests/v3), else null.",
+      resolve: async (request, _, context) => {
+        const key = await context.apiKey();
+        return key !== undefined && request.apiKeyIntegrator !== null && key.integrator === request.apiKeyIntegrator ? request.referrer : null;
+      },
+    }),
     failReason: t.exposeString("failReason", { nullable: true }),
     refundFailReason: t.exposeString("refundFailReason", { nullable: true }),
     failedTransaction: t.field({ type: FailedTransactionRef, nullable: true, resolve: (request) => request.failedTransaction }),
