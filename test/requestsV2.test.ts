@@ -115,7 +115,7 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
   });
 
   it("carries the deprecation headers on 4xx and 5xx answers too", async () => {
-    for (const [path, status] of [["/requests/v2?limit=0", 400], ["/requests/v2?limit=51", 400], ["/requests/v2?status=waiting", 400], ["/requests/v2?bogus=1", 400]] as const) {
+    for (const [path, status] of [["/requests/v2?limit=0", 400], ["/requests/v2?limit=51", 400], ["/requests/v2?status=waiting", 400], ["/requests/v2?bogus=1", 400], ["/requests/v2?startTimestamp=99999999999999", 400], ["/requests/v2?user=0x%00", 400]] as const) {
       const answer = await call(path);
       expect(answer.status).toBe(status);
       expect(answer.body).toMatchObject({ errorCode: "INVALID_INPUT" });

@@ -271,6 +271,13 @@ describe("GET /requests/v3", () => {
       ["startBlock=1.5", /^startBlock: must be an integer/],
       ["originChainId=-3", /^originChainId: must be a positive integer chain id/],
       ["referrer=", /^referrer: must not be empty/],
+      // Values Postgres would refuse (a 500 before): beyond its timestamps, NUL bytes in text.
+      ["startTimestamp=99999999999999", /^startTimestamp: must be between 0 and 253402300799/],
+      ["endTimestamp=253402300800", /^endTimestamp: must be between 0 and 253402300799/],
+      ["term=ab%00cd", /^term: must not contain control characters/],
+      ["user=0x%00", /^user: must not contain control characters/],
+      ["currencyInSymbol=US%00DC", /^currencyInSymbol: must not contain control characters/],
+      [filters([{ currencyOutSymbol: "US\u0000DC" }]), /^filters\[0\]\.currencyOutSymbol: must not contain control characters/],
     ];
     for (const [query, message] of cases) {
       const { status, body } = await get(query);

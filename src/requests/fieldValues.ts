@@ -13,12 +13,18 @@ function bad(parameter: string, message: string): never {
   throw new InvalidInputError("INVALID_INPUT", `${parameter}: ${message}`);
 }
 
+/** Postgres text cannot hold NUL, and no search value needs any control character. */
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+/** 9999-12-31T23:59:59Z: the last second Postgres timestamps (and ISO 8601 years) take. */
+export const MAX_UNIX_SECONDS = 253_402_300_799;
+
 function text(parameter: string, value: unknown): string {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value !== "string") bad(parameter, "expected a string");
   const trimmed = value.trim();
   if (trimmed === "") bad(parameter, "must not be empty");
   if (trimmed.length > 200) bad(parameter, "is too long");
+  if (!NO_CONTROL_CHARACTERS.test(trimmed)) bad(parameter, "must not contain control characters");
   return trimmed;
 }
 

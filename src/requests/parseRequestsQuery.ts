@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../domain/errors.js";
-import { FEATURES, fieldValue } from "./fieldValues.js";
+import { FEATURES, MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v3QuerySchema } from "./requestsQuerySchemas.js";
 import { validateQuery } from "./validateQuery.js";
 import {
@@ -158,7 +158,11 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
     return raw === undefined ? undefined : decimalParameter(name, raw);
   };
   const byNumber = (a: number, b: number) => a - b;
-  filter.createdAt = range("startTimestamp", "endTimestamp", int("startTimestamp", 0), int("endTimestamp", 0), byNumber);
+  const seconds = (name: string) => {
+    const raw = get(name);
+    return raw === undefined ? undefined : integerParameter(name, raw, 0, MAX_UNIX_SECONDS);
+  };
+  filter.createdAt = range("startTimestamp", "endTimestamp", seconds("startTimestamp"), seconds("endTimestamp"), byNumber);
   const startBlock = int("startBlock", 0);
   const endBlock = int("endBlock", 0);
   filter.originBlock = range("startBlock", "endBlock", startBlock === undefined ? undefined : BigInt(startBlock), endBlock === undefined ? undefined : BigInt(endBlock), (a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../domain/errors.js";
-import { fieldValue } from "./fieldValues.js";
+import { MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v2QuerySchema } from "./requestsQuerySchemas.js";
 import { validateQuery } from "./validateQuery.js";
 import { booleanParameter, integerParameter } from "./parseRequestsQuery.js";
@@ -67,11 +67,12 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
   if (hash !== undefined) groups = andGroups(groups, [[condition("depositTxHash", hash, "hash")], [condition("fillTxHash", hash, "hash")]]);
   filter.groups = groups;
 
-  const int = (name: string) => {
+  const int = (name: string, max?: number) => {
     const raw = get(name);
-    return raw === undefined ? undefined : integerParameter(name, raw, 0);
+    return raw === undefined ? undefined : integerParameter(name, raw, 0, max);
   };
-  const [start, end, startBlock, endBlock] = [int("startTimestamp"), int("endTimestamp"), int("startBlock"), int("endBlock")];
+  const [start, end] = [int("startTimestamp", MAX_UNIX_SECONDS), int("endTimestamp", MAX_UNIX_SECONDS)];
+  const [startBlock, endBlock] = [int("startBlock"), int("endBlock")];
   if (start !== undefined && end !== undefined && start > end) bad("startTimestamp", "must not exceed endTimestamp");
   if (startBlock !== undefined && endBlock !== undefined && startBlock > endBlock) bad("startBlock", "must not exceed endBlock");
   filter.createdAt = { ...(start !== undefined ? { min: start } : {}), ...(end !== undefined ? { max: end } : {}) };

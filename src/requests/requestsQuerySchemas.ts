@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../domain/failReasons.js";
-import { FEATURES, LISTABLE_STATUSES, REQUEST_TYPES } from "./fieldValues.js";
+import { FEATURES, LISTABLE_STATUSES, MAX_UNIX_SECONDS, NO_CONTROL_CHARACTERS, REQUEST_TYPES } from "./fieldValues.js";
 import { SORT_KEYS } from "./requestFilter.js";
 
 /**
@@ -14,7 +14,13 @@ const integer = (min: number, max?: number) => {
 };
 const boolean = z.enum(["true", "false"], { error: "must be true or false" });
 const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, { error: "must be a 32-byte hex string" });
-const nonEmpty = z.string().trim().min(1, { error: "must not be empty" }).max(200, { error: "is too long" });
+// Postgres text cannot hold NUL; no search value needs any control character.
+const nonEmpty = z
+  .string()
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(200, { error: "is too long" })
+  .regex(NO_CONTROL_CHARACTERS, { error: "must not contain control characters" });
 const address = nonEmpty.describe("an address (EVM addresses match case-insensitively)");
 const chainId = z.coerce.number({ error: "must be a positive integer chain id" }).int({ error: "must be a positive integer chain id" }).positive({ error: "must be a positive integer chain id" });
 const decimal = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, { error: "must be a non-negative decimal number" });
@@ -51,8 +57,8 @@ export const v3QuerySchema = z.object({
   currencyOutAddress: address.optional(),
   currencyInSymbol: nonEmpty.describe("case-insensitive").optional(),
   currencyOutSymbol: nonEmpty.describe("case-insensitive").optional(),
-  startTimestamp: integer(0).describe("unix seconds, inclusive").optional(),
-  endTimestamp: integer(0).describe("unix seconds, inclusive").optional(),
+  startTimestamp: integer(0, MAX_UNIX_SECONDS).describe("unix seconds, inclusive").optional(),
+  endTimestamp: integer(0, MAX_UNIX_SECONDS).describe("unix seconds, inclusive").optional(),
   startBlock: integer(0).describe("origin deposit block, inclusive").optional(),
   endBlock: integer(0).describe("origin deposit block, inclusive").optional(),
   amountUsdMin: decimal.optional(),
@@ -81,8 +87,8 @@ export const v2QuerySchema = z.object({
   id: hash.optional(),
   orderId: hash.optional(),
   includeOrderData: boolean.optional(),
-  startTimestamp: integer(0).optional(),
-  endTimestamp: integer(0).optional(),
+  startTimestamp: integer(0, MAX_UNIX_SECONDS).optional(),
+  endTimestamp: integer(0, MAX_UNIX_SECONDS).optional(),
   startBlock: integer(0).optional(),
   endBlock: integer(0).optional(),
   referrer: nonEmpty.optional(),
