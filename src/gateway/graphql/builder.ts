@@ -28,12 +28,17 @@ builder.scalarType("JSON", {
   parseValue: (value) => value,
 });
 
+// Years 1–9999: ISO 8601 without expanded years, and well inside what Postgres timestamps hold.
+const EARLIEST = Date.parse("0001-01-01T00:00:00.000Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+
 builder.scalarType("DateTime", {
   description: "An ISO 8601 timestamp.",
   serialize: (value) => value.toISOString(),
   parseValue: (value) => {
     const date = new Date(String(value));
     if (Number.isNaN(date.getTime())) throw new TypeError("DateTime must be an ISO 8601 timestamp");
+    if (date.getTime() < EARLIEST || date.getTime() > LATEST) throw new TypeError("DateTime must be within the years 0001 to 9999");
     return date;
   },
 });

@@ -103,6 +103,12 @@ describe("requestStats (GraphQL)", () => {
     expect((await code({ ...WINDOW, filter: { user: ["not an address"] } }))[0]).toBe("INVALID_INPUT");
     expect((await code({ ...WINDOW, groupBy: ["WALLET"] }))[0]).toBe("INVALID_INPUT");
     expect((await code({ ...WINDOW, from: "yesterday" }))[0]).toBe("INVALID_INPUT");
+    // Dates Postgres cannot hold were an internal error
+    expect(await code({ from: "-005000-01-01T00:00:00Z", to: WINDOW.to })).toEqual([
+      "INVALID_INPUT",
+      expect.stringMatching(/DateTime must be within the years 0001 to 9999/),
+    ]);
+    expect((await code({ from: WINDOW.from, to: "+200000-01-02T00:00:00Z" }))[0]).toBe("INVALID_INPUT");
     expect((await code({}, `{ requestStats(from: "2026-03-01T00:00:00Z", to: "2026-03-02T00:00:00Z", groupBy: [WALLET]) { count } }`))[0]).toBe(
       "GRAPHQL_VALIDATION_FAILED",
     );
