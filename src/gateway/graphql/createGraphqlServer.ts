@@ -14,6 +14,7 @@ import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import { isCrossfillError } from "../../domain/errors.js";
 import { authenticate } from "../rest/apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, hitRateLimits, pickClientAddress, policyFor } from "../rest/rateLimit.js";
+import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 import { schema } from "./schema.js";
 
@@ -45,7 +46,15 @@ export type GraphqlServer = {
 };
 
 /** Limits every operation must pass before it runs, over HTTP and websockets alike. */
-export const GRAPHQL_LIMITS = { depth: 8, aliases: 15, tokens: 2_000, cost: 1_000, subscriptionsPerConnection: 100 } as const;
+export const GRAPHQL_LIMITS = {
+  depth: 8,
+  aliases: 15,
+  tokens: 2_000,
+  cost: 1_000,
+  subscriptionsPerConnection: 100,
+  /** The fields that read far more than they return: a year of aggregates, a page with its total count. */
+  perOperation: { requestStats: 1, requests: 3 },
+} as const;
 
 // Armor's rules build their GraphQLErrors with their own copy of graphql; re-create them with ours so every
 // transport recognises them, and give each a code.
@@ -64,6 +73,10 @@ const throwRejection = {
       throw ownError(error, "GRAPHQL_PARSE_FAILED");
     },
   ],
+};
+
+const limitExpensiveFields: Plugin = {
+  onValidate: ({ addValidationRule }) => addValidationRule(fieldOccurrencesRule(GRAPHQL_LIMITS.perOperation)),
 };
 
 const codeValidationErrors: Plugin = {
@@ -117,6 +130,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportRejection }),
       costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
+      limitExpensiveFields,
       codeValidationErrors,
       codeVariableErrors,
     ],
@@ -151,8 +165,10 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       await hitRateLimits(deps, [policyFor(limit, connectionKeys.get(ctx), address)]);
       return undefined;
     } catch (error) {
-      if (!isCrossfillError(error)) throw error;
-      return [new GraphQLError(error.message, { extensions: { code: error.errorCode, details: error.details } })];
+      if (isCrossfillError(error)) return [new GraphQLError(error.message, { extensions: { code: error.errorCode, details: error.details } })];
+      // graphql-ws would close the socket with the error's own text (outside NODE_ENV=production): mask it as HTTP does.
+      logger.error({ err: error }, "graphql-ws rate limit check failed");
+      return [new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } })];
     }
   };
   const server = useServer<Record<string, unknown>, { request: IncomingMessage }>(

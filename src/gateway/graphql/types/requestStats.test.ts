@@ -109,6 +109,9 @@ describe("requestStats (GraphQL)", () => {
       expect.stringMatching(/DateTime must be within the years 0001 to 9999/),
     ]);
     expect((await code({ from: WINDOW.from, to: "+200000-01-02T00:00:00Z" }))[0]).toBe("INVALID_INPUT");
+    // one aggregation per operation, however aliased
+    const twice = `query ($from: DateTime!, $to: DateTime!) { a: requestStats(from: $from, to: $to) { count } b: requestStats(from: $from, to: $to) { count } }`;
+    expect(await code(WINDOW, twice)).toEqual(["INVALID_INPUT", "at most 1 requestStats per operation"]);
     expect((await code({}, `{ requestStats(from: "2026-03-01T00:00:00Z", to: "2026-03-02T00:00:00Z", groupBy: [WALLET]) { count } }`))[0]).toBe(
       "GRAPHQL_VALIDATION_FAILED",
     );
