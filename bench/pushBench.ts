@@ -144,6 +144,7 @@ function statusUpdate(requestId: string, eventId: string): StatusUpdate {
     wallets: [],
     chainIds: [31338, 31339],
     apiKeyId: null,
+    apiKeyIntegrator: null,
     body: {
       event: "request.status.updated",
       timestamp: now,

@@ -41,6 +41,7 @@ export function toStatusUpdate(event: OutboxEvent, now: number): StatusUpdate {
     wallets: [...new Set([event.user.toLowerCase(), event.recipient.toLowerCase()])],
     chainIds: [...new Set([event.originChainId, event.destinationChainId])],
     apiKeyId: event.apiKeyId,
+    apiKeyIntegrator: event.apiKeyIntegrator,
     body: {
       event: "request.status.updated",
       timestamp: now,

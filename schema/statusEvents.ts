@@ -18,6 +18,8 @@ export type OutboxEvent = {
   user: string;
   recipient: string;
   apiKeyId: string | null;
+  /** The integrator of that key: who may see the referrer on public channels. */
+  apiKeyIntegrator: string | null;
   requestFailReason: string | null;
   requestRefundFailReason: string | null;
   inTxHashes: string[];
@@ -38,10 +40,11 @@ export async function readOutboxAfter(db: Queryable, afterId: bigint, limit: num
        FROM snap LEFT JOIN LATERAL (
          SELECT e.id::text AS id, e.request_id, e.to_status, e.fail_reason, e.refund_fail_reason, e.details, e.created_at,
                 r.origin_chain_id, r.destination_chain_id, r.referrer, r.user_address, r.recipient, r.api_key_id,
-                r.fail_reason AS request_fail_reason, r.refund_fail_reason AS request_refund_fail_reason,
+                k.integrator AS api_key_integrator, r.fail_reason AS request_fail_reason, r.refund_fail_reason AS request_refund_fail_reason,
                 ${inTxHashesSql("r")} AS in_tx_hashes,
                 ${outTxHashesSql("r")} AS out_tx_hashes
            FROM crossfill.status_events e JOIN crossfill.requests r ON r.id = e.request_id
+                LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id
           WHERE e.id > $1
           ORDER BY e.id
           LIMIT $2) ev ON true`,
@@ -64,6 +67,7 @@ export async function readOutboxAfter(db: Queryable, afterId: bigint, limit: num
       user: row.user_address,
       recipient: row.recipient,
       apiKeyId: row.api_key_id,
+      apiKeyIntegrator: row.api_key_integrator,
       requestFailReason: row.request_fail_reason,
       requestRefundFailReason: row.request_refund_fail_reason,
       inTxHashes: row.in_tx_hashes,

@@ -9,6 +9,7 @@ const update = (requestId: string, apiKeyId: string | null = null): StatusUpdate
   wallets: ["0xaa", "0xbb"],
   chainIds: [1, 2],
   apiKeyId,
+  apiKeyIntegrator: null,
   body: { event: "request.status.updated", timestamp: 0, data: { status: "pending", requestId } as StatusUpdate["body"]["data"] },
 });
 

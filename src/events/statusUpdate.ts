@@ -31,6 +31,8 @@ export type StatusUpdate = {
   chainIds: number[];
   /** The API key the request was quoted with (routing only: never sent to clients). */
   apiKeyId: string | null;
+  /** That key's integrator: public channels show `body.data.referrer` only to a key of it (never sent itself). */
+  apiKeyIntegrator: string | null;
   body: StatusUpdatedBody;
 };
 

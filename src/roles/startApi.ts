@@ -12,7 +12,7 @@ import { createStatusFanout } from "../events/createStatusFanout.js";
 import { createRestApp } from "../gateway/createRestApp.js";
 import { createGraphqlServer } from "../gateway/graphql/createGraphqlServer.js";
 import { GRAPHQL_RATE_LIMIT } from "../gateway/graphql/graphqlRateLimit.js";
-import { type AuthEnv, apiKeyAuth } from "../gateway/rest/apiKeyAuth.js";
+import { type AuthEnv, apiKeyAuth, authenticate } from "../gateway/rest/apiKeyAuth.js";
 import { rateLimit } from "../gateway/rest/rateLimit.js";
 import { createStatusFeed } from "../gateway/ws/createStatusFeed.js";
 import { routeUpgrades } from "../gateway/ws/routeUpgrades.js";
@@ -95,7 +95,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
     started.once("error", reject);
   });
-  const feed = createStatusFeed({ fanout: statusUpdates, logger: deps.logger });
+  const feed = createStatusFeed({ fanout: statusUpdates, logger: deps.logger, authenticate: (key) => authenticate(deps.pool, key) });
   server.on("upgrade", routeUpgrades({ "/ws": feed.handleUpgrade, "/graphql": graphql.handleUpgrade }));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : deps.port;

@@ -7,6 +7,7 @@ import WebSocket from "ws";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
 import type { StatusUpdate } from "../../events/statusUpdate.js";
+import { UnauthorizedError } from "../../domain/errors.js";
 import { createStatusFeed } from "./createStatusFeed.js";
 import { routeUpgrades } from "./routeUpgrades.js";
 
@@ -21,6 +22,7 @@ function update(requestId: string, status: StatusUpdate["body"]["data"]["status"
     wallets,
     chainIds,
     apiKeyId: null,
+    apiKeyIntegrator: null,
     body: {
       event: "request.status.updated",
       timestamp: 1,
@@ -43,8 +45,8 @@ function update(requestId: string, status: StatusUpdate["body"]["data"]["status"
 }
 
 /** A real `ws` client that queues what it receives. */
-async function connect(url: string) {
-  const socket = new WebSocket(url);
+async function connect(url: string, apiKey?: string) {
+  const socket = new WebSocket(url, apiKey ? { headers: { "x-api-key": apiKey } } : {});
   const inbox: any[] = [];
   const waiters: Array<() => void> = [];
   socket.on("message", (data) => {
@@ -73,7 +75,13 @@ async function connect(url: string) {
 describe("websocket status feed", () => {
   const bus = createStatusBus();
   const fanout = createStatusFanout(bus);
-  const feed = createStatusFeed({ fanout, logger: pino({ level: "silent" }), maxSubscriptions: 3 });
+  const KEYS: Record<string, { integrator: string }> = { cf_acme: { integrator: "acme" }, cf_acme_2: { integrator: "acme" }, cf_other: { integrator: "other" } };
+  const authenticate = async (key: string) => {
+    if (key === "cf_db_down") throw new Error("connect ECONNREFUSED postgres://admin:hunter2@db");
+    if (!KEYS[key]) throw new UnauthorizedError("x-api-key is not a known API key");
+    return KEYS[key];
+  };
+  const feed = createStatusFeed({ fanout, logger: pino({ level: "silent" }), maxSubscriptions: 3, authenticate });
   const server = createServer((_, response) => response.end());
   let url: string;
   beforeAll(async () => {
@@ -156,7 +164,7 @@ describe("websocket status feed", () => {
   });
 
   it("closes a connection that stops answering protocol pings, and keeps one that answers", async () => {
-    const quick = createStatusFeed({ fanout, logger: pino({ level: "silent" }), heartbeatMs: 100 });
+    const quick = createStatusFeed({ fanout, logger: pino({ level: "silent" }), heartbeatMs: 100, authenticate });
     const quickServer = createServer((_, response) => response.end());
     quickServer.on("upgrade", routeUpgrades({ "/ws": quick.handleUpgrade }));
     quickServer.listen(0, "127.0.0.1");
@@ -187,5 +195,34 @@ describe("websocket status feed", () => {
     while (feed.connections() >= before && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(feed.connections()).toBe(before - 1);
     await bus.publish(update(ID_B, "success"));
+  });
+
+  it("shows a request's referrer only to connections with a key of the integrator that quoted it, and refuses bad keys before upgrading", async () => {
+    const owned: StatusUpdate = { ...update(ID_A, "pending"), apiKeyId: "k1", apiKeyIntegrator: "acme" };
+    owned.body = { ...owned.body, data: { ...owned.body.data, referrer: "acme.app" } };
+    const clients = await Promise.all([connect(url, "cf_acme"), connect(url, "cf_acme_2"), connect(url, "cf_other"), connect(url)]);
+    for (const client of clients) {
+      client.send({ type: "subscribe", event: "request.status.updated", filters: { id: ID_A } });
+      await client.next();
+    }
+    await bus.publish(owned);
+    const referrers = await Promise.all(clients.map(async (client) => (await client.next()).data.referrer));
+    expect(referrers).toEqual(["acme.app", "acme.app", null, null]);
+    for (const client of clients) client.socket.close();
+
+    const refused = async (key: string) => {
+      const socket = new WebSocket(url, { headers: { "x-api-key": key } });
+      const [, response] = await once(socket, "unexpected-response");
+      const body = await new Promise<string>((resolve) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk));
+        response.on("end", () => resolve(text));
+      });
+      return { status: response.statusCode, body: JSON.parse(body) };
+    };
+    expect(await refused("cf_unknown")).toEqual({ status: 401, body: { message: "x-api-key is not a known API key", errorCode: "UNAUTHORIZED" } });
+    const failed = await refused("cf_db_down");
+    expect(failed.status).toBe(500);
+    expect(JSON.stringify(failed.body)).not.toContain("hunter2");
   });
 });

@@ -1,14 +1,21 @@
-import type { IncomingMessage } from "node:http";
+import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { StatusFanout, StatusListener } from "../../events/createStatusFanout.js";
 import type { StatusUpdate } from "../../events/statusUpdate.js";
+import { isCrossfillError } from "../../domain/errors.js";
+import { errorBody } from "../rest/errorBody.js";
 import { filterKey, parseFeedMessage } from "./feedMessage.js";
 
 export type StatusFeedOptions = {
   fanout: StatusFanout;
   logger: Logger;
+  /**
+   * Looks up the `x-api-key` a client may present on the upgrade (rejects an unknown or revoked one). The feed is
+   * public; only a key of the integrator that quoted a request sees its `referrer`, as in GET /requests/v3.
+   */
+  authenticate(key: string): Promise<{ integrator: string } | undefined>;
   /** Subscriptions one socket may hold. */
   maxSubscriptions?: number;
   /** A socket that has not answered a ping within this long is closed. */
@@ -24,7 +31,7 @@ export type StatusFeed = {
   close(): Promise<void>;
 };
 
-type Client = { socket: WebSocket; keys: Set<string>; alive: boolean; listener: StatusListener };
+type Client = { socket: WebSocket; keys: Set<string>; alive: boolean; listener: StatusListener; integrator: string | undefined };
 
 const MAX_FRAME_BYTES = 4 * 1024;
 
@@ -48,12 +55,14 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
     client.socket.send(text);
   };
   const reply = (client: Client, message: object) => send(client, JSON.stringify(message));
-  // Serialized once per update, however many sockets it goes to.
-  const serialized = new WeakMap<StatusUpdate, string>();
-  const bodyText = (update: StatusUpdate) => {
-    let text = serialized.get(update);
-    if (text === undefined) serialized.set(update, (text = JSON.stringify(update.body)));
-    return text;
+  // Serialized once per update and audience, however many sockets it goes to.
+  const serialized = new WeakMap<StatusUpdate, { owner?: string; public?: string }>();
+  const bodyText = (update: StatusUpdate, client: Client) => {
+    const owner = update.apiKeyIntegrator !== null && client.integrator === update.apiKeyIntegrator;
+    let texts = serialized.get(update);
+    if (!texts) serialized.set(update, (texts = {}));
+    if (owner) return (texts.owner ??= JSON.stringify(update.body));
+    return (texts.public ??= JSON.stringify({ ...update.body, data: { ...update.body.data, referrer: null } }));
   };
 
   const unsubscribeAll = (client: Client) => {
@@ -61,8 +70,8 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
     client.keys.clear();
   };
 
-  wss.on("connection", (socket) => {
-    const client: Client = { socket, keys: new Set(), alive: true, listener: (update) => send(client, bodyText(update)) };
+  wss.on("connection", (socket: WebSocket, integrator: string | undefined) => {
+    const client: Client = { socket, keys: new Set(), alive: true, integrator, listener: (update) => send(client, bodyText(update, client)) };
     clients.add(client);
     socket.on("pong", () => {
       client.alive = true;
@@ -109,7 +118,20 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
 
   return {
     handleUpgrade(request, socket, head) {
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+      const presented = request.headers["x-api-key"];
+      const key = Array.isArray(presented) ? presented[0] : presented;
+      (key ? options.authenticate(key) : Promise.resolve(undefined)).then(
+        (record) => wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, record?.integrator)),
+        (error: unknown) => {
+          // Answered like the HTTP routes (401 for a bad key), before any websocket exists.
+          if (!isCrossfillError(error)) logger.error({ err: error }, "feed key lookup failed");
+          const { status, body } = errorBody(error);
+          const text = JSON.stringify(body);
+          socket.end(
+            `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+          );
+        },
+      );
     },
     connections: () => clients.size,
     async close() {
