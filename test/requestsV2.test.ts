@@ -45,7 +45,7 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     key = await createApiKey(stack.pool, stack.serverKey, { name: "v2-user", integrator: "acme" });
     elevated = await createApiKey(stack.pool, stack.serverKey, { name: "big", integrator: "acme", elevated: true });
     const plain = await insertTestRequest(stack.pool, { referrer: "pub.app", apiKeyId: key.id });
-    const submitted = await insertTestRequest(stack.pool, { recipient: DAVE });
+    const submitted = await insertTestRequest(stack.pool, { recipient: DAVE, orderData: { version: "v2", output: { recipient: DAVE } } });
     await stack.pool.query("UPDATE crossfill.requests SET status = 'submitted', created_at = now() + interval '1 second' WHERE id = $1", [submitted.id]);
     await stack.pool.query(
       `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp) VALUES (31339, $1, 0, $2, 990, 5, 100)`,
@@ -97,7 +97,10 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     expect(submitted.data.outTxs[0]).toMatchObject({ hash: fillHash, chainId: 31339, block: 5 });
     expect(submitted.data.metadata.currencyOut.amount).toBe("990");
     expect(plain.protocol).not.toHaveProperty("orderData");
-    expect((await call("/requests/v2?includeOrderData=true")).body.requests[1].protocol).toHaveProperty("orderData");
+    const withOrders = (await call("/requests/v2?includeOrderData=true")).body.requests;
+    expect(withOrders[1].protocol).toHaveProperty("orderData");
+    // a submitted request shows as pending, and like any public pending one hides where its output goes
+    expect(withOrders[0].protocol.orderData).toEqual({ version: "v2" });
   });
 
   it("filters by user (sender or recipient), hash, chain, id and limit 1–50", async () => {
@@ -107,6 +110,8 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     expect((await call(`/requests/v2?chainId=31338&destinationChainId=31338`)).body.requests).toHaveLength(0);
     expect((await call(`/requests/v2?id=${ids.plain}`)).body.requests).toHaveLength(1);
     expect((await call("/requests/v2?referrer=pub.app")).body.requests).toHaveLength(1);
+    // v2's pending is v3's pending or submitted
+    expect((await call("/requests/v2?status=pending")).body.requests.map((r: { id: string }) => r.id)).toEqual([ids.submitted]);
     const first = await call("/requests/v2?limit=1");
     expect(first.body.requests).toHaveLength(1);
     const second = await call(`/requests/v2?limit=1&continuation=${encodeURIComponent(first.body.continuation)}`);

@@ -35,7 +35,7 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
   const order = view.orderData as { output?: unknown } | undefined;
   // Public callers do not see where a pending request's output goes before it is filled.
   const orderData =
-    context.includeOrderData && order ? (view.status === "pending" && !owner ? { ...order, output: undefined } : order) : undefined;
+    context.includeOrderData && order ? (v2Status(view.status) === "pending" && !owner ? { ...order, output: undefined } : order) : undefined;
   const zeroSponsor = { amount: "0", address: null, chainId: view.originChainId };
 
   return {

@@ -52,6 +52,9 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
     const raw = get(field);
     if (raw !== undefined) filter.conditions.push(condition(field, raw));
   }
+  // v2 records show a submitted fill as pending (buildRequestRecordV2), so its pending filter takes both.
+  const status = filter.conditions.find((c) => c.field === "status");
+  if (status?.values?.[0] === "pending") status.values.push("submitted");
   // chainId is overridden by originChainId/destinationChainId.
   const chainId = get("chainId");
   if (chainId !== undefined && get("originChainId") === undefined && get("destinationChainId") === undefined) filter.conditions.push(condition("chainId", chainId));
