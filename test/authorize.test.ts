@@ -59,6 +59,7 @@ describe("POST /authorize (perps withdrawal nonce mapping)", () => {
       ["", step.body, /^signature:/],
       ["?signature=0x1234", step.body, /^signature:/],
       [`?signature=${step.signature}&extra=1`, step.body, /extra/],
+      [`?signature=${step.signature}&signature=${step.signature}`, step.body, /^signature: may be given once/],
       [`?signature=${step.signature}`, "{not json", /valid JSON/],
       [`?signature=${step.signature}`, { ...step.body, type: "gasless" }, /^type:/],
       [`?signature=${step.signature}`, { ...step.body, wallet: "0x123" }, /^wallet:/],

@@ -72,6 +72,8 @@ describe("POST /price, GET /integrators/quote-data and the removed signature end
     expect(await get(`/integrators/quote-data?requestId=0x${"0".repeat(64)}`, acme.key)).toMatchObject({ status: 404, body: { errorCode: "REQUEST_NOT_FOUND" } });
     expect(await get("/integrators/quote-data?requestId=0x12", acme.key)).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^requestId:/) } });
     expect(await get(`/integrators/quote-data?requestId=${requestId}&x=1`, acme.key)).toMatchObject({ status: 400, body: { message: "x: unknown parameter" } });
+    const repeated = `/integrators/quote-data?requestId=${requestId}&requestId=0x${"0".repeat(64)}`;
+    expect(await get(repeated, acme.key)).toMatchObject({ status: 400, body: { message: "requestId: may be given once" } });
     // a keyless quote belongs to no integrator
     const keyless = await post("/quote/v2", body);
     expect((await get(`/integrators/quote-data?requestId=${keyless.body.requestId}`, acme.key)).status).toBe(403);

@@ -36,9 +36,8 @@ function andGroups(left: FieldCondition[][], right: FieldCondition[][]): FieldCo
 
 /** GET /requests/v2's parameters onto the same typed filter as v3. */
 export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRequestsV2Query {
-  for (const [name, values] of Object.entries(params)) {
+  for (const name of Object.keys(params)) {
     if (!V2_PARAMETERS.includes(name)) bad(name, "unknown parameter");
-    if (values.length > 1) bad(name, "may be given once");
   }
   validateQuery(v2QuerySchema, params);
   const get = (name: string): string | undefined => params[name]?.[0];

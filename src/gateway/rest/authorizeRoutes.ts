@@ -3,6 +3,7 @@ import type pg from "pg";
 import { type Address, type Hex, isAddress, isHex } from "viem";
 import { z } from "zod";
 import { authorizeNonceMapping } from "../../authorize/authorizeNonceMapping.js";
+import { validateQuery } from "../../requests/validateQuery.js";
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
 import { jsonBody, parseInput } from "./jsonBody.js";
 import { type RateLimitDeps, type RouteLimit, callerPolicy, enforceRateLimits } from "./rateLimit.js";
@@ -43,7 +44,7 @@ export type AuthorizeLimits = { wallet: RouteLimit; total: RouteLimit };
 export function authorizeRoutes(deps: RateLimitDeps & { pool: pg.Pool; limits: AuthorizeLimits }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.post("/authorize", apiKeyAuth(deps.pool, { required: false }), async (c) => {
-    const { signature } = parseInput(authorizeQuery, c.req.query());
+    const { signature } = validateQuery(authorizeQuery, c.req.queries());
     const body = parseInput(authorizeBody, await jsonBody(c.req.raw));
     await enforceRateLimits(deps, c, [
       callerPolicy(c, deps.limits.wallet, deps.trustForwardedFor, { scope: body.wallet.toLowerCase() }),

@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import type pg from "pg";
 import { getRequestQuoteData } from "../../../schema/requestQuoteData.js";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "../../domain/errors.js";
+import { quoteDataQuerySchema } from "../../requests/requestsQuerySchemas.js";
+import { validateQuery } from "../../requests/validateQuery.js";
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
 
@@ -15,8 +17,7 @@ export function integratorRoutes(deps: RateLimitDeps & { pool: pg.Pool; limit: R
     for (const name of Object.keys(c.req.queries())) {
       if (name !== "requestId") throw new InvalidInputError("INVALID_INPUT", `${name}: unknown parameter`);
     }
-    const requestId = c.req.query("requestId");
-    if (!requestId || !/^0x[0-9a-fA-F]{64}$/.test(requestId)) throw new InvalidInputError("INVALID_INPUT", "requestId: must be a 32-byte hex string");
+    const { requestId } = validateQuery(quoteDataQuerySchema, c.req.queries());
     const data = await getRequestQuoteData(deps.pool, requestId.toLowerCase());
     if (!data) throw new NotFoundError("REQUEST_NOT_FOUND", `request ${requestId} was not found`);
     if (data.integrator !== c.get("apiKey")?.integrator) throw new ForbiddenError("requestId: the request was not quoted with a key of your integrator");
