@@ -19,7 +19,8 @@ export type TransitionResult = { applied: true; from: RequestStatus; eventId: st
 
 /**
  * The one way a request's status changes: checked against the state machine under a row lock, and written
- * together with its status_events row (the outbox) in the caller's transaction.
+ * together with its status_events row (the outbox) in the caller's transaction. A failed or refunded request
+ * always has a fail reason (UNKNOWN when none was given), so listings filter on what its record shows.
  */
 export async function transitionRequest(client: pg.PoolClient, transition: Transition): Promise<TransitionResult> {
   const { rows } = await client.query<{ status: RequestStatus }>("SELECT status FROM crossfill.requests WHERE id = $1 FOR UPDATE", [
@@ -30,7 +31,8 @@ export async function transitionRequest(client: pg.PoolClient, transition: Trans
   await client.query(
     `UPDATE crossfill.requests
         SET status = $2, updated_at = now(),
-            fail_reason = COALESCE($3, fail_reason), refund_fail_reason = COALESCE($4, refund_fail_reason),
+            fail_reason = CASE WHEN $2 IN ('failure', 'refund') THEN COALESCE($3, fail_reason, 'UNKNOWN') ELSE COALESCE($3, fail_reason) END,
+            refund_fail_reason = COALESCE($4, refund_fail_reason),
             failed_tx_hash = CASE WHEN $7::jsonb IS NULL THEN failed_tx_hash ELSE $5 END,
             failed_tx_block_number = CASE WHEN $7::jsonb IS NULL THEN failed_tx_block_number ELSE $6::bigint END,
             failed_call_data = COALESCE($7::jsonb, failed_call_data)

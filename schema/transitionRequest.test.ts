@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { insertTestRequest } from "../test/support/insertTestRequest.js";
+import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
+import { getRequest } from "./requests.js";
+import { type Transition, transitionRequest } from "./transitionRequest.js";
+import { withTransaction } from "./withTransaction.js";
+
+describe("transitionRequest", () => {
+  const database = useMigratedDatabase();
+  const move = (transition: Transition) => withTransaction(database.pool, (client) => transitionRequest(client, transition));
+  const stored = async (id: string) => {
+    const request = await getRequest(database.pool, id);
+    return { status: request?.status, failReason: request?.failReason };
+  };
+
+  it("moves along the state machine with one outbox row per change, and refuses illegal moves", async () => {
+    const request = await insertTestRequest(database.pool);
+    expect(await move({ requestId: request.id, to: "success" })).toEqual({ applied: false, current: "waiting" });
+    expect(await move({ requestId: request.id, to: "pending" })).toMatchObject({ applied: true, from: "waiting" });
+    expect(await move({ requestId: request.id, to: "pending", from: ["waiting"] })).toEqual({ applied: false, current: "pending" });
+    const { rows } = await database.pool.query("SELECT from_status, to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [request.id]);
+    expect(rows).toEqual([{ from_status: null, to_status: "waiting" }, { from_status: "waiting", to_status: "pending" }]);
+  });
+
+  it("gives a failed or refunded request a fail reason: the one given, else the one it has, else UNKNOWN", async () => {
+    const unexplained = await insertTestRequest(database.pool);
+    await move({ requestId: unexplained.id, to: "failure" });
+    expect(await stored(unexplained.id)).toEqual({ status: "failure", failReason: "UNKNOWN" });
+
+    const explained = await insertTestRequest(database.pool);
+    await move({ requestId: explained.id, to: "pending" });
+    await move({ requestId: explained.id, to: "failure", failReason: "EXECUTION_REVERTED" });
+    await move({ requestId: explained.id, to: "refund" });
+    expect(await stored(explained.id)).toEqual({ status: "refund", failReason: "EXECUTION_REVERTED" });
+
+    const pending = await insertTestRequest(database.pool);
+    await move({ requestId: pending.id, to: "pending" });
+    expect(await stored(pending.id)).toEqual({ status: "pending", failReason: null });
+  });
+});
