@@ -53,7 +53,7 @@ const envSchema = z.object({
     .regex(/^(0x)?[0-9a-fA-F]{64}$/, "expected 32 bytes of hex")
     .transform((hex) => Buffer.from(hex.replace(/^0x/, ""), "hex"))
     .optional(),
-  // "2026-09-01=8,2026-10-01=5": GET /requests/v2 requests per second per caller from each date on.
+  // "2026-09-01=75%,2026-10-01=50%": the share of each caller's normal GET /requests/v2 limit from each date on.
   V2_THROTTLE_SCHEDULE: z
     .string()
     .transform((text, ctx) => {

@@ -146,7 +146,8 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     const august = [];
     for (let i = 0; i < 10; i++) august.push((await call("/requests/v2?limit=1", {}, true)).status);
     expect(august.every((status) => status === 200)).toBe(true);
-    for (const [date, allowed] of [["2026-09-10T00:00:00Z", 8], ["2026-10-10T00:00:00Z", 5], ["2026-11-10T00:00:00Z", 2]] as const) {
+    // each month keeps a smaller share of the caller's normal limit: 75 %, 50 %, 25 % of 20/s
+    for (const [date, allowed] of [["2026-09-10T00:00:00Z", 15], ["2026-10-10T00:00:00Z", 10], ["2026-11-10T00:00:00Z", 5]] as const) {
       clock = new Date(date);
       const statuses = [];
       let last;
@@ -159,6 +160,11 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
       expect(last!.headers.get("retry-after")).toBeNull();
       expectDeprecationHeaders(last!.headers);
     }
+    // every tier is lowered: an elevated key keeps 25 % of its 40/s in November
+    clock = new Date("2026-11-12T00:00:00Z");
+    const elevatedStatuses = [];
+    for (let i = 0; i <= 10; i++) elevatedStatuses.push((await call("/requests/v2?limit=1", { "x-api-key": elevated.key }, true)).status);
+    expect(elevatedStatuses).toEqual([...Array(10).fill(200), 429]);
   });
 
   it("answers 410 Gone with the successor after the 2026-11-24 sunset", async () => {

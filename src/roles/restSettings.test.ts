@@ -25,8 +25,8 @@ describe("restSettings", () => {
   it("requires the server key outside dev and parses the v2 schedule and proxy setting", () => {
     expect(() => restSettings(parseConfig({}), "api", pool)).toThrow(/API_KEY_ENCRYPTION_KEY is required/);
     expect(restSettings(parseConfig({}), "dev", pool).cursorSecret).toHaveLength(32);
-    const config = parseConfig({ V2_THROTTLE_SCHEDULE: "2026-09-01=4", TRUST_FORWARDED_FOR: "true" });
-    expect(restSettings(config, "dev", pool)).toMatchObject({ v2Throttle: [{ from: new Date("2026-09-01T00:00:00Z"), perSecond: 4 }], trustForwardedFor: true });
+    const config = parseConfig({ V2_THROTTLE_SCHEDULE: "2026-09-01=40%", TRUST_FORWARDED_FOR: "true" });
+    expect(restSettings(config, "dev", pool)).toMatchObject({ v2Throttle: [{ from: new Date("2026-09-01T00:00:00Z"), percent: 40 }], trustForwardedFor: true });
     expect(() => parseConfig({ V2_THROTTLE_SCHEDULE: "soon=4" })).toThrow(/V2_THROTTLE_SCHEDULE/);
     expect(() => parseConfig({ API_KEY_ENCRYPTION_KEY: "abc" })).toThrow(/API_KEY_ENCRYPTION_KEY/);
     expect(() => parseConfig({ TRUST_FORWARDED_FOR: "yes" })).toThrow(/TRUST_FORWARDED_FOR/);

@@ -41,13 +41,14 @@ export function clientAddress(c: Context, trustForwardedFor: boolean): string {
 
 /**
  * Who is counted: the API key when one authenticated, otherwise the client address; `scope` narrows the counter
- * further (the authorize limit counts per wallet), `cap` lowers the tier's limit (the v2 throttle).
+ * further (the authorize limit counts per wallet), `share` keeps that part of the tier's limit, at least 1 (the
+ * v2 throttle).
  */
 export function policyFor(
   limit: RouteLimit,
   apiKey: ApiKeyRecord | undefined,
   address: () => string,
-  options: { cap?: number; scope?: string } = {},
+  options: { share?: number; scope?: string } = {},
 ): RateLimitPolicy {
   const tier: Tier = apiKey ? (apiKey.elevated ? "elevated" : "standard") : "anonymous";
   const who = apiKey ? `key:${apiKey.id}` : `ip:${address()}`;
@@ -55,7 +56,7 @@ export function policyFor(
   return {
     name: limit.name,
     key: `${limit.name}:${who}${options.scope === undefined ? "" : `:${options.scope}`}`,
-    limit: options.cap === undefined ? base : Math.min(base, options.cap),
+    limit: options.share === undefined ? base : Math.max(1, Math.ceil(base * options.share)),
     windowSeconds: limit.windowSeconds,
   };
 }
@@ -65,7 +66,7 @@ export function callerPolicy(
   c: Context<AuthEnv>,
   limit: RouteLimit,
   trustForwardedFor: boolean,
-  options: { cap?: number; scope?: string } = {},
+  options: { share?: number; scope?: string } = {},
 ): RateLimitPolicy {
   return policyFor(limit, c.get("apiKey"), () => clientAddress(c, trustForwardedFor), options);
 }

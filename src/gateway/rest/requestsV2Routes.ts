@@ -13,7 +13,7 @@ import {
   v2DeprecationHeaders,
   v2DeprecationNotice,
   v2IsSunset,
-  v2ThrottleLimit,
+  v2ThrottleShare,
 } from "../../requests/v2Deprecation.js";
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, callerPolicy, setRateLimitHeaders } from "./rateLimit.js";
@@ -45,7 +45,7 @@ export function requestsV2Routes(deps: RequestsV2Deps): Hono<AuthEnv> {
   app.use("/requests/v2", apiKeyAuth(deps.pool, { required: false }));
   app.use("/requests/v2", async (c, next) => {
     const now = deps.now();
-    const policy = callerPolicy(c, deps.limit, deps.trustForwardedFor, { cap: v2ThrottleLimit(deps.throttle, now) });
+    const policy = callerPolicy(c, deps.limit, deps.trustForwardedFor, { share: v2ThrottleShare(deps.throttle, now) });
     const outcome = await deps.limiter.hit(policy, now.getTime());
     if (!outcome.allowed) {
       // The spec's v2 429: no retry-after value, a pointer to the successor instead.
