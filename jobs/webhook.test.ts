@@ -24,7 +24,7 @@ import { QUEUES, WEBHOOK_JOB_OPTIONS, type WebhookJob } from "./queues.js";
 import { createWebhookProcessor } from "./webhook.js";
 import { WEBHOOK_CURSOR, createWebhookFanout, startWebhookFanout } from "./webhookFanout.js";
 
-type Received = { status: string; eventId: string; attempt: string; valid: boolean; custom: string | undefined };
+type Received = { status: string; eventId: string; attempt: string; replay: string | undefined; valid: boolean; custom: string | undefined };
 
 /** Real Postgres, real BullMQ on Redis, a real HTTP receiver on 127.0.0.1; only the retry base is shrunk (20 ms). */
 describe("webhook delivery", () => {
@@ -64,6 +64,7 @@ describe("webhook delivery", () => {
           status: JSON.parse(body).data.status,
           eventId: headers["x-crossfill-event-id"],
           attempt: headers["x-crossfill-delivery-attempt"],
+          replay: headers["x-crossfill-replay"],
           valid: verifyWebhookSignature(key.key, headers["x-signature-timestamp"], body, headers["x-signature-sha256"]),
           custom: headers["x-team"],
         });
@@ -166,6 +167,8 @@ describe("webhook delivery", () => {
     cleanups.push(() => sweeping.close());
     await until(() => received.length === 2);
     expect(received[1].eventId).toBe(received[0].eventId);
+    // marked, since it may arrive after the request's later events
+    expect([received[0].replay, received[1].replay]).toEqual([undefined, "1"]);
     expect(await replayWebhookDelivery(pool, delivery.id, "someone-else")).toBeUndefined();
   });
 });

@@ -79,6 +79,8 @@ export function createWebhookProcessor(deps: WebhookDeps) {
         "X-Signature-SHA256": signWebhook(openSecret(deps.serverKey, cipher), timestamp, delivery.body),
         [EVENT_ID_HEADER]: delivery.eventId,
         "X-Crossfill-Delivery-Attempt": String(attempt + 1),
+        // A replay may arrive after the request's later events: marked, so receivers do not take it as news.
+        ...(generation > 0 ? { "X-Crossfill-Replay": String(generation) } : {}),
       };
       const started = performance.now();
       const response = await deps.poster.post(url, delivery.body, headers);
