@@ -151,6 +151,9 @@ describe("GET /requests/v3", () => {
     // a reorged deposit is not an amount deposited
     expect(byId[ids.failure].data.route.actual.origin).toEqual(byId[ids.failure].data.route.quoted.origin);
     expect(byId[ids.refund].data).toMatchObject({ failReason: "UNKNOWN", refundFailReason: "MANUAL_REFUND_REQUIRED" });
+    // fees are fixed at quote time: the actual phase is there before any fill
+    expect(byId[ids.waiting].data.fees.actual).toEqual(byId[ids.waiting].data.fees.quoted);
+    expect(byId[ids.waiting].data.fees.actual.platform).toHaveProperty("usd");
   });
 
   it("applies the route's fallback rules for no deposit, deposit without fill, and fill", async () => {

@@ -73,7 +73,6 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
     app: feeComponent(fees.app, route.currencyIn, impact.app?.usd),
     sponsored: feeComponent(undefined, route.currencyIn, impact.sponsored?.usd),
   };
-  const filled = route.received !== null;
   const firstDeposit = view.deposits.find((deposit) => deposit.chainId === view.originChainId && !deposit.reorg);
   const order = (view.orderData ?? {}) as { solver?: string; solverChainId?: string };
   const owner = context.includeAuthenticatedData && context.callerIntegrator !== undefined && view.apiKeyIntegrator === context.callerIntegrator;
@@ -108,8 +107,9 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
         txEntry(fill, { to: view.recipient, currency: view.destinationCurrency, amount: fill.amount.toString() }),
       ),
       appFees: { quoted: [], actual: [], currency: route.currencyIn },
-      // Fees are fixed at quote time; the actual phase exists once the fill has happened.
-      fees: { quoted: feePhase, actual: filled ? feePhase : null, currency: route.currencyIn },
+      // Fees are fixed at quote time: the actual phase is the quoted one, before the fill too (never null: clients
+      // read fees.actual.platform without a check, as the route's actual side falls back to the quoted one).
+      fees: { quoted: feePhase, actual: feePhase, currency: route.currencyIn },
       feeSponsorship: {
         quoted: renameRelay(quote.feeSponsorship?.quoted),
         actual: renameRelay(quote.feeSponsorship?.actual),
