@@ -228,6 +228,8 @@ describe("fill processor", () => {
     expect(stored?.failedTransaction).toEqual({
       txHash: null,
       blockNumber: null,
+      timestamp: null,
+      fee: null,
       call: { from: devnet.solver.address, to: destination.chain.receiver, data: expect.stringMatching(/^0x[0-9a-f]{8}/), value: "3333" },
     });
     const [, , , , calls] = decodeFunctionData({ abi: receiverAbi, data: stored!.failedTransaction!.call.data as Hex }).args;
@@ -235,7 +237,7 @@ describe("fill processor", () => {
     expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
   });
 
-  it("keeps the hash, block and call of a fill mined and reverted, and refunds", async () => {
+  it("keeps the hash, block, block time, fee and call of a fill mined and reverted, and refunds", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 6_666n);
     // Signed as the worker would, but paying no value for a native fill: the Receiver reverts it once mined.
     const data = encodeFunctionData({ abi: receiverAbi, functionName: "fill", args: [request.id as Hex, zeroAddress, 6_666n, recipient, []] });
@@ -249,9 +251,12 @@ describe("fill processor", () => {
     const receipt = await destination.publicClient.waitForTransactionReceipt({ hash: signed.txHash as Hex });
     expect(receipt.status).toBe("reverted");
     expect(await processFill({ data: { requestId: request.id } })).toBe("failed: EXECUTION_REVERTED");
+    const block = await destination.publicClient.getBlock({ blockNumber: receipt.blockNumber });
     expect((await getRequest(pool, request.id))?.failedTransaction).toEqual({
       txHash: signed.txHash,
       blockNumber: receipt.blockNumber,
+      timestamp: block.timestamp,
+      fee: receipt.gasUsed * receipt.effectiveGasPrice,
       call: { from: devnet.solver.address, to: destination.chain.receiver, data, value: "0" },
     });
     const refund = await pool.query("SELECT reason FROM crossfill.refunds WHERE request_id = $1", [request.id]);

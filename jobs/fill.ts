@@ -155,6 +155,8 @@ export function createFillProcessor(deps: FillDeps) {
         return fail(request, failure.failReason, failure.details, {
           txHash: null,
           blockNumber: null,
+          timestamp: null,
+          fee: null,
           call: { from: solver.address, to: getAddress(call.to), data: call.data, value: call.value.toString() },
         });
       }
@@ -167,6 +169,7 @@ export function createFillProcessor(deps: FillDeps) {
       const failure = classifyFillRevert(undefined, { recipient: request.recipient, currencySymbol: request.destinationCurrency });
       // Re-priced versions differ only in fees: the stored one carries the call that reverted.
       const sentTx = parseTransaction(sent.rawTx as Hex);
+      const block = await deps.client(sent.chainId).publicClient.getBlock({ blockNumber: outcome.blockNumber });
       return fail(
         request,
         failure.failReason,
@@ -174,6 +177,8 @@ export function createFillProcessor(deps: FillDeps) {
         {
           txHash: outcome.txHash,
           blockNumber: outcome.blockNumber,
+          timestamp: block.timestamp,
+          fee: outcome.fee,
           call: { from: getAddress(sent.solver), to: getAddress(sentTx.to!), data: sentTx.data ?? "0x", value: (sentTx.value ?? 0n).toString() },
         },
       );

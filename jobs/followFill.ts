@@ -17,7 +17,7 @@ export type StuckFillPolicy = {
 export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = { bumpAfterMs: 30_000, maxBumps: 3, maxBroadcastFailures: 10 };
 
 export type FillOutcome =
-  | { state: "mined"; txHash: string; blockNumber: bigint; success: boolean }
+  | { state: "mined"; txHash: string; blockNumber: bigint; success: boolean; fee: bigint }
   | { state: "cancelled"; nonceSpentBy: string; neverAccepted: boolean }
   | { state: "in-flight"; txHash: string; action: "re-sent" | "bumped" | "cancelling" };
 
@@ -38,7 +38,9 @@ export async function followFill(
   const receiptOf = (hash: string) => client.getTransactionReceipt({ hash: hash as Hex }).catch(() => undefined);
   for (const hash of [attempt.txHash, ...[...attempt.previousTxHashes].reverse()]) {
     const receipt = await receiptOf(hash);
-    if (receipt) return { state: "mined", txHash: hash, blockNumber: receipt.blockNumber, success: receipt.status === "success" };
+    if (receipt) {
+      return { state: "mined", txHash: hash, blockNumber: receipt.blockNumber, success: receipt.status === "success", fee: receipt.gasUsed * receipt.effectiveGasPrice };
+    }
   }
   const neverAccepted = attempt.broadcastFailures >= deps.policy.maxBroadcastFailures;
   if (attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash))) return { state: "cancelled", nonceSpentBy: attempt.cancelTxHash, neverAccepted };

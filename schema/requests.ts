@@ -111,6 +111,8 @@ export type RequestRow = {
   fill_amount: string | null;
   failed_tx_hash: string | null;
   failed_tx_block_number: string | null;
+  failed_tx_timestamp: string | null;
+  failed_tx_fee: string | null;
   failed_call_data: FailedTransaction["call"] | null;
   created_at: Date;
   updated_at: Date;
@@ -147,6 +149,8 @@ export function toStoredRequest(row: RequestRow): StoredRequest {
     failedTransaction: row.failed_call_data && {
       txHash: row.failed_tx_hash,
       blockNumber: row.failed_tx_block_number === null ? null : BigInt(row.failed_tx_block_number),
+      timestamp: row.failed_tx_timestamp === null ? null : BigInt(row.failed_tx_timestamp),
+      fee: row.failed_tx_fee === null ? null : BigInt(row.failed_tx_fee),
       call: row.failed_call_data,
     },
     createdAt: row.created_at,

@@ -35,6 +35,8 @@ export async function transitionRequest(client: pg.PoolClient, transition: Trans
             refund_fail_reason = COALESCE($4, refund_fail_reason),
             failed_tx_hash = CASE WHEN $7::jsonb IS NULL THEN failed_tx_hash ELSE $5 END,
             failed_tx_block_number = CASE WHEN $7::jsonb IS NULL THEN failed_tx_block_number ELSE $6::bigint END,
+            failed_tx_timestamp = CASE WHEN $7::jsonb IS NULL THEN failed_tx_timestamp ELSE $8::bigint END,
+            failed_tx_fee = CASE WHEN $7::jsonb IS NULL THEN failed_tx_fee ELSE $9::numeric END,
             failed_call_data = COALESCE($7::jsonb, failed_call_data)
       WHERE id = $1`,
     [
@@ -45,6 +47,8 @@ export async function transitionRequest(client: pg.PoolClient, transition: Trans
       transition.failedTransaction?.txHash ?? null,
       transition.failedTransaction?.blockNumber?.toString() ?? null,
       transition.failedTransaction ? JSON.stringify(transition.failedTransaction.call) : null,
+      transition.failedTransaction?.timestamp?.toString() ?? null,
+      transition.failedTransaction?.fee?.toString() ?? null,
     ],
   );
   const event = await client.query<{ id: string }>(

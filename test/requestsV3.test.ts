@@ -41,7 +41,7 @@ describe("GET /requests/v3", () => {
   let acme2: CreatedApiKey;
   let other: CreatedApiKey;
   const ids: Record<string, string> = {};
-  const hashes = { deposit: hex32(), fill: hex32() };
+  const hashes = { deposit: hex32(), fill: hex32(), failedFill: hex32() };
 
   // null sends no key at all
   const get = async (query: string, key: string | null = acme.key) => {
@@ -101,6 +101,12 @@ describe("GET /requests/v3", () => {
     );
     const refund = await insertTestRequest(stack.pool, { requestType: "Call", quote: storedQuote("ETH", "ETH", "0.5", 31338, 31339) });
     await at(refund, 10, "refund", ", refund_fail_reason = 'MANUAL_REFUND_REQUIRED'");
+    // its fill was mined and reverted
+    await stack.pool.query(
+      `UPDATE crossfill.requests SET failed_tx_hash = $2, failed_tx_block_number = 77, failed_tx_timestamp = 3000, failed_tx_fee = 21000000,
+              failed_call_data = $3 WHERE id = $1`,
+      [refund.id, hashes.failedFill, JSON.stringify({ from: ALICE, to: CAROL, data: "0xdeadbeef", value: "5" })],
+    );
     Object.assign(ids, { waiting: waiting.id, pending: pending.id, success: success.id, failure: failure.id, refund: refund.id });
   });
   afterAll(async () => {
@@ -150,7 +156,12 @@ describe("GET /requests/v3", () => {
     expect(byId[ids.failure].data.inTxs[0]).toMatchObject({ status: "failure", metadata: { reorg: { source: "reconcile", reason: "block no longer canonical" } } });
     // a reorged deposit is not an amount deposited
     expect(byId[ids.failure].data.route.actual.origin).toEqual(byId[ids.failure].data.route.quoted.origin);
-    expect(byId[ids.refund].data).toMatchObject({ failReason: "UNKNOWN", refundFailReason: "MANUAL_REFUND_REQUIRED" });
+    expect(byId[ids.refund].data).toMatchObject({ failReason: "UNKNOWN", refundFailReason: "MANUAL_REFUND_REQUIRED", failedTxHash: hashes.failedFill });
+    // a fill mined and reverted is an outTxs entry with status failure
+    expect(byId[ids.refund].data.outTxs).toEqual([
+      { txHash: hashes.failedFill, fee: "21000000", block: 77, type: "onchain", chainId: 31339, timestamp: 3000, status: "failure", stateChanges: [],
+        data: { from: ALICE, to: CAROL, data: "0xdeadbeef", value: "5" } },
+    ]);
     // fees are fixed at quote time: the actual phase is there before any fill
     expect(byId[ids.waiting].data.fees.actual).toEqual(byId[ids.waiting].data.fees.quoted);
     expect(byId[ids.waiting].data.fees.actual.platform).toHaveProperty("usd");

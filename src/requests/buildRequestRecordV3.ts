@@ -60,6 +60,14 @@ function txEntry(tx: { chainId: number; txHash: string; blockNumber: bigint; tim
   };
 }
 
+/** A fill mined and reverted, as a failed outTxs entry carrying the call it made (none for one refused in simulation). */
+function revertedFillTx(view: RequestView) {
+  const failed = view.failedTransaction;
+  if (!failed?.txHash || failed.blockNumber === null || failed.timestamp === null) return [];
+  const tx = { chainId: view.destinationChainId, txHash: failed.txHash, blockNumber: failed.blockNumber, timestamp: failed.timestamp, txFee: failed.fee };
+  return [{ ...txEntry(tx, failed.call), status: "failure" }];
+}
+
 /** The spec's v3 Request record, from what the pipeline stored. */
 export function buildRequestRecordV3(view: RequestView, context: RecordContext) {
   const quote = (view.quote ?? {}) as StoredQuote;
@@ -103,9 +111,10 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
         // A deposit reorged out (or failed canonically) is reported as failed with its detection context.
         return deposit.reorg ? { ...entry, status: "failure", metadata: { reorg: deposit.reorg } } : entry;
       }),
-      outTxs: view.fills.map((fill) =>
-        txEntry(fill, { to: view.recipient, currency: view.destinationCurrency, amount: fill.amount.toString() }),
-      ),
+      outTxs: [
+        ...view.fills.map((fill) => txEntry(fill, { to: view.recipient, currency: view.destinationCurrency, amount: fill.amount.toString() })),
+        ...revertedFillTx(view),
+      ],
       appFees: { quoted: [], actual: [], currency: route.currencyIn },
       // Fees are fixed at quote time: the actual phase is the quoted one, before the fill too (never null: clients
       // read fees.actual.platform without a check, as the route's actual side falls back to the quoted one).
