@@ -5,14 +5,19 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../schema/migrate.js";
 import { queueRefund } from "../../../schema/refunds.js";
+import { listRequestViews } from "../../../schema/requestsQuery.js";
 import { transitionRequest } from "../../../schema/transitionRequest.js";
 import { withTransaction } from "../../../schema/withTransaction.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../../../test/support/testDatabase.js";
 import { createApiKey } from "../../apiKeys/createApiKey.js";
+import { createChainRegistry } from "../../chains/chainRegistry.js";
+import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
+import { emptyFilter } from "../../requests/requestFilter.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
-import { TEST_USDC, createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
+import { GRAPHQL_TEST_CHAINS, TEST_USDC, createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
+import { recordLookups } from "../rest/requestsRoutes.js";
 import { GRAPHQL_LIMITS, type createGraphqlServer } from "./createGraphqlServer.js";
 
 const USDC = TEST_USDC;
@@ -122,7 +127,7 @@ describe("GraphQL over HTTP", () => {
           requestId: request.id,
           to: "failure",
           failReason: "EXECUTION_REVERTED",
-          failedTransaction: { txHash: i === 0 ? null : hash(), blockNumber: i === 0 ? null : 77n, call },
+          failedTransaction: { txHash: i === 0 ? null : hash(), blockNumber: i === 0 ? null : 77n, timestamp: null, fee: null, call },
         });
         await queueRefund(client, { requestId: request.id, deposit, reason: "EXECUTION_REVERTED", refundsRequest: true, recipient: request.user });
       });
@@ -304,5 +309,115 @@ describe("GraphQL over HTTP", () => {
     expect(await referrers(sameIntegrator.key)).toEqual(["owner.app", null]);
     expect(await referrers(stranger.key)).toEqual([null, null]);
     expect(await referrers()).toEqual([null, null]);
+  });
+
+  const ETH = { chainId: 31338, address: zeroAddress as string, symbol: "ETH", name: "Ether", decimals: 18, metadata: { logoURI: "", verified: true, isNative: true } };
+  const OUT = { ...ETH, chainId: 31339, address: USDC, symbol: "USDC", name: "USD Coin", decimals: 6, metadata: { ...ETH.metadata, isNative: false } };
+  const amount = (currency: typeof ETH, value: string, usd: string) => ({ currency, amount: value, amountFormatted: value, amountUsd: usd, minimumAmount: value });
+
+  /** A quote as the engine stores it: fees, details and both sponsorship phases. */
+  function storedQuote() {
+    const zero = amount(ETH, "0", "0");
+    const phase = {
+      selectedComponents: ["relay"],
+      capHit: false,
+      components: { execution: { selected: false, total: zero, sponsored: zero, userPays: zero }, relay: { selected: true, total: amount(ETH, "5", "0.01"), sponsored: amount(ETH, "5", "0.01"), userPays: zero } },
+      sponsoredTotal: amount(ETH, "5", "0.01"),
+      userPaysTotal: zero,
+      maxSubsidizationAmount: "1000000",
+      subsidizationBps: 10000,
+    };
+    return {
+      fees: { gas: zero, relayer: amount(ETH, "7", "0.02"), relayerGas: amount(ETH, "2", "0.006"), relayerService: amount(ETH, "5", "0.01"), app: zero, subsidized: zero },
+      details: {
+        currencyIn: amount(ETH, "1000", "3"),
+        currencyOut: amount(OUT, "990", "2.97"),
+        rate: "0.99",
+        timeEstimate: 7,
+        expandedPriceImpact: { swap: { usd: "0" }, execution: { usd: "-0.006" }, relay: { usd: "-0.01" }, app: { usd: "0" }, sponsored: { usd: "0" } },
+      },
+      feeSponsorship: { quoted: phase, actual: { ...phase, sponsorPayment: { amount: "5", address: zeroAddress, chainId: 31338 } } },
+    };
+  }
+
+  const SIDE = "inputCurrency { amount amountUsd currency { symbol chainId } } outputCurrency { amount amountUsd currency { symbol } } router";
+  const PHASE = "selectedComponents capHit components { component selected total { amount } sponsored { amount amountUsd } userPays { amount } } sponsoredTotal { amount } userPaysTotal { amount } maxSubsidizationAmount subsidizationBps sponsorPayment { amount address chainId }";
+  const FEE = "usd amount amountFormatted";
+  const V3_FIELDS = {
+    fees: `fees { quoted { swap { ${FEE} } execution { ${FEE} } platform { ${FEE} } app { ${FEE} } sponsored { ${FEE} } } actual { platform { ${FEE} } } currency { symbol } }
+      appFees { quoted { recipient bps amount } actual { amountUsd } currency { symbol } }`,
+    feeSponsorship: `feeSponsorship { quoted { ${PHASE} } actual { ${PHASE} } currency { symbol } }`,
+    route: `route { includedSwapSources includedOriginSwapSources includedDestinationSwapSources
+      quoted { origin { ${SIDE} } destination { ${SIDE} } } actual { rate origin { ${SIDE} } destination { ${SIDE} } } }`,
+  };
+  // Within the operation limits (depth, cost) for a page of requests.
+  const V3_SUMMARY = "features supersededByRequestId timeEstimate fees { quoted { execution { usd amount amountFormatted } } } route { actual { rate origin { inputCurrency { amount } } } }";
+
+  it("types the v3 record's features, fees, appFees, feeSponsorship and route as GET /requests/v3 builds them, in a constant number of queries", async () => {
+    const made = await Promise.all(Array.from({ length: 6 }, () => requestWithHistory({ quote: storedQuote() })));
+    const waiting = await insertTestRequest(pool, { quote: storedQuote() });
+    queries = 0;
+    const one = await gql(`query ($id: String!) { request(id: $id) { ${REQUEST_FIELDS} ${V3_SUMMARY} } }`, { id: made[0].request.id });
+    expect(one.body.errors, JSON.stringify(one.body.errors)).toBeUndefined();
+    // The 4 of the plain fields and one more for every v3 field of every request in the operation.
+    expect(queries).toBe(5);
+    queries = 0;
+    const many = await gql(`query ($ids: [String!]!) { requestsByIds(ids: $ids) { ${REQUEST_FIELDS} ${V3_SUMMARY} } }`, {
+      ids: [...made.map((entry) => entry.request.id), waiting.id],
+    });
+    expect(many.body.errors, JSON.stringify(many.body.errors)).toBeUndefined();
+    expect(queries).toBe(5);
+    const detail = async (id: string) => {
+      const parts = await Promise.all(Object.values(V3_FIELDS).map((fields) => gql(`query ($id: String!) { request(id: $id) { ${fields} } }`, { id })));
+      for (const part of parts) expect(part.body.errors, JSON.stringify(part.body.errors)).toBeUndefined();
+      return Object.assign({}, ...parts.map((part) => part.body.data.request));
+    };
+
+    // The same values as the REST record built from the same view.
+    const filter = emptyFilter();
+    filter.conditions.push({ field: "id", negate: false, values: [made[0].request.id, waiting.id] });
+    const views = await listRequestViews(pool, { filter, sortBy: "createdAt", sortDirection: "desc", limit: 2 });
+    const rest = (id: string) =>
+      buildRequestRecordV3(views.find((view) => view.id === id)!, { ...recordLookups(createChainRegistry(GRAPHQL_TEST_CHAINS)), includeAuthenticatedData: false });
+    const filled = { ...one.body.data.request, ...(await detail(made[0].request.id)) };
+    const record = rest(made[0].request.id);
+    expect(filled).toMatchObject({ features: record.features, supersededByRequestId: null, timeEstimate: 7 });
+    expect(filled.fees.quoted).toEqual(record.data.fees.quoted);
+    expect(filled.fees.quoted.platform).toEqual({ usd: "-0.01", amount: "-5", amountFormatted: "-0.000000000000000005" });
+    expect(filled.fees.actual.platform).toEqual(record.data.fees.actual.platform);
+    expect(filled.appFees).toEqual({ quoted: [], actual: [], currency: { symbol: "ETH" } });
+    expect(filled.feeSponsorship.quoted.selectedComponents).toEqual(["platform"]);
+    expect(filled.feeSponsorship.quoted.components.map((component: { component: string }) => component.component).sort()).toEqual(["execution", "platform"]);
+    expect(filled.feeSponsorship.quoted.sponsorPayment).toBeNull();
+    expect(filled.feeSponsorship.actual).toMatchObject({ subsidizationBps: 10000, maxSubsidizationAmount: "1000000", sponsorPayment: { amount: "5", address: zeroAddress, chainId: 31338 } });
+    expect(filled.route.actual).toMatchObject({
+      rate: record.data.route.actual.rate,
+      origin: { inputCurrency: { amount: "1000", currency: { symbol: "ETH", chainId: 31338 } }, router: "crossfill" },
+      destination: { inputCurrency: { amount: "990" }, outputCurrency: { amount: "990", currency: { symbol: "USDC" } } },
+    });
+    expect(filled.route.quoted.destination.outputCurrency).toEqual({ amount: "990", amountUsd: "2.97", currency: { symbol: "USDC" } });
+    // Not deposited: the actual route falls back to the quoted one.
+    const pending = await detail(waiting.id);
+    expect(pending.fees.actual.platform).toEqual(pending.fees.quoted.platform);
+    expect(pending.route.actual.origin).toEqual(pending.route.quoted.origin);
+    expect(pending.route.actual.rate).toBe(rest(waiting.id).data.route.actual.rate);
+  });
+
+  it("serves the v3 fields of a requests page from the page's own query: no extra query per node", async () => {
+    const serverKey = randomBytes(32);
+    const key = await createApiKey(pool, serverKey, { name: "pages" });
+    for (let i = 0; i < 3; i++) await requestWithHistory({ apiKeyId: key.id, quote: storedQuote() });
+    const page = async (fields: string) => {
+      queries = 0;
+      const answer = await gql(`{ requests(filter: { apiKey: ["${key.id}"] }, first: 3) { edges { node { id ${fields} } } } }`, undefined, key.key);
+      expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
+      expect(answer.body.data.requests.edges).toHaveLength(3);
+      return { queries, nodes: answer.body.data.requests.edges.map((edge: { node: unknown }) => edge.node) };
+    };
+    const plain = await page("status");
+    const typed = await page(V3_SUMMARY);
+    expect(typed.queries).toBe(plain.queries);
+    expect(typed.nodes[0].timeEstimate).toBe(7);
+    expect(typed.nodes[0].fees.quoted.execution).toEqual({ usd: "-0.006", amount: "-2", amountFormatted: "-0.000000000000000002" });
   });
 });

@@ -2,6 +2,7 @@ import type { AmountObject } from "../../../quote/amountObject.js";
 import { type QuoteEngineDeps, createQuote } from "../../../quote/createQuote.js";
 import { builder } from "../builder.js";
 import { AmountRef } from "./amount.js";
+import { FeeSponsorshipRef } from "./feeSponsorship.js";
 
 type Quote = Awaited<ReturnType<typeof createQuote>>;
 type Step = Quote["steps"][number];
@@ -56,6 +57,17 @@ const UsdRef = builder.objectRef<{ usd: string }>("UsdValue").implement({
   fields: (t) => ({ usd: t.exposeString("usd") }),
 });
 
+const ExpandedPriceImpactRef = builder.objectRef<Details["expandedPriceImpact"]>("ExpandedPriceImpact").implement({
+  description: "The price impact of each fee component, in USD (negative is a cost to the user).",
+  fields: (t) => ({
+    swap: t.field({ type: UsdRef, resolve: (impact) => impact.swap }),
+    execution: t.field({ type: UsdRef, resolve: (impact) => impact.execution }),
+    relay: t.field({ type: UsdRef, description: "The service's own fee.", resolve: (impact) => impact.relay }),
+    app: t.field({ type: UsdRef, resolve: (impact) => impact.app }),
+    sponsored: t.field({ type: UsdRef, resolve: (impact) => impact.sponsored }),
+  }),
+});
+
 const SlippageSideRef = builder.objectRef<SlippageSide>("SlippageSide").implement({
   fields: (t) => ({ usd: t.exposeString("usd"), value: t.exposeString("value"), percent: t.exposeString("percent") }),
 });
@@ -95,7 +107,7 @@ export const QuoteDetailsRef = builder.objectRef<Details>("QuoteDetails").implem
     currencyGasTopup: t.field({ type: AmountRef, resolve: (details) => details.currencyGasTopup }),
     totalImpact: t.field({ type: ImpactRef, resolve: (details) => details.totalImpact }),
     swapImpact: t.field({ type: ImpactRef, resolve: (details) => details.swapImpact }),
-    expandedPriceImpact: t.field({ type: "JSON", resolve: (details) => details.expandedPriceImpact }),
+    expandedPriceImpact: t.field({ type: ExpandedPriceImpactRef, resolve: (details) => details.expandedPriceImpact }),
     rate: t.exposeString("rate"),
     slippageTolerance: t.field({ type: SlippageToleranceRef, resolve: (details) => details.slippageTolerance }),
     timeEstimate: t.exposeInt("timeEstimate", { description: "Seconds." }),
@@ -132,7 +144,7 @@ const QuoteRef = builder.objectRef<Quote>("Quote").implement({
     requestId: t.exposeString("requestId"),
     steps: t.field({ type: [StepRef], resolve: (quote) => quote.steps }),
     fees: t.field({ type: FeesRef, resolve: (quote) => quote.fees }),
-    feeSponsorship: t.field({ type: "JSON", resolve: (quote) => quote.feeSponsorship }),
+    feeSponsorship: t.field({ type: FeeSponsorshipRef, resolve: (quote) => quote.feeSponsorship }),
     details: t.field({ type: QuoteDetailsRef, resolve: (quote) => quote.details }),
     protocolV2: t.field({ type: ProtocolV2Ref, resolve: (quote) => quote.protocol.v2 as ProtocolV2 }),
   }),

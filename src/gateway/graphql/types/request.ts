@@ -1,20 +1,29 @@
-import { contextCacheSymbol } from "@pothos/core";
+import { contextCacheSymbol, createContextCache } from "@pothos/core";
+import DataLoader from "dataloader";
 import { depositsOfRequests, fillsOfRequests } from "../../../../schema/requestChainFacts.js";
 import { type OwnedRequest, requestsByIds } from "../../../../schema/requestsByIds.js";
 import { refundsOfRequests } from "../../../../schema/refunds.js";
+import type { RequestView } from "../../../../schema/requestsQuery.js";
 import { statusEventsOfRequests } from "../../../../schema/statusEvents.js";
 import { InvalidInputError } from "../../../domain/errors.js";
 import type { StatusUpdate } from "../../../events/statusUpdate.js";
+import { buildRequestRecordV3 } from "../../../requests/buildRequestRecordV3.js";
+import { requestViewsByIds } from "../../../requests/requestViewsByIds.js";
+import { recordLookups } from "../../rest/requestsRoutes.js";
 import { builder } from "../builder.js";
-import { requireApiKey } from "../graphqlContext.js";
+import { type GraphqlContext, requireApiKey } from "../graphqlContext.js";
 import { statusUpdateStream } from "../statusUpdateStream.js";
 import { ChainRef } from "./chain.js";
 import { CurrencyRef } from "./currency.js";
 import { DepositRef } from "./deposit.js";
 import { FillRef } from "./fill.js";
 import { FailedTransactionRef } from "./failedTransaction.js";
+import { RequestFeeSponsorshipRef } from "./feeSponsorship.js";
 import { FeesRef, QuoteDetailsRef } from "./quote.js";
 import { RefundRef } from "./refund.js";
+import { RequestAppFeesRef } from "./requestAppFees.js";
+import { RequestFeesRef } from "./requestFees.js";
+import { RequestRouteRef } from "./requestRoute.js";
 import { RequestStatusEnum } from "./requestStatus.js";
 import { StatusEventRef } from "./statusEvent.js";
 
@@ -29,6 +38,42 @@ function requestId(value: string, name = "id"): string {
 }
 
 type StoredQuote = { fees?: unknown; details?: unknown };
+type RecordV3 = ReturnType<typeof buildRequestRecordV3>;
+
+/** Requests hydrated as GET /requests/v3 hydrates them (deposits, fills, refunds…): one query per batch of ids. */
+const requestViews = createContextCache(
+  (context: GraphqlContext) =>
+    new DataLoader<string, RequestView | null>(async (ids) => {
+      const byId = new Map((await requestViewsByIds(context.db, ids)).map((view) => [view.id, view]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+);
+
+/** A `requests` page already holds its views: its nodes' v3 fields then cost no query. */
+export function primeRequestViews(context: GraphqlContext, views: RequestView[]): void {
+  const loader = requestViews(context);
+  for (const view of views) loader.prime(view.id, view);
+}
+
+const records = new WeakMap<RequestView, RecordV3>();
+
+/** The request's GET /requests/v3 record (built once per loaded view), without the authenticated-only fields. */
+async function recordOf(id: string, context: GraphqlContext): Promise<RecordV3> {
+  const view = await requestViews(context).load(id);
+  if (!view) throw new Error(`request ${id} vanished while it was read`);
+  let record = records.get(view);
+  if (!record) {
+    record = buildRequestRecordV3(view, { ...recordLookups(context.registry), includeAuthenticatedData: false });
+    records.set(view, record);
+  }
+  return record;
+}
+
+/** A resolver of one part of the request's v3 record. */
+const fromRecord =
+  <T>(pick: (record: RecordV3) => T) =>
+  async (request: { id: string }, _args: unknown, context: GraphqlContext): Promise<T> =>
+    pick(await recordOf(request.id, context));
 
 /** A request, loaded in batches: every Request in one operation costs one query, whatever the nesting. */
 export const RequestRef = builder.loadableObject("Request", {
@@ -81,6 +126,21 @@ export const RequestRef = builder.loadableObject("Request", {
     failedTransaction: t.field({ type: FailedTransactionRef, nullable: true, resolve: (request) => request.failedTransaction }),
     quotedFees: t.field({ type: FeesRef, nullable: true, resolve: (request) => ((request.quote as StoredQuote)?.fees as never) ?? null }),
     quotedDetails: t.field({ type: QuoteDetailsRef, nullable: true, resolve: (request) => ((request.quote as StoredQuote)?.details as never) ?? null }),
+    features: t.stringList({
+      description: "As GET /requests/v3: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
+      resolve: fromRecord((record) => record.features),
+    }),
+    supersededByRequestId: t.string({
+      nullable: true,
+      description: "For a regenerated deposit-address request, the requestId that owns the sweep and fill.",
+      resolve: fromRecord((record) => record.supersededByRequestId),
+    }),
+    timeEstimate: t.int({ description: "Seconds, as quoted.", resolve: fromRecord((record) => record.data.timeEstimate) }),
+    // data.fees, data.appFees, data.feeSponsorship (the service's component named platform) and data.route of GET /requests/v3.
+    fees: t.field({ type: RequestFeesRef, resolve: fromRecord((record) => record.data.fees) }),
+    appFees: t.field({ type: RequestAppFeesRef, resolve: fromRecord((record) => record.data.appFees) }),
+    feeSponsorship: t.field({ type: RequestFeeSponsorshipRef, resolve: fromRecord((record) => record.data.feeSponsorship) }),
+    route: t.field({ type: RequestRouteRef, resolve: fromRecord((record) => record.data.route) }),
     createdAt: t.field({ type: "DateTime", resolve: (request) => request.createdAt }),
     updatedAt: t.field({ type: "DateTime", resolve: (request) => request.updatedAt }),
     deposits: t.loadableList({

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from "../../../requests/continuationCursor
 import { SORT_KEYS } from "../../../requests/requestFilter.js";
 import { builder } from "../builder.js";
 import { requireApiKey } from "../graphqlContext.js";
-import { RequestRef } from "./request.js";
+import { RequestRef, primeRequestViews } from "./request.js";
 import { RequestFilterInput, toRequestFilter } from "./requestFilterInput.js";
 
 const PAGE = { default: 20, max: 50 } as const;
@@ -63,7 +63,9 @@ builder.queryFields((t) => ({
         listRequestViews(context.db, { filter, ...sort, limit: limit + 1, after }),
         args.includeTotal ? countRequests(context.db, filter) : Promise.resolve(null),
       ]);
-      const edges = views.slice(0, limit).map((view) => ({ cursor: encodeCursor(context.cursorSecret, sort, { value: view.sortValue, id: view.id }), node: view }));
+      const page = views.slice(0, limit);
+      primeRequestViews(context, page);
+      const edges = page.map((view) => ({ cursor: encodeCursor(context.cursorSecret, sort, { value: view.sortValue, id: view.id }), node: view }));
       return { edges, hasNextPage: views.length > limit, total };
     },
   }),
