@@ -13,7 +13,7 @@ import { createRestApp } from "../gateway/createRestApp.js";
 import { createGraphqlServer } from "../gateway/graphql/createGraphqlServer.js";
 import { GRAPHQL_RATE_LIMIT } from "../gateway/graphql/graphqlRateLimit.js";
 import { type AuthEnv, apiKeyAuth, authenticate } from "../gateway/rest/apiKeyAuth.js";
-import { rateLimit } from "../gateway/rest/rateLimit.js";
+import { DEFAULT_ROUTE_LIMITS, rateLimit } from "../gateway/rest/rateLimit.js";
 import { createStatusFeed } from "../gateway/ws/createStatusFeed.js";
 import { routeUpgrades } from "../gateway/ws/routeUpgrades.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
@@ -83,6 +83,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     graphiql: deps.graphiql,
     webhookPolicy: { allowPrivate: deps.webhooks?.allowPrivate ?? false },
     websocketLimit: { deps: graphqlRateLimits, limit: GRAPHQL_RATE_LIMIT },
+    fieldLimits: { deps: graphqlRateLimits, byField: { requests: DEFAULT_ROUTE_LIMITS.requestsV3 } },
   });
   (app as unknown as Hono<AuthEnv>).on(
     ["GET", "POST"],

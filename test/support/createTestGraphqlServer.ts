@@ -32,6 +32,7 @@ export function createTestGraphqlServer(options: {
   graphiql?: boolean;
   webhookPolicy?: WebhookPolicy;
   websocketLimit?: GraphqlServerOptions["websocketLimit"];
+  fieldLimits?: GraphqlServerOptions["fieldLimits"];
 }) {
   const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
   const client = createChainClients(GRAPHQL_TEST_CHAINS);
@@ -45,6 +46,7 @@ export function createTestGraphqlServer(options: {
     graphiql: options.graphiql,
     webhookPolicy: options.webhookPolicy ?? { allowPrivate: false },
     websocketLimit: options.websocketLimit,
+    fieldLimits: options.fieldLimits,
     quoteEngine: {
       registry,
       client,

@@ -15,6 +15,7 @@ import { isCrossfillError } from "../../domain/errors.js";
 import { authenticate } from "../rest/apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, hitRateLimits, pickClientAddress, policyFor } from "../rest/rateLimit.js";
 import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
+import { sharedFieldLimits } from "./sharedFieldLimits.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 import { schema } from "./schema.js";
 
@@ -26,6 +27,8 @@ export type GraphqlServerOptions = Omit<GraphqlContext, "apiKey" | "updateScope"
    * mutation or subscription start is one. HTTP requests are limited where the route is mounted.
    */
   websocketLimit?: { deps: RateLimitDeps; limit: RouteLimit };
+  /** Root fields charged to a REST route's per-key limit as well (`requests` → GET /requests/v3's). */
+  fieldLimits?: { deps: RateLimitDeps; byField: Readonly<Record<string, RouteLimit>> };
 };
 
 /** The key a caller presents: the `x-api-key` header over HTTP, `x-api-key` or `apiKey` in graphql-ws connectionParams. */
@@ -131,6 +134,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportRejection }),
       costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
       limitExpensiveFields,
+      ...(options.fieldLimits ? [sharedFieldLimits(options.fieldLimits.deps, options.fieldLimits.byField)] : []),
       codeValidationErrors,
       codeVariableErrors,
     ],
