@@ -420,4 +420,31 @@ describe("GraphQL over HTTP", () => {
     expect(typed.nodes[0].timeEstimate).toBe(7);
     expect(typed.nodes[0].fees.quoted.execution).toEqual({ usd: "-0.006", amount: "-2", amountFormatted: "-0.000000000000000002" });
   });
+
+  it("filters requests by the ranges, features and null checks of GET /requests/v3, and refuses bad ones as INVALID_INPUT naming the field", async () => {
+    const serverKey = randomBytes(32);
+    const key = await createApiKey(pool, serverKey, { name: "ranges" });
+    const filled = await requestWithHistory({ apiKeyId: key.id });
+    const waiting = await insertTestRequest(pool, { apiKeyId: key.id });
+    const LIST = "query ($filter: RequestFilterInput) { requests(filter: $filter) { edges { node { id } } } }";
+    const ids = async (filter: Record<string, unknown>) => {
+      const answer = await gql(LIST, { filter: { apiKey: [key.id], ...filter } }, key.key);
+      expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
+      return answer.body.data.requests.edges.map((edge: { node: { id: string } }) => edge.node.id);
+    };
+    // The deposit is in block 7 and the fill 5 s after it.
+    expect(await ids({ startBlock: "7", endBlock: "7", fillTimeMin: 5, fillTimeMax: 5 })).toEqual([filled.request.id]);
+    expect(await ids({ startBlock: "8" })).toEqual([]);
+    expect(await ids({ fillTimeMax: 4 })).toEqual([]);
+    expect(await ids({ isNull: ["depositTxHash"] })).toEqual([waiting.id]);
+    expect(await ids({ isNotNull: ["depositTxHash"] })).toEqual([filled.request.id]);
+    expect(await ids({ anyOf: [{ isNull: ["fillTxHash"], id: [waiting.id] }, { status: ["success"] }] })).toHaveLength(2);
+    expect(await ids({ features: ["fast_fill"] })).toEqual([]);
+
+    const bad = await gql(LIST, { filter: { apiKey: [key.id], fillTimeMin: 9, fillTimeMax: 1 } }, key.key);
+    expect(bad.body.errors[0]).toMatchObject({ message: "filter.fillTimeMin: must not exceed fillTimeMax", extensions: { code: "INVALID_INPUT" } });
+    const mixed = await gql(LIST, { filter: { apiKey: [key.id], user: [filled.request.user], isNull: ["user"] } }, key.key);
+    expect(mixed.body.errors[0]).toMatchObject({ extensions: { code: "INVALID_INPUT" } });
+    expect(mixed.body.errors[0].message).toMatch(/^filter\.isNull: user/);
+  });
 });
