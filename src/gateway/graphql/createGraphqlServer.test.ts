@@ -17,7 +17,7 @@ import { emptyFilter } from "../../requests/requestFilter.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
 import { GRAPHQL_TEST_CHAINS, TEST_USDC, createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
-import { recordLookups } from "../rest/requestsRoutes.js";
+import { recordLookups } from "../../requests/recordLookups.js";
 import { GRAPHQL_LIMITS, type createGraphqlServer } from "./createGraphqlServer.js";
 
 const USDC = TEST_USDC;
@@ -194,7 +194,7 @@ describe("GraphQL over HTTP", () => {
     expect(long.body.errors[0].message).toMatch(/token/i);
 
     const costly = await gql(
-      `{ ${Array.from({ length: 12 }, (_, i) => `a${i}: chains { currencies { chain { currencies { chain { currencies { chain { name id vmType } } } } } } }`).join(" ")} }`,
+      `{ ${Array.from({ length: GRAPHQL_LIMITS.aliases }, (_, i) => `a${i}: chains { currencies { chain { currencies { chain { currencies { chain { currencies { chain { name id vmType displayName depository receiver explorerUrl httpRpcUrl wsRpcUrl blockTimeSeconds } } } } } } } } }`).join(" ")} }`,
     );
     expect(costly.body.errors[0].message).toMatch(/cost/i);
     expect(queries).toBe(0);
@@ -401,6 +401,15 @@ describe("GraphQL over HTTP", () => {
     expect(pending.fees.actual.platform).toEqual(pending.fees.quoted.platform);
     expect(pending.route.actual.origin).toEqual(pending.route.quoted.origin);
     expect(pending.route.actual.rate).toBe(rest(waiting.id).data.route.actual.rate);
+  });
+
+  it("lets a requests page select every v3 field within the operation limits", async () => {
+    const key = await createApiKey(pool, randomBytes(32), { name: "everything" });
+    await requestWithHistory({ apiKeyId: key.id, quote: storedQuote() });
+    const everything = `{ requests(filter: { apiKey: ["${key.id}"] }, first: 50) { edges { node { ${REQUEST_FIELDS} ${Object.values(V3_FIELDS).join(" ")} } } } }`;
+    const answer = await gql(everything, undefined, key.key);
+    expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
+    expect(answer.body.data.requests.edges[0].node.route.actual.origin.inputCurrency.currency.symbol).toBe("ETH");
   });
 
   it("serves the v3 fields of a requests page from the page's own query: no extra query per node", async () => {

@@ -1,27 +1,15 @@
 import { Hono } from "hono";
 import type pg from "pg";
 import { countRequests, listRequestViews } from "../../../schema/requestsQuery.js";
-import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
 import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
 import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";
 import { parseRequestsV3Query } from "../../requests/parseRequestsQuery.js";
-import type { CurrencyLookup } from "../../requests/requestRoute.js";
+import { type RecordRegistry, recordLookups } from "../../requests/recordLookups.js";
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
 
 export type RequestsRouteDeps = RateLimitDeps & { pool: pg.Pool; registry: RecordRegistry; cursorSecret: Buffer; limit: RouteLimit };
-/** What the records need of the chain registry. */
-export type RecordRegistry = Pick<ChainRegistry, "chains" | "currency">;
-
-/** Currency and depository lookups of the records, from the chain registry. */
-export function recordLookups(registry: RecordRegistry): { currencyOf: CurrencyLookup; depositoryOf: (chainId: number) => string | null } {
-  return {
-    currencyOf: (chainId, address) => registry.currency(chainId, address),
-    depositoryOf: (chainId) => registry.chains.find((chain) => chain.id === chainId)?.depository ?? null,
-  };
-}
-
 /** GET /requests/v3: an active key is required; every filter of the spec; keyset pages behind an opaque cursor. */
 export function requestsRoutes(deps: RequestsRouteDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();

@@ -17,7 +17,7 @@ import {
 } from "../../requests/v2Deprecation.js";
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, callerPolicy, setRateLimitHeaders } from "./rateLimit.js";
-import { recordLookups } from "./requestsRoutes.js";
+import { recordLookups } from "../../requests/recordLookups.js";
 
 export type RequestsV2Deps = RateLimitDeps & {
   pool: pg.Pool;

@@ -9,7 +9,7 @@ import { InvalidInputError } from "../../../domain/errors.js";
 import type { StatusUpdate } from "../../../events/statusUpdate.js";
 import { buildRequestRecordV3 } from "../../../requests/buildRequestRecordV3.js";
 import { requestViewsByIds } from "../../../requests/requestViewsByIds.js";
-import { recordLookups } from "../../rest/requestsRoutes.js";
+import { recordLookups } from "../../../requests/recordLookups.js";
 import { builder } from "../builder.js";
 import { type GraphqlContext, requireApiKey } from "../graphqlContext.js";
 import { statusUpdateStream } from "../statusUpdateStream.js";

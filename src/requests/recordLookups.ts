@@ -1,0 +1,13 @@
+import type { ChainRegistry } from "../chains/chainRegistry.js";
+import type { CurrencyLookup } from "./requestRoute.js";
+
+/** What the records need of the chain registry. */
+export type RecordRegistry = Pick<ChainRegistry, "chains" | "currency">;
+
+/** Currency and depository lookups of the request records (REST v3 and v2, GraphQL), from the chain registry. */
+export function recordLookups(registry: RecordRegistry): { currencyOf: CurrencyLookup; depositoryOf: (chainId: number) => string | null } {
+  return {
+    currencyOf: (chainId, address) => registry.currency(chainId, address),
+    depositoryOf: (chainId) => registry.chains.find((chain) => chain.id === chainId)?.depository ?? null,
+  };
+}
