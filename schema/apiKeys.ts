@@ -64,6 +64,12 @@ export async function revokeApiKey(db: Queryable, id: string): Promise<boolean> 
   return result.rowCount === 1;
 }
 
+/** Whether a key exists and is not revoked (long-lived subscriptions re-check theirs). */
+export async function isApiKeyActive(db: Queryable, id: string): Promise<boolean> {
+  const { rows } = await db.query("SELECT 1 FROM crossfill.api_keys WHERE id = $1 AND revoked_at IS NULL", [id]);
+  return rows.length === 1;
+}
+
 /** The encrypted signing secret of an active key (for webhook delivery). */
 export async function getWebhookSecretCipher(db: Queryable, id: string): Promise<Buffer | undefined> {
   const { rows } = await db.query<{ webhook_secret_cipher: Buffer }>(

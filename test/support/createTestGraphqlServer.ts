@@ -33,6 +33,7 @@ export function createTestGraphqlServer(options: {
   webhookPolicy?: WebhookPolicy;
   websocketLimit?: GraphqlServerOptions["websocketLimit"];
   fieldLimits?: GraphqlServerOptions["fieldLimits"];
+  keyRecheckMs?: number;
 }) {
   const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
   const client = createChainClients(GRAPHQL_TEST_CHAINS);
@@ -47,6 +48,7 @@ export function createTestGraphqlServer(options: {
     webhookPolicy: options.webhookPolicy ?? { allowPrivate: false },
     websocketLimit: options.websocketLimit,
     fieldLimits: options.fieldLimits,
+    keyRecheckMs: options.keyRecheckMs,
     quoteEngine: {
       registry,
       client,

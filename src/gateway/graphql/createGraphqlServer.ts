@@ -117,7 +117,15 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     return scope;
   };
   const base = {
-    updateScope, db: options.db, registry: options.registry, quoteEngine: options.quoteEngine, statusUpdates: options.statusUpdates, cursorSecret: options.cursorSecret, webhookPolicy: options.webhookPolicy };
+    updateScope,
+    db: options.db,
+    registry: options.registry,
+    quoteEngine: options.quoteEngine,
+    statusUpdates: options.statusUpdates,
+    cursorSecret: options.cursorSecret,
+    webhookPolicy: options.webhookPolicy,
+    keyRecheckMs: options.keyRecheckMs,
+  };
   const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
     schema,
     graphqlEndpoint: "/graphql",

@@ -15,6 +15,7 @@ import { toStatusUpdate } from "../../../jobs/notify.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
 import { createApiKey } from "../../apiKeys/createApiKey.js";
+import { revokeApiKey } from "../../../schema/apiKeys.js";
 import { createPostgresRateLimiter } from "../../rateLimits/rateLimiter.js";
 import { routeUpgrades } from "../ws/routeUpgrades.js";
 import { createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
@@ -184,6 +185,42 @@ describe("requestUpdated over graphql-ws", () => {
       await client.dispose();
       await broken.close();
       await new Promise((resolve) => brokenServer.close(resolve));
+    }
+  });
+
+  it("ends a subscription to the caller key's requests once the key is revoked", async () => {
+    const rechecking = createTestGraphqlServer({ db: pool, statusUpdates: fanout, keyRecheckMs: 50 });
+    const recheckServer = createServer();
+    recheckServer.on("upgrade", routeUpgrades({ "/graphql": rechecking.handleUpgrade }));
+    recheckServer.listen(0, "127.0.0.1");
+    await once(recheckServer, "listening");
+    const key = await createApiKey(pool, Buffer.alloc(32, 9), { name: "soon-revoked" });
+    const client = createClient({
+      url: `ws://127.0.0.1:${(recheckServer.address() as AddressInfo).port}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { apiKey: key.key },
+    });
+    try {
+      const statuses: string[] = [];
+      let completed = false;
+      client.subscribe<any>(
+        { query: "subscription { requestUpdated(myKey: true) { status } }" },
+        { next: ({ data }) => statuses.push(data.requestUpdated.status), error: () => undefined, complete: () => (completed = true) },
+      );
+      const request = await insertTestRequest(pool, { apiKeyId: key.id });
+      // published until the subscription, registered asynchronously, has one
+      await expect.poll(async () => (await publishLatest(request.id), statuses.length), { timeout: 5_000, interval: 50 }).toBeGreaterThan(0);
+      await revokeApiKey(pool, key.id);
+      await expect.poll(() => completed, { timeout: 5_000 }).toBe(true);
+      await withTransaction(pool, (db) => transitionRequest(db, { requestId: request.id, to: "pending" }));
+      await publishLatest(request.id);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(new Set(statuses)).toEqual(new Set(["waiting"]));
+    } finally {
+      await client.dispose();
+      await rechecking.close();
+      await new Promise((resolve) => recheckServer.close(resolve));
     }
   });
 });

@@ -1,6 +1,7 @@
 import { contextCacheSymbol, createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import { depositsOfRequests, fillsOfRequests } from "../../../../schema/requestChainFacts.js";
+import { isApiKeyActive } from "../../../../schema/apiKeys.js";
 import { type OwnedRequest, requestsByIds } from "../../../../schema/requestsByIds.js";
 import { refundsOfRequests } from "../../../../schema/refunds.js";
 import type { RequestView } from "../../../../schema/requestsQuery.js";
@@ -208,7 +209,10 @@ builder.subscriptionFields((t) => ({
       if (given.length !== 1) throw new InvalidInputError("INVALID_INPUT", "give exactly one of id, wallet, chainId, myKey: true");
       if (args.myKey) {
         const key = await requireApiKey(context);
-        return statusUpdateStream(context.statusUpdates, `key:${key.id}`);
+        return statusUpdateStream(context.statusUpdates, `key:${key.id}`, {
+          stillAllowed: () => isApiKeyActive(context.db, key.id),
+          recheckMs: context.keyRecheckMs ?? 30_000,
+        });
       }
       if (args.id) {
         const id = requestId(args.id);
