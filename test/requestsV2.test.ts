@@ -31,7 +31,7 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
       close: async () => undefined,
     };
     stack = await startRestApp({
-      // the 500 this file provokes on purpose would be logged as an error
+      // the 503 this file provokes on purpose would be logged as an error
       logger: pino({ level: "silent" }),
       now: () => clock,
       rateLimiter: limiter,
@@ -132,8 +132,8 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     failLimiter = true;
     try {
       const failed = await call("/requests/v2");
-      expect(failed.status).toBe(500);
-      expect(failed.body).toEqual({ message: "Internal error; it has been logged", errorCode: "UNKNOWN_ERROR" });
+      expect(failed.status).toBe(503);
+      expect(failed.body).toEqual({ message: "rate limit counters are unavailable; retry shortly", errorCode: "SERVICE_UNAVAILABLE" });
       expectDeprecationHeaders(failed.headers);
     } finally {
       failLimiter = false;

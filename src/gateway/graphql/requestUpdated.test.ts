@@ -168,7 +168,7 @@ describe("requestUpdated over graphql-ws", () => {
     await new Promise((resolve) => limitedServer.close(resolve));
   });
 
-  it("answers a masked internal error, not the failure's text, when the rate limiter itself fails", async () => {
+  it("answers SERVICE_UNAVAILABLE, not the failure's text, when the rate limiter itself fails", async () => {
     const failing = { kind: "redis" as const, hit: () => Promise.reject(new Error("connect ECONNREFUSED redis://:hunter2@cache")), close: async () => undefined };
     const limit = { name: "graphql", windowSeconds: 60, anonymous: 3, standard: 4, elevated: 5 };
     const broken = createTestGraphqlServer({ db: pool, statusUpdates: fanout, websocketLimit: { deps: { limiter: failing, now: () => new Date(), trustForwardedFor: false }, limit } });
@@ -179,7 +179,9 @@ describe("requestUpdated over graphql-ws", () => {
     const client = createClient({ url: `ws://127.0.0.1:${(brokenServer.address() as AddressInfo).port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
     try {
       const outcome = await new Promise<unknown>((resolve) => client.subscribe({ query: "{ chains { id } }" }, { next: resolve, error: resolve, complete: () => undefined }));
-      expect(outcome).toEqual([expect.objectContaining({ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } })]);
+      expect(outcome).toEqual([
+        expect.objectContaining({ message: "rate limit counters are unavailable; retry shortly", extensions: { code: "SERVICE_UNAVAILABLE" } }),
+      ]);
       expect(JSON.stringify(outcome)).not.toContain("hunter2");
     } finally {
       await client.dispose();

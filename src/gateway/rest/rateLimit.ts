@@ -1,6 +1,6 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
-import { RateLimitedError } from "../../domain/errors.js";
+import { RateLimitedError, TransientError } from "../../domain/errors.js";
 import type { RateLimitOutcome, RateLimitPolicy, RateLimiter } from "../../rateLimits/rateLimiter.js";
 import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import type { AuthEnv } from "./apiKeyAuth.js";
@@ -80,10 +80,19 @@ export function setRateLimitHeaders(c: Context, outcome: RateLimitOutcome): void
  * Counts the call against each policy in order and stops at the first one exceeded (RateLimitedError); answers
  * the outcome of the policy closest to its limit.
  */
+/** Counts one call against the policy; the counters' store (Redis, Postgres) being down is a 503, retryable. */
+export async function countCall(deps: Pick<RateLimitDeps, "limiter">, policy: RateLimitPolicy, now: Date): Promise<RateLimitOutcome> {
+  try {
+    return await deps.limiter.hit(policy, now.getTime());
+  } catch (error) {
+    throw new TransientError("SERVICE_UNAVAILABLE", "rate limit counters are unavailable; retry shortly", error);
+  }
+}
+
 export async function hitRateLimits(deps: RateLimitDeps, policies: RateLimitPolicy[]): Promise<RateLimitOutcome | undefined> {
   let tightest: RateLimitOutcome | undefined;
   for (const policy of policies) {
-    const outcome = await deps.limiter.hit(policy, deps.now().getTime());
+    const outcome = await countCall(deps, policy, deps.now());
     if (!outcome.allowed) {
       throw new RateLimitedError(`rate limit of ${policy.limit} requests per ${policy.windowSeconds} s exceeded; retry after ${outcome.resetSeconds} s`, {
         retryAfterSeconds: outcome.resetSeconds,

@@ -16,7 +16,7 @@ import {
   v2ThrottleShare,
 } from "../../requests/v2Deprecation.js";
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
-import { type RateLimitDeps, type RouteLimit, callerPolicy, setRateLimitHeaders } from "./rateLimit.js";
+import { type RateLimitDeps, type RouteLimit, callerPolicy, countCall, setRateLimitHeaders } from "./rateLimit.js";
 import { recordLookups } from "../../requests/recordLookups.js";
 
 export type RequestsV2Deps = RateLimitDeps & {
@@ -46,7 +46,7 @@ export function requestsV2Routes(deps: RequestsV2Deps): Hono<AuthEnv> {
   app.use("/requests/v2", async (c, next) => {
     const now = deps.now();
     const policy = callerPolicy(c, deps.limit, deps.trustForwardedFor, { share: v2ThrottleShare(deps.throttle, now) });
-    const outcome = await deps.limiter.hit(policy, now.getTime());
+    const outcome = await countCall(deps, policy, now);
     if (!outcome.allowed) {
       // The spec's v2 429: no retry-after value, a pointer to the successor instead.
       return c.json(
