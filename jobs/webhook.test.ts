@@ -170,5 +170,9 @@ describe("webhook delivery", () => {
     // marked, since it may arrive after the request's later events
     expect([received[0].replay, received[1].replay]).toEqual([undefined, "1"]);
     expect(await replayWebhookDelivery(pool, delivery.id, "someone-else")).toBeUndefined();
+    // a replay during an attempt in flight leaves that attempt's lease: the replay waits rather than post alongside it
+    const leased = new Date(Date.now() + 10_000);
+    await pool.query("UPDATE crossfill.webhook_deliveries SET lease_until = $2 WHERE id = $1", [delivery.id, leased]);
+    expect(await replayWebhookDelivery(pool, delivery.id, key.id)).toMatchObject({ generation: 2, leaseUntil: leased });
   });
 });

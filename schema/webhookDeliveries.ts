@@ -211,11 +211,12 @@ export async function recordWebhookAttempts(db: Queryable, records: readonly Att
 /**
  * Replay: the delivery is owed again from its first attempt, under a new generation; undefined when not the key's.
  * The gateway has no queue: the worker's sweep finds it (a replayed delivery never attempted since) within seconds.
+ * An attempt in flight keeps its lease: the replay's first attempt waits for it rather than post alongside it.
  */
 export async function replayWebhookDelivery(db: Queryable, id: string, apiKeyId: string): Promise<WebhookDelivery | undefined> {
   if (!/^\d{1,18}$/.test(id)) return undefined;
   const { rows } = await db.query<Row>(
-    `UPDATE crossfill.webhook_deliveries SET state = 'pending', attempts = 0, generation = generation + 1, next_attempt_at = now(), delivered_at = NULL, lease_until = NULL,
+    `UPDATE crossfill.webhook_deliveries SET state = 'pending', attempts = 0, generation = generation + 1, next_attempt_at = now(), delivered_at = NULL,
             last_attempt_at = NULL
       WHERE id = $1 AND api_key_id = $2 RETURNING ${COLUMNS}`,
     [id, apiKeyId],
