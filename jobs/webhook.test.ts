@@ -8,7 +8,7 @@ import { migrate } from "../schema/migrate.js";
 import { ensureNotifyCursor } from "../schema/notifyCursor.js";
 import { readOutboxAfter } from "../schema/statusEvents.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
-import { getWebhookDelivery, listWebhookDeliveries, replayWebhookDelivery } from "../schema/webhookDeliveries.js";
+import { getWebhookDelivery, listWebhookDeliveries, replayWebhookDelivery, webhookAttemptsOf } from "../schema/webhookDeliveries.js";
 import { getWebhookEndpoint } from "../schema/webhookEndpoints.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
@@ -131,6 +131,14 @@ describe("webhook delivery", () => {
     const [submitted, pending, waiting] = await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 });
     expect([waiting.attempts, waiting.lastStatusCode, waiting.lastError]).toEqual([3, 200, null]);
     expect([pending.attempts, submitted.attempts]).toEqual([1, 1]);
+    // the log keeps every attempt, not only the last
+    const [log] = await webhookAttemptsOf(pool, [waiting.id]);
+    expect(log.map((a) => [a.generation, a.attempt, a.outcome, a.statusCode, a.error])).toEqual([
+      [0, 1, "retrying", 500, "HTTP 500"],
+      [0, 2, "retrying", 500, "HTTP 500"],
+      [0, 3, "delivered", 200, null],
+    ]);
+    expect(log.every((a) => typeof a.latencyMs === "number")).toBe(true);
   });
 
   it("410 Gone disables the endpoint and drops what it was still owed", async () => {
@@ -143,6 +151,8 @@ describe("webhook delivery", () => {
     await until(async () => (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "disabled"));
     expect(received.map((r) => r.status)).toEqual(["waiting"]);
     expect((await getWebhookEndpoint(pool, key.id))?.disabledReason).toContain("410");
+    const waiting = (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).at(-1)!;
+    expect((await webhookAttemptsOf(pool, [waiting.id]))[0].map((a) => [a.outcome, a.statusCode])).toEqual([["disabled", 410]]);
     // Disabled endpoints get no new deliveries.
     await move("success");
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,6 +1,11 @@
-/** Rows of many requests → one list per requested id, in the order the ids were given (what a DataLoader wants). */
+/** Rows of many keys → one list per key, in the order the keys were given (what a DataLoader wants). */
+export function groupByKey<T>(keys: readonly string[], items: readonly T[], keyOf: (item: T) => string): T[][] {
+  const byKey = new Map<string, T[]>(keys.map((key) => [key, []]));
+  for (const item of items) byKey.get(keyOf(item))?.push(item);
+  return keys.map((key) => byKey.get(key) ?? []);
+}
+
+/** Rows of many requests → one list per requested id, in the order the ids were given. */
 export function groupByRequest<T extends { requestId: string }>(requestIds: readonly string[], items: readonly T[]): T[][] {
-  const byRequest = new Map<string, T[]>(requestIds.map((id) => [id, []]));
-  for (const item of items) byRequest.get(item.requestId)?.push(item);
-  return requestIds.map((id) => byRequest.get(id) ?? []);
+  return groupByKey(requestIds, items, (item) => item.requestId);
 }

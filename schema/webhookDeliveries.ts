@@ -1,3 +1,4 @@
+import { groupByKey } from "./groupByRequest.js";
 import type { Queryable } from "./requests.js";
 
 export type WebhookDeliveryState = "pending" | "delivered" | "failed" | "disabled";
@@ -186,14 +187,19 @@ export async function recordWebhookAttempts(db: Queryable, records: readonly Att
   if (records.length === 0) return [];
   const { rows } = await db.query<{ id: string }>({
     name: "webhook-record-attempts",
-    text: `UPDATE crossfill.webhook_deliveries d
+    text: `WITH moved AS (
+      UPDATE crossfill.webhook_deliveries d
         SET attempts = d.attempts + 1, state = i.state, last_status_code = i.status_code, last_error = i.error, last_latency_ms = i.latency_ms,
             last_attempt_at = now(), lease_until = NULL, next_attempt_at = COALESCE(i.next_attempt_at, d.next_attempt_at),
             delivered_at = CASE WHEN i.state = 'delivered' THEN now() ELSE d.delivered_at END
        FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::integer[], $5::text[], $6::integer[], $7::timestamptz[])
             AS i(id, generation, state, status_code, error, latency_ms, next_attempt_at)
       WHERE d.id = i.id AND d.generation = i.generation AND d.state = 'pending'
-      RETURNING d.id::text`,
+      RETURNING d.id, d.generation, d.attempts, i.state, i.status_code, i.error, i.latency_ms),
+    logged AS (
+      INSERT INTO crossfill.webhook_attempts (delivery_id, generation, attempt, outcome, status_code, error, latency_ms)
+      SELECT id, generation, attempts, CASE state WHEN 'pending' THEN 'retrying' ELSE state END, status_code, error, latency_ms FROM moved)
+    SELECT id::text FROM moved`,
     values: [
       records.map((r) => r.deliveryId),
       records.map((r) => r.generation),
@@ -258,4 +264,40 @@ export async function deliveryHeadsToRequeue(db: Queryable, olderThanMs: number,
     [olderThanMs, limit],
   );
   return rows.map((row) => ({ apiKeyId: row.api_key_id, requestId: row.request_id }));
+}
+
+export type WebhookAttemptOutcome = "delivered" | "retrying" | "failed" | "disabled";
+
+export type WebhookAttempt = {
+  deliveryId: string;
+  generation: number;
+  attempt: number;
+  outcome: WebhookAttemptOutcome;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number | null;
+  attemptedAt: Date;
+};
+
+/** Every attempt of the given deliveries, oldest first, one list per id in the order given (the GraphQL delivery log's loader). */
+export async function webhookAttemptsOf(db: Queryable, deliveryIds: readonly string[]): Promise<WebhookAttempt[][]> {
+  const { rows } = await db.query<{
+    delivery_id: string; generation: number; attempt: number; outcome: WebhookAttemptOutcome; status_code: number | null; error: string | null;
+    latency_ms: number | null; attempted_at: Date;
+  }>(
+    `SELECT delivery_id::text, generation, attempt, outcome, status_code, error, latency_ms, attempted_at
+       FROM crossfill.webhook_attempts WHERE delivery_id = ANY($1::bigint[]) ORDER BY delivery_id, generation, attempt`,
+    [deliveryIds],
+  );
+  const attempts = rows.map((row) => ({
+    deliveryId: row.delivery_id,
+    generation: row.generation,
+    attempt: row.attempt,
+    outcome: row.outcome,
+    statusCode: row.status_code,
+    error: row.error,
+    latencyMs: row.latency_ms,
+    attemptedAt: row.attempted_at,
+  }));
+  return groupByKey(deliveryIds, attempts, (attempt) => attempt.deliveryId);
 }

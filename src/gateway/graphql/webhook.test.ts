@@ -68,6 +68,13 @@ describe("GraphQL webhooks: setWebhook, webhookDeliveries, replayWebhookDelivery
       await createWebhookDeliveries(pool, [{ apiKeyId: key.id, statusEventId: event.id, requestId: request.id, eventId: `evt_${event.id}`, body: '{"event":"request.status.updated"}' }]);
     }
     await pool.query("UPDATE crossfill.webhook_deliveries SET state = 'failed', attempts = 11, last_status_code = 500 WHERE id = (SELECT min(id) FROM crossfill.webhook_deliveries WHERE api_key_id = $1)", [key.id]);
+    // its log: a timeout, then a 500 (the worker writes these rows as it records each attempt)
+    await pool.query(
+      `INSERT INTO crossfill.webhook_attempts (delivery_id, generation, attempt, outcome, status_code, error, latency_ms)
+       SELECT min(id), 0, n, CASE n WHEN 1 THEN 'retrying' ELSE 'failed' END, CASE n WHEN 2 THEN 500 END, CASE n WHEN 1 THEN 'timed out after 10000 ms' ELSE 'HTTP 500' END, 10 * n
+         FROM crossfill.webhook_deliveries, generate_series(1, 2) n WHERE api_key_id = $1 GROUP BY n`,
+      [key.id],
+    );
     const LOG = `query ($first: Int, $after: String, $status: WebhookDeliveryStatus) { webhookDeliveries(first: $first, after: $after, status: $status) {
       edges { cursor node { id eventId status attempts lastStatusCode body } } pageInfo { hasNextPage endCursor } } }`;
     const first = await gql(devnet, LOG, { first: 2 }, key.key);
@@ -81,6 +88,12 @@ describe("GraphQL webhooks: setWebhook, webhookDeliveries, replayWebhookDelivery
     expect(page2.edges[0].node.body).toEqual({ event: "request.status.updated" });
     const failed = (await gql(devnet, LOG, { status: "FAILED" }, key.key)).body.data.webhookDeliveries.edges;
     expect(failed.map((edge: any) => [edge.node.status, edge.node.attempts, edge.node.lastStatusCode])).toEqual([["FAILED", 11, 500]]);
+    const ATTEMPTS = "query { webhookDeliveries(status: FAILED) { edges { node { attemptLog { generation attempt outcome statusCode error latencyMs attemptedAt } } } } }";
+    const log = (await gql(devnet, ATTEMPTS, {}, key.key)).body.data.webhookDeliveries.edges[0].node.attemptLog;
+    expect(log).toEqual([
+      { generation: 0, attempt: 1, outcome: "RETRYING", statusCode: null, error: "timed out after 10000 ms", latencyMs: 10, attemptedAt: expect.any(String) },
+      { generation: 0, attempt: 2, outcome: "FAILED", statusCode: 500, error: "HTTP 500", latencyMs: 20, attemptedAt: expect.any(String) },
+    ]);
     expect((await gql(devnet, LOG, {}, other.key)).body.data.webhookDeliveries.edges).toEqual([]);
     expect((await gql(devnet, LOG, { after: "bogus" }, key.key)).body.errors?.[0].extensions.code).toBe("INVALID_INPUT");
 

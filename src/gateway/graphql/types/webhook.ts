@@ -1,4 +1,12 @@
-import { type WebhookDelivery, type WebhookDeliveryState, listWebhookDeliveries, replayWebhookDelivery } from "../../../../schema/webhookDeliveries.js";
+import {
+  type WebhookAttempt,
+  type WebhookAttemptOutcome,
+  type WebhookDelivery,
+  type WebhookDeliveryState,
+  listWebhookDeliveries,
+  replayWebhookDelivery,
+  webhookAttemptsOf,
+} from "../../../../schema/webhookDeliveries.js";
 import { type WebhookEndpoint, getWebhookEndpoint } from "../../../../schema/webhookEndpoints.js";
 import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
 import { setWebhook } from "../../../webhooks/setWebhook.js";
@@ -29,6 +37,28 @@ const WebhookDeliveryStatus = builder.enumType("WebhookDeliveryStatus", {
   values: Object.fromEntries(STATES.map((state) => [state.toUpperCase(), { value: state }])) as Record<Uppercase<WebhookDeliveryState>, { value: WebhookDeliveryState }>,
 });
 
+const OUTCOMES = ["delivered", "retrying", "failed", "disabled"] as const satisfies readonly WebhookAttemptOutcome[];
+const WebhookAttemptOutcomeEnum = builder.enumType("WebhookAttemptOutcome", {
+  description: "DELIVERED: 2xx. RETRYING: failed, a retry is scheduled. FAILED: the last retry failed. DISABLED: 410 Gone.",
+  values: Object.fromEntries(OUTCOMES.map((outcome) => [outcome.toUpperCase(), { value: outcome }])) as Record<
+    Uppercase<WebhookAttemptOutcome>,
+    { value: WebhookAttemptOutcome }
+  >,
+});
+
+const WebhookAttemptRef = builder.objectRef<WebhookAttempt>("WebhookAttempt").implement({
+  description: "One POST of a delivery.",
+  fields: (t) => ({
+    generation: t.exposeInt("generation", { description: "0 for the original attempts, n for those of the n-th replay." }),
+    attempt: t.exposeInt("attempt", { description: "1 for the first attempt of its generation, 2 for the first retry, …" }),
+    outcome: t.field({ type: WebhookAttemptOutcomeEnum, resolve: (attempt) => attempt.outcome }),
+    statusCode: t.exposeInt("statusCode", { nullable: true }),
+    error: t.exposeString("error", { nullable: true }),
+    latencyMs: t.exposeInt("latencyMs", { nullable: true }),
+    attemptedAt: t.field({ type: "DateTime", resolve: (attempt) => attempt.attemptedAt }),
+  }),
+});
+
 const WebhookDeliveryRef = builder.objectRef<WebhookDelivery>("WebhookDelivery").implement({
   description: "One status event owed to the endpoint, with the outcome of its last attempt.",
   fields: (t) => ({
@@ -45,6 +75,12 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDelivery>("WebhookDelivery")
     lastAttemptAt: t.field({ type: "DateTime", nullable: true, resolve: (delivery) => delivery.lastAttemptAt }),
     deliveredAt: t.field({ type: "DateTime", nullable: true, resolve: (delivery) => delivery.deliveredAt }),
     body: t.field({ type: "JSON", description: "The request.status.updated body posted.", resolve: (delivery) => JSON.parse(delivery.body) }),
+    attemptLog: t.loadableList({
+      type: WebhookAttemptRef,
+      description: "Every attempt, oldest first (across replays).",
+      load: (ids: string[], context) => webhookAttemptsOf(context.db, ids),
+      resolve: (delivery) => delivery.id,
+    }),
   }),
 });
 
