@@ -18,6 +18,11 @@ export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: str
         strict: true,
       });
       if (!values.name?.trim()) throw new Error(`--name is required\n${KEYS_USAGE}`);
+      // A key of an integrator sees its authenticated data: joining one must be asked for, never a name clash.
+      const integrator = values.name.trim();
+      if (values.integrator === undefined && (await listApiKeys(pool)).some((existing) => existing.integrator === integrator)) {
+        throw new Error(`integrator "${integrator}" already has keys: pass --integrator ${integrator} to add one to it, or choose another name`);
+      }
       const key = await createApiKey(pool, serverKey, { name: values.name, integrator: values.integrator, elevated: values.elevated });
       return [
         `id:         ${key.id}`,
