@@ -24,6 +24,9 @@ const priceList = z
   )
   .pipe(z.record(z.string().min(1), z.string().regex(/^\d+(\.\d+)?$/, "price must be a decimal number")));
 
+/** Websocket connections one client address may hold open at once, unless configured. */
+export const DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS = 500;
+
 const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
@@ -71,6 +74,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(60_000),
   // Behind a proxy that sets X-Forwarded-For, per-address rate limits count its first hop.
   TRUST_FORWARDED_FOR: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  // Websocket connections (the /ws feed and graphql-ws together) one client address may hold open at once.
+  WEBSOCKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS),
 });
 
 export type Config = Readonly<z.infer<typeof envSchema>>;

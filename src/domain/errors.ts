@@ -89,7 +89,8 @@ export class ConflictError extends CrossfillError {
 /** Too many calls in the current window; `retryAfterSeconds` goes to the Retry-After header. */
 export class RateLimitedError extends CrossfillError {
   override name = "RateLimitedError";
-  constructor(message: string, details: { retryAfterSeconds: number; limit: number; windowSeconds: number; policy: string }) {
+  /** Without `details` (a cap on things held at once, not calls per window) no retry headers go out. */
+  constructor(message: string, details?: { retryAfterSeconds: number; limit: number; windowSeconds: number; policy: string }) {
     super("RATE_LIMITED", message, { status: 429, retryable: true, details });
   }
 }

@@ -5,7 +5,14 @@ import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } f
 import type { ThrottleSchedule } from "../requests/v2Deprecation.js";
 import { apiKeyEncryptionKey } from "./services.js";
 
-export type RestSettings = { cursorSecret: Buffer; rateLimiter: RateLimiter; v2Throttle?: ThrottleSchedule; trustForwardedFor: boolean };
+export type RestSettings = {
+  cursorSecret: Buffer;
+  rateLimiter: RateLimiter;
+  v2Throttle?: ThrottleSchedule;
+  trustForwardedFor: boolean;
+  /** Open websocket connections per client address (feed and graphql-ws together). */
+  websocketConnectionsPerAddress: number;
+};
 
 /**
  * What every gateway replica must share for the listing endpoints: the cursor signing secret (derived from the
@@ -18,5 +25,6 @@ export function restSettings(config: Config, role: string, pool: pg.Pool): RestS
     rateLimiter: config.REDIS_URL ? createRedisRateLimiter(config.REDIS_URL) : createPostgresRateLimiter(pool),
     ...(config.V2_THROTTLE_SCHEDULE ? { v2Throttle: config.V2_THROTTLE_SCHEDULE } : {}),
     trustForwardedFor: config.TRUST_FORWARDED_FOR,
+    websocketConnectionsPerAddress: config.WEBSOCKET_CONNECTIONS_PER_ADDRESS,
   };
 }

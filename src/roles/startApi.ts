@@ -13,8 +13,10 @@ import { createRestApp } from "../gateway/createRestApp.js";
 import { createGraphqlServer } from "../gateway/graphql/createGraphqlServer.js";
 import { GRAPHQL_RATE_LIMIT } from "../gateway/graphql/graphqlRateLimit.js";
 import { type AuthEnv, apiKeyAuth, authenticate } from "../gateway/rest/apiKeyAuth.js";
-import { DEFAULT_ROUTE_LIMITS, rateLimit } from "../gateway/rest/rateLimit.js";
+import { DEFAULT_ROUTE_LIMITS, pickClientAddress, rateLimit } from "../gateway/rest/rateLimit.js";
 import { createStatusFeed } from "../gateway/ws/createStatusFeed.js";
+import { DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS } from "../config.js";
+import { limitConnectionsPerAddress } from "../gateway/ws/limitConnectionsPerAddress.js";
 import { routeUpgrades } from "../gateway/ws/routeUpgrades.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createPostgresRateLimiter } from "../rateLimits/rateLimiter.js";
@@ -97,7 +99,14 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     started.once("error", reject);
   });
   const feed = createStatusFeed({ fanout: statusUpdates, logger: deps.logger, authenticate: (key) => authenticate(deps.pool, key) });
-  server.on("upgrade", routeUpgrades({ "/ws": feed.handleUpgrade, "/graphql": graphql.handleUpgrade }));
+  const upgrades = routeUpgrades({ "/ws": feed.handleUpgrade, "/graphql": graphql.handleUpgrade });
+  server.on(
+    "upgrade",
+    limitConnectionsPerAddress(upgrades, {
+      max: deps.rest?.websocketConnectionsPerAddress ?? DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS,
+      clientAddress: (request) => pickClientAddress(request.headers["x-forwarded-for"]?.toString(), request.socket.remoteAddress, graphqlRateLimits.trustForwardedFor),
+    }),
+  );
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : deps.port;
   const url = `http://${deps.host}:${port}`;

@@ -1,12 +1,12 @@
-import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { StatusFanout, StatusListener } from "../../events/createStatusFanout.js";
 import type { StatusUpdate } from "../../events/statusUpdate.js";
 import { isCrossfillError } from "../../domain/errors.js";
-import { errorBody } from "../rest/errorBody.js";
 import { filterKey, parseFeedMessage } from "./feedMessage.js";
+import { refuseUpgrade } from "./refuseUpgrade.js";
 
 export type StatusFeedOptions = {
   fanout: StatusFanout;
@@ -125,11 +125,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
         (error: unknown) => {
           // Answered like the HTTP routes (401 for a bad key), before any websocket exists.
           if (!isCrossfillError(error)) logger.error({ err: error }, "feed key lookup failed");
-          const { status, body } = errorBody(error);
-          const text = JSON.stringify(body);
-          socket.end(
-            `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-          );
+          refuseUpgrade(socket, error);
         },
       );
     },
