@@ -13,7 +13,7 @@ import { createRestApp } from "../gateway/createRestApp.js";
 import { createGraphqlServer } from "../gateway/graphql/createGraphqlServer.js";
 import { GRAPHQL_RATE_LIMIT } from "../gateway/graphql/graphqlRateLimit.js";
 import { type AuthEnv, apiKeyAuth, authenticate } from "../gateway/rest/apiKeyAuth.js";
-import { DEFAULT_ROUTE_LIMITS, pickClientAddress, rateLimit } from "../gateway/rest/rateLimit.js";
+import { DEFAULT_ROUTE_LIMITS, rateLimit, upgradeClientAddress } from "../gateway/rest/rateLimit.js";
 import { createStatusFeed } from "../gateway/ws/createStatusFeed.js";
 import { DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS } from "../config.js";
 import { limitConnectionsPerAddress } from "../gateway/ws/limitConnectionsPerAddress.js";
@@ -104,7 +104,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     "upgrade",
     limitConnectionsPerAddress(upgrades, {
       max: deps.rest?.websocketConnectionsPerAddress ?? DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS,
-      clientAddress: (request) => pickClientAddress(request.headers["x-forwarded-for"]?.toString(), request.socket.remoteAddress, graphqlRateLimits.trustForwardedFor),
+      clientAddress: (request) => upgradeClientAddress(request, graphqlRateLimits.trustForwardedFor),
     }),
   );
   const address = server.address();

@@ -13,7 +13,8 @@ import { WebSocketServer } from "ws";
 import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import { isCrossfillError } from "../../domain/errors.js";
 import { authenticate } from "../rest/apiKeyAuth.js";
-import { type RateLimitDeps, type RouteLimit, hitRateLimits, pickClientAddress, policyFor } from "../rest/rateLimit.js";
+import { type RateLimitDeps, type RouteLimit, hitRateLimits, policyFor, upgradeClientAddress } from "../rest/rateLimit.js";
+import { domainGraphqlError } from "./domainGraphqlError.js";
 import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
 import { sharedFieldLimits } from "./sharedFieldLimits.js";
 import type { GraphqlContext } from "./graphqlContext.js";
@@ -150,14 +151,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        if (isCrossfillError(original)) {
-          const source = error as GraphQLError;
-          return new GraphQLError(original.message, {
-            nodes: source.nodes,
-            path: source.path,
-            extensions: { code: original.errorCode, ...(original.details ? { details: original.details } : {}) },
-          });
-        }
+        if (isCrossfillError(original)) return domainGraphqlError(original, error as GraphQLError);
         if (!(error instanceof GraphQLError) || error.originalError) logger.error({ err: original }, "graphql resolver failed");
         return maskError(error, message, isDev);
       },
@@ -173,15 +167,14 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     const websocketLimit = options.websocketLimit;
     if (!websocketLimit) return undefined;
     const { deps, limit } = websocketLimit;
-    const address = () => pickClientAddress(request.headers["x-forwarded-for"]?.toString(), request.socket.remoteAddress, deps.trustForwardedFor);
+    const address = () => upgradeClientAddress(request, deps.trustForwardedFor);
     try {
       await hitRateLimits(deps, [policyFor(limit, connectionKeys.get(ctx), address)]);
       return undefined;
     } catch (error) {
-      if (isCrossfillError(error)) return [new GraphQLError(error.message, { extensions: { code: error.errorCode, details: error.details } })];
-      // graphql-ws would close the socket with the error's own text (outside NODE_ENV=production): mask it as HTTP does.
-      logger.error({ err: error }, "graphql-ws rate limit check failed");
-      return [new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } })];
+      // A store that cannot count is a domain error too (countCall's SERVICE_UNAVAILABLE): nothing else reaches here.
+      if (!isCrossfillError(error)) throw error;
+      return [domainGraphqlError(error)];
     }
   };
   const server = useServer<Record<string, unknown>, { request: IncomingMessage }>(

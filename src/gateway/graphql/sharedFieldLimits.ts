@@ -1,7 +1,8 @@
 import type { Plugin } from "graphql-yoga";
-import { type DocumentNode, GraphQLError, Kind, type OperationDefinitionNode, type SelectionNode } from "graphql";
+import { type DocumentNode, Kind, type OperationDefinitionNode, type SelectionNode } from "graphql";
 import { isCrossfillError } from "../../domain/errors.js";
 import { type RateLimitDeps, type RouteLimit, hitRateLimits, policyFor } from "../rest/rateLimit.js";
+import { domainGraphqlError } from "./domainGraphqlError.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 
 /**
@@ -26,7 +27,7 @@ export function sharedFieldLimits(deps: RateLimitDeps, limits: Readonly<Record<s
         await hitRateLimits(deps, charged.map((limit) => policyFor(limit, key, () => "unused")));
       } catch (error) {
         if (!isCrossfillError(error)) throw error;
-        setResultAndStopExecution({ errors: [new GraphQLError(error.message, { extensions: { code: error.errorCode, details: error.details } })] });
+        setResultAndStopExecution({ errors: [domainGraphqlError(error)] });
       }
     },
   };

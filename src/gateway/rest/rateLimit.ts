@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import { RateLimitedError, TransientError } from "../../domain/errors.js";
@@ -26,6 +27,11 @@ export type RateLimitDeps = { limiter: RateLimiter; now: () => Date; trustForwar
 export function pickClientAddress(forwardedFor: string | undefined, peer: string | undefined, trustForwardedFor: boolean): string {
   const forwarded = trustForwardedFor ? forwardedFor?.split(",")[0]?.trim() : undefined;
   return forwarded || peer || "unknown";
+}
+
+/** The address of a client asking for a websocket upgrade (see pickClientAddress). */
+export function upgradeClientAddress(request: IncomingMessage, trustForwardedFor: boolean): string {
+  return pickClientAddress(request.headers["x-forwarded-for"]?.toString(), request.socket.remoteAddress, trustForwardedFor);
 }
 
 /** The calling client's address (see pickClientAddress). */
@@ -76,10 +82,6 @@ export function setRateLimitHeaders(c: Context, outcome: RateLimitOutcome): void
   c.header("RateLimit-Policy", `${outcome.policy.limit};w=${outcome.policy.windowSeconds}`);
 }
 
-/**
- * Counts the call against each policy in order and stops at the first one exceeded (RateLimitedError); answers
- * the outcome of the policy closest to its limit.
- */
 /** Counts one call against the policy; the counters' store (Redis, Postgres) being down is a 503, retryable. */
 export async function countCall(deps: Pick<RateLimitDeps, "limiter">, policy: RateLimitPolicy, now: Date): Promise<RateLimitOutcome> {
   try {
@@ -89,6 +91,10 @@ export async function countCall(deps: Pick<RateLimitDeps, "limiter">, policy: Ra
   }
 }
 
+/**
+ * Counts the call against each policy in order and stops at the first one exceeded (RateLimitedError); answers
+ * the outcome of the policy closest to its limit.
+ */
 export async function hitRateLimits(deps: RateLimitDeps, policies: RateLimitPolicy[]): Promise<RateLimitOutcome | undefined> {
   let tightest: RateLimitOutcome | undefined;
   for (const policy of policies) {

@@ -32,18 +32,19 @@ const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>("WebhookEndpoint")
   }),
 });
 
+/** GraphQL enum values named in upper case for stored lower-case strings. */
+const upperCaseValues = <T extends string>(values: readonly T[]) =>
+  Object.fromEntries(values.map((value) => [value.toUpperCase(), { value }])) as Record<Uppercase<T>, { value: T }>;
+
 const STATES = ["pending", "delivered", "failed", "disabled"] as const satisfies readonly WebhookDeliveryState[];
 const WebhookDeliveryStatus = builder.enumType("WebhookDeliveryStatus", {
-  values: Object.fromEntries(STATES.map((state) => [state.toUpperCase(), { value: state }])) as Record<Uppercase<WebhookDeliveryState>, { value: WebhookDeliveryState }>,
+  values: upperCaseValues(STATES),
 });
 
 const OUTCOMES = ["delivered", "retrying", "failed", "disabled"] as const satisfies readonly WebhookAttemptOutcome[];
 const WebhookAttemptOutcomeEnum = builder.enumType("WebhookAttemptOutcome", {
   description: "DELIVERED: 2xx. RETRYING: failed, a retry is scheduled. FAILED: the last retry failed. DISABLED: 410 Gone.",
-  values: Object.fromEntries(OUTCOMES.map((outcome) => [outcome.toUpperCase(), { value: outcome }])) as Record<
-    Uppercase<WebhookAttemptOutcome>,
-    { value: WebhookAttemptOutcome }
-  >,
+  values: upperCaseValues(OUTCOMES),
 });
 
 const WebhookAttemptRef = builder.objectRef<WebhookAttempt>("WebhookAttempt").implement({
