@@ -148,20 +148,16 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
     filter.term = term.trim();
   }
 
-  const int = (name: string, min: number) => {
+  const int = (name: string, min: number, max?: number) => {
     const raw = get(name);
-    return raw === undefined ? undefined : integerParameter(name, raw, min);
+    return raw === undefined ? undefined : integerParameter(name, raw, min, max);
   };
   const dec = (name: string) => {
     const raw = get(name);
     return raw === undefined ? undefined : decimalParameter(name, raw);
   };
   const byNumber = (a: number, b: number) => a - b;
-  const seconds = (name: string) => {
-    const raw = get(name);
-    return raw === undefined ? undefined : integerParameter(name, raw, 0, MAX_UNIX_SECONDS);
-  };
-  filter.createdAt = range("startTimestamp", "endTimestamp", seconds("startTimestamp"), seconds("endTimestamp"), byNumber);
+  filter.createdAt = range("startTimestamp", "endTimestamp", int("startTimestamp", 0, MAX_UNIX_SECONDS), int("endTimestamp", 0, MAX_UNIX_SECONDS), byNumber);
   const startBlock = int("startBlock", 0);
   const endBlock = int("endBlock", 0);
   filter.originBlock = range("startBlock", "endBlock", startBlock === undefined ? undefined : BigInt(startBlock), endBlock === undefined ? undefined : BigInt(endBlock), (a, b) => (a < b ? -1 : a > b ? 1 : 0));
