@@ -200,6 +200,21 @@ describe("GraphQL over HTTP", () => {
     expect(queries).toBe(0);
   });
 
+  it("answers a mistyped query 400 with the parser's message, an unknown field and an over-deep query 400 with their codes", async () => {
+    const syntax = await gql("{ chains { id ");
+    expect(syntax.status, JSON.stringify(syntax.body)).toBe(400);
+    expect(syntax.body.errors[0].message).toMatch(/^Syntax Error: Expected Name, found <EOF>/);
+    expect(syntax.body.errors[0].extensions.code).toBe("GRAPHQL_PARSE_FAILED");
+    const unknown = await gql("{ chains { nope } }");
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].message).toMatch(/Cannot query field "nope"/);
+    expect(unknown.body.errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    const nest = (depth: number): string => (depth <= 1 ? "symbol" : `chain { currencies { ${nest(depth - 2)} } }`);
+    const deep = await gql(`{ chains { currencies { ${nest(12)} } } }`);
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+  });
+
   it("masks internal errors: no message, stack or secret of the failure reaches the client", async () => {
     failQueries = true;
     try {

@@ -14,6 +14,7 @@ import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import { isCrossfillError } from "../../domain/errors.js";
 import { authenticate } from "../rest/apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, hitRateLimits, policyFor, upgradeClientAddress } from "../rest/rateLimit.js";
+import { badRequestStatus } from "./badRequestStatus.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
 import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
 import { sharedFieldLimits } from "./sharedFieldLimits.js";
@@ -147,6 +148,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       ...(options.fieldLimits ? [sharedFieldLimits(options.fieldLimits.deps, options.fieldLimits.byField)] : []),
       codeValidationErrors,
       codeVariableErrors,
+      badRequestStatus,
     ],
     maskedErrors: {
       maskError(error, message, isDev) {
