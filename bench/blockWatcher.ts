@@ -23,7 +23,8 @@ export async function watchChainBlocks(wsUrl: string): Promise<BlockWatcher> {
   const unwatch = client.watchBlocks({
     onBlock: (block) => {
       const seenAtMs = wallClockMs();
-      if (block.number !== null && !blocks.has(block.number)) blocks.set(block.number, { seenAtMs, timestampS: Number(block.timestamp) });
+      if (block.number !== null && !blocks.has(block.number))
+        blocks.set(block.number, { seenAtMs, timestampS: Number(block.timestamp) });
       resolveFirst();
     },
     onError: (error) => {

@@ -7,7 +7,12 @@ import { type Summary, summarize } from "./percentiles.js";
 import type { Target } from "./target.js";
 
 export type CrashBenchOptions = { intents: number; killEveryMs: number; failingShare: number; timeoutMs: number };
-export const defaultCrashBenchOptions: CrashBenchOptions = { intents: 200, killEveryMs: 8_000, failingShare: 0.1, timeoutMs: 600_000 };
+export const defaultCrashBenchOptions: CrashBenchOptions = {
+  intents: 200,
+  killEveryMs: 8_000,
+  failingShare: 0.1,
+  timeoutMs: 600_000,
+};
 
 export type CrashBenchResult = {
   benchmark: "crash";
@@ -81,7 +86,15 @@ export async function crashBench(options: CrashBenchOptions, log: (line: string)
               amount: "10000000000000000",
               tradeType: failing ? "EXACT_OUTPUT" : "EXACT_INPUT",
               ...(failing
-                ? { txs: [{ to: destination.callTarget as Address, value: "0", data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }) }] }
+                ? {
+                    txs: [
+                      {
+                        to: destination.callTarget as Address,
+                        value: "0",
+                        data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
+                      },
+                    ],
+                  }
                 : {}),
             }),
           });
@@ -105,7 +118,8 @@ export async function crashBench(options: CrashBenchOptions, log: (line: string)
           if (Date.now() > deadline) throw new Error(`intent ${quote.requestId} stuck at ${status}`);
           await sleep(200);
         }
-        if ((index + 1) % 25 === 0) log(`crash: ${index + 1}/${options.intents} intents, kills ${JSON.stringify(kills)}`);
+        if ((index + 1) % 25 === 0)
+          log(`crash: ${index + 1}/${options.intents} intents, kills ${JSON.stringify(kills)}`);
       }
     };
     const killer = async () => {
@@ -136,7 +150,12 @@ export async function crashBench(options: CrashBenchOptions, log: (line: string)
       date,
       commit: gitCommit(),
       machine: machineInfo(),
-      setup: { ...options, lanes: cluster.devnet.accounts.length, blockTimeSeconds: 1, roles: "api, worker, indexer as separate processes, SIGKILL of the process group" },
+      setup: {
+        ...options,
+        lanes: cluster.devnet.accounts.length,
+        blockTimeSeconds: 1,
+        roles: "api, worker, indexer as separate processes, SIGKILL of the process group",
+      },
       intents: {
         total: options.intents,
         success: finals.filter((s) => s === "success").length,
@@ -149,7 +168,12 @@ export async function crashBench(options: CrashBenchOptions, log: (line: string)
       recoveryMs,
       invariantViolations: violations,
       targets: [
-        { metric: "intents ending success or refund", target: String(options.intents), measured: finished, met: finished === options.intents },
+        {
+          metric: "intents ending success or refund",
+          target: String(options.intents),
+          measured: finished,
+          met: finished === options.intents,
+        },
         { metric: "invariant violations", target: "0", measured: violations.length, met: violations.length === 0 },
         {
           metric: "recovery of in-flight intents, max",

@@ -32,7 +32,8 @@ export function machineInfo(): MachineInfo {
 export function gitCommit(): string {
   try {
     const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim() !== "";
+    const dirty =
+      execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim() !== "";
     return dirty ? `${sha}+dirty` : sha;
   } catch {
     return "unknown";

@@ -14,7 +14,16 @@ import { wallClockMs } from "./wallClock.js";
 export type PipelineBenchOptions = { intents: number; accounts: number; timeoutMs: number };
 export const defaultPipelineBenchOptions: PipelineBenchOptions = { intents: 50, accounts: 5, timeoutMs: 90_000 };
 
-type Intent = { index: number; kind: QuoteKind; account: number; requestId: Hex; depositTx: Hex; depositBlock: bigint; quotedAtMs: number; depositSentAtMs: number };
+type Intent = {
+  index: number;
+  kind: QuoteKind;
+  account: number;
+  requestId: Hex;
+  depositTx: Hex;
+  depositBlock: bigint;
+  quotedAtMs: number;
+  depositSentAtMs: number;
+};
 type EventRow = { request_id: string; to_status: string; created_ms: number; details: { fillTxHash?: Hex } | null };
 
 export type IntentTiming = {
@@ -78,13 +87,16 @@ const summarizeSome = (samples: number[]): Summary | null => (samples.length ? s
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The offset of Postgres' clock from ours, from the sample with the shortest round trip. */
-async function clockOffset(query: () => Promise<number>): Promise<{ postgresMinusLocalMs: number; roundTripMs: number }> {
+async function clockOffset(
+  query: () => Promise<number>,
+): Promise<{ postgresMinusLocalMs: number; roundTripMs: number }> {
   let best = { postgresMinusLocalMs: 0, roundTripMs: Number.POSITIVE_INFINITY };
   for (let i = 0; i < 50; i++) {
     const before = wallClockMs();
     const remote = await query();
     const after = wallClockMs();
-    if (after - before < best.roundTripMs) best = { postgresMinusLocalMs: remote - (before + after) / 2, roundTripMs: after - before };
+    if (after - before < best.roundTripMs)
+      best = { postgresMinusLocalMs: remote - (before + after) / 2, roundTripMs: after - before };
   }
   const round = (value: number) => Math.round(value * 1000) / 1000;
   return { postgresMinusLocalMs: round(best.postgresMinusLocalMs), roundTripMs: round(best.roundTripMs) };
@@ -96,7 +108,10 @@ async function clockOffset(query: () => Promise<number>): Promise<{ postgresMinu
  * (quote, send the deposit, wait for its receipt, next). Per intent: from the deposit block's first local
  * sighting over websocket to the `pending` and `success` status_events rows' `created_at`.
  */
-export async function pipelineBench(options: PipelineBenchOptions, log: (line: string) => void): Promise<PipelineBenchResult> {
+export async function pipelineBench(
+  options: PipelineBenchOptions,
+  log: (line: string) => void,
+): Promise<PipelineBenchResult> {
   const date = new Date();
   const machine = machineInfo();
   log("pipeline: starting the full stack (anvil, Postgres, Ponder, worker, API)");
@@ -115,14 +130,27 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
     watchers.push(destinationBlocks);
     const originChain = toViemChain(origin);
     const originClient = createPublicClient({ chain: originChain, transport: http(origin.rpcUrl), cacheTime: 0 });
-    const destinationClient = createPublicClient({ chain: toViemChain(destination), transport: http(destination.rpcUrl), cacheTime: 0 });
+    const destinationClient = createPublicClient({
+      chain: toViemChain(destination),
+      transport: http(destination.rpcUrl),
+      cacheTime: 0,
+    });
     const accounts = stack.devnet.accounts.slice(0, options.accounts);
-    const wallets = accounts.map((account) => createWalletClient({ account, chain: originChain, transport: http(origin.rpcUrl) }));
+    const wallets = accounts.map((account) =>
+      createWalletClient({ account, chain: originChain, transport: http(origin.rpcUrl) }),
+    );
 
     log("pipeline: approving USDC to the Depository once per account, so ERC-20 quotes have one step");
     const usdc = origin.currencies.find((c) => c.symbol === "USDC")!.address as Address;
     const approvals = await Promise.all(
-      wallets.map((wallet) => wallet.writeContract({ address: usdc, abi: erc20Abi, functionName: "approve", args: [origin.depository as Address, maxUint256] })),
+      wallets.map((wallet) =>
+        wallet.writeContract({
+          address: usdc,
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [origin.depository as Address, maxUint256],
+        }),
+      ),
     );
     await Promise.all(approvals.map((hash) => originClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })));
 
@@ -167,8 +195,16 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
             headers: { "content-type": "application/json" },
             body: JSON.stringify(quoteBody(kind, origin, destination, user)),
           });
-          const quote = (await response.json()) as { steps?: Array<{ id: string; requestId: Hex; items: Array<{ data: { to: Address; data: Hex; value: string } }> }>; message?: string };
-          if (response.status !== 200 || !quote.steps) throw new Error(`quote ${index} (${kind}) failed: ${response.status} ${quote.message}`);
+          const quote = (await response.json()) as {
+            steps?: Array<{
+              id: string;
+              requestId: Hex;
+              items: Array<{ data: { to: Address; data: Hex; value: string } }>;
+            }>;
+            message?: string;
+          };
+          if (response.status !== 200 || !quote.steps)
+            throw new Error(`quote ${index} (${kind}) failed: ${response.status} ${quote.message}`);
           const quotedAtMs = wallClockMs();
           const steps = quote.steps.map((step) => step.id).join(",");
           if (steps !== "deposit") throw new Error(`quote ${index} (${kind}) has steps ${steps}, expected one deposit`);
@@ -177,7 +213,16 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
           const depositSentAtMs = wallClockMs();
           const receipt = await originClient.waitForTransactionReceipt({ hash: depositTx, pollingInterval: 50 });
           if (receipt.status !== "success") throw new Error(`deposit ${depositTx} reverted`);
-          intents.push({ index, kind, account, requestId: quote.steps[0].requestId, depositTx, depositBlock: receipt.blockNumber, quotedAtMs, depositSentAtMs });
+          intents.push({
+            index,
+            kind,
+            account,
+            requestId: quote.steps[0].requestId,
+            depositTx,
+            depositBlock: receipt.blockNumber,
+            quotedAtMs,
+            depositSentAtMs,
+          });
         }
       }),
     );
@@ -192,7 +237,9 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
       );
       if (rows[0].n === ids.length) break;
       if (Date.now() > deadline) {
-        log(`pipeline: ${ids.length - rows[0].n} requests still open after ${options.timeoutMs / 1000} s; reporting the rest`);
+        log(
+          `pipeline: ${ids.length - rows[0].n} requests still open after ${options.timeoutMs / 1000} s; reporting the rest`,
+        );
         break;
       }
       await sleep(100);
@@ -203,7 +250,9 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
     const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot());
 
     const clock = await clockOffset(async () => {
-      const { rows } = await stack.pool.query<{ ms: number }>("SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS ms");
+      const { rows } = await stack.pool.query<{ ms: number }>(
+        "SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS ms",
+      );
       return rows[0].ms;
     });
     const { rows: events } = await stack.pool.query<EventRow>(
@@ -218,7 +267,11 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
     for (const job of await fillQueue.getJobs(["completed"], 0, -1)) {
       const known = fillJobs.get(job.data.requestId);
       if (job.processedOn && job.finishedOn && (!known || job.timestamp < known.addedMs)) {
-        fillJobs.set(job.data.requestId, { addedMs: job.timestamp, startedMs: job.processedOn, finishedMs: job.finishedOn });
+        fillJobs.set(job.data.requestId, {
+          addedMs: job.timestamp,
+          startedMs: job.processedOn,
+          finishedMs: job.finishedOn,
+        });
       }
     }
 
@@ -237,10 +290,14 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
         failed.push({ requestId: intent.requestId, statuses: mine.map((event) => event.to_status) });
         continue;
       }
-      if (!fillBlockOf.has(fillTx)) fillBlockOf.set(fillTx, (await destinationClient.getTransactionReceipt({ hash: fillTx })).blockNumber);
+      if (!fillBlockOf.has(fillTx))
+        fillBlockOf.set(fillTx, (await destinationClient.getTransactionReceipt({ hash: fillTx })).blockNumber);
       const fillSeen = destinationBlocks.blocks.get(fillBlockOf.get(fillTx)!);
       if (!fillSeen) {
-        failed.push({ requestId: intent.requestId, statuses: [...mine.map((event) => event.to_status), "(fill block not seen)"] });
+        failed.push({
+          requestId: intent.requestId,
+          statuses: [...mine.map((event) => event.to_status), "(fill block not seen)"],
+        });
         continue;
       }
       const from = depositSeen.seenAtMs;
@@ -271,7 +328,8 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
 
     const perBlock = new Map<bigint, number>();
     for (const intent of intents) perBlock.set(intent.depositBlock, (perBlock.get(intent.depositBlock) ?? 0) + 1);
-    const pick = (f: (t: IntentTiming) => number | null) => timings.map(f).filter((value): value is number => value !== null);
+    const pick = (f: (t: IntentTiming) => number | null) =>
+      timings.map(f).filter((value): value is number => value !== null);
     const byIntent = new Map(intents.map((intent) => [intent.requestId, intent]));
     const latencyMs = {
       depositBlockToPending: summarize(pick((t) => t.toPending)),
@@ -282,14 +340,26 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
       depositBlockToPendingVisible: summarizeSome(pick((t) => t.pendingVisible)),
       depositBlockToSuccessVisible: summarizeSome(pick((t) => t.successVisible)),
       depositBlockToDepositIndexedVisible: summarizeSome(pick((t) => t.depositIndexedVisible)),
-      pendingToFillJobAdded: summarizeSome(pick((t) => (t.fillJobAdded === null ? null : t.fillJobAdded - t.toPending))),
-      fillJobAddedToStarted: summarizeSome(pick((t) => (t.fillJobStarted === null || t.fillJobAdded === null ? null : t.fillJobStarted - t.fillJobAdded))),
-      fillJobStartedToFinished: summarizeSome(pick((t) => (t.fillJobFinished === null || t.fillJobStarted === null ? null : t.fillJobFinished - t.fillJobStarted))),
-      fillBlockToFillIndexedVisible: summarizeSome(pick((t) => (t.fillIndexedVisible === null ? null : t.fillIndexedVisible - t.toFillBlock))),
+      pendingToFillJobAdded: summarizeSome(
+        pick((t) => (t.fillJobAdded === null ? null : t.fillJobAdded - t.toPending)),
+      ),
+      fillJobAddedToStarted: summarizeSome(
+        pick((t) => (t.fillJobStarted === null || t.fillJobAdded === null ? null : t.fillJobStarted - t.fillJobAdded)),
+      ),
+      fillJobStartedToFinished: summarizeSome(
+        pick((t) =>
+          t.fillJobFinished === null || t.fillJobStarted === null ? null : t.fillJobFinished - t.fillJobStarted,
+        ),
+      ),
+      fillBlockToFillIndexedVisible: summarizeSome(
+        pick((t) => (t.fillIndexedVisible === null ? null : t.fillIndexedVisible - t.toFillBlock)),
+      ),
       quoteToDepositSent: summarize([...byIntent.values()].map((intent) => intent.depositSentAtMs - intent.quotedAtMs)),
     };
     const blockTimeMs = destination.blockTimeSeconds * 1000;
-    const destinationSightings = [...destinationBlocks.blocks.values()].map((block) => block.seenAtMs).sort((a, b) => a - b);
+    const destinationSightings = [...destinationBlocks.blocks.values()]
+      .map((block) => block.seenAtMs)
+      .sort((a, b) => a - b);
     const phases = [...originBlocks.blocks.values()].flatMap(({ seenAtMs }) => {
       const next = destinationSightings.find((at) => at >= seenAtMs);
       return next === undefined ? [] : [next - seenAtMs];
@@ -308,7 +378,12 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
         measured: latencyMs.depositBlockToSuccess.p50,
         met: latencyMs.depositBlockToSuccess.p50 <= blockTimeMs + 500,
       },
-      { metric: "intents that reached success", target: `${options.intents}`, measured: timings.length, met: timings.length === options.intents },
+      {
+        metric: "intents that reached success",
+        target: `${options.intents}`,
+        measured: timings.length,
+        met: timings.length === options.intents,
+      },
     ];
     return {
       benchmark: "pipeline",
@@ -316,10 +391,13 @@ export async function pipelineBench(options: PipelineBenchOptions, log: (line: s
       commit: gitCommit(),
       machine,
       setup: {
-        stack: "startTestStack(): 2 anvil chains with 1 s blocks, fresh Postgres database, Ponder (websocket transport), BullMQ on Redis, worker and API in the bench process",
+        stack:
+          "startTestStack(): 2 anvil chains with 1 s blocks, fresh Postgres database, Ponder (websocket transport), BullMQ on Redis, worker and API in the bench process",
         load: `${options.intents} intents round-robin over {native bridge, ERC-20 bridge (pre-approved), ETH→USDC swap}; ${accounts.length} accounts in parallel, each quote → deposit → receipt → next`,
-        blockSighting: "viem watchBlocks over the origin/destination websocket (eth_subscribe newHeads); local wall clock (performance.timeOrigin + performance.now()) at the first announcement",
-        statusTimes: "crossfill.status_events.created_at (Postgres now(): the writing transaction's start) in epoch ms as float8",
+        blockSighting:
+          "viem watchBlocks over the origin/destination websocket (eth_subscribe newHeads); local wall clock (performance.timeOrigin + performance.now()) at the first announcement",
+        statusTimes:
+          "crossfill.status_events.created_at (Postgres now(): the writing transaction's start) in epoch ms as float8",
         visibleTimes:
           "local wall clock at which a 10 ms poll first returned the row, of crossfill.status_events or of Ponder's deposit/fill views (what a database reader sees, after commit)",
         ...options,

@@ -15,7 +15,8 @@ function table(header: string[], rows: Array<Array<string | number>>): string {
 }
 
 const targetRows = (targets: Target[]) => targets.map((t) => [t.metric, t.target, t.measured, t.met ? "yes" : "NO"]);
-const ms = (s: { p50: number; p95: number; p99: number; max: number } | null) => (s ? `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}` : "(not measured)");
+const ms = (s: { p50: number; p95: number; p99: number; max: number } | null) =>
+  s ? `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}` : "(not measured)";
 
 /** The human summary of a run: targets first, then the main distributions. */
 export type BenchResult =
@@ -30,13 +31,26 @@ export type BenchResult =
 export function printSummary(result: BenchResult): string {
   const head = `${result.benchmark} — ${result.date}, commit ${result.commit}, ${result.machine.cores} × ${result.machine.cpuModel}, ${result.machine.totalMemoryGiB} GiB, Node ${result.machine.node}`;
   const targets = table(["metric", "target", "measured", "met?"], targetRows(result.targets));
-  if (result.benchmark === "requests") return `${head}\n${targets}\n(${result.requests} requests seeded in ${result.seedSeconds} s, ${result.samples} samples per case, rate limiter on ${result.limiter})`;
+  if (result.benchmark === "requests")
+    return `${head}\n${targets}\n(${result.requests} requests seeded in ${result.seedSeconds} s, ${result.samples} samples per case, rate limiter on ${result.limiter})`;
   if (result.benchmark === "quote") {
     const phases = table(
       ["phase", "quotes", "errors", "quotes/s", "latency p50 / p95 / p99 / max (ms)"],
       [
-        ["sequential", result.sequential.completed, result.sequential.errors, result.sequential.quotesPerSecond, ms(result.sequential.latencyMs)],
-        ...result.concurrent.map((c) => [`${c.concurrency} in flight`, c.completed, c.errors, c.quotesPerSecond, ms(c.latencyMs)]),
+        [
+          "sequential",
+          result.sequential.completed,
+          result.sequential.errors,
+          result.sequential.quotesPerSecond,
+          ms(result.sequential.latencyMs),
+        ],
+        ...result.concurrent.map((c) => [
+          `${c.concurrency} in flight`,
+          c.completed,
+          c.errors,
+          c.quotesPerSecond,
+          ms(c.latencyMs),
+        ]),
       ],
     );
     return `${head}\n${targets}\n\n${phases}`;
@@ -49,7 +63,10 @@ export function printSummary(result: BenchResult): string {
     return `${head}\n${targets}\n\n${result.connected} subscribers connected in ${result.connectSeconds} s; ${result.delivered} of ${result.published} updates delivered, publish → subscriber p50 / p95 / p99 / max: ${ms(result.deliveryMs)} ms`;
   }
   if (result.benchmark === "requestStats") {
-    const cases = table(["case", "buckets", "latency p50 / p95 / p99 / max (ms)"], result.cases.map((c) => [c.name, c.buckets, ms(c.latencyMs)]));
+    const cases = table(
+      ["case", "buckets", "latency p50 / p95 / p99 / max (ms)"],
+      result.cases.map((c) => [c.name, c.buckets, ms(c.latencyMs)]),
+    );
     return `${head}\n${targets}\n\n${cases}\n(${result.requests} requests)`;
   }
   if (result.benchmark === "crash") {

@@ -2,7 +2,11 @@ import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
 
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
 type Profile = { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number };
 
 export type CpuProfileSummary = {
@@ -37,7 +41,9 @@ function originOf(url: string, functionName: string): string {
 
 function isOurs(url: string): boolean {
   const file = url.replace(/^file:\/\//, "");
-  return file.startsWith(repoRoot) && !file.includes("node_modules/") && !path.relative(repoRoot, file).startsWith("bench/");
+  return (
+    file.startsWith(repoRoot) && !file.includes("node_modules/") && !path.relative(repoRoot, file).startsWith("bench/")
+  );
 }
 
 function summarize(profile: Profile, top: number): CpuProfileSummary {
@@ -61,14 +67,16 @@ function summarize(profile: Profile, top: number): CpuProfileSummary {
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   // timeDeltas[i] is the time before sample i; attributing it to sample i is what Chrome DevTools does.
-  for (let i = 0; i < samples.length; i++) selfMs.set(samples[i], (selfMs.get(samples[i]) ?? 0) + (deltas[i] ?? 0) / 1000);
+  for (let i = 0; i < samples.length; i++)
+    selfMs.set(samples[i], (selfMs.get(samples[i]) ?? 0) + (deltas[i] ?? 0) / 1000);
   const byOrigin = new Map<string, number>();
   const byFunction = new Map<string, number>();
   const byOwn = new Map<string, number>();
   let busy = 0;
   // The profiler's own work (serializing the profile at Profiler.stop) runs under profileCpu: not the server's.
   const underProfiler = (id: number) => {
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (nodes.get(at)!.callFrame.url.endsWith("/bench/profileCpu.ts")) return true;
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+      if (nodes.get(at)!.callFrame.url.endsWith("/bench/profileCpu.ts")) return true;
     return false;
   };
   for (const [id, ms] of selfMs) {
@@ -86,7 +94,12 @@ function summarize(profile: Profile, top: number): CpuProfileSummary {
     [...map]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, ms]) => ({ [key]: name, ms: Math.round(ms), percentOfBusy: Math.round((ms / busy) * 1000) / 10 }) as { [P in K]: string } & { ms: number; percentOfBusy: number });
+      .map(
+        ([name, ms]) =>
+          ({ [key]: name, ms: Math.round(ms), percentOfBusy: Math.round((ms / busy) * 1000) / 10 }) as {
+            [P in K]: string;
+          } & { ms: number; percentOfBusy: number },
+      );
   return {
     wallMs: Math.round((profile.endTime - profile.startTime) / 1000),
     busyMs: Math.round(busy),
@@ -97,7 +110,10 @@ function summarize(profile: Profile, top: number): CpuProfileSummary {
 }
 
 /** Samples this process's main thread (raw profile to `rawPath` if given, for Chrome DevTools) with the V8 profiler while `work` runs, and summarizes where time went. */
-export async function profileCpu<T>(work: () => Promise<T>, options: { top?: number; intervalUs?: number; rawPath?: string } = {}): Promise<{ result: T; profile: CpuProfileSummary }> {
+export async function profileCpu<T>(
+  work: () => Promise<T>,
+  options: { top?: number; intervalUs?: number; rawPath?: string } = {},
+): Promise<{ result: T; profile: CpuProfileSummary }> {
   const session = new Session();
   session.connect();
   try {

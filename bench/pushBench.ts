@@ -22,7 +22,12 @@ import { type Summary, summarize } from "./percentiles.js";
 import type { Target } from "./target.js";
 
 export type PushBenchOptions = { subscribers: number; everyMs: number; durationMs: number; redisUrl: string };
-export const defaultPushBenchOptions: PushBenchOptions = { subscribers: 10_000, everyMs: 10, durationMs: 10_000, redisUrl: "redis://127.0.0.1:6379" };
+export const defaultPushBenchOptions: PushBenchOptions = {
+  subscribers: 10_000,
+  everyMs: 10,
+  durationMs: 10_000,
+  redisUrl: "redis://127.0.0.1:6379",
+};
 
 export type PushBenchResult = {
   benchmark: "push";
@@ -62,7 +67,11 @@ export async function pushBench(options: PushBenchOptions, log: (line: string) =
     await once(server, "listening");
     const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
 
-    const child = spawn(process.execPath, ["--import", "tsx", new URL("./pushClients.ts", import.meta.url).pathname, url], { stdio: ["pipe", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", new URL("./pushClients.ts", import.meta.url).pathname, url],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stdin.end(JSON.stringify(ids));
@@ -89,7 +98,9 @@ export async function pushBench(options: PushBenchOptions, log: (line: string) =
     const report = JSON.parse(output.trim().split("\n").at(-1)!) as { connected: number; latencies: number[] };
     const deliveryMs = summarize(report.latencies);
     const gatewayPeakRssMb = Math.round(peakRss / 2 ** 20);
-    log(`push: ${report.latencies.length} of ${published} delivered, p99 ${deliveryMs.p99} ms, peak RSS ${gatewayPeakRssMb} MB`);
+    log(
+      `push: ${report.latencies.length} of ${published} delivered, p99 ${deliveryMs.p99} ms, peak RSS ${gatewayPeakRssMb} MB`,
+    );
     return {
       benchmark: "push",
       date: started.toISOString(),
@@ -97,10 +108,25 @@ export async function pushBench(options: PushBenchOptions, log: (line: string) =
       machine,
       options: { subscribers: options.subscribers, everyMs: options.everyMs, durationMs: options.durationMs },
       targets: [
-        { metric: `fan-out to ${options.subscribers} graphql-ws subscribers, p99`, target: "≤ 200 ms", measured: deliveryMs.p99, met: deliveryMs.p99 <= 200 },
+        {
+          metric: `fan-out to ${options.subscribers} graphql-ws subscribers, p99`,
+          target: "≤ 200 ms",
+          measured: deliveryMs.p99,
+          met: deliveryMs.p99 <= 200,
+        },
         { metric: "gateway peak RSS", target: "≤ 600 MB", measured: gatewayPeakRssMb, met: gatewayPeakRssMb <= 600 },
-        { metric: "subscribers connected", target: String(options.subscribers), measured: report.connected, met: report.connected === options.subscribers },
-        { metric: "updates delivered", target: `all ${published}`, measured: report.latencies.length, met: report.latencies.length === published },
+        {
+          metric: "subscribers connected",
+          target: String(options.subscribers),
+          measured: report.connected,
+          met: report.connected === options.subscribers,
+        },
+        {
+          metric: "updates delivered",
+          target: `all ${published}`,
+          measured: report.latencies.length,
+          met: report.latencies.length === published,
+        },
       ],
       connected: report.connected,
       connectSeconds,
@@ -149,8 +175,18 @@ function statusUpdate(requestId: string, eventId: string): StatusUpdate {
       event: "request.status.updated",
       timestamp: now,
       data: {
-        status: "pending", inTxHashes: [], txHashes: [], updatedAt: now, originChainId: 31338, destinationChainId: 31339,
-        depositAddress: null, requestId, referrer: null, details: null, failReason: "N/A", refundFailReason: "N/A",
+        status: "pending",
+        inTxHashes: [],
+        txHashes: [],
+        updatedAt: now,
+        originChainId: 31338,
+        destinationChainId: 31339,
+        depositAddress: null,
+        requestId,
+        referrer: null,
+        details: null,
+        failReason: "N/A",
+        refundFailReason: "N/A",
       },
     },
   };

@@ -7,11 +7,13 @@ import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 
 const url = process.argv[2];
-const ids = JSON.parse(await new Promise<string>((resolve) => {
-  let text = "";
-  process.stdin.on("data", (chunk) => (text += chunk));
-  process.stdin.on("end", () => resolve(text));
-})) as string[];
+const ids = JSON.parse(
+  await new Promise<string>((resolve) => {
+    let text = "";
+    process.stdin.on("data", (chunk) => (text += chunk));
+    process.stdin.on("end", () => resolve(text));
+  }),
+) as string[];
 
 const latencies: number[] = [];
 let connected = 0;
@@ -21,11 +23,25 @@ for (let start = 0; start < ids.length; start += 250) {
     ids.slice(start, start + 250).map(
       (id) =>
         new Promise<void>((resolve) => {
-          const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, on: { connected: () => (connected++, resolve()) } });
+          const client = createClient({
+            url,
+            webSocketImpl: WebSocket,
+            retryAttempts: 0,
+            lazy: false,
+            on: { connected: () => (connected++, resolve()) },
+          });
           clients.push(client);
           client.subscribe<{ requestUpdated: { updatedAt: string } }>(
-            { query: "subscription ($id: String!) { requestUpdated(id: $id) { eventId status updatedAt request { id status } } }", variables: { id } },
-            { next: ({ data }) => latencies.push(Date.now() - Date.parse(data!.requestUpdated.updatedAt)), error: () => undefined, complete: () => undefined },
+            {
+              query:
+                "subscription ($id: String!) { requestUpdated(id: $id) { eventId status updatedAt request { id status } } }",
+              variables: { id },
+            },
+            {
+              next: ({ data }) => latencies.push(Date.now() - Date.parse(data!.requestUpdated.updatedAt)),
+              error: () => undefined,
+              complete: () => undefined,
+            },
           );
         }),
     ),

@@ -19,7 +19,9 @@ async function idlePercent(windowMs: number): Promise<number> {
  * which the CPUs are at least `minIdlePercent` idle, and returns the idle share of the last window, to be
  * recorded with the results. Without /proc it returns NaN at once.
  */
-export async function waitForQuietMachine(options: { minIdlePercent?: number; maxWaitMs?: number; log?: (line: string) => void } = {}): Promise<number> {
+export async function waitForQuietMachine(
+  options: { minIdlePercent?: number; maxWaitMs?: number; log?: (line: string) => void } = {},
+): Promise<number> {
   const { minIdlePercent = 85, maxWaitMs = 60_000, log } = options;
   try {
     readFileSync("/proc/stat");
@@ -30,7 +32,10 @@ export async function waitForQuietMachine(options: { minIdlePercent?: number; ma
   let idle = await idlePercent(2_000);
   let warned = false;
   while (idle < minIdlePercent && Date.now() < deadline) {
-    if (!warned) log?.(`the machine is only ${idle} % idle (other processes running); waiting up to ${maxWaitMs / 1000} s for ≥ ${minIdlePercent} %`);
+    if (!warned)
+      log?.(
+        `the machine is only ${idle} % idle (other processes running); waiting up to ${maxWaitMs / 1000} s for ≥ ${minIdlePercent} %`,
+      );
     warned = true;
     idle = await idlePercent(2_000);
   }

@@ -21,9 +21,22 @@ export type QuoteBenchOptions = {
   /** Where to save the raw .cpuprofile of the profiled phase, if anywhere. */
   cpuprofile?: string;
 };
-export const defaultQuoteBenchOptions: QuoteBenchOptions = { warmup: 200, sequential: 1000, concurrency: [16, 64], durationMs: 10_000, profileMs: 5_000 };
+export const defaultQuoteBenchOptions: QuoteBenchOptions = {
+  warmup: 200,
+  sequential: 1000,
+  concurrency: [16, 64],
+  durationMs: 10_000,
+  profileMs: 5_000,
+};
 
-type PhaseResult = { completed: number; errors: number; firstError?: string; elapsedMs: number; quotesPerSecond: number; latencyMs: Summary };
+type PhaseResult = {
+  completed: number;
+  errors: number;
+  firstError?: string;
+  elapsedMs: number;
+  quotesPerSecond: number;
+  latencyMs: Summary;
+};
 export type QuoteBenchResult = {
   benchmark: "quote";
   date: string;
@@ -31,7 +44,14 @@ export type QuoteBenchResult = {
   machine: MachineInfo;
   setup: Record<string, unknown>;
   sequential: PhaseResult & { latencyByKindMs: Record<QuoteKind, Summary> };
-  concurrent: Array<PhaseResult & { concurrency: number; loadGeneratorCpuMs: number; cpuMsByProcess: Record<string, number>; coresBusy: number }>;
+  concurrent: Array<
+    PhaseResult & {
+      concurrency: number;
+      loadGeneratorCpuMs: number;
+      cpuMsByProcess: Record<string, number>;
+      coresBusy: number;
+    }
+  >;
   dependenciesMs: Record<string, Summary>;
   serverProfile: CpuProfileSummary & { concurrency: number; quotesPerSecondWhileProfiled: number };
   requestsStored: number;
@@ -58,7 +78,10 @@ function runPhase(child: ChildProcess, url: string, bodies: string[], phase: Loa
 
 function phaseResult(report: LoadReport): PhaseResult {
   const ok = report.samples.filter(([, , status]) => status === 200);
-  if (ok.length === 0) throw new Error(`no quote succeeded in a phase: ${report.firstError ?? `statuses ${[...new Set(report.samples.map((s) => s[2]))].join(", ")}`}`);
+  if (ok.length === 0)
+    throw new Error(
+      `no quote succeeded in a phase: ${report.firstError ?? `statuses ${[...new Set(report.samples.map((s) => s[2]))].join(", ")}`}`,
+    );
   return {
     completed: ok.length,
     errors: report.samples.length - ok.length,
@@ -110,7 +133,14 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
     log(`quote: ${options.sequential} sequential quotes`);
     const sequentialReport = await runPhase(child, url, bodies, { kind: "sequential", count: options.sequential });
     const latencyByKindMs = Object.fromEntries(
-      QUOTE_KINDS.map((kind) => [kind, summarize(sequentialReport.samples.filter(([body, , status]) => status === 200 && kindOf[body] === kind).map(([, ms]) => ms))]),
+      QUOTE_KINDS.map((kind) => [
+        kind,
+        summarize(
+          sequentialReport.samples
+            .filter(([body, , status]) => status === 200 && kindOf[body] === kind)
+            .map(([, ms]) => ms),
+        ),
+      ]),
     ) as Record<QuoteKind, Summary>;
     const sequential = { ...phaseResult(sequentialReport), latencyByKindMs };
 
@@ -118,7 +148,11 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
     for (const concurrency of options.concurrency) {
       log(`quote: ${concurrency} in flight for ${options.durationMs / 1000} s`);
       const before = cpuSnapshot({ "load generator": child.pid });
-      const report = await runPhase(child, url, bodies, { kind: "concurrent", concurrency, durationMs: options.durationMs });
+      const report = await runPhase(child, url, bodies, {
+        kind: "concurrent",
+        concurrency,
+        durationMs: options.durationMs,
+      });
       const cpuMsByProcess = cpuBetween(before, cpuSnapshot({ "load generator": child.pid }));
       const busy = Object.values(cpuMsByProcess).reduce((sum, ms) => sum + ms, 0);
       concurrent.push({
@@ -132,10 +166,22 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
 
     const profileConcurrency = options.concurrency[0] ?? 16;
     log(`quote: profiling the server's thread, ${profileConcurrency} in flight for ${options.profileMs / 1000} s`);
-    const profiled = await profileCpu(() => runPhase(child, url, bodies, { kind: "concurrent", concurrency: profileConcurrency, durationMs: options.profileMs }), {
-      rawPath: options.cpuprofile,
-    });
-    const serverProfile = { concurrency: profileConcurrency, quotesPerSecondWhileProfiled: phaseResult(profiled.result).quotesPerSecond, ...profiled.profile };
+    const profiled = await profileCpu(
+      () =>
+        runPhase(child, url, bodies, {
+          kind: "concurrent",
+          concurrency: profileConcurrency,
+          durationMs: options.profileMs,
+        }),
+      {
+        rawPath: options.cpuprofile,
+      },
+    );
+    const serverProfile = {
+      concurrency: profileConcurrency,
+      quotesPerSecondWhileProfiled: phaseResult(profiled.result).quotesPerSecond,
+      ...profiled.profile,
+    };
 
     log("quote: timing the dependencies of one quote");
     const chain = createEvmChainClient(origin);
@@ -144,16 +190,25 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
     await stack.pool.query("CREATE TABLE bench_commit_probe (id bigserial PRIMARY KEY, payload jsonb)");
     const payload = JSON.stringify({ probe: "x".repeat(2000) });
     const dependenciesMs = {
-      "anvil eth_getBalance (native balanceOf)": await timeEach(300, () => chain.balanceOf(user, "0x0000000000000000000000000000000000000000")),
+      "anvil eth_getBalance (native balanceOf)": await timeEach(300, () =>
+        chain.balanceOf(user, "0x0000000000000000000000000000000000000000"),
+      ),
       "anvil eth_call (ERC-20 balanceOf)": await timeEach(300, () => chain.balanceOf(user, usdc)),
       "postgres SELECT 1": await timeEach(300, () => stack.pool.query("SELECT 1")),
-      "postgres INSERT of a 2 kB jsonb row, autocommit": await timeEach(300, () => stack.pool.query("INSERT INTO bench_commit_probe (payload) VALUES ($1)", [payload])),
+      "postgres INSERT of a 2 kB jsonb row, autocommit": await timeEach(300, () =>
+        stack.pool.query("INSERT INTO bench_commit_probe (payload) VALUES ($1)", [payload]),
+      ),
     };
 
     const { rows } = await stack.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM crossfill.requests");
     const best = concurrent.reduce((a, b) => (b.quotesPerSecond > a.quotesPerSecond ? b : a), concurrent[0]);
     const targets: Target[] = [
-      { metric: "quote latency p50, sequential (ms)", target: "≤ 5", measured: sequential.latencyMs.p50, met: sequential.latencyMs.p50 <= 5 },
+      {
+        metric: "quote latency p50, sequential (ms)",
+        target: "≤ 5",
+        measured: sequential.latencyMs.p50,
+        met: sequential.latencyMs.p50 <= 5,
+      },
       ...(best
         ? [
             {
@@ -171,9 +226,12 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
       commit: gitCommit(),
       machine,
       setup: {
-        stack: "startTestStack({ pipeline: false }): 2 anvil chains (1 s blocks), fresh Postgres database on 127.0.0.1:5432, API in the bench process",
-        loadGenerator: "separate process (child_process.fork of bench/quoteLoad.ts), node:http keep-alive Agent, one socket per in-flight request",
-        bodies: "round-robin over 5 users × {native bridge ETH→ETH exact input, ERC-20 bridge USDC→USDC exact input, swap ETH→USDC exact output}",
+        stack:
+          "startTestStack({ pipeline: false }): 2 anvil chains (1 s blocks), fresh Postgres database on 127.0.0.1:5432, API in the bench process",
+        loadGenerator:
+          "separate process (child_process.fork of bench/quoteLoad.ts), node:http keep-alive Agent, one socket per in-flight request",
+        bodies:
+          "round-robin over 5 users × {native bridge ETH→ETH exact input, ERC-20 bridge USDC→USDC exact input, swap ETH→USDC exact output}",
         latency: "client side, from the request's first byte written to the response's last byte read",
         ...options,
       },

@@ -24,15 +24,39 @@ function usdc(chain: Chain): Address {
  * One POST /quote/v2 body of each kind the benchmarks mix: a native bridge (ETH → ETH), an ERC-20 bridge
  * (USDC → USDC) and a cross-currency swap (ETH → USDC, exact output), from `user` on `origin` to `destination`.
  */
-export function quoteBody(kind: QuoteKind, origin: Chain, destination: Chain, user: Address, recipient: Address = user): QuoteBody {
+export function quoteBody(
+  kind: QuoteKind,
+  origin: Chain,
+  destination: Chain,
+  user: Address,
+  recipient: Address = user,
+): QuoteBody {
   const route = { user, recipient, originChainId: origin.id, destinationChainId: destination.id };
   switch (kind) {
     case "nativeBridge":
-      return { ...route, originCurrency: zeroAddress, destinationCurrency: zeroAddress, amount: "10000000000000000", tradeType: "EXACT_INPUT" };
+      return {
+        ...route,
+        originCurrency: zeroAddress,
+        destinationCurrency: zeroAddress,
+        amount: "10000000000000000",
+        tradeType: "EXACT_INPUT",
+      };
     case "erc20Bridge":
-      return { ...route, originCurrency: usdc(origin), destinationCurrency: usdc(destination), amount: "25000000", tradeType: "EXACT_INPUT" };
+      return {
+        ...route,
+        originCurrency: usdc(origin),
+        destinationCurrency: usdc(destination),
+        amount: "25000000",
+        tradeType: "EXACT_INPUT",
+      };
     case "swap":
-      return { ...route, originCurrency: zeroAddress, destinationCurrency: usdc(destination), amount: "20000000", tradeType: "EXACT_OUTPUT" };
+      return {
+        ...route,
+        originCurrency: zeroAddress,
+        destinationCurrency: usdc(destination),
+        amount: "20000000",
+        tradeType: "EXACT_OUTPUT",
+      };
   }
 }
 

@@ -7,11 +7,18 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 
-export type LoadPhase = { kind: "sequential"; count: number } | { kind: "concurrent"; concurrency: number; durationMs: number };
+export type LoadPhase =
+  { kind: "sequential"; count: number } | { kind: "concurrent"; concurrency: number; durationMs: number };
 export type LoadCommand = { type: "run"; url: string; bodies: string[]; phase: LoadPhase } | { type: "exit" };
 /** One finished request: index of its body, latency in ms (to the last byte of the answer), HTTP status (0: no answer). */
 export type LoadSample = [body: number, ms: number, status: number];
-export type LoadReport = { type: "report"; samples: LoadSample[]; elapsedMs: number; cpuMs: number; firstError?: string };
+export type LoadReport = {
+  type: "report";
+  samples: LoadSample[];
+  elapsedMs: number;
+  cpuMs: number;
+  firstError?: string;
+};
 
 type Target = { url: URL; bodies: Buffer[]; agent: http.Agent };
 
@@ -21,7 +28,11 @@ function post(target: Target, index: number): Promise<LoadSample> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       target.url,
-      { method: "POST", agent: target.agent, headers: { "content-type": "application/json", "content-length": body.length } },
+      {
+        method: "POST",
+        agent: target.agent,
+        headers: { "content-type": "application/json", "content-length": body.length },
+      },
       (response) => {
         response.on("data", () => {});
         response.on("error", reject);
@@ -76,9 +87,20 @@ process.on("message", (command: LoadCommand) => {
     agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
     agents.set(sockets, agent);
   }
-  const target: Target = { url: new URL("/quote/v2", command.url), bodies: command.bodies.map((body) => Buffer.from(body)), agent };
+  const target: Target = {
+    url: new URL("/quote/v2", command.url),
+    bodies: command.bodies.map((body) => Buffer.from(body)),
+    agent,
+  };
   runPhase(target, command.phase).then(
     (report) => process.send?.({ type: "report", ...report } satisfies LoadReport),
-    (error: Error) => process.send?.({ type: "report", samples: [], elapsedMs: 0, cpuMs: 0, firstError: error.message } satisfies LoadReport),
+    (error: Error) =>
+      process.send?.({
+        type: "report",
+        samples: [],
+        elapsedMs: 0,
+        cpuMs: 0,
+        firstError: error.message,
+      } satisfies LoadReport),
   );
 });

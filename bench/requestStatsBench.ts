@@ -23,8 +23,19 @@ import type { Target } from "./target.js";
 import { writeResult } from "./writeResult.js";
 
 /** `cluster`: after seeding, put the heap in creation order (as a live table's is); `--no-cluster` keeps the seed's random order. */
-export type RequestStatsBenchOptions = { requests: number; samples: number; keep: boolean; cluster: boolean; databaseUrl?: string };
-export const defaultRequestStatsBenchOptions: RequestStatsBenchOptions = { requests: 1_000_000, samples: 15, keep: false, cluster: true };
+export type RequestStatsBenchOptions = {
+  requests: number;
+  samples: number;
+  keep: boolean;
+  cluster: boolean;
+  databaseUrl?: string;
+};
+export const defaultRequestStatsBenchOptions: RequestStatsBenchOptions = {
+  requests: 1_000_000,
+  samples: 15,
+  keep: false,
+  cluster: true,
+};
 
 type Case = { name: string; groupBy: string[]; days: number; filter?: Record<string, unknown>; target?: number };
 export type RequestStatsBenchResult = {
@@ -39,7 +50,15 @@ export type RequestStatsBenchResult = {
   /** Idle share of the CPUs just before the timed calls (after the seed's own writes were checkpointed). */
   idlePercentBeforeTiming: number;
   targets: Target[];
-  cases: Array<{ name: string; groupBy: string[]; days: number; filter: Record<string, unknown> | null; buckets: number; latencyMs: Summary; plan: string }>;
+  cases: Array<{
+    name: string;
+    groupBy: string[];
+    days: number;
+    filter: Record<string, unknown> | null;
+    buckets: number;
+    latencyMs: Summary;
+    plan: string;
+  }>;
   /** The target case read from the raw rows only (requestStats' `raw` source, called directly, no GraphQL): what the rollups save. */
   rawReference: { name: string; latencyMs: Summary; plan: string };
 };
@@ -50,9 +69,18 @@ const CASES: Case[] = [
   { name: "origin chain × day, full year", groupBy: ["ORIGIN_CHAIN", "DAY"], days: 366, target: TARGET_MS },
   { name: "destination chain × day, full year", groupBy: ["DESTINATION_CHAIN", "DAY"], days: 366, target: TARGET_MS },
   { name: "no grouping, full year", groupBy: [], days: 366 },
-  { name: "origin × destination × status, full year", groupBy: ["ORIGIN_CHAIN", "DESTINATION_CHAIN", "STATUS"], days: 366 },
+  {
+    name: "origin × destination × status, full year",
+    groupBy: ["ORIGIN_CHAIN", "DESTINATION_CHAIN", "STATUS"],
+    days: 366,
+  },
   { name: "currency in × fail reason, full year", groupBy: ["CURRENCY_IN", "FAIL_REASON"], days: 366 },
-  { name: "origin chain × day, the caller's key (apiKey filter)", groupBy: ["ORIGIN_CHAIN", "DAY"], days: 366, filter: { apiKey: ["key_bench_1"] } },
+  {
+    name: "origin chain × day, the caller's key (apiKey filter)",
+    groupBy: ["ORIGIN_CHAIN", "DAY"],
+    days: 366,
+    filter: { apiKey: ["key_bench_1"] },
+  },
   { name: "origin chain × hour, 31 days", groupBy: ["ORIGIN_CHAIN", "HOUR"], days: 31 },
 ];
 
@@ -61,7 +89,10 @@ const QUERY = `query ($filter: RequestFilterInput, $from: DateTime!, $to: DateTi
     originChainId destinationChainId status currencyInSymbol failReason day hour
     count volumeUsd filledVolumeUsd successes finished successRate fillSecondsP50 fillSecondsP95 feesUsd } }`;
 
-export async function requestStatsBench(options: RequestStatsBenchOptions, log: (line: string) => void): Promise<RequestStatsBenchResult> {
+export async function requestStatsBench(
+  options: RequestStatsBenchOptions,
+  log: (line: string) => void,
+): Promise<RequestStatsBenchResult> {
   const machine = machineInfo();
   const created = options.databaseUrl ? undefined : await createTestDatabase("crossfill_bench");
   const pool = new pg.Pool({ connectionString: options.databaseUrl ?? created!.url, max: 8 });
@@ -71,11 +102,15 @@ export async function requestStatsBench(options: RequestStatsBenchOptions, log: 
     await migrate(pool);
     let seedSeconds: number | null = null;
     let clusterSeconds: number | null = null;
-    const { rows } = await pool.query<{ seeded: boolean }>("SELECT EXISTS (SELECT 1 FROM crossfill.requests) AS seeded");
+    const { rows } = await pool.query<{ seeded: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM crossfill.requests) AS seeded",
+    );
     if (!rows[0].seeded) {
       const started = performance.now();
-      await seedBenchRequests(pool, { requests: options.requests, integrators: 20, chainIds: [1, 10, 8453, 42161], wallets: 100_000 }, (phase) =>
-        log(`  ${phase} at ${Math.round(performance.now() - started) / 1000} s`),
+      await seedBenchRequests(
+        pool,
+        { requests: options.requests, integrators: 20, chainIds: [1, 10, 8453, 42161], wallets: 100_000 },
+        (phase) => log(`  ${phase} at ${Math.round(performance.now() - started) / 1000} s`),
       );
       seedSeconds = Math.round(performance.now() - started) / 1000;
       log(`seeded ${options.requests} requests in ${seedSeconds} s`);
@@ -94,7 +129,9 @@ export async function requestStatsBench(options: RequestStatsBenchOptions, log: 
     }
     if (seedSeconds !== null) {
       // The seed wrote ~1.5 GB: flush it now, so its checkpoint does not run during the timed calls.
-      await pool.query("CHECKPOINT").catch((error: Error) => log(`no CHECKPOINT (${error.message}): the timed calls may share the disk with it`));
+      await pool
+        .query("CHECKPOINT")
+        .catch((error: Error) => log(`no CHECKPOINT (${error.message}): the timed calls may share the disk with it`));
     }
     // Times the queries, not the seeding's aftermath or another process: as bench/run.ts does before a benchmark.
     const idlePercentBeforeTiming = await waitForQuietMachine({ maxWaitMs: 60_000, log });
@@ -122,14 +159,32 @@ export async function requestStatsBench(options: RequestStatsBenchOptions, log: 
       const samples: number[] = [];
       for (let i = 0; i < options.samples; i++) samples.push((await call(c)).ms);
       const from = new Date(to.getTime() - c.days * 86_400_000);
-      const filter = c.filter ? { ...emptyFilter(), conditions: [{ field: "apiKey" as const, negate: false, values: c.filter.apiKey as string[] }] } : emptyFilter();
+      const filter = c.filter
+        ? {
+            ...emptyFilter(),
+            conditions: [{ field: "apiKey" as const, negate: false, values: c.filter.apiKey as string[] }],
+          }
+        : emptyFilter();
       const plan = await explainRequestStats(pool, { filter, from, to, groupBy: c.groupBy as never });
       const latencyMs = summarize(samples);
-      cases.push({ name: c.name, groupBy: c.groupBy, days: c.days, filter: c.filter ?? null, buckets: first.buckets, latencyMs, plan });
+      cases.push({
+        name: c.name,
+        groupBy: c.groupBy,
+        days: c.days,
+        filter: c.filter ?? null,
+        buckets: first.buckets,
+        latencyMs,
+        plan,
+      });
       log(`${c.name}: p50 ${latencyMs.p50} ms, p95 ${latencyMs.p95} ms, ${first.buckets} buckets`);
     }
     // The target case again, from the raw rows only (the path before the rollups), called directly.
-    const reference = { filter: emptyFilter(), from: new Date(to.getTime() - 366 * 86_400_000), to, groupBy: CASES[0].groupBy as never };
+    const reference = {
+      filter: emptyFilter(),
+      from: new Date(to.getTime() - 366 * 86_400_000),
+      to,
+      groupBy: CASES[0].groupBy as never,
+    };
     await requestStats(pool, reference, "raw");
     const rawSamples: number[] = [];
     for (let i = 0; i < options.samples; i++) {
@@ -137,12 +192,37 @@ export async function requestStatsBench(options: RequestStatsBenchOptions, log: 
       await requestStats(pool, reference, "raw");
       rawSamples.push(performance.now() - started);
     }
-    const rawReference = { name: `${CASES[0].name}, raw rows (schema call)`, latencyMs: summarize(rawSamples), plan: await explainRequestStats(pool, reference, "raw") };
+    const rawReference = {
+      name: `${CASES[0].name}, raw rows (schema call)`,
+      latencyMs: summarize(rawSamples),
+      plan: await explainRequestStats(pool, reference, "raw"),
+    };
     log(`${rawReference.name}: p50 ${rawReference.latencyMs.p50} ms, p95 ${rawReference.latencyMs.p95} ms`);
     const targets = CASES.flatMap((c, index) =>
-      c.target === undefined ? [] : [{ metric: `${c.name} p95 (ms)`, target: `≤ ${c.target}`, measured: cases[index].latencyMs.p95, met: cases[index].latencyMs.p95 <= c.target }],
+      c.target === undefined
+        ? []
+        : [
+            {
+              metric: `${c.name} p95 (ms)`,
+              target: `≤ ${c.target}`,
+              measured: cases[index].latencyMs.p95,
+              met: cases[index].latencyMs.p95 <= c.target,
+            },
+          ],
     );
-    return { benchmark: "requestStats", date: new Date().toISOString(), commit: gitCommit(), machine, requests: Number(counted[0].total), seedSeconds, clusterSeconds, idlePercentBeforeTiming, targets, cases, rawReference };
+    return {
+      benchmark: "requestStats",
+      date: new Date().toISOString(),
+      commit: gitCommit(),
+      machine,
+      requests: Number(counted[0].total),
+      seedSeconds,
+      clusterSeconds,
+      idlePercentBeforeTiming,
+      targets,
+      cases,
+      rawReference,
+    };
   } finally {
     await server?.close();
     await bus.close();
@@ -153,7 +233,12 @@ export async function requestStatsBench(options: RequestStatsBenchOptions, log: 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=").slice(1).join("=");
+  const flag = (name: string) =>
+    process.argv
+      .find((arg) => arg.startsWith(`--${name}=`))
+      ?.split("=")
+      .slice(1)
+      .join("=");
   const options: RequestStatsBenchOptions = {
     requests: Number(flag("requests") ?? defaultRequestStatsBenchOptions.requests),
     samples: Number(flag("samples") ?? defaultRequestStatsBenchOptions.samples),

@@ -25,15 +25,31 @@ import type { Target } from "./target.js";
 
 /** `redisUrl`: rate-limit counters on Redis as in production; without it they go to Postgres (the embedded mode). */
 export type RequestsBenchOptions = { requests: number; samples: number; keep: boolean; redisUrl?: string };
-export const defaultRequestsBenchOptions: RequestsBenchOptions = { requests: 1_000_000, samples: 40, keep: false, redisUrl: "redis://127.0.0.1:6379" };
+export const defaultRequestsBenchOptions: RequestsBenchOptions = {
+  requests: 1_000_000,
+  samples: 40,
+  keep: false,
+  redisUrl: "redis://127.0.0.1:6379",
+};
 
-type CaseResult = { name: string; query: string; target: number; p50: number; p95: number; max: number; rows: number; bytes: number; plan: string };
+type CaseResult = {
+  name: string;
+  query: string;
+  target: number;
+  p50: number;
+  p95: number;
+  max: number;
+  rows: number;
+  bytes: number;
+  plan: string;
+};
 
 const KEY = "cf_bench_1";
 const CHAINS = [1, 10, 8453, 42161];
 
 /** Nearest-rank percentile of ascending samples. */
-const rank = (sorted: number[], p: number) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
+const rank = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
 const round = (value: number) => Math.round(value * 100) / 100;
 
 export type RequestsBenchResult = Awaited<ReturnType<typeof requestsBench>>;
@@ -47,14 +63,18 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
   try {
     await migrate(pool);
     const seedStarted = performance.now();
-    await seedBenchRequests(pool, { requests: options.requests, integrators: 20, chainIds: CHAINS, wallets: 100_000 }, (phase) =>
-      process.stderr.write(`  ${phase} at ${round((performance.now() - seedStarted) / 1000)} s\n`),
+    await seedBenchRequests(
+      pool,
+      { requests: options.requests, integrators: 20, chainIds: CHAINS, wallets: 100_000 },
+      (phase) => process.stderr.write(`  ${phase} at ${round((performance.now() - seedStarted) / 1000)} s\n`),
     );
     const seedSeconds = round((performance.now() - seedStarted) / 1000);
     process.stderr.write(`seeded ${options.requests} requests in ${seedSeconds} s\n`);
 
     const cursorSecret = randomBytes(32);
-    const limiter = options.redisUrl ? createRedisRateLimiter(options.redisUrl, `bench-${randomBytes(4).toString("hex")}`) : createPostgresRateLimiter(pool);
+    const limiter = options.redisUrl
+      ? createRedisRateLimiter(options.redisUrl, `bench-${randomBytes(4).toString("hex")}`)
+      : createPostgresRateLimiter(pool);
     closeLimiter = () => limiter.close();
     const generous = { anonymous: 1e9, standard: 1e9, elevated: 1e9 };
     const app = new Hono().route(
@@ -76,7 +96,12 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
       const response = await app.request(`/requests/v3?${query}`, { headers: { "x-api-key": key } });
       const text = await response.text();
       const ms = performance.now() - started;
-      const body = JSON.parse(text) as { requests: Array<Record<string, any>>; continuation: string | null; total?: number; message?: string };
+      const body = JSON.parse(text) as {
+        requests: Array<Record<string, any>>;
+        continuation: string | null;
+        total?: number;
+        message?: string;
+      };
       if (response.status !== 200) throw new Error(`${query}: ${response.status} ${body.message}`);
       return { ms, body, bytes: Buffer.byteLength(text) };
     };
@@ -87,7 +112,12 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
     const depositHash = sample[11].data.inTxs[0].txHash as string;
     const fillHash = sample[13].data.outTxs[0].txHash as string;
     const now = Math.floor(Date.now() / 1000);
-    const groups = encodeURIComponent(JSON.stringify([{ status: ["pending", "depositing"], originChainId: 8453 }, { failReason: "SLIPPAGE", currencyInSymbol: "usdc" }]));
+    const groups = encodeURIComponent(
+      JSON.stringify([
+        { status: ["pending", "depositing"], originChainId: 8453 },
+        { failReason: "SLIPPAGE", currencyInSymbol: "usdc" },
+      ]),
+    );
 
     const PAGE = 20;
     const cases: Array<{ name: string; query: string; target: number; key?: string }> = [
@@ -99,17 +129,29 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
       { name: "user", query: `limit=50&user=${someone.user}`, target: PAGE },
       { name: "recipient", query: `limit=50&recipient=${someone.recipient}`, target: PAGE },
       { name: "currencyInSymbol", query: "limit=50&currencyInSymbol=weth", target: PAGE },
-      { name: "currencyOutAddress", query: `limit=50&currencyOutAddress=${someone.data.route.quoted.destination.outputCurrency.currency.address ?? "0x0000000000000000000000000000000000000000"}`, target: PAGE },
+      {
+        name: "currencyOutAddress",
+        query: `limit=50&currencyOutAddress=${someone.data.route.quoted.destination.outputCurrency.currency.address ?? "0x0000000000000000000000000000000000000000"}`,
+        target: PAGE,
+      },
       { name: "requestType=Call", query: "limit=50&requestType=Call", target: PAGE },
       { name: "failReason", query: "limit=50&failReason=ORDER_EXPIRED", target: PAGE },
       { name: "refundFailReason", query: "limit=50&refundFailReason=MANUAL_REFUND_REQUIRED", target: PAGE },
       { name: "apiKey + referrer", query: "limit=50&apiKey=key_bench_1&referrer=app-1.web", target: PAGE },
       { name: "apiKey of a small integrator", query: "limit=50&apiKey=key_bench_20", target: PAGE, key: "cf_bench_20" },
-      { name: "time range (one week, 6 months ago)", query: `limit=50&startTimestamp=${now - 190 * 86400}&endTimestamp=${now - 183 * 86400}`, target: PAGE },
+      {
+        name: "time range (one week, 6 months ago)",
+        query: `limit=50&startTimestamp=${now - 190 * 86400}&endTimestamp=${now - 183 * 86400}`,
+        target: PAGE,
+      },
       { name: "amountUsd range", query: "limit=50&amountUsdMin=10000&amountUsdMax=20000", target: PAGE },
       { name: "sortBy=amountUsd", query: "limit=50&sortBy=amountUsd&sortDirection=desc", target: PAGE },
       { name: "features=app_fees", query: "limit=50&features=app_fees", target: PAGE },
-      { name: "startBlock/endBlock", query: `limit=50&startBlock=${Number(sample[3].data.inTxs[0].block) - 5000}&endBlock=${sample[3].data.inTxs[0].block}`, target: PAGE },
+      {
+        name: "startBlock/endBlock",
+        query: `limit=50&startBlock=${Number(sample[3].data.inTxs[0].block) - 5000}&endBlock=${sample[3].data.inTxs[0].block}`,
+        target: PAGE,
+      },
       { name: "fillTime range", query: "limit=50&fillTimeMin=40&fillTimeMax=42", target: PAGE },
       { name: "depositTxHash", query: `limit=50&depositTxHash=${depositHash}`, target: PAGE },
       { name: "term = deposit tx hash", query: `limit=50&term=${depositHash}`, target: PAGE },
@@ -124,7 +166,9 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
 
     const results: CaseResult[] = [];
     const plan = async (query: string, count = false, integrator = "integrator-1") => {
-      const parsed = parseRequestsV3Query(Object.fromEntries([...new URLSearchParams(query)].map(([k, v]) => [k, [v]])));
+      const parsed = parseRequestsV3Query(
+        Object.fromEntries([...new URLSearchParams(query)].map(([k, v]) => [k, [v]])),
+      );
       const filter = await authorizeRequestFilter(pool, parsed.filter, integrator);
       const sort = { sortBy: parsed.sortBy, sortDirection: parsed.sortDirection };
       const after = parsed.continuation ? decodeCursor(cursorSecret, sort, parsed.continuation) : undefined;
@@ -143,14 +187,29 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
       }
       times.sort((a, b) => a - b);
       const integrator = entry.key ? `integrator-${entry.key.split("_").at(-1)}` : undefined;
-      const text = (await plan(entry.query, false, integrator)) + (entry.query.includes("includeTotal") ? `\n-- count:\n${await plan(entry.query, true)}` : "");
+      const text =
+        (await plan(entry.query, false, integrator)) +
+        (entry.query.includes("includeTotal") ? `\n-- count:\n${await plan(entry.query, true)}` : "");
       const { key: _key, ...shown } = entry;
-      results.push({ ...shown, p50: round(rank(times, 50)), p95: round(rank(times, 95)), max: round(times.at(-1)!), rows, bytes, plan: text });
-      process.stderr.write(`${entry.name.padEnd(40)} p50 ${rank(times, 50).toFixed(2)} ms  p95 ${rank(times, 95).toFixed(2)} ms  rows ${rows}  ${bytes} bytes\n`);
+      results.push({
+        ...shown,
+        p50: round(rank(times, 50)),
+        p95: round(rank(times, 95)),
+        max: round(times.at(-1)!),
+        rows,
+        bytes,
+        plan: text,
+      });
+      process.stderr.write(
+        `${entry.name.padEnd(40)} p50 ${rank(times, 50).toFixed(2)} ms  p95 ${rank(times, 95).toFixed(2)} ms  rows ${rows}  ${bytes} bytes\n`,
+      );
     }
 
     // Deep pages: follow the cursor 200 pages (10,000 rows) down, newest first and by amount.
-    for (const [name, base] of [["deep cursor pages (createdAt desc)", "limit=50"], ["deep cursor pages (amountUsd asc)", "limit=50&sortBy=amountUsd"]] as const) {
+    for (const [name, base] of [
+      ["deep cursor pages (createdAt desc)", "limit=50"],
+      ["deep cursor pages (amountUsd asc)", "limit=50&sortBy=amountUsd"],
+    ] as const) {
       const times: number[] = [];
       let continuation: string | null = null;
       let lastQuery: string = base;
@@ -163,12 +222,34 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
         bytes = answer.bytes;
       }
       times.sort((a, b) => a - b);
-      results.push({ name, query: `${base} (pages 1–200)`, target: PAGE, p50: round(rank(times, 50)), p95: round(rank(times, 95)), max: round(times.at(-1)!), rows: 50, bytes, plan: await plan(lastQuery) });
-      process.stderr.write(`${name.padEnd(40)} p50 ${rank(times, 50).toFixed(2)} ms  p95 ${rank(times, 95).toFixed(2)} ms\n`);
+      results.push({
+        name,
+        query: `${base} (pages 1–200)`,
+        target: PAGE,
+        p50: round(rank(times, 50)),
+        p95: round(rank(times, 95)),
+        max: round(times.at(-1)!),
+        rows: 50,
+        bytes,
+        plan: await plan(lastQuery),
+      });
+      process.stderr.write(
+        `${name.padEnd(40)} p50 ${rank(times, 50).toFixed(2)} ms  p95 ${rank(times, 95).toFixed(2)} ms\n`,
+      );
     }
     const targets: Target[] = [
-      { metric: `seed ${options.requests} requests (s)`, target: "< 120", measured: seedSeconds, met: seedSeconds < 120 },
-      ...results.map((r) => ({ metric: `${r.name} p95 (ms)`, target: `≤ ${r.target}`, measured: r.p95, met: r.p95 <= r.target })),
+      {
+        metric: `seed ${options.requests} requests (s)`,
+        target: "< 120",
+        measured: seedSeconds,
+        met: seedSeconds < 120,
+      },
+      ...results.map((r) => ({
+        metric: `${r.name} p95 (ms)`,
+        target: `≤ ${r.target}`,
+        measured: r.p95,
+        met: r.p95 <= r.target,
+      })),
     ];
     return {
       benchmark: "requests" as const,
@@ -203,5 +284,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stderr.write(`wrote ${file.pathname}\n`);
   const failing = result.results.filter((entry) => entry.p95 > entry.target);
-  process.stderr.write(failing.length ? `over target: ${failing.map((entry) => entry.name).join(", ")}\n` : "every case within its target\n");
+  process.stderr.write(
+    failing.length
+      ? `over target: ${failing.map((entry) => entry.name).join(", ")}\n`
+      : "every case within its target\n",
+  );
 }

@@ -49,12 +49,15 @@ function parseArgs(argv: string[]) {
   const quote = {
     warmup: number("warmup", defaultQuoteBenchOptions.warmup),
     sequential: number("sequential", defaultQuoteBenchOptions.sequential),
-    concurrency: flags.has("concurrency") ? flags.get("concurrency")!.split(",").map(Number) : defaultQuoteBenchOptions.concurrency,
+    concurrency: flags.has("concurrency")
+      ? flags.get("concurrency")!.split(",").map(Number)
+      : defaultQuoteBenchOptions.concurrency,
     durationMs: number("duration", defaultQuoteBenchOptions.durationMs),
     profileMs: number("profile", defaultQuoteBenchOptions.profileMs),
     cpuprofile: flags.get("cpuprofile"),
   };
-  if (quote.concurrency.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--concurrency takes positive integers, comma-separated");
+  if (quote.concurrency.some((c) => !Number.isInteger(c) || c < 1))
+    throw new Error("--concurrency takes positive integers, comma-separated");
   const pipeline = {
     intents: number("intents", defaultPipelineBenchOptions.intents),
     accounts: number("accounts", defaultPipelineBenchOptions.accounts),
@@ -77,7 +80,16 @@ function parseArgs(argv: string[]) {
     durationMs: number("push-duration", defaultPushBenchOptions.durationMs),
   };
   const quietWaitMs = number("quiet-wait", 60_000);
-  return { names: names.length ? names : [...BENCHMARKS], write: !flags.has("no-write"), quietWaitMs, quote, pipeline, crash, webhook, push };
+  return {
+    names: names.length ? names : [...BENCHMARKS],
+    write: !flags.has("no-write"),
+    quietWaitMs,
+    quote,
+    pipeline,
+    crash,
+    webhook,
+    push,
+  };
 }
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);

@@ -33,7 +33,11 @@ import { cpuBetween, cpuSnapshot } from "./processCpu.js";
 import type { Target } from "./target.js";
 
 export type WebhookBenchOptions = { deliveries: number; latencySamples: number; concurrency: number };
-export const defaultWebhookBenchOptions: WebhookBenchOptions = { deliveries: 10_000, latencySamples: 300, concurrency: 64 };
+export const defaultWebhookBenchOptions: WebhookBenchOptions = {
+  deliveries: 10_000,
+  latencySamples: 300,
+  concurrency: 64,
+};
 
 export type WebhookBenchResult = {
   benchmark: "webhook";
@@ -43,12 +47,21 @@ export type WebhookBenchResult = {
   options: WebhookBenchOptions;
   targets: Target[];
   /** cpuMsByProcess: CPU used during the throughput phase, by process group (this process runs worker, receiver and driver). */
-  throughput: { deliveries: number; seconds: number; deliveriesPerSecond: number; invalidSignatures: number; cpuMsByProcess: Record<string, number> };
+  throughput: {
+    deliveries: number;
+    seconds: number;
+    deliveriesPerSecond: number;
+    invalidSignatures: number;
+    cpuMsByProcess: Record<string, number>;
+  };
   /** Status change committed → first delivery attempt received. */
   firstAttemptMs: Summary;
 };
 
-export async function webhookBench(options: WebhookBenchOptions, log: (line: string) => void): Promise<WebhookBenchResult> {
+export async function webhookBench(
+  options: WebhookBenchOptions,
+  log: (line: string) => void,
+): Promise<WebhookBenchResult> {
   const started = new Date();
   const machine = machineInfo();
   const db = await createTestDatabase("crossfill_bench_webhooks");
@@ -72,7 +85,15 @@ export async function webhookBench(options: WebhookBenchOptions, log: (line: str
       req.on("end", () => {
         const at = performance.now();
         const body = Buffer.concat(chunks).toString();
-        if (!verifyWebhookSignature(key.key, req.headers["x-signature-timestamp"] as string, body, req.headers["x-signature-sha256"] as string)) invalid += 1;
+        if (
+          !verifyWebhookSignature(
+            key.key,
+            req.headers["x-signature-timestamp"] as string,
+            body,
+            req.headers["x-signature-sha256"] as string,
+          )
+        )
+          invalid += 1;
         const data = JSON.parse(body).data as { requestId: string; status: string };
         const id = `${data.requestId}:${data.status}`;
         if (!arrivals.has(id)) arrivals.set(id, at);
@@ -83,11 +104,30 @@ export async function webhookBench(options: WebhookBenchOptions, log: (line: str
     });
     receiver.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    stops.push(() => new Promise((resolve) => { receiver.closeAllConnections(); receiver.close(resolve); }));
-    await setWebhook(pool, { allowPrivate: true }, { apiKeyId: key.id, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, enabled: true, headers: {} });
+    stops.push(
+      () =>
+        new Promise((resolve) => {
+          receiver.closeAllConnections();
+          receiver.close(resolve);
+        }),
+    );
+    await setWebhook(
+      pool,
+      { allowPrivate: true },
+      {
+        apiKeyId: key.id,
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+        enabled: true,
+        headers: {},
+      },
+    );
 
     const logger = pino({ level: "warn" });
-    const queues = createQueueBackend({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", prefix: `bench-${db.name}` });
+    const queues = createQueueBackend({
+      databaseUrl: db.url,
+      redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+      prefix: `bench-${db.name}`,
+    });
     stops.push(() => queues.close());
     const queue = queues.createQueue<WebhookJob>(QUEUES.webhook);
     const enqueue = async (job: WebhookJob, opts: { jobId: string; delayMs: number }) => {
@@ -95,7 +135,11 @@ export async function webhookBench(options: WebhookBenchOptions, log: (line: str
     };
     const poster = createWebhookPoster({ allowPrivate: true });
     stops.push(async () => poster.close());
-    queues.createWorker<WebhookJob>(QUEUES.webhook, createWebhookProcessor({ pool, serverKey, poster, enqueue, logger }), { concurrency: options.concurrency });
+    queues.createWorker<WebhookJob>(
+      QUEUES.webhook,
+      createWebhookProcessor({ pool, serverKey, poster, enqueue, logger }),
+      { concurrency: options.concurrency },
+    );
     const waitFor = (count: number, timeoutMs: number) =>
       new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`only ${received} of ${count} webhooks arrived`)), timeoutMs);
@@ -110,7 +154,11 @@ export async function webhookBench(options: WebhookBenchOptions, log: (line: str
 
     log(`webhook: creating ${options.deliveries} requests (one waiting event each)`);
     for (let i = 0; i < options.deliveries; i += 50) {
-      await Promise.all(Array.from({ length: Math.min(50, options.deliveries - i) }, () => insertTestRequest(pool, { apiKeyId: key.id })));
+      await Promise.all(
+        Array.from({ length: Math.min(50, options.deliveries - i) }, () =>
+          insertTestRequest(pool, { apiKeyId: key.id }),
+        ),
+      );
     }
     log("webhook: fan-out started");
     const cpuBefore = cpuSnapshot();
@@ -121,10 +169,14 @@ export async function webhookBench(options: WebhookBenchOptions, log: (line: str
     const seconds = (performance.now() - t0) / 1000;
     const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot());
     const deliveriesPerSecond = Math.round(options.deliveries / seconds);
-    log(`webhook: ${options.deliveries} delivered in ${seconds.toFixed(2)} s (${deliveriesPerSecond}/s); CPU ms ${JSON.stringify(cpuMsByProcess)}`);
+    log(
+      `webhook: ${options.deliveries} delivered in ${seconds.toFixed(2)} s (${deliveriesPerSecond}/s); CPU ms ${JSON.stringify(cpuMsByProcess)}`,
+    );
 
     log(`webhook: ${options.latencySamples} status changes, one every 20 ms`);
-    const requests = await Promise.all(Array.from({ length: options.latencySamples }, () => insertTestRequest(pool, { apiKeyId: key.id })));
+    const requests = await Promise.all(
+      Array.from({ length: options.latencySamples }, () => insertTestRequest(pool, { apiKeyId: key.id })),
+    );
     await waitFor(options.deliveries + options.latencySamples, 60_000);
     const committed = new Map<string, number>();
     for (const request of requests) {
@@ -143,11 +195,27 @@ export async function webhookBench(options: WebhookBenchOptions, log: (line: str
       machine,
       options,
       targets: [
-        { metric: "throughput to a local receiver", target: "≥ 1,000 deliveries/s", measured: deliveriesPerSecond, met: deliveriesPerSecond >= 1000 },
-        { metric: "status change → first attempt, p99", target: "≤ 500 ms", measured: firstAttemptMs.p99, met: firstAttemptMs.p99 <= 500 },
+        {
+          metric: "throughput to a local receiver",
+          target: "≥ 1,000 deliveries/s",
+          measured: deliveriesPerSecond,
+          met: deliveriesPerSecond >= 1000,
+        },
+        {
+          metric: "status change → first attempt, p99",
+          target: "≤ 500 ms",
+          measured: firstAttemptMs.p99,
+          met: firstAttemptMs.p99 <= 500,
+        },
         { metric: "invalid signatures", target: "0", measured: invalid, met: invalid === 0 },
       ],
-      throughput: { deliveries: options.deliveries, seconds: Number(seconds.toFixed(2)), deliveriesPerSecond, invalidSignatures: invalid, cpuMsByProcess },
+      throughput: {
+        deliveries: options.deliveries,
+        seconds: Number(seconds.toFixed(2)),
+        deliveriesPerSecond,
+        invalidSignatures: invalid,
+        cpuMsByProcess,
+      },
       firstAttemptMs,
     };
   } finally {

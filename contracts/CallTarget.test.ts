@@ -18,7 +18,12 @@ describe("CallTarget", () => {
 
   beforeAll(async () => {
     anvil = await startAnvil({ chainId: 31364, port: await freePort(), blockTime: 0 });
-    deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, deployerPrivateKey: deployer.privateKey, solverAddress: deployer.address });
+    deployed = await deployContracts({
+      rpcUrl: anvil.rpcUrl,
+      chainId: anvil.chainId,
+      deployerPrivateKey: deployer.privateKey,
+      solverAddress: deployer.address,
+    });
     user = devnetWalletClient({ rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, privateKey: testAccounts[0].privateKey });
     beneficiary = testAccounts[1].address;
   });
@@ -30,31 +35,73 @@ describe("CallTarget", () => {
     return receipt;
   };
   const credited = (token: Address) =>
-    user.readContract({ address: deployed.callTarget, abi: callTargetAbi, functionName: "credited", args: [beneficiary, token] });
+    user.readContract({
+      address: deployed.callTarget,
+      abi: callTargetAbi,
+      functionName: "credited",
+      args: [beneficiary, token],
+    });
 
   it("credits native value and pulled tokens to the beneficiary, numbering deposits", async () => {
     const first = await mined(
-      user.writeContract({ address: deployed.callTarget, abi: callTargetAbi, functionName: "deposit", args: [beneficiary, zeroAddress, parseEther("1")], value: parseEther("1") }),
+      user.writeContract({
+        address: deployed.callTarget,
+        abi: callTargetAbi,
+        functionName: "deposit",
+        args: [beneficiary, zeroAddress, parseEther("1")],
+        value: parseEther("1"),
+      }),
     );
     const token = deployed.currencies[0].address;
-    await mined(user.writeContract({ address: token, abi: testTokenAbi, functionName: "mint", args: [user.account.address, 500n] }));
-    await mined(user.writeContract({ address: token, abi: testTokenAbi, functionName: "approve", args: [deployed.callTarget, 500n] }));
-    const second = await mined(user.writeContract({ address: deployed.callTarget, abi: callTargetAbi, functionName: "deposit", args: [beneficiary, token, 500n] }));
+    await mined(
+      user.writeContract({
+        address: token,
+        abi: testTokenAbi,
+        functionName: "mint",
+        args: [user.account.address, 500n],
+      }),
+    );
+    await mined(
+      user.writeContract({
+        address: token,
+        abi: testTokenAbi,
+        functionName: "approve",
+        args: [deployed.callTarget, 500n],
+      }),
+    );
+    const second = await mined(
+      user.writeContract({
+        address: deployed.callTarget,
+        abi: callTargetAbi,
+        functionName: "deposit",
+        args: [beneficiary, token, 500n],
+      }),
+    );
     expect([await credited(zeroAddress), await credited(token)]).toEqual([parseEther("1"), 500n]);
-    const events = [first, second].map((r) => parseEventLogs({ abi: callTargetAbi, logs: r.logs, eventName: "Deposited" })[0].args);
+    const events = [first, second].map(
+      (r) => parseEventLogs({ abi: callTargetAbi, logs: r.logs, eventName: "Deposited" })[0].args,
+    );
     expect(events.map((e) => e.sequence)).toEqual([0n, 1n]);
     expect(events[1]).toMatchObject({ beneficiary, token, amount: 500n, from: user.account.address });
   });
 
   it("refuses a native deposit whose value differs from the amount", async () => {
     const revert = await revertOf(
-      user.simulateContract({ address: deployed.callTarget, abi: callTargetAbi, functionName: "deposit", args: [beneficiary, zeroAddress, 2n], value: 1n }),
+      user.simulateContract({
+        address: deployed.callTarget,
+        abi: callTargetAbi,
+        functionName: "deposit",
+        args: [beneficiary, zeroAddress, 2n],
+        value: 1n,
+      }),
     );
     expect(revert).toMatchObject({ errorName: "WrongValue", args: [1n, 2n] });
   });
 
   it("alwaysReverts reverts with a reason string", async () => {
-    const revert = await revertOf(user.readContract({ address: deployed.callTarget, abi: callTargetAbi, functionName: "alwaysReverts" }));
+    const revert = await revertOf(
+      user.readContract({ address: deployed.callTarget, abi: callTargetAbi, functionName: "alwaysReverts" }),
+    );
     expect(revert).toMatchObject({ errorName: "Error", args: ["CallTarget: always reverts"] });
   });
 });

@@ -1,4 +1,15 @@
-import { type Address, decodeErrorResult, encodeFunctionData, type Hex, keccak256, maxUint256, parseEther, parseEventLogs, toHex, zeroAddress } from "viem";
+import {
+  type Address,
+  decodeErrorResult,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  maxUint256,
+  parseEther,
+  parseEventLogs,
+  toHex,
+  zeroAddress,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetWalletClient, type DevnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { type DevnetChain, type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
@@ -27,7 +38,14 @@ describe("Receiver", () => {
     recipient = devnet.accounts[1].address;
     beneficiary = devnet.accounts[2].address;
     // The solver lets the Receiver pull its tokens once, as the fill job does at startup.
-    await mined(solver.writeContract({ address: usdc, abi: testTokenAbi, functionName: "approve", args: [chain.receiver, maxUint256] }));
+    await mined(
+      solver.writeContract({
+        address: usdc,
+        abi: testTokenAbi,
+        functionName: "approve",
+        args: [chain.receiver, maxUint256],
+      }),
+    );
   });
   afterAll(() => devnet?.stop());
 
@@ -36,14 +54,50 @@ describe("Receiver", () => {
     expect(receipt.status).toBe("success");
     return receipt;
   };
-  const fill = (id: Hex, currency: Address, amount: bigint, to: Address, calls: Call[] = [], value = currency === zeroAddress ? amount : 0n) =>
-    mined(solver.writeContract({ address: chain.receiver, abi: receiverAbi, functionName: "fill", args: [id, currency, amount, to, calls], value }));
-  const simulateFill = (from: DevnetWalletClient, id: Hex, currency: Address, amount: bigint, to: Address, calls: Call[] = [], value = currency === zeroAddress ? amount : 0n) =>
-    from.simulateContract({ address: chain.receiver, abi: receiverAbi, functionName: "fill", args: [id, currency, amount, to, calls], value });
-  const usdcOf = (account: Address) => solver.readContract({ address: usdc, abi: testTokenAbi, functionName: "balanceOf", args: [account] });
-  const isFilled = (id: Hex) => solver.readContract({ address: chain.receiver, abi: receiverAbi, functionName: "filled", args: [id] });
+  const fill = (
+    id: Hex,
+    currency: Address,
+    amount: bigint,
+    to: Address,
+    calls: Call[] = [],
+    value = currency === zeroAddress ? amount : 0n,
+  ) =>
+    mined(
+      solver.writeContract({
+        address: chain.receiver,
+        abi: receiverAbi,
+        functionName: "fill",
+        args: [id, currency, amount, to, calls],
+        value,
+      }),
+    );
+  const simulateFill = (
+    from: DevnetWalletClient,
+    id: Hex,
+    currency: Address,
+    amount: bigint,
+    to: Address,
+    calls: Call[] = [],
+    value = currency === zeroAddress ? amount : 0n,
+  ) =>
+    from.simulateContract({
+      address: chain.receiver,
+      abi: receiverAbi,
+      functionName: "fill",
+      args: [id, currency, amount, to, calls],
+      value,
+    });
+  const usdcOf = (account: Address) =>
+    solver.readContract({ address: usdc, abi: testTokenAbi, functionName: "balanceOf", args: [account] });
+  const isFilled = (id: Hex) =>
+    solver.readContract({ address: chain.receiver, abi: receiverAbi, functionName: "filled", args: [id] });
   const credited = (who: Address, token: Address) =>
-    solver.readContract({ address: chain.callTarget, abi: callTargetAbi, functionName: "credited", args: [who, token] });
+    solver.readContract({
+      address: chain.callTarget,
+      abi: callTargetAbi,
+      functionName: "credited",
+      args: [who, token],
+    });
   const depositCall = (token: Address, amount: bigint, value = 0n, who = beneficiary): Call => ({
     to: chain.callTarget,
     value,
@@ -55,7 +109,8 @@ describe("Receiver", () => {
     data: encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [chain.callTarget, amount] }),
   });
   /** The revert data carried by CallFailed(index, reason), decoded. */
-  const innerReason = (reason: unknown) => decodeErrorResult({ abi: [...testTokenAbi, ...receiverAbi], data: reason as Hex });
+  const innerReason = (reason: unknown) =>
+    decodeErrorResult({ abi: [...testTokenAbi, ...receiverAbi], data: reason as Hex });
 
   it("fills native currency straight to the recipient and emits Fill", async () => {
     const id = requestId("native");
@@ -64,7 +119,13 @@ describe("Receiver", () => {
     expect(await solver.getBalance({ address: recipient })).toBe(before + parseEther("2"));
     expect(await solver.getBalance({ address: chain.receiver })).toBe(0n);
     const [event] = parseEventLogs({ abi: receiverAbi, logs: receipt.logs, eventName: "Fill" });
-    expect(event.args).toEqual({ requestId: id, solver: devnet.solver.address, currency: zeroAddress, recipient, amount: parseEther("2") });
+    expect(event.args).toEqual({
+      requestId: id,
+      solver: devnet.solver.address,
+      currency: zeroAddress,
+      recipient,
+      amount: parseEther("2"),
+    });
     expect(await isFilled(id)).toBe(true);
   });
 
@@ -73,30 +134,45 @@ describe("Receiver", () => {
     const receipt = await fill(requestId("erc20"), usdc, 12_345_678n, recipient);
     expect(await usdcOf(recipient)).toBe(recipientBefore + 12_345_678n);
     expect(await usdcOf(devnet.solver.address)).toBe(solverBefore - 12_345_678n);
-    expect(parseEventLogs({ abi: receiverAbi, logs: receipt.logs, eventName: "Fill" })[0].args).toMatchObject({ currency: usdc, recipient, amount: 12_345_678n });
+    expect(parseEventLogs({ abi: receiverAbi, logs: receipt.logs, eventName: "Fill" })[0].args).toMatchObject({
+      currency: usdc,
+      recipient,
+      amount: 12_345_678n,
+    });
   });
 
   it("refuses a second fill of the same request id", async () => {
     const revert = await revertOf(simulateFill(solver, requestId("native"), zeroAddress, 1n, recipient));
     expect(revert).toMatchObject({ errorName: "AlreadyFilled", args: [requestId("native")] });
     // Even in another currency: the id alone decides.
-    expect((await revertOf(simulateFill(solver, requestId("native"), usdc, 1n, recipient))).errorName).toBe("AlreadyFilled");
+    expect((await revertOf(simulateFill(solver, requestId("native"), usdc, 1n, recipient))).errorName).toBe(
+      "AlreadyFilled",
+    );
   });
 
   it("accepts fills from the solver only", async () => {
-    expect((await revertOf(simulateFill(user, requestId("intruder"), zeroAddress, 1n, recipient))).errorName).toBe("NotSolver");
+    expect((await revertOf(simulateFill(user, requestId("intruder"), zeroAddress, 1n, recipient))).errorName).toBe(
+      "NotSolver",
+    );
   });
 
   it("requires the native value to match the amount", async () => {
-    const revert = await revertOf(simulateFill(solver, requestId("short"), zeroAddress, parseEther("1"), recipient, [], parseEther("0.9")));
+    const revert = await revertOf(
+      simulateFill(solver, requestId("short"), zeroAddress, parseEther("1"), recipient, [], parseEther("0.9")),
+    );
     expect(revert).toMatchObject({ errorName: "WrongNativeAmount", args: [parseEther("0.9"), parseEther("1")] });
-    expect((await revertOf(simulateFill(solver, requestId("stray"), usdc, 1n, recipient, [], 1n))).errorName).toBe("UnexpectedValue");
+    expect((await revertOf(simulateFill(solver, requestId("stray"), usdc, 1n, recipient, [], 1n))).errorName).toBe(
+      "UnexpectedValue",
+    );
   });
 
   it("runs ERC-20 calls in order from the Receiver and sweeps the rest to the recipient", async () => {
     const recipientBefore = await usdcOf(recipient);
     const creditedBefore = await credited(beneficiary, usdc);
-    const receipt = await fill(requestId("erc20-calls"), usdc, 100_000_000n, recipient, [approveCall(60_000_000n), depositCall(usdc, 60_000_000n)]);
+    const receipt = await fill(requestId("erc20-calls"), usdc, 100_000_000n, recipient, [
+      approveCall(60_000_000n),
+      depositCall(usdc, 60_000_000n),
+    ]);
     expect(await credited(beneficiary, usdc)).toBe(creditedBefore + 60_000_000n);
     expect(await usdcOf(recipient)).toBe(recipientBefore + 40_000_000n);
     expect(await usdcOf(chain.receiver)).toBe(0n);
@@ -105,9 +181,17 @@ describe("Receiver", () => {
 
     // The same calls the other way round: the deposit runs before the approval and fails.
     const id = requestId("erc20-calls-reversed");
-    const revert = await revertOf(simulateFill(solver, id, usdc, 100_000_000n, recipient, [depositCall(usdc, 60_000_000n), approveCall(60_000_000n)]));
+    const revert = await revertOf(
+      simulateFill(solver, id, usdc, 100_000_000n, recipient, [
+        depositCall(usdc, 60_000_000n),
+        approveCall(60_000_000n),
+      ]),
+    );
     expect(revert).toMatchObject({ errorName: "CallFailed", args: [0n, expect.any(String)] });
-    expect(innerReason(revert.args[1])).toMatchObject({ errorName: "InsufficientAllowance", args: [chain.callTarget, 0n, 60_000_000n] });
+    expect(innerReason(revert.args[1])).toMatchObject({
+      errorName: "InsufficientAllowance",
+      args: [chain.callTarget, 0n, 60_000_000n],
+    });
     expect(await isFilled(id)).toBe(false);
   });
 
@@ -129,8 +213,17 @@ describe("Receiver", () => {
 
   it("reverts the whole fill with CallFailed(index, reason) when a call fails", async () => {
     const id = requestId("failing-call");
-    const alwaysReverts: Call = { to: chain.callTarget, value: 0n, data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }) };
-    const revert = await revertOf(simulateFill(solver, id, zeroAddress, parseEther("1"), recipient, [depositCall(zeroAddress, 1n, 1n), alwaysReverts]));
+    const alwaysReverts: Call = {
+      to: chain.callTarget,
+      value: 0n,
+      data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
+    };
+    const revert = await revertOf(
+      simulateFill(solver, id, zeroAddress, parseEther("1"), recipient, [
+        depositCall(zeroAddress, 1n, 1n),
+        alwaysReverts,
+      ]),
+    );
     expect(revert).toMatchObject({ errorName: "CallFailed", args: [1n, expect.any(String)] });
     expect(innerReason(revert.args[1])).toMatchObject({ errorName: "Error", args: ["CallTarget: always reverts"] });
     expect(await isFilled(id)).toBe(false);
@@ -143,7 +236,11 @@ describe("Receiver", () => {
     const reenter: Call = {
       to: chain.receiver,
       value: 0n,
-      data: encodeFunctionData({ abi: receiverAbi, functionName: "fill", args: [requestId("inner"), zeroAddress, 0n, recipient, []] }),
+      data: encodeFunctionData({
+        abi: receiverAbi,
+        functionName: "fill",
+        args: [requestId("inner"), zeroAddress, 0n, recipient, []],
+      }),
     };
     const revert = await revertOf(simulateFill(solver, requestId("outer"), zeroAddress, 1n, recipient, [reenter]));
     expect(revert.errorName).toBe("CallFailed");
@@ -153,27 +250,47 @@ describe("Receiver", () => {
   it("leaves ETH it already held alone, and calls may not spend it", async () => {
     await mined(user.sendTransaction({ to: chain.receiver, value: parseEther("1") })); // receive()
     const before = await solver.getBalance({ address: recipient });
-    await fill(requestId("with-stray-eth"), zeroAddress, parseEther("0.5"), recipient, [depositCall(zeroAddress, parseEther("0.1"), parseEther("0.1"))]);
+    await fill(requestId("with-stray-eth"), zeroAddress, parseEther("0.5"), recipient, [
+      depositCall(zeroAddress, parseEther("0.1"), parseEther("0.1")),
+    ]);
     expect(await solver.getBalance({ address: recipient })).toBe(before + parseEther("0.4"));
     expect(await solver.getBalance({ address: chain.receiver })).toBe(parseEther("1"));
 
     const overspend = await revertOf(
-      simulateFill(solver, requestId("overspend"), zeroAddress, parseEther("0.1"), recipient, [depositCall(zeroAddress, parseEther("0.5"), parseEther("0.5"))]),
+      simulateFill(solver, requestId("overspend"), zeroAddress, parseEther("0.1"), recipient, [
+        depositCall(zeroAddress, parseEther("0.5"), parseEther("0.5")),
+      ]),
     );
     expect(overspend.errorName).toBe("CallsOverspent");
   });
 
   it("reverts when the token refuses the recipient", async () => {
     const blockedRecipient = devnet.accounts[4].address;
-    await mined(solver.writeContract({ address: usdc, abi: testTokenAbi, functionName: "setBlocked", args: [blockedRecipient, true] }));
+    await mined(
+      solver.writeContract({
+        address: usdc,
+        abi: testTokenAbi,
+        functionName: "setBlocked",
+        args: [blockedRecipient, true],
+      }),
+    );
     try {
       const direct = await revertOf(simulateFill(solver, requestId("blocked"), usdc, 1_000_000n, blockedRecipient));
       expect(direct).toMatchObject({ errorName: "Blocked", args: [blockedRecipient] });
       // With calls, the sweep of the leftover hits the same wall.
-      const swept = await revertOf(simulateFill(solver, requestId("blocked-calls"), usdc, 1_000_000n, blockedRecipient, [approveCall(0n)]));
+      const swept = await revertOf(
+        simulateFill(solver, requestId("blocked-calls"), usdc, 1_000_000n, blockedRecipient, [approveCall(0n)]),
+      );
       expect(swept).toMatchObject({ errorName: "Blocked", args: [blockedRecipient] });
     } finally {
-      await mined(solver.writeContract({ address: usdc, abi: testTokenAbi, functionName: "setBlocked", args: [blockedRecipient, false] }));
+      await mined(
+        solver.writeContract({
+          address: usdc,
+          abi: testTokenAbi,
+          functionName: "setBlocked",
+          args: [blockedRecipient, false],
+        }),
+      );
     }
     await fill(requestId("blocked"), usdc, 1_000_000n, blockedRecipient);
   });

@@ -33,7 +33,9 @@ type SolcOutput = {
  * contracts only (interfaces, libraries and abstract contracts are left out), sorted by name.
  */
 export function compileContracts(dir: string = contractsDir): CompiledContract[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".sol")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".sol"))
+    .sort();
   const sources = Object.fromEntries(files.map((f) => [f, { content: readFileSync(join(dir, f), "utf8") }]));
   const input = { language: "Solidity", sources, settings: compilerSettings };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
@@ -48,7 +50,8 @@ export function compileContracts(dir: string = contractsDir): CompiledContract[]
   const deployable = new Set<string>();
   for (const [sourceFile, { ast }] of Object.entries(output.sources ?? {})) {
     for (const node of ast.nodes) {
-      if (node.nodeType === "ContractDefinition" && node.contractKind === "contract") deployable.add(`${sourceFile}:${node.name}`);
+      if (node.nodeType === "ContractDefinition" && node.contractKind === "contract")
+        deployable.add(`${sourceFile}:${node.name}`);
     }
   }
 

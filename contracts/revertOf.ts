@@ -3,7 +3,9 @@ import { callTargetAbi, depositoryAbi, receiverAbi, testTokenAbi } from "./abis.
 
 // Every custom error of our contracts: a revert bubbled up from a token (e.g. `Blocked`) is decoded
 // even when the call went through the Receiver or the Depository.
-const allErrors = [...depositoryAbi, ...receiverAbi, ...testTokenAbi, ...callTargetAbi].filter((e) => e.type === "error") as Abi;
+const allErrors = [...depositoryAbi, ...receiverAbi, ...testTokenAbi, ...callTargetAbi].filter(
+  (e) => e.type === "error",
+) as Abi;
 
 export type DecodedRevert = { errorName: string; args: readonly unknown[]; raw: Hex };
 

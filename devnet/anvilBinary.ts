@@ -28,7 +28,15 @@ export function anvilBinary(platform: string = process.platform, arch: string = 
       // not installed for this platform: try the wrapper below
     }
   }
-  const wrapper = join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules", ".bin", platform === "win32" ? "anvil.cmd" : "anvil");
+  const wrapper = join(
+    dirname(fileURLToPath(import.meta.url)),
+    "..",
+    "node_modules",
+    ".bin",
+    platform === "win32" ? "anvil.cmd" : "anvil",
+  );
   if (existsSync(wrapper)) return wrapper;
-  throw new Error(`anvil not found: install @foundry-rs/anvil (looked for ${pkg ?? `a ${platform}-${arch} package`} and ${wrapper})`);
+  throw new Error(
+    `anvil not found: install @foundry-rs/anvil (looked for ${pkg ?? `a ${platform}-${arch} package`} and ${wrapper})`,
+  );
 }

@@ -13,9 +13,17 @@ describe("deployContracts", () => {
   let deployed: DeployedContracts[];
 
   beforeAll(async () => {
-    for (const chainId of [31391, 31392]) anvils.push(await startAnvil({ chainId, port: await freePort(), blockTime: 0 }));
+    for (const chainId of [31391, 31392])
+      anvils.push(await startAnvil({ chainId, port: await freePort(), blockTime: 0 }));
     deployed = await Promise.all(
-      anvils.map((a) => deployContracts({ rpcUrl: a.rpcUrl, chainId: a.chainId, deployerPrivateKey: solver.privateKey, solverAddress: solver.address })),
+      anvils.map((a) =>
+        deployContracts({
+          rpcUrl: a.rpcUrl,
+          chainId: a.chainId,
+          deployerPrivateKey: solver.privateKey,
+          solverAddress: solver.address,
+        }),
+      ),
     );
   });
   afterAll(async () => {
@@ -24,19 +32,31 @@ describe("deployContracts", () => {
 
   it("deploys every contract, wired to the solver", async () => {
     const [d] = deployed;
-    const client = devnetWalletClient({ rpcUrl: anvils[0].rpcUrl, chainId: anvils[0].chainId, privateKey: solver.privateKey });
+    const client = devnetWalletClient({
+      rpcUrl: anvils[0].rpcUrl,
+      chainId: anvils[0].chainId,
+      privateKey: solver.privateKey,
+    });
     for (const address of [d.depository, d.receiver, d.callTarget, ...d.currencies.map((c) => c.address)]) {
       expect((await client.getCode({ address }))?.length ?? 0).toBeGreaterThan(2);
     }
-    expect(await client.readContract({ address: d.depository, abi: depositoryAbi, functionName: "owner" })).toBe(solver.address);
-    expect(await client.readContract({ address: d.receiver, abi: receiverAbi, functionName: "solver" })).toBe(solver.address);
+    expect(await client.readContract({ address: d.depository, abi: depositoryAbi, functionName: "owner" })).toBe(
+      solver.address,
+    );
+    expect(await client.readContract({ address: d.receiver, abi: receiverAbi, functionName: "solver" })).toBe(
+      solver.address,
+    );
     expect(d.currencies.map(({ symbol, name, decimals }) => ({ symbol, name, decimals }))).toEqual([
       { symbol: "USDC", name: "USD Coin", decimals: 6 },
       { symbol: "WETH", name: "Wrapped Ether", decimals: 18 },
     ]);
     for (const c of d.currencies) {
-      expect(await client.readContract({ address: c.address, abi: testTokenAbi, functionName: "symbol" })).toBe(c.symbol);
-      expect(await client.readContract({ address: c.address, abi: testTokenAbi, functionName: "decimals" })).toBe(c.decimals);
+      expect(await client.readContract({ address: c.address, abi: testTokenAbi, functionName: "symbol" })).toBe(
+        c.symbol,
+      );
+      expect(await client.readContract({ address: c.address, abi: testTokenAbi, functionName: "decimals" })).toBe(
+        c.decimals,
+      );
     }
     expect(d.startBlock).toBe(1); // automine: the first deployment is block 1
   });

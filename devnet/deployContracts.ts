@@ -40,13 +40,16 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
   hashes.push(await client.deployContract({ ...depositoryArtifact, args: [solverAddress], nonce: nonce++ }));
   hashes.push(await client.deployContract({ ...receiverArtifact, args: [solverAddress], nonce: nonce++ }));
   for (const t of tokens) {
-    hashes.push(await client.deployContract({ ...testTokenArtifact, args: [t.name, t.symbol, t.decimals], nonce: nonce++ }));
+    hashes.push(
+      await client.deployContract({ ...testTokenArtifact, args: [t.name, t.symbol, t.decimals], nonce: nonce++ }),
+    );
   }
   hashes.push(await client.deployContract({ ...callTargetArtifact, nonce: nonce++ }));
 
   const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })));
   const addresses = receipts.map((r, i) => {
-    if (r.status !== "success" || !r.contractAddress) throw new Error(`deployment ${i} on chain ${chainId} failed (tx ${r.transactionHash})`);
+    if (r.status !== "success" || !r.contractAddress)
+      throw new Error(`deployment ${i} on chain ${chainId} failed (tx ${r.transactionHash})`);
     return getAddress(r.contractAddress);
   });
   const [depository, receiver, usdc, weth, callTarget] = addresses;
@@ -58,6 +61,8 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
       { ...tokens[1], address: weth },
     ],
     callTarget,
-    startBlock: Number(receipts.reduce((min, r) => (r.blockNumber < min ? r.blockNumber : min), receipts[0].blockNumber)),
+    startBlock: Number(
+      receipts.reduce((min, r) => (r.blockNumber < min ? r.blockNumber : min), receipts[0].blockNumber),
+    ),
   };
 }

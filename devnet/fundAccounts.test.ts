@@ -17,19 +17,46 @@ describe("fundAccounts", () => {
   beforeAll(async () => {
     // With a block time, to check that the back-to-back mints all land.
     anvil = await startAnvil({ chainId: 31393, port: await freePort(), blockTime: 1 });
-    deployed = await deployContracts({ rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, deployerPrivateKey: solver.privateKey, solverAddress: solver.address });
+    deployed = await deployContracts({
+      rpcUrl: anvil.rpcUrl,
+      chainId: anvil.chainId,
+      deployerPrivateKey: solver.privateKey,
+      solverAddress: solver.address,
+    });
   });
   afterAll(() => anvil.stop());
 
   it("mints 1,000,000 USDC and 1,000 WETH to each account", async () => {
     const recipients = [solver.address, ...testAccounts.map((a) => a.address)];
-    await fundAccounts({ rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, funderPrivateKey: solver.privateKey, currencies: deployed.currencies, recipients });
+    await fundAccounts({
+      rpcUrl: anvil.rpcUrl,
+      chainId: anvil.chainId,
+      funderPrivateKey: solver.privateKey,
+      currencies: deployed.currencies,
+      recipients,
+    });
     const client = devnetWalletClient({ rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, privateKey: solver.privateKey });
     const [usdc, weth] = deployed.currencies;
     for (const account of recipients) {
-      expect(await client.readContract({ address: usdc.address, abi: testTokenAbi, functionName: "balanceOf", args: [account] })).toBe(1_000_000_000_000n);
-      expect(await client.readContract({ address: weth.address, abi: testTokenAbi, functionName: "balanceOf", args: [account] })).toBe(parseUnits("1000", 18));
+      expect(
+        await client.readContract({
+          address: usdc.address,
+          abi: testTokenAbi,
+          functionName: "balanceOf",
+          args: [account],
+        }),
+      ).toBe(1_000_000_000_000n);
+      expect(
+        await client.readContract({
+          address: weth.address,
+          abi: testTokenAbi,
+          functionName: "balanceOf",
+          args: [account],
+        }),
+      ).toBe(parseUnits("1000", 18));
     }
-    expect(await client.readContract({ address: usdc.address, abi: testTokenAbi, functionName: "totalSupply" })).toBe(6n * 1_000_000_000_000n);
+    expect(await client.readContract({ address: usdc.address, abi: testTokenAbi, functionName: "totalSupply" })).toBe(
+      6n * 1_000_000_000_000n,
+    );
   });
 });

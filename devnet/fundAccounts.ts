@@ -32,7 +32,14 @@ export async function fundAccounts(options: FundAccountsOptions): Promise<void> 
     const amount = parseUnits(whole, currency.decimals);
     for (const to of recipients) {
       hashes.push(
-        await client.writeContract({ address: currency.address, abi: testTokenAbi, functionName: "mint", args: [to, amount], nonce: nonce++, gas: 100_000n }),
+        await client.writeContract({
+          address: currency.address,
+          abi: testTokenAbi,
+          functionName: "mint",
+          args: [to, amount],
+          nonce: nonce++,
+          gas: 100_000n,
+        }),
       );
     }
   }

@@ -51,9 +51,9 @@ describe("startAnvil", () => {
   });
 
   it("rejects when anvil exits early, with its message", async () => {
-    await expect(startAnvil({ chainId: 31384, port: await freePort(), mnemonic: "not a valid mnemonic" })).rejects.toThrow(
-      /exited before it was ready.*\S/,
-    );
+    await expect(
+      startAnvil({ chainId: 31384, port: await freePort(), mnemonic: "not a valid mnemonic" }),
+    ).rejects.toThrow(/exited before it was ready.*\S/);
   });
 
   it("refuses the reserved chain ids", async () => {

@@ -39,9 +39,11 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   if (chainId === 1337 || chainId === 8253038) {
     throw new Error(`chain id ${chainId} is reserved (the official client treats it as the perps exchange or Bitcoin)`);
   }
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`startAnvil needs an explicit port (got ${port}); use freePort()`);
+  if (!Number.isInteger(port) || port <= 0)
+    throw new Error(`startAnvil needs an explicit port (got ${port}); use freePort()`);
   // Checked first because an anvil already on this port would answer our readiness probe.
-  if (!(await isPortFree(port, host))) throw new Error(`cannot start anvil for chain ${chainId}: port ${port} on ${host} is already in use`);
+  if (!(await isPortFree(port, host)))
+    throw new Error(`cannot start anvil for chain ${chainId}: port ${port} on ${host} is already in use`);
 
   const args = ["--host", host, "--port", String(port), "--chain-id", String(chainId)];
   if (blockTime > 0) args.push("--block-time", String(blockTime));
@@ -109,7 +111,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
         if (answered === chainId) break;
         if (answered !== null) throw new Error(`port ${port} answers with chain id ${answered}, expected ${chainId}`);
       }
-      if (Date.now() > deadline) throw new Error(`anvil for chain ${chainId} on port ${port} did not answer within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`anvil for chain ${chainId} on port ${port} did not answer within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
   } catch (err) {

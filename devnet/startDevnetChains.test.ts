@@ -21,7 +21,12 @@ describe("startDevnetChains", () => {
     ]);
     for (const chain of devnet.chains) {
       const parsed = chainConfigSchema.parse(chain);
-      expect(parsed).toMatchObject({ id: chain.id, depository: chain.depository, receiver: chain.receiver, blockTimeSeconds: 1 });
+      expect(parsed).toMatchObject({
+        id: chain.id,
+        depository: chain.depository,
+        receiver: chain.receiver,
+        blockTimeSeconds: 1,
+      });
       const typed: ChainConfig = chain; // the devnet shape is usable wherever a ChainConfig is expected
       expect(typed.currencies.map((c) => c.symbol)).toEqual(["USDC", "WETH"]);
     }
@@ -33,14 +38,33 @@ describe("startDevnetChains", () => {
     for (const chain of devnet.chains) {
       const client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
       expect(await client.getChainId()).toBe(chain.id);
-      for (const address of [chain.depository, chain.receiver, chain.callTarget]) expect(await client.getCode({ address })).toMatch(/^0x[0-9a-f]{10,}/);
-      expect(await client.readContract({ address: chain.depository, abi: depositoryAbi, functionName: "owner" })).toBe(devnet.solver.address);
-      expect(await client.readContract({ address: chain.receiver, abi: receiverAbi, functionName: "solver" })).toBe(devnet.solver.address);
+      for (const address of [chain.depository, chain.receiver, chain.callTarget])
+        expect(await client.getCode({ address })).toMatch(/^0x[0-9a-f]{10,}/);
+      expect(await client.readContract({ address: chain.depository, abi: depositoryAbi, functionName: "owner" })).toBe(
+        devnet.solver.address,
+      );
+      expect(await client.readContract({ address: chain.receiver, abi: receiverAbi, functionName: "solver" })).toBe(
+        devnet.solver.address,
+      );
       for (const account of [devnet.solver, ...devnet.accounts]) {
         expect(await client.getBalance({ address: account.address })).toBeGreaterThan(parseEther("9000"));
         const [usdc, weth] = chain.currencies;
-        expect(await client.readContract({ address: usdc.address, abi: testTokenAbi, functionName: "balanceOf", args: [account.address] })).toBe(10n ** 12n);
-        expect(await client.readContract({ address: weth.address, abi: testTokenAbi, functionName: "balanceOf", args: [account.address] })).toBe(10n ** 21n);
+        expect(
+          await client.readContract({
+            address: usdc.address,
+            abi: testTokenAbi,
+            functionName: "balanceOf",
+            args: [account.address],
+          }),
+        ).toBe(10n ** 12n);
+        expect(
+          await client.readContract({
+            address: weth.address,
+            abi: testTokenAbi,
+            functionName: "balanceOf",
+            args: [account.address],
+          }),
+        ).toBe(10n ** 21n);
       }
     }
   });
@@ -56,7 +80,9 @@ describe("startDevnetChains", () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(basePort + 1, "127.0.0.1", r));
     try {
-      await expect(startDevnetChains({ chainIds: [31373, 31374], basePort, blockTime: 0 })).rejects.toThrow(/already in use/);
+      await expect(startDevnetChains({ chainIds: [31373, 31374], basePort, blockTime: 0 })).rejects.toThrow(
+        /already in use/,
+      );
       // The first chain started on basePort and must have been stopped again.
       const probe = createServer();
       await new Promise<void>((resolve, reject) => {

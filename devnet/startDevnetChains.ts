@@ -84,7 +84,12 @@ export async function startDevnetChains(options: StartDevnetChainsOptions): Prom
     const chains = await Promise.all(
       anvils.map(async (anvil, i): Promise<DevnetChain> => {
         const { rpcUrl, wsUrl, chainId } = anvil;
-        const deployed = await deployContracts({ rpcUrl, chainId, deployerPrivateKey: solver.privateKey, solverAddress: solver.address });
+        const deployed = await deployContracts({
+          rpcUrl,
+          chainId,
+          deployerPrivateKey: solver.privateKey,
+          solverAddress: solver.address,
+        });
         await fundAccounts({
           rpcUrl,
           chainId,

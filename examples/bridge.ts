@@ -19,7 +19,12 @@ const [origin, destination] = manifest.chains;
 const account = privateKeyToAccount(manifest.accounts[0].privateKey);
 const recipient = manifest.accounts[1].address;
 const chain = (c: Manifest["chains"][number]) =>
-  defineChain({ id: c.id, name: c.name, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [c.rpcUrl] } } });
+  defineChain({
+    id: c.id,
+    name: c.name,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [c.rpcUrl] } },
+  });
 const destinationClient = createPublicClient({ chain: chain(destination), transport: http() });
 
 const response = await fetch(`${manifest.apiUrl}/quote/v2`, {
@@ -38,13 +43,19 @@ const response = await fetch(`${manifest.apiUrl}/quote/v2`, {
 });
 const quote = await response.json();
 if (!response.ok) throw new Error(`quote refused: ${JSON.stringify(quote)}`);
-console.log(`quoted ${quote.details.currencyIn.amountFormatted} ETH → ${quote.details.currencyOut.amountFormatted} ETH, request ${quote.requestId}`);
+console.log(
+  `quoted ${quote.details.currencyIn.amountFormatted} ETH → ${quote.details.currencyOut.amountFormatted} ETH, request ${quote.requestId}`,
+);
 
 const before = await destinationClient.getBalance({ address: recipient });
 const wallet = createWalletClient({ account, chain: chain(origin), transport: http() });
 for (const step of quote.steps) {
   for (const item of step.items) {
-    const hash = await wallet.sendTransaction({ to: item.data.to, data: item.data.data, value: BigInt(item.data.value) });
+    const hash = await wallet.sendTransaction({
+      to: item.data.to,
+      data: item.data.data,
+      value: BigInt(item.data.value),
+    });
     console.log(`${step.id}: sent ${hash}`);
   }
 }
@@ -52,7 +63,8 @@ for (const step of quote.steps) {
 let last = "";
 for (;;) {
   const status = await (await fetch(`${manifest.apiUrl}/intents/status/v3?requestId=${quote.requestId}`)).json();
-  if (status.status !== last) console.log(`status: ${(last = status.status)}${status.txHashes.length ? ` (fill ${status.txHashes[0]})` : ""}`);
+  if (status.status !== last)
+    console.log(`status: ${(last = status.status)}${status.txHashes.length ? ` (fill ${status.txHashes[0]})` : ""}`);
   if (["success", "failure", "refund"].includes(status.status)) break;
   await new Promise((resolve) => setTimeout(resolve, 250));
 }

@@ -10,10 +10,15 @@ describe("batchPerTick", () => {
     });
     // Calls from separate callbacks that run in the same turn join one batch too. Immediates, not timers: timers
     // created a millisecond apart may fire in different turns (CI caught it).
-    const fromCallbacks = await Promise.all([1, 2, 3].map((n) => new Promise<number>((resolve) => setImmediate(() => resolve(double(n))))));
+    const fromCallbacks = await Promise.all(
+      [1, 2, 3].map((n) => new Promise<number>((resolve) => setImmediate(() => resolve(double(n))))),
+    );
     expect(fromCallbacks).toEqual([2, 4, 6]);
     expect(await Promise.all([double(4), double(4), double(5)])).toEqual([8, 8, 10]);
-    expect(batches).toEqual([[1, 2, 3], [4, 4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 4, 5],
+    ]);
   });
 
   it("splits at the batch size, and rejects every call of a batch whose run throws", async () => {

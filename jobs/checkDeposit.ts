@@ -29,14 +29,21 @@ export async function checkDeposit(
   const confirmations = Number(head - deposit.blockNumber) + 1;
   if (confirmations < required) return { state: "confirming", missingBlocks: required - confirmations };
 
-  const receipt = await chain.publicClient.getTransactionReceipt({ hash: deposit.txHash as Hex }).catch(() => undefined);
-  if (receipt && receipt.status === "success" && receipt.blockHash.toLowerCase() === deposit.blockHash.toLowerCase()) return { state: "final" };
+  const receipt = await chain.publicClient
+    .getTransactionReceipt({ hash: deposit.txHash as Hex })
+    .catch(() => undefined);
+  if (receipt && receipt.status === "success" && receipt.blockHash.toLowerCase() === deposit.blockHash.toLowerCase())
+    return { state: "final" };
   return {
     state: "reorged",
     reorg: {
       detectedAt: Date.now(),
       source: "fill-check",
-      reason: receipt ? (receipt.status !== "success" ? "deposit transaction failed" : "deposit mined in another block") : "deposit transaction not found",
+      reason: receipt
+        ? receipt.status !== "success"
+          ? "deposit transaction failed"
+          : "deposit mined in another block"
+        : "deposit transaction not found",
       failReason: "DEPOSIT_REORGED",
       action: "fill",
       blockNumber: Number(deposit.blockNumber),

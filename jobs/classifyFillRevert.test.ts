@@ -4,9 +4,17 @@ import { receiverAbi, testTokenAbi } from "../contracts/abis.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 
 const context = { recipient: "0xabc", currencySymbol: "USDC" };
-const blocked = encodeErrorResult({ abi: testTokenAbi, errorName: "Blocked", args: ["0x0000000000000000000000000000000000000abc"] });
+const blocked = encodeErrorResult({
+  abi: testTokenAbi,
+  errorName: "Blocked",
+  args: ["0x0000000000000000000000000000000000000abc"],
+});
 const stringError = (message: string) =>
-  encodeErrorResult({ abi: [{ type: "error", name: "Error", inputs: [{ name: "message", type: "string" }] }], errorName: "Error", args: [message] });
+  encodeErrorResult({
+    abi: [{ type: "error", name: "Error", inputs: [{ name: "message", type: "string" }] }],
+    errorName: "Error",
+    args: [message],
+  });
 
 describe("classifyFillRevert", () => {
   it("reads a token's refusal of the recipient, direct or inside a call", () => {
@@ -14,23 +22,46 @@ describe("classifyFillRevert", () => {
       failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED",
       details: { errorCode: "DESTINATION_TX_FAILED", message: "the recipient 0xabc cannot receive USDC" },
     });
-    const wrapped = encodeErrorResult({ abi: receiverAbi, errorName: "CallFailed", args: [1n, stringError("Blacklistable: account is blacklisted")] });
-    expect(classifyFillRevert(wrapped, context)).toMatchObject({ failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED", details: { callIndex: 1 } });
+    const wrapped = encodeErrorResult({
+      abi: receiverAbi,
+      errorName: "CallFailed",
+      args: [1n, stringError("Blacklistable: account is blacklisted")],
+    });
+    expect(classifyFillRevert(wrapped, context)).toMatchObject({
+      failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED",
+      details: { callIndex: 1 },
+    });
   });
 
   it("reports a failing destination call with its index and reason", () => {
-    const wrapped = encodeErrorResult({ abi: receiverAbi, errorName: "CallFailed", args: [0n, stringError("CallTarget: always reverts")] });
+    const wrapped = encodeErrorResult({
+      abi: receiverAbi,
+      errorName: "CallFailed",
+      args: [0n, stringError("CallTarget: always reverts")],
+    });
     expect(classifyFillRevert(wrapped, context)).toEqual({
       failReason: "EXECUTION_REVERTED",
-      details: { errorCode: "DESTINATION_TX_FAILED", message: "destination call 0 reverts: CallTarget: always reverts", callIndex: 0, revertData: wrapped },
+      details: {
+        errorCode: "DESTINATION_TX_FAILED",
+        message: "destination call 0 reverts: CallTarget: always reverts",
+        callIndex: 0,
+        revertData: wrapped,
+      },
     });
   });
 
   it("falls back to EXECUTION_REVERTED for unknown or missing revert data", () => {
     expect(classifyFillRevert(undefined, context).failReason).toBe("EXECUTION_REVERTED");
     expect(classifyFillRevert("0x12345678", context).failReason).toBe("EXECUTION_REVERTED");
-    expect(classifyFillRevert(encodeFunctionResult({ abi: [{ type: "function", name: "f", inputs: [], outputs: [{ type: "uint256" }], stateMutability: "view" }], functionName: "f", result: 1n }), context).failReason).toBe(
-      "EXECUTION_REVERTED",
-    );
+    expect(
+      classifyFillRevert(
+        encodeFunctionResult({
+          abi: [{ type: "function", name: "f", inputs: [], outputs: [{ type: "uint256" }], stateMutability: "view" }],
+          functionName: "f",
+          result: 1n,
+        }),
+        context,
+      ).failReason,
+    ).toBe("EXECUTION_REVERTED");
   });
 });

@@ -9,7 +9,10 @@ const BLOCKED = /block|blacklist|denylist|sanction|frozen/i;
 function decode(data: Hex | undefined) {
   if (!data || data === "0x") return undefined;
   try {
-    return decodeErrorResult({ abi: [...KNOWN_ERRORS, { type: "error", name: "Error", inputs: [{ name: "message", type: "string" }] }], data });
+    return decodeErrorResult({
+      abi: [...KNOWN_ERRORS, { type: "error", name: "Error", inputs: [{ name: "message", type: "string" }] }],
+      data,
+    });
   } catch {
     return undefined;
   }
@@ -21,12 +24,16 @@ export type FillFailure = { failReason: FailReason; details: Record<string, unkn
  * Why a fill would revert, from the revert data of its simulation: a destination call that fails is
  * EXECUTION_REVERTED; a token refusing the recipient is a DESTINATION_TX_FAILED rejection of the transfer.
  */
-export function classifyFillRevert(data: Hex | undefined, context: { recipient: string; currencySymbol: string }): FillFailure {
+export function classifyFillRevert(
+  data: Hex | undefined,
+  context: { recipient: string; currencySymbol: string },
+): FillFailure {
   const outer = decode(data);
   const callIndex = outer?.errorName === "CallFailed" ? Number(outer.args[0]) : undefined;
   const inner = outer?.errorName === "CallFailed" ? decode(outer.args[1] as Hex) : outer;
   const reason = inner?.errorName === "Error" ? String(inner.args[0]) : inner?.errorName;
-  const blocked = inner?.errorName === "Blocked" || (inner?.errorName === "Error" && BLOCKED.test(String(inner.args[0])));
+  const blocked =
+    inner?.errorName === "Blocked" || (inner?.errorName === "Error" && BLOCKED.test(String(inner.args[0])));
   if (blocked) {
     return {
       failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED",
@@ -42,7 +49,10 @@ export function classifyFillRevert(data: Hex | undefined, context: { recipient: 
     failReason: "EXECUTION_REVERTED",
     details: {
       errorCode: "DESTINATION_TX_FAILED",
-      message: callIndex === undefined ? `the fill reverts${reason ? `: ${reason}` : ""}` : `destination call ${callIndex} reverts${reason ? `: ${reason}` : ""}`,
+      message:
+        callIndex === undefined
+          ? `the fill reverts${reason ? `: ${reason}` : ""}`
+          : `destination call ${callIndex} reverts${reason ? `: ${reason}` : ""}`,
       ...(callIndex === undefined ? {} : { callIndex }),
       revertData: data,
     },

@@ -6,7 +6,14 @@ import type { FailReason } from "../src/domain/failReasons.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 
-export type RefundableDeposit = { chainId: number; txHash: string; logIndex: number; currency: string; amount: bigint; depositor: string };
+export type RefundableDeposit = {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  currency: string;
+  amount: bigint;
+  depositor: string;
+};
 
 /**
  * Fails a request and queues the refund of its deposit in the same transaction, so no failed deposit is

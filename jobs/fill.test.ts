@@ -29,7 +29,10 @@ describe("fill processor", () => {
   const refunds: string[] = [];
 
   beforeAll(async () => {
-    [db, devnet] = await Promise.all([createTestDatabase(), startDevnetChains({ chainIds: [31338, 31339], blockTime: 0 })]);
+    [db, devnet] = await Promise.all([
+      createTestDatabase(),
+      startDevnetChains({ chainIds: [31338, 31339], blockTime: 0 }),
+    ]);
     pool = new pg.Pool({ connectionString: db.url, max: 6 });
     await migrate(pool);
     client = createChainClients(devnet.chains);
@@ -68,7 +71,11 @@ describe("fill processor", () => {
       minimumAmountOut: amountOut,
     });
     // A real deposit on the origin chain: the fill checks it is still there before paying.
-    const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: devnet.accounts[0].privateKey });
+    const wallet = devnetWalletClient({
+      rpcUrl: origin.rpcUrl,
+      chainId: origin.id,
+      privateKey: devnet.accounts[0].privateKey,
+    });
     const hash = await wallet.writeContract({
       address: origin.depository as Address,
       abi: depositoryAbi,
@@ -80,9 +87,19 @@ describe("fill processor", () => {
     await pool.query(
       `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash)
        VALUES ($1, $2, 0, $3, '0xabc', $4, $5, $6, 1, $7)`,
-      [origin.id, hash, request.id, zeroAddress, amountOut.toString(), receipt.blockNumber.toString(), receipt.blockHash],
+      [
+        origin.id,
+        hash,
+        request.id,
+        zeroAddress,
+        amountOut.toString(),
+        receipt.blockNumber.toString(),
+        receipt.blockHash,
+      ],
     );
-    await pool.query("UPDATE crossfill.requests SET status = 'pending', fill_amount = amount_out WHERE id = $1", [request.id]);
+    await pool.query("UPDATE crossfill.requests SET status = 'pending', fill_amount = amount_out WHERE id = $1", [
+      request.id,
+    ]);
     return { request, recipient, destination: client(destination.id) };
   }
 
@@ -109,10 +126,15 @@ describe("fill processor", () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 777n);
     // Concurrent jobs for different requests: nonces must not collide or leave gaps.
     const others = [await pendingRequest(zeroAddress, 1n), await pendingRequest(zeroAddress, 2n)];
-    const sent = await Promise.all([request, ...others.map((o) => o.request)].map((r) => processFill({ data: { requestId: r.id } })));
-    const attempts = await Promise.all(sent.map((_, i) => getFillAttempt(pool, [request, ...others.map((o) => o.request)][i].id)));
+    const sent = await Promise.all(
+      [request, ...others.map((o) => o.request)].map((r) => processFill({ data: { requestId: r.id } })),
+    );
+    const attempts = await Promise.all(
+      sent.map((_, i) => getFillAttempt(pool, [request, ...others.map((o) => o.request)][i].id)),
+    );
     expect(new Set(attempts.map((a) => a!.nonce)).size).toBe(3);
-    for (const hash of sent) expect((await destination.publicClient.waitForTransactionReceipt({ hash: hash as Hex })).status).toBe("success");
+    for (const hash of sent)
+      expect((await destination.publicClient.waitForTransactionReceipt({ hash: hash as Hex })).status).toBe("success");
     // The node forgets nothing here, so "crash" means: the job runs again with only the stored attempt to go on.
     await pool.query("UPDATE crossfill.requests SET status = 'pending' WHERE id = $1", [request.id]);
     expect(await processFill({ data: { requestId: request.id } })).toBe(sent[0]);
@@ -121,13 +143,20 @@ describe("fill processor", () => {
 
   it("fails the request instead of filling when its deposit is no longer on the chain", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 4_242n);
-    await pool.query("UPDATE crossfill.request_deposits SET tx_hash = $2 WHERE request_id = $1", [request.id, `0x${randomBytes(32).toString("hex")}`]);
+    await pool.query("UPDATE crossfill.request_deposits SET tx_hash = $2 WHERE request_id = $1", [
+      request.id,
+      `0x${randomBytes(32).toString("hex")}`,
+    ]);
     expect(await processFill({ data: { requestId: request.id } })).toBe("failed: DEPOSIT_REORGED");
     expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
     const { rows } = await pool.query("SELECT status, fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
     expect(rows[0]).toEqual({ status: "failure", fail_reason: "DEPOSIT_REORGED" });
     const reorg = await pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [request.id]);
-    expect(reorg.rows[0].reorg).toMatchObject({ source: "fill-check", reason: "deposit transaction not found", failReason: "DEPOSIT_REORGED" });
+    expect(reorg.rows[0].reorg).toMatchObject({
+      source: "fill-check",
+      reason: "deposit transaction not found",
+      failReason: "DEPOSIT_REORGED",
+    });
     expect(await getFillAttempt(pool, request.id)).toBeUndefined();
   });
 
@@ -136,25 +165,39 @@ describe("fill processor", () => {
     await pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 hour' WHERE id = $1", [request.id]);
     expect(await processFill({ data: { requestId: request.id } })).toBe("failed: PROTOCOL_DEADLINE_EXPIRED");
     expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
-    const refund = await pool.query("SELECT id, reason, refunds_request FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    const refund = await pool.query("SELECT id, reason, refunds_request FROM crossfill.refunds WHERE request_id = $1", [
+      request.id,
+    ]);
     expect(refund.rows).toMatchObject([{ reason: "PROTOCOL_DEADLINE_EXPIRED", refunds_request: true }]);
     expect(refunds).toContain(refund.rows[0].id);
   });
 
   it("refunds instead of filling when the solver cannot cover the output (SOLVER_BALANCE_TOO_LOW)", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 6_666n);
-    await pool.query("UPDATE crossfill.requests SET fill_amount = $2 WHERE id = $1", [request.id, (10n ** 30n).toString()]);
+    await pool.query("UPDATE crossfill.requests SET fill_amount = $2 WHERE id = $1", [
+      request.id,
+      (10n ** 30n).toString(),
+    ]);
     expect(await processFill({ data: { requestId: request.id } })).toBe("failed: SOLVER_BALANCE_TOO_LOW");
     expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
-    const refund = await pool.query("SELECT reason, deposited FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    const refund = await pool.query("SELECT reason, deposited FROM crossfill.refunds WHERE request_id = $1", [
+      request.id,
+    ]);
     expect(refund.rows).toEqual([{ reason: "SOLVER_BALANCE_TOO_LOW", deposited: "6666" }]);
   });
 
   it("re-prices a fill that is not mined, then spends its nonce on a cancellation and refunds (TRANSACTION_NOT_INCLUDED)", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 8_888n);
-    const patient = createFillProcessor({ ...deps, stuckFill: { bumpAfterMs: 200, maxBumps: 1, maxBroadcastFailures: 10 } });
+    const patient = createFillProcessor({
+      ...deps,
+      stuckFill: { bumpAfterMs: 200, maxBumps: 1, maxBroadcastFailures: 10 },
+    });
     const rpc = (method: string, params: unknown[]) =>
-      fetch(destination.chain.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+      fetch(destination.chain.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
     const run = () => patient({ data: { requestId: request.id } });
     const wait = () => new Promise((resolve) => setTimeout(resolve, 250));
     await rpc("evm_setAutomine", [false]);
@@ -190,7 +233,11 @@ describe("fill processor", () => {
   it("spends the nonce of a fill the node keeps refusing and refunds (TRANSACTION_SUBMISSION_FAILED)", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 7_777n);
     // A fill the node will never take (its gas is above the block gas limit), signed with the next nonce as the worker would.
-    const prepared = await prepareSolverTransaction(destination, devnet.solver, { to: destination.chain.receiver as Address, data: "0x", value: 0n });
+    const prepared = await prepareSolverTransaction(destination, devnet.solver, {
+      to: destination.chain.receiver as Address,
+      data: "0x",
+      value: 0n,
+    });
     await withTransaction(pool, async (db) => {
       const signed = await signSolverTransaction(db, destination, devnet.solver, { ...prepared, gas: 10n ** 9n });
       await insertFillAttempt(db, {
@@ -203,7 +250,10 @@ describe("fill processor", () => {
         recipient,
       });
     });
-    const stubborn = createFillProcessor({ ...deps, stuckFill: { bumpAfterMs: 60_000, maxBumps: 3, maxBroadcastFailures: 2 } });
+    const stubborn = createFillProcessor({
+      ...deps,
+      stuckFill: { bumpAfterMs: 60_000, maxBumps: 3, maxBroadcastFailures: 2 },
+    });
     const run = () => stubborn({ data: { requestId: request.id } });
     await expect(run()).rejects.toThrow();
     const cancel = await run();
@@ -221,8 +271,15 @@ describe("fill processor", () => {
   it("keeps the call a refused fill would have made, with no hash, when its simulation reverts", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 3_333n);
     const callTarget = devnet.chains[1].callTarget;
-    const reverting = { to: callTarget, value: "0", data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }) };
-    await pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [request.id, JSON.stringify([reverting])]);
+    const reverting = {
+      to: callTarget,
+      value: "0",
+      data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
+    };
+    await pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
+      request.id,
+      JSON.stringify([reverting]),
+    ]);
     expect(await processFill({ data: { requestId: request.id } })).toBe("failed: EXECUTION_REVERTED");
     const stored = await getRequest(pool, request.id);
     expect(stored?.failedTransaction).toEqual({
@@ -230,9 +287,17 @@ describe("fill processor", () => {
       blockNumber: null,
       timestamp: null,
       fee: null,
-      call: { from: devnet.solver.address, to: destination.chain.receiver, data: expect.stringMatching(/^0x[0-9a-f]{8}/), value: "3333" },
+      call: {
+        from: devnet.solver.address,
+        to: destination.chain.receiver,
+        data: expect.stringMatching(/^0x[0-9a-f]{8}/),
+        value: "3333",
+      },
     });
-    const [, , , , calls] = decodeFunctionData({ abi: receiverAbi, data: stored!.failedTransaction!.call.data as Hex }).args;
+    const [, , , , calls] = decodeFunctionData({
+      abi: receiverAbi,
+      data: stored!.failedTransaction!.call.data as Hex,
+    }).args;
     expect(calls).toEqual([{ to: callTarget, value: 0n, data: reverting.data }]);
     expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
   });
@@ -240,11 +305,31 @@ describe("fill processor", () => {
   it("keeps the hash, block, block time, fee and call of a fill mined and reverted, and refunds", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 6_666n);
     // Signed as the worker would, but paying no value for a native fill: the Receiver reverts it once mined.
-    const data = encodeFunctionData({ abi: receiverAbi, functionName: "fill", args: [request.id as Hex, zeroAddress, 6_666n, recipient, []] });
-    const prepared = await prepareSolverTransaction(destination, devnet.solver, { to: destination.chain.receiver as Address, data: "0x", value: 0n });
+    const data = encodeFunctionData({
+      abi: receiverAbi,
+      functionName: "fill",
+      args: [request.id as Hex, zeroAddress, 6_666n, recipient, []],
+    });
+    const prepared = await prepareSolverTransaction(destination, devnet.solver, {
+      to: destination.chain.receiver as Address,
+      data: "0x",
+      value: 0n,
+    });
     const signed = await withTransaction(pool, async (db) => {
-      const transaction = await signSolverTransaction(db, destination, devnet.solver, { ...prepared, data, gas: 300_000n });
-      await insertFillAttempt(db, { requestId: request.id, chainId: destination.chain.id, solver: devnet.solver.address, ...transaction, currency: zeroAddress, amount: 6_666n, recipient });
+      const transaction = await signSolverTransaction(db, destination, devnet.solver, {
+        ...prepared,
+        data,
+        gas: 300_000n,
+      });
+      await insertFillAttempt(db, {
+        requestId: request.id,
+        chainId: destination.chain.id,
+        solver: devnet.solver.address,
+        ...transaction,
+        currency: zeroAddress,
+        amount: 6_666n,
+        recipient,
+      });
       return transaction;
     });
     expect(await processFill({ data: { requestId: request.id } })).toBe(signed.txHash);

@@ -1,6 +1,14 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { type Address, type Hex, type LocalAccount, encodeFunctionData, getAddress, parseTransaction, zeroAddress } from "viem";
+import {
+  type Address,
+  type Hex,
+  type LocalAccount,
+  encodeFunctionData,
+  getAddress,
+  parseTransaction,
+  zeroAddress,
+} from "viem";
 import { receiverAbi } from "../contracts/abis.js";
 import { listRequestDeposits, markDepositReorged } from "../schema/chainFacts.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
@@ -47,7 +55,11 @@ export type FillDeps = {
 
 function fillCall(request: StoredRequest, amountOut: bigint, receiver: Address): SolverCall {
   const currency = request.destinationCurrency as Address;
-  const calls = request.calls.map((call) => ({ to: call.to as Address, value: BigInt(call.value), data: call.data as Hex }));
+  const calls = request.calls.map((call) => ({
+    to: call.to as Address,
+    value: BigInt(call.value),
+    data: call.data as Hex,
+  }));
   return {
     to: receiver,
     data: encodeFunctionData({
@@ -69,7 +81,12 @@ function fillCall(request: StoredRequest, amountOut: bigint, receiver: Address):
 export function createFillProcessor(deps: FillDeps) {
   const { pool, logger, solver } = deps;
 
-  async function fail(request: StoredRequest, failReason: FailReason, details: Record<string, unknown>, failedTransaction?: FailedTransaction): Promise<string> {
+  async function fail(
+    request: StoredRequest,
+    failReason: FailReason,
+    details: Record<string, unknown>,
+    failedTransaction?: FailedTransaction,
+  ): Promise<string> {
     const [deposit] = await listRequestDeposits(pool, request.id);
     const refundId = await withTransaction(pool, (db) =>
       failRequest(db, { request, from: ["pending", "submitted"], failReason, deposit, details, failedTransaction }),
@@ -82,7 +99,8 @@ export function createFillProcessor(deps: FillDeps) {
   return async function processFill(job: { data: { requestId: string } }): Promise<string> {
     const { requestId } = job.data;
     const request = await getRequest(pool, requestId);
-    if (!request || (request.status !== "pending" && request.status !== "submitted")) return `skipped: ${request?.status ?? "unknown"}`;
+    if (!request || (request.status !== "pending" && request.status !== "submitted"))
+      return `skipped: ${request?.status ?? "unknown"}`;
 
     let attempt = await getFillAttempt(pool, requestId);
     if (!attempt) {
@@ -91,7 +109,9 @@ export function createFillProcessor(deps: FillDeps) {
       if (request.fillAmount === null) return "skipped: no fill amount";
       const amountOut = request.fillAmount;
       if (Date.now() > request.deadline.getTime() + FILL_WINDOW_AFTER_DEADLINE_MS) {
-        return fail(request, "PROTOCOL_DEADLINE_EXPIRED", { message: `not filled within ${FILL_WINDOW_AFTER_DEADLINE_MS / 1000} s of the order's deadline` });
+        return fail(request, "PROTOCOL_DEADLINE_EXPIRED", {
+          message: `not filled within ${FILL_WINDOW_AFTER_DEADLINE_MS / 1000} s of the order's deadline`,
+        });
       }
       const origin = deps.client(first.chainId);
       const check = await checkDeposit(first, { chain: origin, registry: deps.registry, prices: deps.prices });
@@ -104,18 +124,28 @@ export function createFillProcessor(deps: FillDeps) {
         // Nothing arrived, so nothing is refunded and nothing is filled.
         await withTransaction(pool, async (db) => {
           await markDepositReorged(db, first, check.reorg);
-          await transitionRequest(db, { requestId, from: ["pending"], to: "failure", failReason: "DEPOSIT_REORGED", details: check.reorg });
+          await transitionRequest(db, {
+            requestId,
+            from: ["pending"],
+            to: "failure",
+            failReason: "DEPOSIT_REORGED",
+            details: check.reorg,
+          });
         });
         logger.warn({ requestId, txHash: first.txHash, reorg: check.reorg }, "deposit reorged out before the fill");
         return "failed: DEPOSIT_REORGED";
       }
       if (deps.debugReferrers && request.referrer === DEBUG_FORCE_REFUND_REFERRER) {
-        return fail(request, "MANUAL_ADMIN_REFUND", { message: `the devnet solver refuses fills with referrer ${DEBUG_FORCE_REFUND_REFERRER}` });
+        return fail(request, "MANUAL_ADMIN_REFUND", {
+          message: `the devnet solver refuses fills with referrer ${DEBUG_FORCE_REFUND_REFERRER}`,
+        });
       }
       const chain = deps.client(request.destinationChainId);
       const currency = deps.registry.currency(chain.chain.id, request.destinationCurrency);
       const native = request.destinationCurrency === zeroAddress;
-      const gasReserve = native ? (GAS_ESTIMATES.fillNative + GAS_ESTIMATES.perCall * BigInt(request.calls.length)) * (await chain.gasPrice()) : 0n;
+      const gasReserve = native
+        ? (GAS_ESTIMATES.fillNative + GAS_ESTIMATES.perCall * BigInt(request.calls.length)) * (await chain.gasPrice())
+        : 0n;
       const balance = await chain.balanceOf(solver.address, request.destinationCurrency as Address);
       if (balance < amountOut + gasReserve) {
         return fail(request, "SOLVER_BALANCE_TOO_LOW", {
@@ -151,7 +181,10 @@ export function createFillProcessor(deps: FillDeps) {
       } catch (error) {
         const revert = findRevert(error);
         if (!revert) throw error;
-        const failure = classifyFillRevert(revert.data, { recipient: request.recipient, currencySymbol: currency?.symbol ?? request.destinationCurrency });
+        const failure = classifyFillRevert(revert.data, {
+          recipient: request.recipient,
+          currencySymbol: currency?.symbol ?? request.destinationCurrency,
+        });
         return fail(request, failure.failReason, failure.details, {
           txHash: null,
           blockNumber: null,
@@ -163,10 +196,18 @@ export function createFillProcessor(deps: FillDeps) {
     }
     if (!attempt) return "skipped: no longer pending";
     const sent = attempt;
-    const outcome = await followFill(sent, { pool, chain: deps.client(sent.chainId), solver, policy: deps.stuckFill ?? DEFAULT_STUCK_FILL_POLICY });
+    const outcome = await followFill(sent, {
+      pool,
+      chain: deps.client(sent.chainId),
+      solver,
+      policy: deps.stuckFill ?? DEFAULT_STUCK_FILL_POLICY,
+    });
     if (outcome.state === "mined" && !outcome.success) {
       // Mined and reverted: its nonce is spent, so it can never pay; the deposit goes back.
-      const failure = classifyFillRevert(undefined, { recipient: request.recipient, currencySymbol: request.destinationCurrency });
+      const failure = classifyFillRevert(undefined, {
+        recipient: request.recipient,
+        currencySymbol: request.destinationCurrency,
+      });
       // Re-priced versions differ only in fees: the stored one carries the call that reverted.
       const sentTx = parseTransaction(sent.rawTx as Hex);
       const block = await deps.client(sent.chainId).publicClient.getBlock({ blockNumber: outcome.blockNumber });
@@ -179,7 +220,12 @@ export function createFillProcessor(deps: FillDeps) {
           blockNumber: outcome.blockNumber,
           timestamp: block.timestamp,
           fee: outcome.fee,
-          call: { from: getAddress(sent.solver), to: getAddress(sentTx.to!), data: sentTx.data ?? "0x", value: (sentTx.value ?? 0n).toString() },
+          call: {
+            from: getAddress(sent.solver),
+            to: getAddress(sentTx.to!),
+            data: sentTx.data ?? "0x",
+            value: (sentTx.value ?? 0n).toString(),
+          },
         },
       );
     }
@@ -193,9 +239,15 @@ export function createFillProcessor(deps: FillDeps) {
       });
     }
     await withTransaction(pool, (db) =>
-      transitionRequest(db, { requestId, from: ["pending"], to: "submitted", details: { fillTxHash: sent.txHash, nonce: sent.nonce } }),
+      transitionRequest(db, {
+        requestId,
+        from: ["pending"],
+        to: "submitted",
+        details: { fillTxHash: sent.txHash, nonce: sent.nonce },
+      }),
     );
-    if (outcome.state === "in-flight" && outcome.action !== "re-sent") logger.warn({ requestId, txHash: outcome.txHash, action: outcome.action }, "fill not mined yet");
+    if (outcome.state === "in-flight" && outcome.action !== "re-sent")
+      logger.warn({ requestId, txHash: outcome.txHash, action: outcome.action }, "fill not mined yet");
     else logger.info({ requestId, txHash: sent.txHash, nonce: sent.nonce }, "fill sent");
     return outcome.txHash;
   };

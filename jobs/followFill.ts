@@ -1,6 +1,19 @@
 import type pg from "pg";
-import { type Hex, type LocalAccount, type TransactionSerializableEIP1559, createWalletClient, http, keccak256, parseTransaction } from "viem";
-import { type StoredFillAttempt, recordBroadcastFailure, recordFillCancel, recordFillReplacement } from "../schema/fillAttempts.js";
+import {
+  type Hex,
+  type LocalAccount,
+  type TransactionSerializableEIP1559,
+  createWalletClient,
+  http,
+  keccak256,
+  parseTransaction,
+} from "viem";
+import {
+  type StoredFillAttempt,
+  recordBroadcastFailure,
+  recordFillCancel,
+  recordFillReplacement,
+} from "../schema/fillAttempts.js";
 import type { EvmChainClient } from "../src/chains/evmChainClient.js";
 import { toViemChain } from "../src/chains/evmChainClient.js";
 import { broadcastTransaction } from "./solverTransaction.js";
@@ -14,7 +27,11 @@ export type StuckFillPolicy = {
   maxBroadcastFailures: number;
 };
 
-export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = { bumpAfterMs: 30_000, maxBumps: 3, maxBroadcastFailures: 10 };
+export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = {
+  bumpAfterMs: 30_000,
+  maxBumps: 3,
+  maxBroadcastFailures: 10,
+};
 
 export type FillOutcome =
   | { state: "mined"; txHash: string; blockNumber: bigint; success: boolean; fee: bigint }
@@ -39,11 +56,18 @@ export async function followFill(
   for (const hash of [attempt.txHash, ...[...attempt.previousTxHashes].reverse()]) {
     const receipt = await receiptOf(hash);
     if (receipt) {
-      return { state: "mined", txHash: hash, blockNumber: receipt.blockNumber, success: receipt.status === "success", fee: receipt.gasUsed * receipt.effectiveGasPrice };
+      return {
+        state: "mined",
+        txHash: hash,
+        blockNumber: receipt.blockNumber,
+        success: receipt.status === "success",
+        fee: receipt.gasUsed * receipt.effectiveGasPrice,
+      };
     }
   }
   const neverAccepted = attempt.broadcastFailures >= deps.policy.maxBroadcastFailures;
-  if (attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash))) return { state: "cancelled", nonceSpentBy: attempt.cancelTxHash, neverAccepted };
+  if (attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash)))
+    return { state: "cancelled", nonceSpentBy: attempt.cancelTxHash, neverAccepted };
   const mined = await client.getTransactionCount({ address: deps.solver.address, blockTag: "latest" });
   // Spent by none of ours (a transaction sent with the solver key outside Crossfill): the fill can never land.
   if (mined > attempt.nonce) return { state: "cancelled", nonceSpentBy: "unknown", neverAccepted };
@@ -60,15 +84,29 @@ export async function followFill(
       return { state: "in-flight", txHash: attempt.txHash, action: "re-sent" };
     } catch (error) {
       // Refused outright (not merely unmined): after a few refusals its nonce is spent on a cancellation.
-      const failures = await recordBroadcastFailure(deps.pool, attempt.requestId, (error as Error).message.split("\n")[0]);
+      const failures = await recordBroadcastFailure(
+        deps.pool,
+        attempt.requestId,
+        (error as Error).message.split("\n")[0],
+      );
       if (failures < deps.policy.maxBroadcastFailures) throw error;
       refused = true;
     }
   }
 
-  const wallet = createWalletClient({ account: deps.solver, chain: toViemChain(chain.chain), transport: http(chain.chain.rpcUrl) });
+  const wallet = createWalletClient({
+    account: deps.solver,
+    chain: toViemChain(chain.chain),
+    transport: http(chain.chain.rpcUrl),
+  });
   // Without its signature: a signature left on the object would be serialised instead of the new one.
-  const { r: _r, s: _s, v: _v, yParity: _yParity, ...last } = parseTransaction((attempt.cancelRawTx ?? attempt.rawTx) as Hex) as TransactionSerializableEIP1559 & {
+  const {
+    r: _r,
+    s: _s,
+    v: _v,
+    yParity: _yParity,
+    ...last
+  } = parseTransaction((attempt.cancelRawTx ?? attempt.rawTx) as Hex) as TransactionSerializableEIP1559 & {
     r?: Hex;
     s?: Hex;
     v?: bigint;
@@ -84,7 +122,8 @@ export async function followFill(
   if (!attempt.cancelTxHash && !refused && attempt.bumps < deps.policy.maxBumps) {
     const rawTx = await wallet.signTransaction({ ...last, ...fees });
     const next = { rawTx, txHash: keccak256(rawTx) };
-    if (await recordFillReplacement(deps.pool, attempt.requestId, attempt.txHash, next)) await broadcastTransaction(chain, next);
+    if (await recordFillReplacement(deps.pool, attempt.requestId, attempt.txHash, next))
+      await broadcastTransaction(chain, next);
     return { state: "in-flight", txHash: next.txHash, action: "bumped" };
   }
   const rawTx = await wallet.signTransaction({

@@ -19,5 +19,8 @@ export async function kickWebhookDelivery(
   const next = await findNext({ apiKeyId: target.apiKeyId, requestId: target.requestId });
   if (!next) return;
   const job = { deliveryId: next.id, generation: next.generation, attempt: next.attempts };
-  await enqueue(job, { jobId: webhookJobId(job, target.after), delayMs: Math.max(0, next.nextAttemptAt.getTime() - now) });
+  await enqueue(job, {
+    jobId: webhookJobId(job, target.after),
+    delayMs: Math.max(0, next.nextAttemptAt.getTime() - now),
+  });
 }

@@ -53,7 +53,10 @@ describe("advanceCursor", () => {
   });
 
   it("does not take the ids above a full read for gaps", () => {
-    const next = advanceCursor({ ...cursor, publishedAbove: [20n] }, [11n, 12n], snapshot, { now: 1_000, readWasFull: true });
+    const next = advanceCursor({ ...cursor, publishedAbove: [20n] }, [11n, 12n], snapshot, {
+      now: 1_000,
+      readWasFull: true,
+    });
     expect(next.lastEventId).toBe(12n);
     expect(next.gaps).toEqual([]);
     expect(next.publishedAbove).toEqual([20n]);
@@ -84,7 +87,14 @@ describe("notify", () => {
     await move(request.id, "pending", { details: { depositTxHash: "0xdead" } });
     await move(request.id, "failure", { failReason: "SLIPPAGE" });
     const updates: StatusUpdate[] = [];
-    const tick = () => notifyTick({ pool, logger, cursorName: name, publish: async (update) => void updates.push(update), now: () => 1_700_000_000_000 });
+    const tick = () =>
+      notifyTick({
+        pool,
+        logger,
+        cursorName: name,
+        publish: async (update) => void updates.push(update),
+        now: () => 1_700_000_000_000,
+      });
 
     expect(await tick()).toMatchObject({ published: 3, gaps: 0 });
     expect(updates.map((update) => update.body.data.status)).toEqual(["waiting", "pending", "failure"]);
@@ -110,7 +120,12 @@ describe("notify", () => {
         refundFailReason: "N/A",
       },
     });
-    expect(failure.body.data).toMatchObject({ status: "failure", failReason: "SLIPPAGE", refundFailReason: "N/A", details: null });
+    expect(failure.body.data).toMatchObject({
+      status: "failure",
+      failReason: "SLIPPAGE",
+      refundFailReason: "N/A",
+      details: null,
+    });
 
     // nothing new: nothing published; a second notifier on the same cursor starts where the first stopped
     expect(await tick()).toMatchObject({ published: 0 });
@@ -126,7 +141,8 @@ describe("notify", () => {
     const slow = await insertTestRequest(pool);
     const fast = await insertTestRequest(pool);
     const updates: StatusUpdate[] = [];
-    const tick = () => notifyTick({ pool, logger, cursorName: name, publish: async (update) => void updates.push(update) });
+    const tick = () =>
+      notifyTick({ pool, logger, cursorName: name, publish: async (update) => void updates.push(update) });
     await tick();
     updates.length = 0;
 
@@ -158,7 +174,13 @@ describe("notify", () => {
     await move(slow.id, "submitted");
     expect(await tick()).toMatchObject({ published: 1, gaps: 1 });
     const later = Date.now() + 31_000;
-    const result = await notifyTick({ pool, logger, cursorName: name, publish: async (update) => void updates.push(update), now: () => later });
+    const result = await notifyTick({
+      pool,
+      logger,
+      cursorName: name,
+      publish: async (update) => void updates.push(update),
+      now: () => later,
+    });
     expect(result).toMatchObject({ published: 0, gaps: 0 });
     expect(updates.map((update) => update.body.data.status)).toEqual(["pending", "pending", "submitted"]);
   });

@@ -1,6 +1,12 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { type NotifyCursor, type OutboxGap, ensureNotifyCursor, lockNotifyCursor, saveNotifyCursor } from "../schema/notifyCursor.js";
+import {
+  type NotifyCursor,
+  type OutboxGap,
+  ensureNotifyCursor,
+  lockNotifyCursor,
+  saveNotifyCursor,
+} from "../schema/notifyCursor.js";
 import { type OutboxEvent, outboxHead, readOutboxAfter } from "../schema/statusEvents.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { repeatEvery } from "./repeatEvery.js";
@@ -99,7 +105,10 @@ export function advanceCursor(
     blocked = true;
     gaps.push(gap);
   }
-  const publishedAbove = [...seen].map(BigInt).filter((id) => id > last).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const publishedAbove = [...seen]
+    .map(BigInt)
+    .filter((id) => id > last)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { name: cursor.name, lastEventId: last, publishedAbove, gaps, abandoned };
 }
 
@@ -134,7 +143,11 @@ export async function notifyTick(deps: NotifyDeps): Promise<NotifyTickResult> {
       next.lastEventId !== cursor.lastEventId ||
       next.publishedAbove.join() !== cursor.publishedAbove.join() ||
       JSON.stringify(next.gaps) !== JSON.stringify(cursor.gaps);
-    if (next.abandoned.length > 0) deps.logger.warn({ ids: next.abandoned }, "outbox ids skipped after waiting 30 s for a transaction that might still write them");
+    if (next.abandoned.length > 0)
+      deps.logger.warn(
+        { ids: next.abandoned },
+        "outbox ids skipped after waiting 30 s for a transaction that might still write them",
+      );
     if (changed) await saveNotifyCursor(client, next);
     return { published, cursor: next.lastEventId, gaps: next.gaps.length };
   });

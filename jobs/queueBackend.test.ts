@@ -14,7 +14,11 @@ describe.each(["redis", "postgres"] as const)("queue backend on %s", (kind) => {
   });
 
   it("processes jobs once per job id and closes cleanly", async () => {
-    const backend = createQueueBackend({ databaseUrl: db.url, redisUrl: kind === "redis" ? redisUrl : undefined, prefix: `test-${db.name}` });
+    const backend = createQueueBackend({
+      databaseUrl: db.url,
+      redisUrl: kind === "redis" ? redisUrl : undefined,
+      prefix: `test-${db.name}`,
+    });
     expect(backend.kind).toBe(kind);
     const seen: string[] = [];
     const done = new Promise<void>((resolve) => {
@@ -44,8 +48,12 @@ describe("queue backend on redis, closing", () => {
       await backend.close();
       // a quit socket ends on the server's reply, a moment after quit() resolves
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const handles = (process as unknown as { _getActiveHandles(): Array<{ remotePort?: number; destroyed?: boolean }> })._getActiveHandles();
-      const open = handles.filter((handle) => handle.remotePort === Number(new URL(redisUrl).port || 6379) && !handle.destroyed);
+      const handles = (
+        process as unknown as { _getActiveHandles(): Array<{ remotePort?: number; destroyed?: boolean }> }
+      )._getActiveHandles();
+      const open = handles.filter(
+        (handle) => handle.remotePort === Number(new URL(redisUrl).port || 6379) && !handle.destroyed,
+      );
       expect(open).toEqual([]);
     } finally {
       await db.drop();

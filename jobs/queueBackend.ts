@@ -8,7 +8,11 @@ import IORedis from "ioredis";
 export type QueueBackend = {
   kind: "redis" | "postgres";
   createQueue<T>(name: string): Queue<T>;
-  createWorker<T>(name: string, processor: (job: { id?: string; name: string; data: T }) => Promise<unknown>, options?: { concurrency?: number }): Worker<T>;
+  createWorker<T>(
+    name: string,
+    processor: (job: { id?: string; name: string; data: T }) => Promise<unknown>,
+    options?: { concurrency?: number },
+  ): Worker<T>;
   close(): Promise<void>;
 };
 

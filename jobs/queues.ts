@@ -1,7 +1,12 @@
 import type { JobsOptions } from "bullmq";
 
 /** Queue names, payloads, job ids and options: the contract between whoever enqueues and the workers. */
-export const QUEUES = { reconcile: "crossfill-reconcile", fill: "crossfill-fill", refund: "crossfill-refund", webhook: "crossfill-webhook" } as const;
+export const QUEUES = {
+  reconcile: "crossfill-reconcile",
+  fill: "crossfill-fill",
+  refund: "crossfill-refund",
+  webhook: "crossfill-webhook",
+} as const;
 
 export type ReconcileJob = Record<string, never>;
 export type FillJob = { requestId: string };

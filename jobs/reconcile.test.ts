@@ -53,16 +53,42 @@ describe("reconcile", () => {
       prices: createStaticPriceSource({ ETH: "3000" }),
     });
   const refundsOf = async (requestId: string) =>
-    (await pool.query("SELECT id, reason, refunds_request, amount, recipient, status FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId])).rows;
+    (
+      await pool.query(
+        "SELECT id, reason, refunds_request, amount, recipient, status FROM crossfill.refunds WHERE request_id = $1 ORDER BY id",
+        [requestId],
+      )
+    ).rows;
   const deposit = (orderId: string, overrides: Record<string, unknown> = {}) => {
-    const row = { chain_id: 31338, currency: zeroAddress, amount: "1000", tx_hash: hash(), log_index: 0, tx_fee: "21000000000000", ...overrides };
+    const row = {
+      chain_id: 31338,
+      currency: zeroAddress,
+      amount: "1000",
+      tx_hash: hash(),
+      log_index: 0,
+      tx_fee: "21000000000000",
+      ...overrides,
+    };
     return pool.query(
       `INSERT INTO onchain_fixture.deposit VALUES ($1, $2, $3, '0xabc', $4, $5, $6, $7, 10, '0xblock', 1700000000, '0xabc', $8)`,
-      [`${row.chain_id}:${row.tx_hash}:${row.log_index}`, row.chain_id, orderId, row.currency, row.amount, row.tx_hash, row.log_index, row.tx_fee],
+      [
+        `${row.chain_id}:${row.tx_hash}:${row.log_index}`,
+        row.chain_id,
+        orderId,
+        row.currency,
+        row.amount,
+        row.tx_hash,
+        row.log_index,
+        row.tx_fee,
+      ],
     );
   };
   const statuses = async (requestId: string) =>
-    (await pool.query("SELECT to_status, fail_reason FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [requestId])).rows;
+    (
+      await pool.query("SELECT to_status, fail_reason FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [
+        requestId,
+      ])
+    ).rows;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -86,7 +112,20 @@ describe("reconcile", () => {
     // The same deposit indexed by hand before fees were recorded: still one deposit, with the indexer's fee.
     await insertDepositFact(
       pool,
-      { chainId: 31338, txHash: depositTx, logIndex: 0, orderId: request.orderId, depositor: "0xabc", currency: zeroAddress, amount: 1000n, blockNumber: 10n, blockHash: "0xblock", timestamp: 1700000000n, txFrom: "0xabc", txFee: null },
+      {
+        chainId: 31338,
+        txHash: depositTx,
+        logIndex: 0,
+        orderId: request.orderId,
+        depositor: "0xabc",
+        currency: zeroAddress,
+        amount: 1000n,
+        blockNumber: 10n,
+        blockHash: "0xblock",
+        timestamp: 1700000000n,
+        txFrom: "0xabc",
+        txFee: null,
+      },
       "manual",
     );
     expect(await run()).toMatchObject({ deposits: 1, fills: 0 });
@@ -123,7 +162,12 @@ describe("reconcile", () => {
       await run();
       expect((await statuses(request.id)).at(-1)).toEqual({ to_status: "failure", fail_reason: reason });
       const [refund] = await refundsOf(request.id);
-      expect(refund).toMatchObject({ reason, refunds_request: true, status: "queued", recipient: request.refundTo.toLowerCase() });
+      expect(refund).toMatchObject({
+        reason,
+        refunds_request: true,
+        status: "queued",
+        recipient: request.refundTo.toLowerCase(),
+      });
       expect(refunds).toContain(refund.id);
     }
     expect(enqueued).toEqual([]);
@@ -136,10 +180,15 @@ describe("reconcile", () => {
     await deposit(request.orderId);
     await run();
     await run();
-    const applied = await pool.query("SELECT count(*)::int AS n FROM crossfill.request_deposits WHERE request_id = $1", [request.id]);
+    const applied = await pool.query(
+      "SELECT count(*)::int AS n FROM crossfill.request_deposits WHERE request_id = $1",
+      [request.id],
+    );
     expect(applied.rows[0].n).toBe(2);
     expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
-    expect(await refundsOf(request.id)).toMatchObject([{ reason: "DOUBLE_SPEND", refunds_request: false, status: "queued" }]);
+    expect(await refundsOf(request.id)).toMatchObject([
+      { reason: "DOUBLE_SPEND", refunds_request: false, status: "queued" },
+    ]);
   });
 
   it("moves a failed request to refund once its refund's withdrawal is indexed", async () => {
@@ -148,7 +197,10 @@ describe("reconcile", () => {
     await run();
     const [refund] = await refundsOf(request.id);
     const txHash = hash();
-    await pool.query("UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 1 WHERE id = $1", [refund.id, txHash]);
+    await pool.query("UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 1 WHERE id = $1", [
+      refund.id,
+      txHash,
+    ]);
     await run();
     expect((await statuses(request.id)).at(-1)?.to_status).toBe("failure");
     await pool.query(
@@ -187,7 +239,11 @@ describe("reconcile", () => {
     expect((await statuses(expired.id)).at(-1)).toEqual({ to_status: "failure", fail_reason: "ORDER_EXPIRED" });
     expect(await refundsOf(expired.id)).toMatchObject([{ reason: "ORDER_EXPIRED", status: "queued" }]);
 
-    const tolerant = await insertTestRequest(pool, { deadline: past, latePaymentSlippageBps: 100n, quote: { fees: { relayer: { amount: "10" } } } });
+    const tolerant = await insertTestRequest(pool, {
+      deadline: past,
+      latePaymentSlippageBps: 100n,
+      quote: { fees: { relayer: { amount: "10" } } },
+    });
     const onTime = { tx_hash: hash() };
     await pool.query(
       `INSERT INTO onchain_fixture.deposit VALUES ($1, 31338, $2, '0xabc', $3, 1000, $4, 0, 10, '0xblock', $5, '0xabc')`,

@@ -1,6 +1,11 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { findUnappliedDeposits, findUnappliedFills, recordRequestDeposit, recordRequestFill } from "../schema/chainFacts.js";
+import {
+  findUnappliedDeposits,
+  findUnappliedFills,
+  recordRequestDeposit,
+  recordRequestFill,
+} from "../schema/chainFacts.js";
 import { findPendingWithoutFill, findStaleSubmitted } from "../schema/fillAttempts.js";
 import { findIndexedRefunds, findOpenRefunds, markRefundConfirmed, queueRefund } from "../schema/refunds.js";
 import { getRequest, setFillAmount } from "../schema/requests.js";
@@ -56,19 +61,41 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
           refundsRequest: false,
           recipient: request.refundTo ?? deposit.depositor,
         });
-        logger.warn({ requestId: request.id, txHash: deposit.txHash, status: request.status }, "second deposit for one order; refunding it");
+        logger.warn(
+          { requestId: request.id, txHash: deposit.txHash, status: request.status },
+          "second deposit for one order; refunding it",
+        );
         return { refund: refundId };
       }
       const late = deposit.timestamp * 1000n > BigInt(request.deadline.getTime());
-      const repriced = late && request.latePaymentSlippageBps !== null ? await repriceDeposit(request, deposit.amount, deps) : undefined;
+      const repriced =
+        late && request.latePaymentSlippageBps !== null
+          ? await repriceDeposit(request, deposit.amount, deps)
+          : undefined;
       const assessment = assessDeposit(request, deposit, repriced);
-      const details = { depositTxHash: deposit.txHash, depositChainId: deposit.chainId, depositedAmount: deposit.amount.toString() };
+      const details = {
+        depositTxHash: deposit.txHash,
+        depositChainId: deposit.chainId,
+        depositedAmount: deposit.amount.toString(),
+      };
       if (assessment.fill) {
         await setFillAmount(client, request.id, assessment.amountOut);
-        await transitionRequest(client, { requestId: request.id, to: "pending", details: { ...details, fillAmount: assessment.amountOut.toString() } });
+        await transitionRequest(client, {
+          requestId: request.id,
+          to: "pending",
+          details: { ...details, fillAmount: assessment.amountOut.toString() },
+        });
         return { fill: request.id };
       }
-      return { refund: await failRequest(client, { request, from: ["waiting"], failReason: assessment.failReason, deposit, details }) };
+      return {
+        refund: await failRequest(client, {
+          request,
+          from: ["waiting"],
+          failReason: assessment.failReason,
+          deposit,
+          details,
+        }),
+      };
     });
     // Queued as soon as its transaction commits: the fill's latency does not wait for the rest of the batch.
     if (queued.fill) {
@@ -85,8 +112,16 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
   for (const fill of fills) {
     await withTransaction(pool, async (client) => {
       if (!(await recordRequestFill(client, fill))) return;
-      const result = await transitionRequest(client, { requestId: fill.requestId, to: "success", details: { fillTxHash: fill.txHash } });
-      if (!result.applied) logger.warn({ requestId: fill.requestId, status: result.current }, "fill indexed for a request that cannot succeed");
+      const result = await transitionRequest(client, {
+        requestId: fill.requestId,
+        to: "success",
+        details: { fillTxHash: fill.txHash },
+      });
+      if (!result.applied)
+        logger.warn(
+          { requestId: fill.requestId, status: result.current },
+          "fill indexed for a request that cannot succeed",
+        );
     });
   }
 
@@ -94,15 +129,25 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
   for (const refund of refunds) {
     await withTransaction(pool, async (client) => {
       if (!(await markRefundConfirmed(client, refund.id)) || !refund.refundsRequest) return;
-      await transitionRequest(client, { requestId: refund.requestId, from: ["failure"], to: "refund", details: { refundTxHash: refund.txHash } });
+      await transitionRequest(client, {
+        requestId: refund.requestId,
+        from: ["failure"],
+        to: "refund",
+        details: { refundTxHash: refund.txHash },
+      });
     });
   }
 
   // Work a crash or a lost job left behind: deposits applied without a fill job, refunds never sent.
-  const stranded = [...(await findPendingWithoutFill(pool)), ...(await findStaleSubmitted(pool, FILL_RECHECK_AFTER_MS))];
+  const stranded = [
+    ...(await findPendingWithoutFill(pool)),
+    ...(await findStaleSubmitted(pool, FILL_RECHECK_AFTER_MS)),
+  ];
   const requeueFills = [...new Set(stranded)].filter((id) => !toFill.includes(id));
   for (const requestId of requeueFills) await deps.enqueueFill(requestId);
-  const requeueRefunds = [...new Set(await findOpenRefunds(pool, REFUND_REQUEUE_AFTER_MS))].filter((id) => !toRefund.includes(id));
+  const requeueRefunds = [...new Set(await findOpenRefunds(pool, REFUND_REQUEUE_AFTER_MS))].filter(
+    (id) => !toRefund.includes(id),
+  );
   for (const refundId of requeueRefunds) await deps.enqueueRefund(refundId);
   return {
     deposits: deposits.length,

@@ -39,9 +39,17 @@ export function createRefundProcessor(deps: RefundDeps) {
     if (native) return gasCost;
     const nativeCurrency = deps.registry.currency(chain.chain.id, zeroAddress)!;
     const token = deps.registry.currency(chain.chain.id, currency);
-    const [nativePrice, tokenPrice] = await Promise.all([deps.prices.usdPriceE18(nativeCurrency), token && deps.prices.usdPriceE18(token)]);
+    const [nativePrice, tokenPrice] = await Promise.all([
+      deps.prices.usdPriceE18(nativeCurrency),
+      token && deps.prices.usdPriceE18(token),
+    ]);
     if (!token || !nativePrice || !tokenPrice) return undefined;
-    return convertAmount(gasCost, { decimals: nativeCurrency.decimals, usdPriceE18: nativePrice }, { decimals: token.decimals, usdPriceE18: tokenPrice }, true);
+    return convertAmount(
+      gasCost,
+      { decimals: nativeCurrency.decimals, usdPriceE18: nativePrice },
+      { decimals: token.decimals, usdPriceE18: tokenPrice },
+      true,
+    );
   }
 
   return async function processRefund(job: { data: { refundId: string } }): Promise<string> {
@@ -66,10 +74,15 @@ export function createRefundProcessor(deps: RefundDeps) {
     };
 
     const gasCost = await gasCostIn(chain, refund.currency);
-    if (gasCost === undefined) return stuck("manual", "MANUAL_REFUND_REQUIRED", `no price to charge the refund's gas in ${refund.currency}`);
+    if (gasCost === undefined)
+      return stuck("manual", "MANUAL_REFUND_REQUIRED", `no price to charge the refund's gas in ${refund.currency}`);
     const payable = refundAmount(refund.deposited, gasCost);
     if ("refundFailReason" in payable) {
-      return stuck("unrefundable", payable.refundFailReason, `deposit ${refund.deposited} against the refund's gas ${gasCost}`);
+      return stuck(
+        "unrefundable",
+        payable.refundFailReason,
+        `deposit ${refund.deposited} against the refund's gas ${gasCost}`,
+      );
     }
     const { amount } = payable;
     const call = {
@@ -93,12 +106,19 @@ export function createRefundProcessor(deps: RefundDeps) {
       });
     } catch (error) {
       if (!findRevert(error)) throw error;
-      return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund withdrawal reverts: ${(error as Error).message.split("\n")[0]}`);
+      return stuck(
+        "manual",
+        "MANUAL_REFUND_REQUIRED",
+        `the refund withdrawal reverts: ${(error as Error).message.split("\n")[0]}`,
+      );
     }
     // Another run signed it meanwhile: send what it stored.
     if (!signed) return processRefund(job);
     await broadcastTransaction(chain, signed);
-    logger.info({ refundId: refund.id, requestId: refund.requestId, txHash: signed.txHash, amount: amount.toString() }, "refund sent");
+    logger.info(
+      { refundId: refund.id, requestId: refund.requestId, txHash: signed.txHash, amount: amount.toString() },
+      "refund sent",
+    );
     return signed.txHash;
   };
 }

@@ -5,7 +5,11 @@ import { reportNewErrors } from "./reportNewErrors.js";
  * pass under way. A pass that throws is not retried sooner; `onNewError` hears of a failure only when it differs
  * from the previous pass's (a database down for a minute is one log line, not one per pass).
  */
-export function repeatEvery(everyMs: number, pass: () => Promise<void>, onNewError: (error: unknown) => void): { close(): Promise<void> } {
+export function repeatEvery(
+  everyMs: number,
+  pass: () => Promise<void>,
+  onNewError: (error: unknown) => void,
+): { close(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

@@ -15,10 +15,19 @@ export async function repriceDeposit(
   const currencyIn = deps.registry.currency(request.originChainId, request.originCurrency);
   const currencyOut = deps.registry.currency(request.destinationChainId, request.destinationCurrency);
   if (!currencyIn || !currencyOut) return undefined;
-  const [priceIn, priceOut] = await Promise.all([deps.prices.usdPriceE18(currencyIn), deps.prices.usdPriceE18(currencyOut)]);
+  const [priceIn, priceOut] = await Promise.all([
+    deps.prices.usdPriceE18(currencyIn),
+    deps.prices.usdPriceE18(currencyOut),
+  ]);
   if (!priceIn || !priceOut) return undefined;
-  const quotedFee = BigInt((request.quote as { fees?: { relayer?: { amount?: string } } }).fees?.relayer?.amount ?? "0");
+  const quotedFee = BigInt(
+    (request.quote as { fees?: { relayer?: { amount?: string } } }).fees?.relayer?.amount ?? "0",
+  );
   const net = deposited - quotedFee;
   if (net <= 0n) return 0n;
-  return convertAmount(net, { decimals: currencyIn.decimals, usdPriceE18: priceIn }, { decimals: currencyOut.decimals, usdPriceE18: priceOut });
+  return convertAmount(
+    net,
+    { decimals: currencyIn.decimals, usdPriceE18: priceIn },
+    { decimals: currencyOut.decimals, usdPriceE18: priceOut },
+  );
 }

@@ -18,7 +18,10 @@ export type PreparedSolverTransaction = Awaited<ReturnType<typeof prepareSolverT
  * revert when the call would fail. Done before the nonce lock, so the lock is held only to sign.
  */
 export async function prepareSolverTransaction(chain: EvmChainClient, solver: LocalAccount, call: SolverCall) {
-  return walletFor(chain, solver).prepareTransactionRequest({ ...call, parameters: ["chainId", "fees", "gas", "type"] });
+  return walletFor(chain, solver).prepareTransactionRequest({
+    ...call,
+    parameters: ["chainId", "fees", "gas", "type"],
+  });
 }
 
 /**
@@ -39,7 +42,10 @@ export async function signSolverTransaction(
 }
 
 /** Sends a signed transaction; one the node already has (a re-send after a crash) counts as sent. */
-export async function broadcastTransaction(chain: EvmChainClient, signed: { rawTx: string; txHash: string }): Promise<void> {
+export async function broadcastTransaction(
+  chain: EvmChainClient,
+  signed: { rawTx: string; txHash: string },
+): Promise<void> {
   try {
     await chain.publicClient.sendRawTransaction({ serializedTransaction: signed.rawTx as Hex });
   } catch (error) {

@@ -8,7 +8,12 @@ import { migrate } from "../schema/migrate.js";
 import { ensureNotifyCursor } from "../schema/notifyCursor.js";
 import { readOutboxAfter } from "../schema/statusEvents.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
-import { getWebhookDelivery, listWebhookDeliveries, replayWebhookDelivery, webhookAttemptsOf } from "../schema/webhookDeliveries.js";
+import {
+  getWebhookDelivery,
+  listWebhookDeliveries,
+  replayWebhookDelivery,
+  webhookAttemptsOf,
+} from "../schema/webhookDeliveries.js";
 import { getWebhookEndpoint } from "../schema/webhookEndpoints.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
@@ -24,7 +29,14 @@ import { QUEUES, WEBHOOK_JOB_OPTIONS, type WebhookJob } from "./queues.js";
 import { createWebhookProcessor } from "./webhook.js";
 import { WEBHOOK_CURSOR, createWebhookFanout, startWebhookFanout } from "./webhookFanout.js";
 
-type Received = { status: string; eventId: string; attempt: string; replay: string | undefined; valid: boolean; custom: string | undefined };
+type Received = {
+  status: string;
+  eventId: string;
+  attempt: string;
+  replay: string | undefined;
+  valid: boolean;
+  custom: string | undefined;
+};
 
 /** Real Postgres, real BullMQ on Redis, a real HTTP receiver on 127.0.0.1; only the retry base is shrunk (20 ms). */
 describe("webhook delivery", () => {
@@ -74,25 +86,38 @@ describe("webhook delivery", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-    await setWebhook(pool, { allowPrivate: true }, {
-      apiKeyId: key.id,
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-      enabled: true,
-      headers: { "X-Team": "ops" },
+    await setWebhook(
+      pool,
+      { allowPrivate: true },
+      {
+        apiKeyId: key.id,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+        enabled: true,
+        headers: { "X-Team": "ops" },
+      },
+    );
+    const queues = createQueueBackend({
+      databaseUrl: db.url,
+      redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+      prefix: `test-${db.name}-${key.id}`,
     });
-    const queues = createQueueBackend({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", prefix: `test-${db.name}-${key.id}` });
     const queue = queues.createQueue<WebhookJob>(QUEUES.webhook);
     const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
       await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });
     };
     const poster = createWebhookPoster({ allowPrivate: true });
-    queues.createWorker<WebhookJob>(QUEUES.webhook, createWebhookProcessor({ pool, serverKey, poster, enqueue, logger, retryBaseMs: 20 }), { concurrency: 8 });
+    queues.createWorker<WebhookJob>(
+      QUEUES.webhook,
+      createWebhookProcessor({ pool, serverKey, poster, enqueue, logger, retryBaseMs: 20 }),
+      { concurrency: 8 },
+    );
     cleanups.push(async () => {
       await queues.close();
       poster.close();
     });
     const request = await insertTestRequest(pool, { apiKeyId: key.id });
-    const move = (to: RequestStatus) => withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to }));
+    const move = (to: RequestStatus) =>
+      withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to }));
     return { key, received, request, enqueue, move };
   }
 
@@ -111,11 +136,20 @@ describe("webhook delivery", () => {
     for (const to of ["pending", "submitted", "success"] as const) await move(to);
     await until(() => received.length === 4);
     expect(received.map((r) => r.status)).toEqual(["waiting", "pending", "submitted", "success"]);
-    expect(received.every((r) => r.valid && r.custom === "ops" && r.attempt === "1" && /^evt_\d+$/.test(r.eventId))).toBe(true);
+    expect(
+      received.every((r) => r.valid && r.custom === "ops" && r.attempt === "1" && /^evt_\d+$/.test(r.eventId)),
+    ).toBe(true);
     expect(new Set(received.map((r) => r.eventId)).size).toBe(4);
-    await until(async () => (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "delivered"));
+    await until(async () =>
+      (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "delivered"),
+    );
     const log = await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 });
-    expect(log.map((d) => [d.attempts, d.lastStatusCode])).toEqual([[1, 200], [1, 200], [1, 200], [1, 200]]);
+    expect(log.map((d) => [d.attempts, d.lastStatusCode])).toEqual([
+      [1, 200],
+      [1, 200],
+      [1, 200],
+      [1, 200],
+    ]);
   });
 
   it("retries a receiver that answers 500 twice, and holds the request's next event until the first is delivered", async () => {
@@ -125,9 +159,17 @@ describe("webhook delivery", () => {
     await move("pending");
     await move("submitted");
     await until(() => received.length === 5);
-    expect(received.map((r) => [r.status, r.attempt])).toEqual([["waiting", "1"], ["waiting", "2"], ["waiting", "3"], ["pending", "1"], ["submitted", "1"]]);
+    expect(received.map((r) => [r.status, r.attempt])).toEqual([
+      ["waiting", "1"],
+      ["waiting", "2"],
+      ["waiting", "3"],
+      ["pending", "1"],
+      ["submitted", "1"],
+    ]);
     expect(received.every((r) => r.valid)).toBe(true);
-    await until(async () => (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "delivered"));
+    await until(async () =>
+      (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "delivered"),
+    );
     const [submitted, pending, waiting] = await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 });
     expect([waiting.attempts, waiting.lastStatusCode, waiting.lastError]).toEqual([3, 200, null]);
     expect([pending.attempts, submitted.attempts]).toEqual([1, 1]);
@@ -148,11 +190,15 @@ describe("webhook delivery", () => {
     await move("pending");
     await move("submitted");
     await until(async () => (await getWebhookEndpoint(pool, key.id))?.enabled === false);
-    await until(async () => (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "disabled"));
+    await until(async () =>
+      (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "disabled"),
+    );
     expect(received.map((r) => r.status)).toEqual(["waiting"]);
     expect((await getWebhookEndpoint(pool, key.id))?.disabledReason).toContain("410");
     const waiting = (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).at(-1)!;
-    expect((await webhookAttemptsOf(pool, [waiting.id]))[0].map((a) => [a.outcome, a.statusCode])).toEqual([["disabled", 410]]);
+    expect((await webhookAttemptsOf(pool, [waiting.id]))[0].map((a) => [a.outcome, a.statusCode])).toEqual([
+      ["disabled", 410],
+    ]);
     // Disabled endpoints get no new deliveries.
     await move("success");
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -53,7 +53,9 @@ export function createWebhookProcessor(deps: WebhookDeps) {
   const claim = batchPerTick((keys: readonly AttemptKey[]) => claimWebhookAttempts(deps.pool, keys, LEASE_MS));
   const record = batchPerTick((records: readonly AttemptRecord[]) => recordWebhookAttempts(deps.pool, records));
   const nextPending = batchPerTick(async (pairs: readonly { apiKeyId: string; requestId: string }[]) => {
-    const heads = new Map((await nextPendingDeliveries(deps.pool, pairs)).map((head) => [`${head.apiKeyId}/${head.requestId}`, head]));
+    const heads = new Map(
+      (await nextPendingDeliveries(deps.pool, pairs)).map((head) => [`${head.apiKeyId}/${head.requestId}`, head]),
+    );
     return pairs.map((pair) => heads.get(`${pair.apiKeyId}/${pair.requestId}`));
   });
   return async (job: { data: WebhookJob }): Promise<string> => {
@@ -63,7 +65,12 @@ export function createWebhookProcessor(deps: WebhookDeps) {
       const current = await getWebhookDelivery(deps.pool, deliveryId);
       // A job killed mid-POST holds its claim until the lease ends: try again then (BullMQ backoff). Anything else
       // (done, replayed, not its turn, endpoint disabled) is queued again by whatever changes it.
-      const held = current?.state === "pending" && current.generation === generation && current.attempts === attempt && current.leaseUntil !== null && current.leaseUntil.getTime() > Date.now();
+      const held =
+        current?.state === "pending" &&
+        current.generation === generation &&
+        current.attempts === attempt &&
+        current.leaseUntil !== null &&
+        current.leaseUntil.getTime() > Date.now();
       if (held) throw new AttemptHeldError("attempt held by another job");
       return "not due";
     }
@@ -86,11 +93,25 @@ export function createWebhookProcessor(deps: WebhookDeps) {
       const response = await deps.poster.post(url, delivery.body, headers);
       const latencyMs = Math.round(performance.now() - started);
       const statusCode = "statusCode" in response ? response.statusCode : null;
-      const error = "error" in response ? response.error : statusCode !== null && (statusCode < 200 || statusCode > 299) ? `HTTP ${statusCode}` : null;
-      if (statusCode !== null && statusCode >= 200 && statusCode <= 299) outcome = { state: "delivered", statusCode, error: null, latencyMs, nextAttemptAt: null };
+      const error =
+        "error" in response
+          ? response.error
+          : statusCode !== null && (statusCode < 200 || statusCode > 299)
+            ? `HTTP ${statusCode}`
+            : null;
+      if (statusCode !== null && statusCode >= 200 && statusCode <= 299)
+        outcome = { state: "delivered", statusCode, error: null, latencyMs, nextAttemptAt: null };
       else if (statusCode === 410) outcome = { state: "disabled", statusCode, error, latencyMs, nextAttemptAt: null };
-      else if (attempt >= WEBHOOK_MAX_RETRIES) outcome = { state: "failed", statusCode, error, latencyMs, nextAttemptAt: null };
-      else outcome = { state: "pending", statusCode, error, latencyMs, nextAttemptAt: new Date(now() + webhookRetryDelay(attempt + 1, deps.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS)) };
+      else if (attempt >= WEBHOOK_MAX_RETRIES)
+        outcome = { state: "failed", statusCode, error, latencyMs, nextAttemptAt: null };
+      else
+        outcome = {
+          state: "pending",
+          statusCode,
+          error,
+          latencyMs,
+          nextAttemptAt: new Date(now() + webhookRetryDelay(attempt + 1, deps.retryBaseMs ?? WEBHOOK_RETRY_BASE_MS)),
+        };
     }
     // A 410 ends the delivery and disables the endpoint in one transaction: no later event of the request can
     // become "next" and be posted in between.
@@ -109,10 +130,18 @@ export function createWebhookProcessor(deps: WebhookDeps) {
     }
     if (outcome.state === "pending") {
       const next = { deliveryId, generation, attempt: attempt + 1 };
-      await deps.enqueue(next, { jobId: webhookJobId(next), delayMs: Math.max(0, (outcome.nextAttemptAt as Date).getTime() - now()) });
+      await deps.enqueue(next, {
+        jobId: webhookJobId(next),
+        delayMs: Math.max(0, (outcome.nextAttemptAt as Date).getTime() - now()),
+      });
       return `retry ${attempt + 1} queued`;
     }
-    await kickWebhookDelivery(nextPending, deps.enqueue, { apiKeyId: delivery.apiKeyId, requestId: delivery.requestId, after: deliveryId }, now());
+    await kickWebhookDelivery(
+      nextPending,
+      deps.enqueue,
+      { apiKeyId: delivery.apiKeyId, requestId: delivery.requestId, after: deliveryId },
+      now(),
+    );
     return outcome.state;
   };
 }

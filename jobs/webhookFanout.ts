@@ -1,6 +1,11 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { createWebhookDeliveries, deliveryHeadsToRequeue, nextPendingDeliveries, nextPendingDelivery } from "../schema/webhookDeliveries.js";
+import {
+  createWebhookDeliveries,
+  deliveryHeadsToRequeue,
+  nextPendingDeliveries,
+  nextPendingDelivery,
+} from "../schema/webhookDeliveries.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { type EnqueueWebhook, type FindNextDelivery, kickWebhookDelivery } from "./kickWebhookDelivery.js";
 import { type RunningNotifier, startNotifier } from "./notify.js";
@@ -46,7 +51,12 @@ const SWEEP_EVERY_MS = 3_000;
 const OVERDUE_MS = 30_000;
 
 /** The webhook notifier over the outbox plus a sweep that queues replays and re-queues deliveries whose job was lost. */
-export async function startWebhookFanout(deps: { pool: pg.Pool; enqueue: EnqueueWebhook; logger: Logger; sweepEveryMs?: number }): Promise<RunningNotifier> {
+export async function startWebhookFanout(deps: {
+  pool: pg.Pool;
+  enqueue: EnqueueWebhook;
+  logger: Logger;
+  sweepEveryMs?: number;
+}): Promise<RunningNotifier> {
   const fanout = createWebhookFanout(deps.pool, deps.enqueue);
   const notifier = await startNotifier({
     pool: deps.pool,

@@ -9,7 +9,14 @@ export type ApiKeyRecord = {
   revokedAt: Date | null;
 };
 
-type ApiKeyRow = { id: string; name: string | null; integrator: string; elevated: boolean; created_at: Date; revoked_at: Date | null };
+type ApiKeyRow = {
+  id: string;
+  name: string | null;
+  integrator: string;
+  elevated: boolean;
+  created_at: Date;
+  revoked_at: Date | null;
+};
 
 const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
@@ -22,7 +29,14 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
 
 export async function insertApiKey(
   db: Queryable,
-  key: { id: string; name: string | null; integrator: string; elevated: boolean; keyHash: Buffer; webhookSecretCipher: Buffer },
+  key: {
+    id: string;
+    name: string | null;
+    integrator: string;
+    elevated: boolean;
+    keyHash: Buffer;
+    webhookSecretCipher: Buffer;
+  },
 ): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRow>(
     `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher)
@@ -42,7 +56,11 @@ export async function findApiKeyByHash(db: Queryable, keyHash: Buffer): Promise<
 }
 
 /** Keys named by id or by hash of the key itself, as the `apiKey` listing parameter allows both. */
-export async function findApiKeys(db: Queryable, ids: string[], hashes: Buffer[]): Promise<Array<ApiKeyRecord & { keyHash: Buffer }>> {
+export async function findApiKeys(
+  db: Queryable,
+  ids: string[],
+  hashes: Buffer[],
+): Promise<Array<ApiKeyRecord & { keyHash: Buffer }>> {
   const { rows } = await db.query<ApiKeyRow & { key_hash: Buffer }>(
     `SELECT id, name, integrator, elevated, created_at, revoked_at, key_hash FROM crossfill.api_keys
       WHERE id = ANY($1::text[]) OR key_hash = ANY($2::bytea[])`,
@@ -60,7 +78,10 @@ export async function listApiKeys(db: Queryable): Promise<ApiKeyRecord[]> {
 
 /** Revokes a key; false when no active key has this id. */
 export async function revokeApiKey(db: Queryable, id: string): Promise<boolean> {
-  const result = await db.query("UPDATE crossfill.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL", [id]);
+  const result = await db.query(
+    "UPDATE crossfill.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL",
+    [id],
+  );
   return result.rowCount === 1;
 }
 

@@ -44,7 +44,8 @@ export function onchainSchemaIdent(name: OnchainSchema): string {
  * both is one row, with the fee whichever source recorded it.
  */
 function allDeposits(onchain: OnchainSchema): string {
-  const columns = "chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from";
+  const columns =
+    "chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from";
   return `(SELECT ${columns}, max(tx_fee) AS tx_fee
              FROM (SELECT chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee
                      FROM ${onchainSchemaIdent(onchain)}.deposit
@@ -69,7 +70,11 @@ type DepositRow = {
 };
 
 /** Deposits for known orders that have not been applied to their request yet, oldest first. */
-export async function findUnappliedDeposits(db: Queryable, onchain: OnchainSchema, limit = 200): Promise<Array<DepositFact & { requestId: string }>> {
+export async function findUnappliedDeposits(
+  db: Queryable,
+  onchain: OnchainSchema,
+  limit = 200,
+): Promise<Array<DepositFact & { requestId: string }>> {
   const { rows } = await db.query<DepositRow & { request_id: string }>(
     `SELECT d.*, r.id AS request_id
        FROM ${allDeposits(onchain)} d
@@ -162,7 +167,10 @@ export async function insertDepositFact(db: Queryable, fact: DepositFact, source
 }
 
 /** Marks a deposit as applied to its request; false when it already was (the unique key decides). */
-export async function recordRequestDeposit(client: pg.PoolClient, fact: DepositFact & { requestId: string }): Promise<boolean> {
+export async function recordRequestDeposit(
+  client: pg.PoolClient,
+  fact: DepositFact & { requestId: string },
+): Promise<boolean> {
   const result = await client.query(
     `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash, tx_fee)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
@@ -241,7 +249,11 @@ export async function listRequestDeposits(db: Queryable, requestId: string): Pro
 }
 
 /** Marks an applied deposit as reorged out, with the context the request record shows. */
-export async function markDepositReorged(db: Queryable, deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">, reorg: Record<string, unknown>): Promise<void> {
+export async function markDepositReorged(
+  db: Queryable,
+  deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">,
+  reorg: Record<string, unknown>,
+): Promise<void> {
   await db.query(
     `UPDATE crossfill.request_deposits SET reorg = $5 WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4`,
     [deposit.chainId, deposit.txHash, deposit.logIndex, deposit.blockHash, JSON.stringify(reorg)],

@@ -42,7 +42,9 @@ type FillAttemptRow = {
 };
 
 export async function getFillAttempt(db: Queryable, requestId: string): Promise<StoredFillAttempt | undefined> {
-  const { rows } = await db.query<FillAttemptRow>("SELECT * FROM crossfill.fill_attempts WHERE request_id = $1", [requestId]);
+  const { rows } = await db.query<FillAttemptRow>("SELECT * FROM crossfill.fill_attempts WHERE request_id = $1", [
+    requestId,
+  ]);
   const row = rows[0];
   return (
     row && {
@@ -66,7 +68,12 @@ export async function getFillAttempt(db: Queryable, requestId: string): Promise<
 }
 
 /** Stores a re-priced fill on the same nonce (before it is broadcast); the one it replaces is kept. */
-export async function recordFillReplacement(db: Queryable, requestId: string, replaced: string, next: { txHash: string; rawTx: string }): Promise<boolean> {
+export async function recordFillReplacement(
+  db: Queryable,
+  requestId: string,
+  replaced: string,
+  next: { txHash: string; rawTx: string },
+): Promise<boolean> {
   const result = await db.query(
     `UPDATE crossfill.fill_attempts SET tx_hash = $3, raw_tx = $4, previous_tx_hashes = previous_tx_hashes || $2::text,
             bumps = bumps + 1, sent_at = now() WHERE request_id = $1 AND tx_hash = $2 AND cancel_tx_hash IS NULL`,

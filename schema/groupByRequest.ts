@@ -6,6 +6,9 @@ export function groupByKey<T>(keys: readonly string[], items: readonly T[], keyO
 }
 
 /** Rows of many requests → one list per requested id, in the order the ids were given. */
-export function groupByRequest<T extends { requestId: string }>(requestIds: readonly string[], items: readonly T[]): T[][] {
+export function groupByRequest<T extends { requestId: string }>(
+  requestIds: readonly string[],
+  items: readonly T[],
+): T[][] {
   return groupByKey(requestIds, items, (item) => item.requestId);
 }

@@ -15,7 +15,11 @@ describe("request listing facts", () => {
       [chainId, hash(), requestId, block, timestamp],
     );
   const facts = async (id: string) =>
-    (await database.pool.query("SELECT deposit_block::int, fill_seconds::int FROM crossfill.requests WHERE id = $1", [id])).rows[0];
+    (
+      await database.pool.query("SELECT deposit_block::int, fill_seconds::int FROM crossfill.requests WHERE id = $1", [
+        id,
+      ])
+    ).rows[0];
 
   it("count only deposits that still stand on the origin chain", async () => {
     const request = await insertTestRequest(database.pool, { originChainId: 31338, destinationChainId: 31339 });
@@ -27,9 +31,14 @@ describe("request listing facts", () => {
       [hash(), request.id],
     );
     expect(await facts(request.id)).toEqual({ deposit_block: 5, fill_seconds: 50 });
-    await database.pool.query("UPDATE crossfill.request_deposits SET reorg = '{}' WHERE tx_hash = $1", [reorged.rows[0].tx_hash]);
+    await database.pool.query("UPDATE crossfill.request_deposits SET reorg = '{}' WHERE tx_hash = $1", [
+      reorged.rows[0].tx_hash,
+    ]);
     expect(await facts(request.id)).toEqual({ deposit_block: 8, fill_seconds: 20 });
-    await database.pool.query("DELETE FROM crossfill.request_deposits WHERE request_id = $1 AND reorg IS NULL AND chain_id = 31338", [request.id]);
+    await database.pool.query(
+      "DELETE FROM crossfill.request_deposits WHERE request_id = $1 AND reorg IS NULL AND chain_id = 31338",
+      [request.id],
+    );
     expect(await facts(request.id)).toEqual({ deposit_block: null, fill_seconds: null });
   });
 });

@@ -24,7 +24,8 @@ type NonceMappingRow = {
   created_at: Date;
 };
 
-const COLUMNS = "depositor, nonce, request_id, wallet, wallet_chain_id, signature_chain_id, signature, api_key_id, created_at";
+const COLUMNS =
+  "depositor, nonce, request_id, wallet, wallet_chain_id, signature_chain_id, signature, api_key_id, created_at";
 
 const toMapping = (row: NonceMappingRow): NonceMapping => ({
   depositor: row.depositor,
@@ -66,7 +67,11 @@ export async function insertNonceMapping(
 }
 
 /** The request a transfer from `depositor` with `nonce` belongs to, if one was authorized. */
-export async function findNonceMapping(db: Queryable, depositor: string, nonce: bigint): Promise<NonceMapping | undefined> {
+export async function findNonceMapping(
+  db: Queryable,
+  depositor: string,
+  nonce: bigint,
+): Promise<NonceMapping | undefined> {
   const { rows } = await db.query<NonceMappingRow>(
     `SELECT ${COLUMNS} FROM crossfill.nonce_mappings WHERE depositor = lower($1) AND nonce = $2`,
     [depositor, nonce.toString()],

@@ -32,18 +32,33 @@ describe("requestStats rollups (triggers and rebuildRequestStatsRollup)", () => 
   const database = useMigratedDatabase({ max: 2 });
 
   const expectRollupsEqualRows = async (step: string) => {
-    expect((await database.pool.query(ROLLUP_TOTALS)).rows, step).toEqual((await database.pool.query(EXPECTED_TOTALS)).rows);
-    expect((await database.pool.query(ROLLUP_FILLS)).rows, step).toEqual((await database.pool.query(EXPECTED_FILLS)).rows);
+    expect((await database.pool.query(ROLLUP_TOTALS)).rows, step).toEqual(
+      (await database.pool.query(EXPECTED_TOTALS)).rows,
+    );
+    expect((await database.pool.query(ROLLUP_FILLS)).rows, step).toEqual(
+      (await database.pool.query(EXPECTED_FILLS)).rows,
+    );
     // and so after folding the changes in, which leaves no group without rows
     expect(await foldRequestStatsChanges(database.pool), step).not.toBeNull();
-    expect((await database.pool.query(ROLLUP_TOTALS)).rows, `${step}, folded`).toEqual((await database.pool.query(EXPECTED_TOTALS)).rows);
-    expect((await database.pool.query(ROLLUP_FILLS)).rows, `${step}, folded`).toEqual((await database.pool.query(EXPECTED_FILLS)).rows);
-    const { rows } = await database.pool.query(`SELECT (SELECT count(*) FROM crossfill.request_stats_daily_changes) + (SELECT count(*) FROM crossfill.request_fill_stats_daily_changes)
+    expect((await database.pool.query(ROLLUP_TOTALS)).rows, `${step}, folded`).toEqual(
+      (await database.pool.query(EXPECTED_TOTALS)).rows,
+    );
+    expect((await database.pool.query(ROLLUP_FILLS)).rows, `${step}, folded`).toEqual(
+      (await database.pool.query(EXPECTED_FILLS)).rows,
+    );
+    const { rows } = await database.pool
+      .query(`SELECT (SELECT count(*) FROM crossfill.request_stats_daily_changes) + (SELECT count(*) FROM crossfill.request_fill_stats_daily_changes)
       + (SELECT count(*) FROM crossfill.request_stats_daily WHERE n <= 0) + (SELECT count(*) FROM crossfill.request_fill_stats_daily WHERE n <= 0) AS left`);
     expect(Number(rows[0].left), `${step}, folded`).toBe(0);
   };
-  const move = (requestId: string, to: "depositing" | "pending" | "submitted" | "success" | "failure" | "refund", failReason?: string) =>
-    withTransaction(database.pool, async (client) => expect((await transitionRequest(client, { requestId, to, failReason: failReason as never })).applied).toBe(true));
+  const move = (
+    requestId: string,
+    to: "depositing" | "pending" | "submitted" | "success" | "failure" | "refund",
+    failReason?: string,
+  ) =>
+    withTransaction(database.pool, async (client) =>
+      expect((await transitionRequest(client, { requestId, to, failReason: failReason as never })).applied).toBe(true),
+    );
   const deposit = (requestId: string, timestamp: number) =>
     database.pool.query(
       `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
@@ -62,8 +77,19 @@ describe("requestStats rollups (triggers and rebuildRequestStatsRollup)", () => 
     const a = await insertStatsRequest(database.pool, { ...base, amountUsd: "1.5", relayerFeeUsd: "0.1" });
     const b = await insertStatsRequest(database.pool, { ...base, amountUsd: "2.25", relayerFeeUsd: "0.125" });
     const c = await insertStatsRequest(database.pool, { ...base, amountUsd: "3", relayerFeeUsd: "0.5" });
-    const d = await insertStatsRequest(database.pool, { ...base, symbol: "ETH", createdAt: "2026-05-01T23:59:59.999Z", amountUsd: "1000.000001" });
-    const e = await insertStatsRequest(database.pool, { ...base, createdAt: "2026-05-02T00:00:00Z", amountUsd: "7.0", fillSeconds: 12, status: "success" });
+    const d = await insertStatsRequest(database.pool, {
+      ...base,
+      symbol: "ETH",
+      createdAt: "2026-05-01T23:59:59.999Z",
+      amountUsd: "1000.000001",
+    });
+    const e = await insertStatsRequest(database.pool, {
+      ...base,
+      createdAt: "2026-05-02T00:00:00Z",
+      amountUsd: "7.0",
+      fillSeconds: 12,
+      status: "success",
+    });
     await expectRollupsEqualRows("inserted");
 
     // waiting → pending → success, with the deposit and fill facts that set fill_seconds (migration 0013's triggers)
@@ -91,7 +117,10 @@ describe("requestStats rollups (triggers and rebuildRequestStatsRollup)", () => 
     // edits of the dimensions and measures themselves: creation day, chain, quote (amount 3 → 3.000)
     await database.pool.query("UPDATE crossfill.requests SET created_at = '2026-05-03T01:00:00Z' WHERE id = $1", [c]);
     await database.pool.query("UPDATE crossfill.requests SET destination_chain_id = 8453 WHERE id = $1", [e]);
-    await database.pool.query(`UPDATE crossfill.requests SET quote = jsonb_set(quote, '{details,currencyIn,amountUsd}', '"3.000"') WHERE id = $1`, [c]);
+    await database.pool.query(
+      `UPDATE crossfill.requests SET quote = jsonb_set(quote, '{details,currencyIn,amountUsd}', '"3.000"') WHERE id = $1`,
+      [c],
+    );
     await expectRollupsEqualRows("edited");
 
     // deletes: the last row of a group removes the group
@@ -104,7 +133,14 @@ describe("requestStats rollups (triggers and rebuildRequestStatsRollup)", () => 
   });
 
   it("never makes two transactions changing requests of the same group wait for each other", async () => {
-    const base = { origin: 1, destination: 10, symbol: "USDC", createdAt: "2026-05-05T10:00:00Z", status: "waiting", amountUsd: "1" };
+    const base = {
+      origin: 1,
+      destination: 10,
+      symbol: "USDC",
+      createdAt: "2026-05-05T10:00:00Z",
+      status: "waiting",
+      amountUsd: "1",
+    };
     const [slow, fast] = [await insertStatsRequest(database.pool, base), await insertStatsRequest(database.pool, base)];
     const client = await database.pool.connect();
     try {
@@ -121,9 +157,15 @@ describe("requestStats rollups (triggers and rebuildRequestStatsRollup)", () => 
   it("rebuilds both rollups from the rows after writes that bypassed the triggers", async () => {
     for (let i = 0; i < 20; i++) {
       await insertStatsRequest(database.pool, {
-        origin: [1, 10][i % 2], destination: 8453, symbol: ["ETH", "USDC", "WETH"][i % 3], createdAt: `2026-06-0${1 + (i % 3)}T0${i % 10}:00:00Z`,
-        status: ["success", "failure", "pending"][i % 3], failReason: i % 3 === 1 ? "SLIPPAGE" : undefined, amountUsd: `${i}.${i}`,
-        relayerFeeUsd: `0.0${i}`, fillSeconds: i % 3 === 0 ? i : undefined,
+        origin: [1, 10][i % 2],
+        destination: 8453,
+        symbol: ["ETH", "USDC", "WETH"][i % 3],
+        createdAt: `2026-06-0${1 + (i % 3)}T0${i % 10}:00:00Z`,
+        status: ["success", "failure", "pending"][i % 3],
+        failReason: i % 3 === 1 ? "SLIPPAGE" : undefined,
+        amountUsd: `${i}.${i}`,
+        relayerFeeUsd: `0.0${i}`,
+        fillSeconds: i % 3 === 0 ? i : undefined,
       });
     }
     await expectRollupsEqualRows("inserted");
@@ -135,7 +177,9 @@ describe("requestStats rollups (triggers and rebuildRequestStatsRollup)", () => 
     } finally {
       client.release();
     }
-    expect((await database.pool.query(ROLLUP_TOTALS)).rows).not.toEqual((await database.pool.query(EXPECTED_TOTALS)).rows);
+    expect((await database.pool.query(ROLLUP_TOTALS)).rows).not.toEqual(
+      (await database.pool.query(EXPECTED_TOTALS)).rows,
+    );
     await rebuildRequestStatsRollup(database.pool);
     await expectRollupsEqualRows("rebuilt");
   });

@@ -94,13 +94,22 @@ function toRefund(row: RefundRow): Refund {
   };
 }
 
-export async function getRefund(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<Refund | undefined> {
-  const { rows } = await db.query<RefundRow>(`SELECT * FROM crossfill.refunds WHERE id = $1${options.forUpdate ? " FOR UPDATE" : ""}`, [id]);
+export async function getRefund(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Refund | undefined> {
+  const { rows } = await db.query<RefundRow>(
+    `SELECT * FROM crossfill.refunds WHERE id = $1${options.forUpdate ? " FOR UPDATE" : ""}`,
+    [id],
+  );
   return rows[0] && toRefund(rows[0]);
 }
 
 export async function listRefunds(db: Queryable, requestId: string): Promise<Refund[]> {
-  const { rows } = await db.query<RefundRow>("SELECT * FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId]);
+  const { rows } = await db.query<RefundRow>("SELECT * FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [
+    requestId,
+  ]);
   return rows.map(toRefund);
 }
 
@@ -117,7 +126,13 @@ export async function markRefundSent(
 }
 
 /** A refund that will not be paid automatically: too small for its gas, or refused on-chain. */
-export async function markRefundStuck(db: Queryable, id: string, status: "unrefundable" | "manual", refundFailReason: string, note: string): Promise<void> {
+export async function markRefundStuck(
+  db: Queryable,
+  id: string,
+  status: "unrefundable" | "manual",
+  refundFailReason: string,
+  note: string,
+): Promise<void> {
   await db.query(
     `UPDATE crossfill.refunds SET status = $2, refund_fail_reason = $3, note = $4, updated_at = now() WHERE id = $1 AND status IN ('queued', 'sent')`,
     [id, status, refundFailReason, note],
@@ -144,7 +159,10 @@ export async function findIndexedRefunds(db: Queryable, onchainSchema: string): 
 }
 
 export async function markRefundConfirmed(db: pg.PoolClient, id: string): Promise<boolean> {
-  const result = await db.query(`UPDATE crossfill.refunds SET status = 'confirmed', updated_at = now() WHERE id = $1 AND status = 'sent'`, [id]);
+  const result = await db.query(
+    `UPDATE crossfill.refunds SET status = 'confirmed', updated_at = now() WHERE id = $1 AND status = 'sent'`,
+    [id],
+  );
   return result.rowCount === 1;
 }
 
@@ -159,14 +177,18 @@ export async function findOpenRefunds(db: Queryable, olderThanMs: number, limit 
 }
 
 /** A refund as its request's history shows it: what it returned, what its gas cost the deposit, and why not. */
-export type RequestRefund = Refund & { gasCost: bigint | null; refundFailReason: string | null; createdAt: Date; updatedAt: Date };
+export type RequestRefund = Refund & {
+  gasCost: bigint | null;
+  refundFailReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 /** The refunds of many requests in one query, one list per id in the order given, oldest first. */
 export async function refundsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<RequestRefund[][]> {
-  const { rows } = await db.query<RefundRow & { gas_cost: string | null; refund_fail_reason: string | null; created_at: Date; updated_at: Date }>(
-    "SELECT * FROM crossfill.refunds WHERE request_id = ANY($1) ORDER BY id",
-    [requestIds],
-  );
+  const { rows } = await db.query<
+    RefundRow & { gas_cost: string | null; refund_fail_reason: string | null; created_at: Date; updated_at: Date }
+  >("SELECT * FROM crossfill.refunds WHERE request_id = ANY($1) ORDER BY id", [requestIds]);
   return groupByRequest(
     requestIds,
     rows.map((row) => ({
@@ -180,7 +202,10 @@ export async function refundsOfRequests(db: Queryable, requestIds: readonly stri
 }
 
 /** Refunds an operator should look at: not paid automatically, or not yet confirmed. */
-export async function listRefundsByStatus(db: Queryable, statuses: readonly RefundStatus[]): Promise<Array<Refund & { refundFailReason: string | null; note: string | null }>> {
+export async function listRefundsByStatus(
+  db: Queryable,
+  statuses: readonly RefundStatus[],
+): Promise<Array<Refund & { refundFailReason: string | null; note: string | null }>> {
   const { rows } = await db.query<RefundRow & { refund_fail_reason: string | null; note: string | null }>(
     "SELECT * FROM crossfill.refunds WHERE status = ANY($1) ORDER BY id",
     [statuses],

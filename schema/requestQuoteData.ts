@@ -14,7 +14,14 @@ export type RequestQuoteData = {
 /** The stored quote of a request with the key (and integrator) it was made with. */
 export async function getRequestQuoteData(db: Queryable, requestId: string): Promise<RequestQuoteData | undefined> {
   const { rows } = await db.query<{
-    id: string; order_id: string; referrer: string | null; quote: unknown; order_data: unknown; created_at: Date; name: string | null; integrator: string | null;
+    id: string;
+    order_id: string;
+    referrer: string | null;
+    quote: unknown;
+    order_data: unknown;
+    created_at: Date;
+    name: string | null;
+    integrator: string | null;
   }>(
     `SELECT r.id, r.order_id, r.referrer, r.quote, r.order_data, r.created_at, k.name, k.integrator
        FROM crossfill.requests r LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id

@@ -5,12 +5,21 @@ import { Params, whereSql } from "./requestsQuery.js";
 import { withTransaction } from "./withTransaction.js";
 
 /** What requestStats can group by; DAY and HOUR are UTC buckets of the creation time. */
-export const REQUEST_STATS_GROUPS = ["ORIGIN_CHAIN", "DESTINATION_CHAIN", "STATUS", "CURRENCY_IN", "FAIL_REASON", "DAY", "HOUR"] as const;
+export const REQUEST_STATS_GROUPS = [
+  "ORIGIN_CHAIN",
+  "DESTINATION_CHAIN",
+  "STATUS",
+  "CURRENCY_IN",
+  "FAIL_REASON",
+  "DAY",
+  "HOUR",
+] as const;
 export type RequestStatsGroup = (typeof REQUEST_STATS_GROUPS)[number];
 
 // DAY and HOUR have no per-row expression: groupedRows enumerates their buckets.
 type TimeGroup = "DAY" | "HOUR";
-const GROUP_SQL: Record<Exclude<RequestStatsGroup, TimeGroup>, { expression: string; alias: string }> & Record<TimeGroup, { alias: string }> = {
+const GROUP_SQL: Record<Exclude<RequestStatsGroup, TimeGroup>, { expression: string; alias: string }> &
+  Record<TimeGroup, { alias: string }> = {
   ORIGIN_CHAIN: { expression: "r.origin_chain_id", alias: "origin_chain_id" },
   DESTINATION_CHAIN: { expression: "r.destination_chain_id", alias: "destination_chain_id" },
   STATUS: { expression: "r.status", alias: "status" },
@@ -70,12 +79,19 @@ const EPOCH = "timestamptz '2000-01-01 00:00:00+00'";
  * grouping a year of rows by date_bin (docs/PERFORMANCE.md). Rows are the same either way: a bucket's range is
  * clipped to the window.
  */
-function groupedRows(query: RequestStatsQuery, params: Params, extra: Array<{ expression: string; alias: string }>, measures: string, where: string[] = []): string {
+function groupedRows(
+  query: RequestStatsQuery,
+  params: Params,
+  extra: Array<{ expression: string; alias: string }>,
+  measures: string,
+  where: string[] = [],
+): string {
   const from = params.add(query.from.toISOString(), "timestamptz");
   const to = params.add(query.to.toISOString(), "timestamptz");
   const filters = [...whereSql(query.filter, params), ...where];
   const step = query.groupBy.includes("HOUR") ? "1 hour" : query.groupBy.includes("DAY") ? "1 day" : undefined;
-  const select = (keys: Array<{ expression: string; alias: string }>) => keys.map((key) => `${key.expression} AS ${key.alias}, `).join("");
+  const select = (keys: Array<{ expression: string; alias: string }>) =>
+    keys.map((key) => `${key.expression} AS ${key.alias}, `).join("");
   const groupByPositions = (count: number) => Array.from({ length: count }, (_, index) => index + 1).join(", ");
   // The keys aggregated per row: every group but the time buckets, and the extras.
   const keys = [...query.groupBy.flatMap((group) => (isTimeGroup(group) ? [] : [GROUP_SQL[group]])), ...extra];
@@ -87,7 +103,11 @@ function groupedRows(query: RequestStatsQuery, params: Params, extra: Array<{ ex
   }
   // HOUR buckets nest in UTC days, so with both the day is the hour's.
   const timeKeys = query.groupBy.flatMap((group) =>
-    group === "DAY" ? [`date_bin('1 day', b.bucket, ${EPOCH}) AS day, `] : group === "HOUR" ? ["b.bucket AS hour, "] : [],
+    group === "DAY"
+      ? [`date_bin('1 day', b.bucket, ${EPOCH}) AS day, `]
+      : group === "HOUR"
+        ? ["b.bucket AS hour, "]
+        : [],
   );
   return `SELECT ${timeKeys.join("")}x.*
               FROM generate_series(date_bin('${step}', ${from}, ${EPOCH}), ${to} - interval '1 microsecond', interval '${step}') AS b(bucket)
@@ -100,7 +120,14 @@ function groupedRows(query: RequestStatsQuery, params: Params, extra: Array<{ ex
 
 /** Filter fields the rollups hold as columns of the same name (migration 0063); any other filter reads the raw rows. */
 const ROLLUP_FIELDS: ReadonlySet<FieldKey> = new Set<FieldKey>([
-  "originChainId", "destinationChainId", "chainId", "currencyInChainId", "currencyOutChainId", "status", "failReason", "currencyInSymbol",
+  "originChainId",
+  "destinationChainId",
+  "chainId",
+  "currencyInChainId",
+  "currencyOutChainId",
+  "status",
+  "failReason",
+  "currencyInSymbol",
 ]);
 const DAY_MS = 86_400_000;
 
@@ -118,8 +145,14 @@ export function rollupDays(query: RequestStatsQuery): RollupDays | undefined {
   if (query.groupBy.includes("HOUR")) return undefined;
   const { filter } = query;
   const ranges = [filter.createdAt, filter.originBlock, filter.amountUsd, filter.appFeesUsd, filter.fillTimeSeconds];
-  if (filter.term !== undefined || filter.features.length > 0 || ranges.some((range) => range.min !== undefined || range.max !== undefined)) return undefined;
-  if (![...filter.conditions, ...filter.groups.flat()].every((condition) => ROLLUP_FIELDS.has(condition.field))) return undefined;
+  if (
+    filter.term !== undefined ||
+    filter.features.length > 0 ||
+    ranges.some((range) => range.min !== undefined || range.max !== undefined)
+  )
+    return undefined;
+  if (![...filter.conditions, ...filter.groups.flat()].every((condition) => ROLLUP_FIELDS.has(condition.field)))
+    return undefined;
   // Epoch milliseconds count UTC days of exactly 86,400,000 ms, as date_bin's days from 2000-01-01 00:00 UTC.
   const fromDay = Math.ceil(query.from.getTime() / DAY_MS) * DAY_MS;
   const toDay = Math.floor(query.to.getTime() / DAY_MS) * DAY_MS;
@@ -148,38 +181,63 @@ function rollupRows(
     (table) => `SELECT r.day, ${ROLLUP_DIMENSIONS}, ${rollup.columns} FROM ${table} r
       WHERE ${[`r.day >= ${at(days.fromDay)}`, `r.day < ${at(days.toDay)}`, ...whereSql(query.filter, params)].join(" AND ")}`,
   );
-  for (const [start, end] of [[query.from, days.fromDay], [days.toDay, query.to]]) {
+  for (const [start, end] of [
+    [query.from, days.fromDay],
+    [days.toDay, query.to],
+  ]) {
     if (start.getTime() >= end.getTime()) continue;
-    const where = [`r.created_at >= ${at(start)}`, `r.created_at < ${at(end)}`, ...(raw.where ? [raw.where] : []), ...whereSql(query.filter, params)];
-    sources.push(`SELECT date_bin('1 day', r.created_at, ${EPOCH}), ${ROLLUP_DIMENSIONS}, ${raw.columns} FROM crossfill.requests r WHERE ${where.join(" AND ")}`);
+    const where = [
+      `r.created_at >= ${at(start)}`,
+      `r.created_at < ${at(end)}`,
+      ...(raw.where ? [raw.where] : []),
+      ...whereSql(query.filter, params),
+    ];
+    sources.push(
+      `SELECT date_bin('1 day', r.created_at, ${EPOCH}), ${ROLLUP_DIMENSIONS}, ${raw.columns} FROM crossfill.requests r WHERE ${where.join(" AND ")}`,
+    );
   }
-  const keys = [...(query.groupBy.includes("DAY") ? ["r.day AS day"] : []), ...[...query.groupBy.flatMap((group) => (isTimeGroup(group) ? [] : [GROUP_SQL[group]])), ...extra].map((key) => `${key.expression} AS ${key.alias}`)];
+  const keys = [
+    ...(query.groupBy.includes("DAY") ? ["r.day AS day"] : []),
+    ...[...query.groupBy.flatMap((group) => (isTimeGroup(group) ? [] : [GROUP_SQL[group]])), ...extra].map(
+      (key) => `${key.expression} AS ${key.alias}`,
+    ),
+  ];
   return `SELECT ${[...keys, measures].join(", ")}
               FROM (${sources.join("\n             UNION ALL ")}) r
              GROUP BY ${keys.map((_, index) => index + 1).join(", ")}
             HAVING sum(r.n) > 0`;
 }
 
-const orderBy = (keys: string[]) => (keys.length ? `ORDER BY ${keys.map((key) => `${key} NULLS LAST`).join(", ")}` : "");
+const orderBy = (keys: string[]) =>
+  keys.length ? `ORDER BY ${keys.map((key) => `${key} NULLS LAST`).join(", ")}` : "";
 
 /**
  * Counts, volumes and fees per bucket. The rows are first hash-aggregated per bucket and status with no FILTER
  * clause (the per-row work is what a million rows cost), then the few thousand partial rows are folded per
  * bucket, with the status conditions applied to them instead.
  */
-export function requestTotalsSql(query: RequestStatsQuery, source: RequestStatsSource = "auto"): { text: string; values: unknown[] } {
+export function requestTotalsSql(
+  query: RequestStatsQuery,
+  source: RequestStatsSource = "auto",
+): { text: string; values: unknown[] } {
   const params = new Params();
   const keys = query.groupBy.map((group) => GROUP_SQL[group].alias);
   const days = source === "auto" ? rollupDays(query) : undefined;
   const extra = [{ expression: "r.status", alias: "st" }];
   // From the rollups, partial rows also by the sums' scales (part of their key, migration 0063).
-  const scales = [{ expression: "r.volume_scale", alias: "vsc" }, { expression: "r.fees_scale", alias: "fsc" }];
+  const scales = [
+    { expression: "r.volume_scale", alias: "vsc" },
+    { expression: "r.fees_scale", alias: "fsc" },
+  ];
   const rows = days
     ? rollupRows(
-        query, params, days,
+        query,
+        params,
+        days,
         { table: "crossfill.request_stats_daily", columns: "r.volume_scale, r.fees_scale, r.n, r.volume, r.fees" },
         { columns: "scale(r.amount_usd), scale(r.fees_usd), 1 AS n, r.amount_usd AS volume, r.fees_usd AS fees" },
-        [...extra, ...scales], "sum(r.n) AS n, sum(r.volume) AS volume, sum(r.fees) AS fees",
+        [...extra, ...scales],
+        "sum(r.n) AS n, sum(r.volume) AS volume, sum(r.fees) AS fees",
       )
     : groupedRows(query, params, extra, "count(*) AS n, sum(r.amount_usd) AS volume, sum(r.fees_usd) AS fees");
   const text = `
@@ -202,7 +260,10 @@ export function requestTotalsSql(query: RequestStatsQuery, source: RequestStatsS
  * histogram with percentile_cont's exact rule — rank h = p × (n − 1), interpolated between the values at
  * floor(h) and ceil(h) — in numeric, so 18.5 is 18.5. Buckets without fills are absent.
  */
-export function requestFillTimesSql(query: RequestStatsQuery, source: RequestStatsSource = "auto"): { text: string; values: unknown[] } {
+export function requestFillTimesSql(
+  query: RequestStatsQuery,
+  source: RequestStatsSource = "auto",
+): { text: string; values: unknown[] } {
   const params = new Params();
   const keys = query.groupBy.map((group) => GROUP_SQL[group].alias);
   const partition = keys.length ? `PARTITION BY ${keys.join(", ")}` : "";
@@ -210,7 +271,15 @@ export function requestFillTimesSql(query: RequestStatsQuery, source: RequestSta
   const days = source === "auto" ? rollupDays(query) : undefined;
   const extra = [{ expression: "r.fill_seconds", alias: "fs" }];
   const histogram = days
-    ? rollupRows(query, params, days, { table: "crossfill.request_fill_stats_daily", columns: "r.fill_seconds, r.n" }, { columns: "r.fill_seconds, 1 AS n", where: "r.fill_seconds IS NOT NULL" }, extra, "sum(r.n)::int AS n")
+    ? rollupRows(
+        query,
+        params,
+        days,
+        { table: "crossfill.request_fill_stats_daily", columns: "r.fill_seconds, r.n" },
+        { columns: "r.fill_seconds, 1 AS n", where: "r.fill_seconds IS NOT NULL" },
+        extra,
+        "sum(r.n)::int AS n",
+      )
     : groupedRows(query, params, extra, "count(*)::int AS n", ["r.fill_seconds IS NOT NULL"]);
   // The ranks floor(p × (n − 1)) and ceil(p × (n − 1)) in integer arithmetic (p = percent / 100): numeric
   // arithmetic on every histogram row cost more than the window sums themselves.
@@ -243,11 +312,26 @@ type Keys = {
   day?: Date | null;
   hour?: Date | null;
 };
-type TotalsRow = Keys & { count: string; volume_usd: string; filled_volume_usd: string; successes: string; finished: string; fees_usd: string };
+type TotalsRow = Keys & {
+  count: string;
+  volume_usd: string;
+  filled_volume_usd: string;
+  successes: string;
+  finished: string;
+  fees_usd: string;
+};
 type FillTimesRow = Keys & { fill_seconds_p50: string; fill_seconds_p95: string };
 
 const keyOf = (row: Keys) =>
-  JSON.stringify([row.origin_chain_id, row.destination_chain_id, row.status, row.currency_in_symbol, row.fail_reason, row.day?.getTime(), row.hour?.getTime()]);
+  JSON.stringify([
+    row.origin_chain_id,
+    row.destination_chain_id,
+    row.status,
+    row.currency_in_symbol,
+    row.fail_reason,
+    row.day?.getTime(),
+    row.hour?.getTime(),
+  ]);
 
 /** successes / finished as a 6-decimal string, in bigint arithmetic (no float rounding). */
 function ratio(numerator: bigint, denominator: bigint): string | null {
@@ -280,7 +364,11 @@ async function withStatsMemory<T>(db: Queryable, read: (client: Queryable) => Pr
  * connections, so on two cores); a bucket whose requests change between them may disagree by those requests,
  * which an analytics view tolerates.
  */
-export async function requestStats(db: Queryable, query: RequestStatsQuery, source: RequestStatsSource = "auto"): Promise<RequestStatsBucket[]> {
+export async function requestStats(
+  db: Queryable,
+  query: RequestStatsQuery,
+  source: RequestStatsSource = "auto",
+): Promise<RequestStatsBucket[]> {
   const totalsSql = requestTotalsSql(query, source);
   const fillTimesSql = requestFillTimesSql(query, source);
   const [totals, fillTimes] = await Promise.all([
@@ -312,11 +400,21 @@ export async function requestStats(db: Queryable, query: RequestStatsQuery, sour
 }
 
 /** The plans Postgres runs for both queries (EXPLAIN ANALYZE, text), for the benchmark's record. */
-export async function explainRequestStats(db: Queryable, query: RequestStatsQuery, source: RequestStatsSource = "auto"): Promise<string> {
+export async function explainRequestStats(
+  db: Queryable,
+  query: RequestStatsQuery,
+  source: RequestStatsSource = "auto",
+): Promise<string> {
   const plans: string[] = [];
-  for (const [name, sql] of [["totals", requestTotalsSql(query, source)], ["fill times", requestFillTimesSql(query, source)]] as const) {
+  for (const [name, sql] of [
+    ["totals", requestTotalsSql(query, source)],
+    ["fill times", requestFillTimesSql(query, source)],
+  ] as const) {
     const { rows } = await withStatsMemory(db, (client) =>
-      client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${sql.text}`, sql.values),
+      client.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${sql.text}`,
+        sql.values,
+      ),
     );
     plans.push(`-- ${name}\n${rows.map((row) => row["QUERY PLAN"]).join("\n")}`);
   }

@@ -158,7 +158,11 @@ export function toStoredRequest(row: RequestRow): StoredRequest {
   };
 }
 
-export async function getRequest(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<StoredRequest | undefined> {
+export async function getRequest(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<StoredRequest | undefined> {
   const { rows } = await db.query<RequestRow>(
     `SELECT * FROM crossfill.requests WHERE id = $1${options.forUpdate ? " FOR UPDATE" : ""}`,
     [id],

@@ -1,4 +1,10 @@
-import type { FieldCondition, FieldKey, RequestFilter, RequestListQuery, SortKey } from "../src/requests/requestFilter.js";
+import type {
+  FieldCondition,
+  FieldKey,
+  RequestFilter,
+  RequestListQuery,
+  SortKey,
+} from "../src/requests/requestFilter.js";
 import type { RequestDeposit, RequestFill } from "./requestChainFacts.js";
 import { type RequestRow, type StoredRequest, type Queryable, toStoredRequest } from "./requests.js";
 
@@ -9,7 +15,9 @@ export type RequestView = StoredRequest & {
   apiKeyIntegrator: string | null;
   features: string[];
   /** `reorg`: the detection context when the deposit was reorged out or failed canonically (migration 0021). */
-  deposits: Array<Omit<RequestDeposit, "requestId" | "timestamp"> & { timestamp: bigint; reorg: Record<string, unknown> | null }>;
+  deposits: Array<
+    Omit<RequestDeposit, "requestId" | "timestamp"> & { timestamp: bigint; reorg: Record<string, unknown> | null }
+  >;
   fills: Array<Omit<RequestFill, "requestId" | "timestamp"> & { timestamp: bigint }>;
   fillAttempts: Array<{ chainId: number; txHash: string; createdAt: Date }>;
   /** Refund legs (schema/refunds.ts); a hash once the refund transaction exists. */
@@ -91,14 +99,17 @@ function conditionSql(condition: FieldCondition, params: Params): string {
   } else if (condition.values === null) {
     sql = `(${spec.columns.map((column) => `${column} IS NULL`).join(" AND ")})`;
   } else {
-    const values = condition.values.map((value) => (spec.cast === "bigint" ? String(value) : spec.lower ? String(value).toLowerCase() : String(value)));
+    const values = condition.values.map((value) =>
+      spec.cast === "bigint" ? String(value) : spec.lower ? String(value).toLowerCase() : String(value),
+    );
     // Plain comparisons keep the column indexes usable (one value as `=`, so an index on (column, sort key) also
     // gives the order); a negation also keeps rows whose column is null.
     if (condition.negate) {
       const list = params.add(values, `${spec.cast}[]`);
       return `(${spec.columns.map((column) => `(${column} IS NULL OR ${column} <> ALL(${list}))`).join(" AND ")})`;
     }
-    const operand = values.length === 1 ? params.add(values[0], spec.cast) : `ANY(${params.add(values, `${spec.cast}[]`)})`;
+    const operand =
+      values.length === 1 ? params.add(values[0], spec.cast) : `ANY(${params.add(values, `${spec.cast}[]`)})`;
     sql = `(${spec.columns.map((column) => `${column} = ${operand}`).join(" OR ")})`;
   }
   return condition.negate ? `NOT ${sql}` : sql;
@@ -129,15 +140,20 @@ function termSql(term: string, params: Params): string {
 export function whereSql(filter: RequestFilter, params: Params): string[] {
   const where = filter.conditions.map((condition) => conditionSql(condition, params));
   if (filter.groups.length > 0) {
-    where.push(`(${filter.groups.map((group) => `(${group.map((condition) => conditionSql(condition, params)).join(" AND ")})`).join(" OR ")})`);
+    where.push(
+      `(${filter.groups.map((group) => `(${group.map((condition) => conditionSql(condition, params)).join(" AND ")})`).join(" OR ")})`,
+    );
   }
   if (filter.term !== undefined) where.push(termSql(filter.term, params));
   const { createdAt, originBlock, amountUsd, appFeesUsd, fillTimeSeconds } = filter;
   if (createdAt.min !== undefined) where.push(`r.created_at >= to_timestamp(${params.add(createdAt.min, "bigint")})`);
-  if (createdAt.max !== undefined) where.push(`r.created_at < to_timestamp(${params.add(createdAt.max + 1, "bigint")})`);
+  if (createdAt.max !== undefined)
+    where.push(`r.created_at < to_timestamp(${params.add(createdAt.max + 1, "bigint")})`);
   // deposit_block and fill_seconds are kept by triggers on the deposit and fill tables (migration 0013).
-  if (originBlock.min !== undefined) where.push(`r.deposit_block >= ${params.add(originBlock.min.toString(), "bigint")}`);
-  if (originBlock.max !== undefined) where.push(`r.deposit_block <= ${params.add(originBlock.max.toString(), "bigint")}`);
+  if (originBlock.min !== undefined)
+    where.push(`r.deposit_block >= ${params.add(originBlock.min.toString(), "bigint")}`);
+  if (originBlock.max !== undefined)
+    where.push(`r.deposit_block <= ${params.add(originBlock.max.toString(), "bigint")}`);
   if (amountUsd.min !== undefined) where.push(`r.amount_usd >= ${params.add(amountUsd.min, "numeric")}`);
   if (amountUsd.max !== undefined) where.push(`r.amount_usd <= ${params.add(amountUsd.max, "numeric")}`);
   if (appFeesUsd.min !== undefined) where.push(`r.app_fees_usd >= ${params.add(appFeesUsd.min, "numeric")}`);
@@ -166,7 +182,15 @@ type ViewRow = RequestRow & {
     tx_fee: string | null;
     reorg: Record<string, unknown> | null;
   }>;
-  fills: Array<{ chain_id: number; tx_hash: string; log_index: number; amount: string; block_number: string; timestamp: string; tx_fee: string | null }>;
+  fills: Array<{
+    chain_id: number;
+    tx_hash: string;
+    log_index: number;
+    amount: string;
+    block_number: string;
+    timestamp: string;
+    tx_fee: string | null;
+  }>;
   attempts: Array<{ chain_id: number; tx_hash: string; created_at: string }>;
   refunds: Array<{ chain_id: number; tx_hash: string | null; amount: string | null; status: string }>;
 };
@@ -200,8 +224,17 @@ function toView(row: ViewRow): RequestView {
       timestamp: BigInt(f.timestamp),
       txFee: f.tx_fee === null ? null : BigInt(f.tx_fee),
     })),
-    fillAttempts: row.attempts.map((a) => ({ chainId: Number(a.chain_id), txHash: a.tx_hash, createdAt: new Date(a.created_at) })),
-    refunds: row.refunds.map((x) => ({ chainId: Number(x.chain_id), txHash: x.tx_hash, amount: x.amount === null ? null : BigInt(x.amount), status: x.status })),
+    fillAttempts: row.attempts.map((a) => ({
+      chainId: Number(a.chain_id),
+      txHash: a.tx_hash,
+      createdAt: new Date(a.created_at),
+    })),
+    refunds: row.refunds.map((x) => ({
+      chainId: Number(x.chain_id),
+      txHash: x.tx_hash,
+      amount: x.amount === null ? null : BigInt(x.amount),
+      status: x.status,
+    })),
   };
 }
 
@@ -227,7 +260,9 @@ export function requestPageSql(query: RequestListQuery): { text: string; values:
   const direction = query.sortDirection === "asc" ? "ASC" : "DESC";
   if (query.after) {
     const comparison = query.sortDirection === "asc" ? ">" : "<";
-    where.push(`(${sort.column}, r.id) ${comparison} (${params.add(query.after.value, sort.cast)}, ${params.add(query.after.id, "text")})`);
+    where.push(
+      `(${sort.column}, r.id) ${comparison} (${params.add(query.after.value, sort.cast)}, ${params.add(query.after.id, "text")})`,
+    );
   }
   const limit = params.add(query.limit, "int");
   const text = `
@@ -244,9 +279,16 @@ export function requestPageSql(query: RequestListQuery): { text: string; values:
 }
 
 /** The plan Postgres runs for one page (EXPLAIN ANALYZE, text), for the benchmark's record of query plans. */
-export async function explainRequestPage(db: Queryable, query: RequestListQuery, options: { count?: boolean } = {}): Promise<string> {
+export async function explainRequestPage(
+  db: Queryable,
+  query: RequestListQuery,
+  options: { count?: boolean } = {},
+): Promise<string> {
   const { text, values } = options.count ? requestCountSql(query.filter) : requestPageSql(query);
-  const { rows } = await db.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${text}`, values);
+  const { rows } = await db.query<{ "QUERY PLAN": string }>(
+    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${text}`,
+    values,
+  );
   return rows.map((row) => row["QUERY PLAN"]).join("\n");
 }
 
@@ -260,7 +302,10 @@ export async function listRequestViews(db: Queryable, query: RequestListQuery): 
 export function requestCountSql(filter: RequestFilter): { text: string; values: unknown[] } {
   const params = new Params();
   const where = whereSql(filter, params);
-  return { text: `SELECT count(*)::bigint AS total FROM crossfill.requests r ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`, values: params.values };
+  return {
+    text: `SELECT count(*)::bigint AS total FROM crossfill.requests r ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
+    values: params.values,
+  };
 }
 
 /** The exact number of requests matching the filter, independent of paging. */

@@ -22,7 +22,11 @@ async function onEach(pool: pg.Pool, steps: Array<(client: pg.PoolClient) => Pro
  * requests spread over the chains, every status, a year of creation times, ~100k wallets, with deposits for every
  * request past `waiting` and fills for the successful ones. Deterministic (setseed) so runs compare.
  */
-export async function seedBenchRequests(pool: pg.Pool, seed: BenchSeed, log: (phase: string) => void = () => undefined): Promise<void> {
+export async function seedBenchRequests(
+  pool: pg.Pool,
+  seed: BenchSeed,
+  log: (phase: string) => void = () => undefined,
+): Promise<void> {
   const db = await pool.connect();
   try {
     await seedOn(pool, db, seed, log);
@@ -112,25 +116,28 @@ async function seedOn(pool: pg.Pool, db: pg.PoolClient, seed: BenchSeed, log: (p
   // Two halves at once, one per core, each with its own seed; without the requestStats rollup triggers (an upsert
   // per row), rebuilt once below.
   const half = Math.ceil(seed.requests / 2);
-  await onEach(pool, [
-    [0.42, 1, half],
-    [0.43, half + 1, seed.requests],
-  ].map(([random, first, last]) => async (client: pg.PoolClient) => {
-    await client.query("SET synchronous_commit = off; SET session_replication_role = replica");
-    await client.query("SELECT setseed($1)", [random]);
-    await client.query(REQUESTS_SQL, [first, seed.chainIds, seed.wallets, seed.integrators, last]);
-    await client.query("RESET session_replication_role");
-  }));
+  await onEach(
+    pool,
+    [
+      [0.42, 1, half],
+      [0.43, half + 1, seed.requests],
+    ].map(([random, first, last]) => async (client: pg.PoolClient) => {
+      await client.query("SET synchronous_commit = off; SET session_replication_role = replica");
+      await client.query("SELECT setseed($1)", [random]);
+      await client.query(REQUESTS_SQL, [first, seed.chainIds, seed.wallets, seed.integrators, last]);
+      await client.query("RESET session_replication_role");
+    }),
+  );
   log("requests inserted");
   // Deposits and fills go in with triggers (and foreign-key checks) off: their listing facts were set above.
-  await onEach(pool, [
-    DEPOSITS_SQL,
-    FILLS_SQL,
-  ].map((sql) => async (client: pg.PoolClient) => {
-    await client.query("SET synchronous_commit = off; SET session_replication_role = replica");
-    await client.query(sql);
-    await client.query("RESET session_replication_role");
-  }));
+  await onEach(
+    pool,
+    [DEPOSITS_SQL, FILLS_SQL].map((sql) => async (client: pg.PoolClient) => {
+      await client.query("SET synchronous_commit = off; SET session_replication_role = replica");
+      await client.query(sql);
+      await client.query("RESET session_replication_role");
+    }),
+  );
   log("deposits and fills inserted");
   // Two builders at a time (one per core).
   const queue = [...indexes];
@@ -149,7 +156,14 @@ async function seedOn(pool: pg.Pool, db: pg.PoolClient, seed: BenchSeed, log: (p
   await rebuildRequestStatsRollup(db);
   log("requestStats rollup built");
   // A steady-state table: autovacuum would have set the visibility map that index-only counts rely on.
-  for (const table of ["requests", "request_deposits", "request_fills", "api_keys", "request_stats_daily", "request_fill_stats_daily"]) {
+  for (const table of [
+    "requests",
+    "request_deposits",
+    "request_fills",
+    "api_keys",
+    "request_stats_daily",
+    "request_fill_stats_daily",
+  ]) {
     await db.query(`VACUUM (ANALYZE) crossfill.${table}`);
   }
   log("vacuumed");

@@ -33,7 +33,11 @@ export type Snapshot = { xmin: bigint; xmax: bigint };
  * Outbox events with ids above `afterId`, in id order, and the snapshot they were read in (one statement,
  * so "every transaction running when a gap was seen has ended" can be decided against the same view).
  */
-export async function readOutboxAfter(db: Queryable, afterId: bigint, limit: number): Promise<{ events: OutboxEvent[]; snapshot: Snapshot }> {
+export async function readOutboxAfter(
+  db: Queryable,
+  afterId: bigint,
+  limit: number,
+): Promise<{ events: OutboxEvent[]; snapshot: Snapshot }> {
   const { rows } = await db.query(
     `WITH snap AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, pg_snapshot_xmax(pg_current_snapshot())::text AS xmax)
      SELECT snap.xmin, snap.xmax, ev.*
@@ -95,7 +99,10 @@ export type StatusEventRecord = {
 };
 
 /** The timelines of many requests in one query: one list per id in the order given, each in write order. */
-export async function statusEventsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<StatusEventRecord[][]> {
+export async function statusEventsOfRequests(
+  db: Queryable,
+  requestIds: readonly string[],
+): Promise<StatusEventRecord[][]> {
   const { rows } = await db.query(
     `SELECT id::text AS id, request_id, from_status, to_status, fail_reason, refund_fail_reason, details, created_at
        FROM crossfill.status_events WHERE request_id = ANY($1) ORDER BY status_events.id`,

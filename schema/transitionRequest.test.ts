@@ -7,7 +7,8 @@ import { withTransaction } from "./withTransaction.js";
 
 describe("transitionRequest", () => {
   const database = useMigratedDatabase();
-  const move = (transition: Transition) => withTransaction(database.pool, (client) => transitionRequest(client, transition));
+  const move = (transition: Transition) =>
+    withTransaction(database.pool, (client) => transitionRequest(client, transition));
   const stored = async (id: string) => {
     const request = await getRequest(database.pool, id);
     return { status: request?.status, failReason: request?.failReason };
@@ -17,9 +18,18 @@ describe("transitionRequest", () => {
     const request = await insertTestRequest(database.pool);
     expect(await move({ requestId: request.id, to: "success" })).toEqual({ applied: false, current: "waiting" });
     expect(await move({ requestId: request.id, to: "pending" })).toMatchObject({ applied: true, from: "waiting" });
-    expect(await move({ requestId: request.id, to: "pending", from: ["waiting"] })).toEqual({ applied: false, current: "pending" });
-    const { rows } = await database.pool.query("SELECT from_status, to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [request.id]);
-    expect(rows).toEqual([{ from_status: null, to_status: "waiting" }, { from_status: "waiting", to_status: "pending" }]);
+    expect(await move({ requestId: request.id, to: "pending", from: ["waiting"] })).toEqual({
+      applied: false,
+      current: "pending",
+    });
+    const { rows } = await database.pool.query(
+      "SELECT from_status, to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
+      [request.id],
+    );
+    expect(rows).toEqual([
+      { from_status: null, to_status: "waiting" },
+      { from_status: "waiting", to_status: "pending" },
+    ]);
   });
 
   it("gives a failed or refunded request a fail reason: the one given, else the one it has, else UNKNOWN", async () => {

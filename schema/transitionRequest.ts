@@ -15,7 +15,8 @@ export type Transition = {
   failedTransaction?: FailedTransaction;
 };
 
-export type TransitionResult = { applied: true; from: RequestStatus; eventId: string } | { applied: false; current: RequestStatus | undefined };
+export type TransitionResult =
+  { applied: true; from: RequestStatus; eventId: string } | { applied: false; current: RequestStatus | undefined };
 
 /**
  * The one way a request's status changes: checked against the state machine under a row lock, and written
@@ -23,11 +24,13 @@ export type TransitionResult = { applied: true; from: RequestStatus; eventId: st
  * always has a fail reason (UNKNOWN when none was given), so listings filter on what its record shows.
  */
 export async function transitionRequest(client: pg.PoolClient, transition: Transition): Promise<TransitionResult> {
-  const { rows } = await client.query<{ status: RequestStatus }>("SELECT status FROM crossfill.requests WHERE id = $1 FOR UPDATE", [
-    transition.requestId,
-  ]);
+  const { rows } = await client.query<{ status: RequestStatus }>(
+    "SELECT status FROM crossfill.requests WHERE id = $1 FOR UPDATE",
+    [transition.requestId],
+  );
   const current = rows[0]?.status;
-  if (!current || !canTransition(current, transition.to) || (transition.from && !transition.from.includes(current))) return { applied: false, current };
+  if (!current || !canTransition(current, transition.to) || (transition.from && !transition.from.includes(current)))
+    return { applied: false, current };
   await client.query(
     `UPDATE crossfill.requests
         SET status = $2, updated_at = now(),

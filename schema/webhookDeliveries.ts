@@ -30,9 +30,23 @@ const COLUMNS = `id::text, api_key_id, status_event_id::text, request_id, event_
   last_error, last_latency_ms, next_attempt_at, created_at, last_attempt_at, delivered_at, lease_until`;
 
 type Row = {
-  id: string; api_key_id: string; status_event_id: string; request_id: string; event_id: string; body: string; state: WebhookDeliveryState;
-  attempts: number; generation: number; last_status_code: number | null; last_error: string | null; last_latency_ms: number | null;
-  next_attempt_at: Date; created_at: Date; last_attempt_at: Date | null; delivered_at: Date | null; lease_until: Date | null;
+  id: string;
+  api_key_id: string;
+  status_event_id: string;
+  request_id: string;
+  event_id: string;
+  body: string;
+  state: WebhookDeliveryState;
+  attempts: number;
+  generation: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  next_attempt_at: Date;
+  created_at: Date;
+  last_attempt_at: Date | null;
+  delivered_at: Date | null;
+  lease_until: Date | null;
 };
 
 const toDelivery = (row: Row): WebhookDelivery => ({
@@ -89,7 +103,10 @@ export async function createWebhookDeliveries(
 }
 
 /** nextPendingDelivery for many (endpoint, request) pairs in one query. */
-export async function nextPendingDeliveries(db: Queryable, pairs: ReadonlyArray<{ apiKeyId: string; requestId: string }>): Promise<WebhookDelivery[]> {
+export async function nextPendingDeliveries(
+  db: Queryable,
+  pairs: ReadonlyArray<{ apiKeyId: string; requestId: string }>,
+): Promise<WebhookDelivery[]> {
   if (pairs.length === 0) return [];
   const { rows } = await db.query<Row>(
     `SELECT ${COLUMNS} FROM (
@@ -108,7 +125,11 @@ export async function getWebhookDelivery(db: Queryable, id: string): Promise<Web
 }
 
 /** The delivery that goes next for (endpoint, request): the earliest still pending, so a request's events arrive in order. */
-export async function nextPendingDelivery(db: Queryable, apiKeyId: string, requestId: string): Promise<WebhookDelivery | undefined> {
+export async function nextPendingDelivery(
+  db: Queryable,
+  apiKeyId: string,
+  requestId: string,
+): Promise<WebhookDelivery | undefined> {
   const { rows } = await db.query<Row>({
     name: "webhook-next-pending",
     text: `SELECT ${COLUMNS} FROM crossfill.webhook_deliveries
@@ -146,12 +167,17 @@ export type AttemptKey = { deliveryId: string; generation: number; attempt: numb
  * was replayed since, another job holds it, an earlier event of its request is still pending (ordering), its
  * endpoint is disabled, or the same attempt came earlier in the batch. Two jobs never post the same attempt at once.
  */
-export async function claimWebhookAttempts(db: Queryable, keys: readonly AttemptKey[], leaseMs: number): Promise<Array<ClaimedAttempt | undefined>> {
+export async function claimWebhookAttempts(
+  db: Queryable,
+  keys: readonly AttemptKey[],
+  leaseMs: number,
+): Promise<Array<ClaimedAttempt | undefined>> {
   const valid = keys.filter((key) => canonicalId(key.deliveryId) !== undefined);
   if (valid.length === 0) return keys.map(() => undefined);
-  const { rows } = await db.query<Row & { url: string; headers: Record<string, string>; secret_cipher: Buffer | null }>({
-    name: "webhook-claim-attempts",
-    text: `WITH claimed AS (
+  const { rows } = await db.query<Row & { url: string; headers: Record<string, string>; secret_cipher: Buffer | null }>(
+    {
+      name: "webhook-claim-attempts",
+      text: `WITH claimed AS (
        UPDATE crossfill.webhook_deliveries d SET lease_until = now() + make_interval(secs => $4::double precision / 1000)
          FROM unnest($1::bigint[], $2::integer[], $3::integer[]) AS i(id, generation, attempts)
         WHERE d.id = i.id AND d.generation = i.generation AND d.attempts = i.attempts AND d.state = 'pending'
@@ -164,8 +190,14 @@ export async function claimWebhookAttempts(db: Queryable, keys: readonly Attempt
        FROM (SELECT ${COLUMNS} FROM claimed) x
        JOIN crossfill.webhook_endpoints w ON w.api_key_id = x.api_key_id
        JOIN crossfill.api_keys k ON k.id = x.api_key_id`,
-    values: [valid.map((key) => key.deliveryId), valid.map((key) => key.generation), valid.map((key) => key.attempt), leaseMs],
-  });
+      values: [
+        valid.map((key) => key.deliveryId),
+        valid.map((key) => key.generation),
+        valid.map((key) => key.attempt),
+        leaseMs,
+      ],
+    },
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return keys.map((key) => {
     const id = canonicalId(key.deliveryId);
@@ -219,7 +251,11 @@ export async function recordWebhookAttempts(db: Queryable, records: readonly Att
  * The gateway has no queue: the worker's sweep finds it (a replayed delivery never attempted since) within seconds.
  * An attempt in flight keeps its lease: the replay's first attempt waits for it rather than post alongside it.
  */
-export async function replayWebhookDelivery(db: Queryable, id: string, apiKeyId: string): Promise<WebhookDelivery | undefined> {
+export async function replayWebhookDelivery(
+  db: Queryable,
+  id: string,
+  apiKeyId: string,
+): Promise<WebhookDelivery | undefined> {
   if (!/^\d{1,18}$/.test(id)) return undefined;
   const { rows } = await db.query<Row>(
     `UPDATE crossfill.webhook_deliveries SET state = 'pending', attempts = 0, generation = generation + 1, next_attempt_at = now(), delivered_at = NULL,
@@ -249,7 +285,11 @@ export async function listWebhookDeliveries(
  * enqueue: overdue by `olderThanMs`) or was replayed and not attempted since. Only each pair's head counts: a later
  * event waiting for an earlier one is not overdue.
  */
-export async function deliveryHeadsToRequeue(db: Queryable, olderThanMs: number, limit: number): Promise<Array<{ apiKeyId: string; requestId: string }>> {
+export async function deliveryHeadsToRequeue(
+  db: Queryable,
+  olderThanMs: number,
+  limit: number,
+): Promise<Array<{ apiKeyId: string; requestId: string }>> {
   const { rows } = await db.query<{ api_key_id: string; request_id: string }>(
     `SELECT heads.api_key_id, heads.request_id
        FROM (SELECT DISTINCT ON (d.api_key_id, d.request_id) d.api_key_id, d.request_id, d.next_attempt_at, d.lease_until,
@@ -282,8 +322,14 @@ export type WebhookAttempt = {
 /** Every attempt of the given deliveries, oldest first, one list per id in the order given (the GraphQL delivery log's loader). */
 export async function webhookAttemptsOf(db: Queryable, deliveryIds: readonly string[]): Promise<WebhookAttempt[][]> {
   const { rows } = await db.query<{
-    delivery_id: string; generation: number; attempt: number; outcome: WebhookAttemptOutcome; status_code: number | null; error: string | null;
-    latency_ms: number | null; attempted_at: Date;
+    delivery_id: string;
+    generation: number;
+    attempt: number;
+    outcome: WebhookAttemptOutcome;
+    status_code: number | null;
+    error: string | null;
+    latency_ms: number | null;
+    attempted_at: Date;
   }>(
     `SELECT delivery_id::text, generation, attempt, outcome, status_code, error, latency_ms, attempted_at
        FROM crossfill.webhook_attempts WHERE delivery_id = ANY($1::bigint[]) ORDER BY delivery_id, generation, attempt`,

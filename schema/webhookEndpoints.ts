@@ -10,7 +10,15 @@ export type WebhookEndpoint = {
   updatedAt: Date;
 };
 
-type Row = { api_key_id: string; url: string; enabled: boolean; headers: Record<string, string>; disabled_reason: string | null; disabled_at: Date | null; updated_at: Date };
+type Row = {
+  api_key_id: string;
+  url: string;
+  enabled: boolean;
+  headers: Record<string, string>;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  updated_at: Date;
+};
 
 const COLUMNS = "api_key_id, url, enabled, headers, disabled_reason, disabled_at, updated_at";
 
@@ -41,7 +49,9 @@ export async function upsertWebhookEndpoint(
 }
 
 export async function getWebhookEndpoint(db: Queryable, apiKeyId: string): Promise<WebhookEndpoint | undefined> {
-  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM crossfill.webhook_endpoints WHERE api_key_id = $1`, [apiKeyId]);
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM crossfill.webhook_endpoints WHERE api_key_id = $1`, [
+    apiKeyId,
+  ]);
   return rows[0] && toEndpoint(rows[0]);
 }
 
@@ -60,5 +70,8 @@ export async function disableWebhookEndpoint(db: Queryable, apiKeyId: string, re
     "UPDATE crossfill.webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = now(), updated_at = now() WHERE api_key_id = $1",
     [apiKeyId, reason],
   );
-  await db.query("UPDATE crossfill.webhook_deliveries SET state = 'disabled', lease_until = NULL WHERE api_key_id = $1 AND state = 'pending'", [apiKeyId]);
+  await db.query(
+    "UPDATE crossfill.webhook_deliveries SET state = 'disabled', lease_until = NULL WHERE api_key_id = $1 AND state = 'pending'",
+    [apiKeyId],
+  );
 }

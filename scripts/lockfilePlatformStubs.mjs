@@ -13,9 +13,22 @@ const packages = lock.packages;
 
 function platformOf(name) {
   const parts = name.split("/").pop().split("-");
-  const os = parts.find((p) => OS.includes(p)) ?? (parts.includes("windows") ? "win32" : parts.includes("macos") ? "darwin" : undefined);
-  const cpu = parts.find((p) => CPU.includes(p)) ?? (parts.includes("amd64") ? "x64" : parts.includes("eabi") || parts.includes("gnueabihf") || parts.includes("musleabihf") ? "arm" : undefined);
-  const libc = parts.includes("musl") || parts.includes("musleabihf") ? "musl" : parts.includes("gnu") || parts.includes("gnueabihf") ? "glibc" : undefined;
+  const os =
+    parts.find((p) => OS.includes(p)) ??
+    (parts.includes("windows") ? "win32" : parts.includes("macos") ? "darwin" : undefined);
+  const cpu =
+    parts.find((p) => CPU.includes(p)) ??
+    (parts.includes("amd64")
+      ? "x64"
+      : parts.includes("eabi") || parts.includes("gnueabihf") || parts.includes("musleabihf")
+        ? "arm"
+        : undefined);
+  const libc =
+    parts.includes("musl") || parts.includes("musleabihf")
+      ? "musl"
+      : parts.includes("gnu") || parts.includes("gnueabihf")
+        ? "glibc"
+        : undefined;
   return { os, cpu, libc };
 }
 
@@ -36,6 +49,8 @@ for (const [path, entry] of Object.entries(packages)) {
     added += 1;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+);
 writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${added} platform stub entries`);

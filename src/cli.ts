@@ -8,7 +8,14 @@ import { type Shutdown, runDev } from "./roles/runDev.js";
 import { restSettings } from "./roles/restSettings.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
 import { runWebhooksCommand } from "./roles/runWebhooksCommand.js";
-import { apiKeyEncryptionKey, apiSettings, createPool, productionChains, requireSetting, solverAccount } from "./roles/services.js";
+import {
+  apiKeyEncryptionKey,
+  apiSettings,
+  createPool,
+  productionChains,
+  requireSetting,
+  solverAccount,
+} from "./roles/services.js";
 import { runRefundsCommand } from "./roles/runRefundsCommand.js";
 import { startApi } from "./roles/startApi.js";
 import { startWorker } from "./roles/startWorker.js";
@@ -53,7 +60,9 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       const pool = createPool(databaseUrl(), 2);
       try {
         await migrate(pool);
-        process.stdout.write(`${await runWebhooksCommand(pool, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false }, argv.slice(1))}\n`);
+        process.stdout.write(
+          `${await runWebhooksCommand(pool, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false }, argv.slice(1))}\n`,
+        );
       } finally {
         await pool.end();
       }
@@ -73,7 +82,10 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       const pool = createPool(databaseUrl());
       await migrate(pool);
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
-      if (!config.REDIS_URL) logger.warn("REDIS_URL is not set: the websocket feed and GraphQL subscriptions get no status changes from workers");
+      if (!config.REDIS_URL)
+        logger.warn(
+          "REDIS_URL is not set: the websocket feed and GraphQL subscriptions get no status changes from workers",
+        );
       const rest = restSettings(config, role, pool);
       const api = await startApi({
         pool,
@@ -97,7 +109,11 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
     case "worker": {
       const pool = createPool(databaseUrl());
       await migrate(pool);
-      const queues = createQueueBackend({ databaseUrl: databaseUrl(), redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX });
+      const queues = createQueueBackend({
+        databaseUrl: databaseUrl(),
+        redisUrl: config.REDIS_URL,
+        prefix: config.QUEUE_PREFIX,
+      });
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
       const worker = await startWorker({
         pool,
@@ -111,7 +127,11 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         fillConcurrency: config.FILL_CONCURRENCY,
         // Webhooks are signed with the API keys, sealed under this server key: without it, none are sent.
         webhooks: config.API_KEY_ENCRYPTION_KEY
-          ? { serverKey: config.API_KEY_ENCRYPTION_KEY, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false, retryBaseMs: config.WEBHOOK_RETRY_BASE_MS }
+          ? {
+              serverKey: config.API_KEY_ENCRYPTION_KEY,
+              allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false,
+              retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+            }
           : undefined,
       });
       if (!config.API_KEY_ENCRYPTION_KEY) logger.warn("API_KEY_ENCRYPTION_KEY is not set: no webhooks are delivered");

@@ -7,7 +7,13 @@ const csvNumbers = z
   .transform((value) => value.split(",").map((part) => Number(part.trim())))
   .pipe(
     z
-      .array(z.number().int().positive().refine((id) => id !== 1337 && id !== 8253038, "1337 and 8253038 are the perps exchange's and Bitcoin's ids"))
+      .array(
+        z
+          .number()
+          .int()
+          .positive()
+          .refine((id) => id !== 1337 && id !== 8253038, "1337 and 8253038 are the perps exchange's and Bitcoin's ids"),
+      )
       .min(1),
   );
 
@@ -38,17 +44,29 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
   PRICES: priceList.default({ ETH: "3000", WETH: "3000", USDC: "1" }),
-  SERVICE_FEE_BPS: z.coerce.bigint().refine((v) => v >= 0n && v <= 10_000n).default(5n),
-  DEFAULT_SLIPPAGE_BPS: z.coerce.bigint().refine((v) => v >= 0n && v <= 10_000n).default(50n),
+  SERVICE_FEE_BPS: z.coerce
+    .bigint()
+    .refine((v) => v >= 0n && v <= 10_000n)
+    .default(5n),
+  DEFAULT_SLIPPAGE_BPS: z.coerce
+    .bigint()
+    .refine((v) => v >= 0n && v <= 10_000n)
+    .default(50n),
   QUOTE_TTL_SECONDS: z.coerce.number().int().positive().default(600),
   DEVNET_CHAIN_IDS: csvNumbers.default([31337, 31338, 31339]),
   DEVNET_BLOCK_TIME: z.coerce.number().min(0).default(1),
   DEVNET_BASE_PORT: z.coerce.number().int().min(1024).max(65000).default(8545),
   DEVNET_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42069),
-  ONCHAIN_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default("crossfill_onchain"),
+  ONCHAIN_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default("crossfill_onchain"),
   /** Keeps the queues of deployments sharing one Redis apart. */
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("crossfill"),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default("crossfill"),
   FILL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   // 32-byte hex server key sealing API keys' webhook secrets (AES-256-GCM); the devnet falls back to a fixed dev key.
   API_KEY_ENCRYPTION_KEY: z
@@ -69,11 +87,17 @@ const envSchema = z.object({
     })
     .optional(),
   // Webhooks to plain http and private addresses (local receivers): the devnet's default, never for production.
-  WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .optional(),
   // The first webhook retry's nominal delay; each next one is 2.2× longer (docs/API.md, Webhooks).
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(60_000),
   // Behind a proxy that sets X-Forwarded-For, per-address rate limits count its first hop.
-  TRUST_FORWARDED_FOR: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  TRUST_FORWARDED_FOR: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
   // Websocket connections (the /ws feed and graphql-ws together) one client address may hold open at once.
   WEBSOCKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS),
 });

@@ -34,22 +34,36 @@ describe("POST /authorize (perps withdrawal nonce mapping)", () => {
   const post = async (query: string, body: unknown, key?: string, clientAddress = "203.0.113.1") => {
     const response = await fetch(`${stack.url}/authorize${query}`, {
       method: "POST",
-      headers: { "content-type": "application/json", "relay-sdk-version": "7.0.3", "x-forwarded-for": clientAddress, ...(key ? { "x-api-key": key } : {}) },
+      headers: {
+        "content-type": "application/json",
+        "relay-sdk-version": "7.0.3",
+        "x-forwarded-for": clientAddress,
+        ...(key ? { "x-api-key": key } : {}),
+      },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
     return { status: response.status, headers: response.headers, body: (await response.json()) as any };
   };
-  const mappingCount = async () => (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.nonce_mappings")).rows[0].n as number;
+  const mappingCount = async () =>
+    (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.nonce_mappings")).rows[0].n as number;
 
   it("records the mapping as the official client posts it (signature in the query, referrer added to the body)", async () => {
     const step = await authorizeStep();
     const answer = await post(`?signature=${step.signature}`, { ...step.body, referrer: "relay.link" });
-    expect(answer).toMatchObject({ status: 200, body: { message: "Nonce mapping authorized", requestId: step.request.id, nonce: "1732000000000" } });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: { message: "Nonce mapping authorized", requestId: step.request.id, nonce: "1732000000000" },
+    });
     expect(answer.headers.get("ratelimit-policy")).toBe("5;w=60");
     const again = await post(`?signature=${step.signature}`, step.body);
     expect(again).toMatchObject({ status: 200, body: { message: "Nonce mapping already authorized" } });
-    const { rows } = await stack.pool.query("SELECT request_id, wallet, nonce::text FROM crossfill.nonce_mappings WHERE request_id = $1", [step.request.id]);
-    expect(rows).toEqual([{ request_id: step.request.id, wallet: step.wallet.address.toLowerCase(), nonce: "1732000000000" }]);
+    const { rows } = await stack.pool.query(
+      "SELECT request_id, wallet, nonce::text FROM crossfill.nonce_mappings WHERE request_id = $1",
+      [step.request.id],
+    );
+    expect(rows).toEqual([
+      { request_id: step.request.id, wallet: step.wallet.address.toLowerCase(), nonce: "1732000000000" },
+    ]);
   });
 
   it("answers bad input with 400 naming the field, 401 for an unknown key, and writes nothing", async () => {
@@ -79,7 +93,10 @@ describe("POST /authorize (perps withdrawal nonce mapping)", () => {
     }
     const wrongNonce = await post(`?signature=${step.signature}`, { ...step.body, nonce: "5" });
     expect(wrongNonce).toMatchObject({ status: 400, body: { errorCode: "INVALID_SIGNATURE" } });
-    expect(await post(`?signature=${step.signature}`, step.body, "cf_unknown")).toMatchObject({ status: 401, body: { errorCode: "UNAUTHORIZED" } });
+    expect(await post(`?signature=${step.signature}`, step.body, "cf_unknown")).toMatchObject({
+      status: 401,
+      body: { errorCode: "UNAUTHORIZED" },
+    });
     expect(await mappingCount()).toBe(before);
   });
 
@@ -87,12 +104,22 @@ describe("POST /authorize (perps withdrawal nonce mapping)", () => {
     const step = await authorizeStep(42n);
     const unknownId = `0x${"ee".repeat(32)}` as Hex;
     const unknown = { ...step.body, id: unknownId };
-    const unknownSignature = await signNonceMapping(step.wallet, { wallet: step.wallet.address, depositor: step.wallet.address, nonce: 42n, id: unknownId }, 1);
-    expect(await post(`?signature=${unknownSignature}`, unknown)).toMatchObject({ status: 404, body: { errorCode: "REQUEST_NOT_FOUND" } });
+    const unknownSignature = await signNonceMapping(
+      step.wallet,
+      { wallet: step.wallet.address, depositor: step.wallet.address, nonce: 42n, id: unknownId },
+      1,
+    );
+    expect(await post(`?signature=${unknownSignature}`, unknown)).toMatchObject({
+      status: 404,
+      body: { errorCode: "REQUEST_NOT_FOUND" },
+    });
     expect((await post(`?signature=${step.signature}`, step.body)).status).toBe(200);
     const second = await insertTestRequest(stack.pool, { originChainId: PERPS_CHAIN_ID, user: step.wallet.address });
     const message = { wallet: step.wallet.address, depositor: step.wallet.address, nonce: 42n, id: second.id as Hex };
-    const clash = await post(`?signature=${await signNonceMapping(step.wallet, message, 1)}`, { ...step.body, id: second.id });
+    const clash = await post(`?signature=${await signNonceMapping(step.wallet, message, 1)}`, {
+      ...step.body,
+      id: second.id,
+    });
     expect(clash).toMatchObject({ status: 409, body: { errorCode: "NONCE_ALREADY_MAPPED" } });
   });
 
@@ -105,7 +132,10 @@ describe("POST /authorize (perps withdrawal nonce mapping)", () => {
       expect(answer.headers.get("ratelimit")).toBe(`limit=5, remaining=${5 - call}, reset=55`);
     }
     const sixth = await post(`?signature=${steps[0].signature}`, steps[0].body, elevated.key);
-    expect(sixth).toMatchObject({ status: 429, body: { errorCode: "RATE_LIMITED", message: expect.stringContaining("5 requests per 60 s") } });
+    expect(sixth).toMatchObject({
+      status: 429,
+      body: { errorCode: "RATE_LIMITED", message: expect.stringContaining("5 requests per 60 s") },
+    });
     expect(sixth.headers.get("retry-after")).toBe("55");
     expect(sixth.headers.get("ratelimit-policy")).toBe("5;w=60");
     // 25 more calls over five other wallets reach the key's 30; calls that fail later (a bad signature) count too.

@@ -36,14 +36,31 @@ describe("crash safety", () => {
       amount: value.toString(),
       tradeType: options.failing ? "EXACT_OUTPUT" : "EXACT_INPUT",
       ...(options.failing
-        ? { txs: [{ to: destination.callTarget as Address, value: "0", data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }) }] }
+        ? {
+            txs: [
+              {
+                to: destination.callTarget as Address,
+                value: "0",
+                data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
+              },
+            ],
+          }
         : {}),
     });
     expect(quote.status).toBe(200);
-    return { quote: quote.body, requestId: quote.body.requestId as string, send: () => sendSteps(quote.body, cluster.devnet.accounts[account], origin) };
+    return {
+      quote: quote.body,
+      requestId: quote.body.requestId as string,
+      send: () => sendSteps(quote.body, cluster.devnet.accounts[account], origin),
+    };
   }
 
-  const scenarios: Array<{ name: string; role: Role; at: "after deposit" | "after quote" | "submitted" | "failure"; failing?: boolean }> = [
+  const scenarios: Array<{
+    name: string;
+    role: Role;
+    at: "after deposit" | "after quote" | "submitted" | "failure";
+    failing?: boolean;
+  }> = [
     { name: "the worker, right after the deposit", role: "worker", at: "after deposit" },
     { name: "the worker, after the fill is sent", role: "worker", at: "submitted" },
     { name: "the indexer, right after the deposit", role: "indexer", at: "after deposit" },
@@ -51,17 +68,25 @@ describe("crash safety", () => {
     { name: "the worker, during the refund", role: "worker", at: "failure", failing: true },
   ];
 
-  it.each(scenarios.map((scenario, index) => [scenario.name, scenario, index] as const))("recovers when %s is killed", async (_name, scenario, index) => {
-    const { requestId, send } = await intent(index % 5, { failing: scenario.failing });
-    if (scenario.at === "after quote") await cluster.crash(scenario.role);
-    await send();
-    if (scenario.at === "submitted" || scenario.at === "failure") await pollStatus(cluster.apiUrl, requestId, { until: [scenario.at, "success", "refund"] });
-    const killedAt = Date.now();
-    if (scenario.at !== "after quote") await cluster.crash(scenario.role);
-    const { last } = await pollStatus(cluster.apiUrl, requestId, { until: ["success", "refund"], timeoutMs: 60_000, intervalMs: 100 });
-    expect(last.status).toBe(scenario.failing ? "refund" : "success");
-    if (scenario.at !== "after quote") expect(Date.now() - killedAt).toBeLessThan(RECOVERY_LIMIT_MS);
-  });
+  it.each(scenarios.map((scenario, index) => [scenario.name, scenario, index] as const))(
+    "recovers when %s is killed",
+    async (_name, scenario, index) => {
+      const { requestId, send } = await intent(index % 5, { failing: scenario.failing });
+      if (scenario.at === "after quote") await cluster.crash(scenario.role);
+      await send();
+      if (scenario.at === "submitted" || scenario.at === "failure")
+        await pollStatus(cluster.apiUrl, requestId, { until: [scenario.at, "success", "refund"] });
+      const killedAt = Date.now();
+      if (scenario.at !== "after quote") await cluster.crash(scenario.role);
+      const { last } = await pollStatus(cluster.apiUrl, requestId, {
+        until: ["success", "refund"],
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      });
+      expect(last.status).toBe(scenario.failing ? "refund" : "success");
+      if (scenario.at !== "after quote") expect(Date.now() - killedAt).toBeLessThan(RECOVERY_LIMIT_MS);
+    },
+  );
 
   it("recovers when the worker is killed during a webhook delivery: every event delivered at least once, de-duplicable by event id", async () => {
     const key = await createApiKey(cluster.pool, cluster.serverKey, { name: "crash-webhooks" });
@@ -74,7 +99,14 @@ describe("crash safety", () => {
       req.on("data", (chunk) => (body += chunk));
       req.on("end", () => {
         const eventId = req.headers["x-crossfill-event-id"] as string;
-        if (!verifyWebhookSignature(key.key, req.headers["x-signature-timestamp"] as string, body, req.headers["x-signature-sha256"] as string)) {
+        if (
+          !verifyWebhookSignature(
+            key.key,
+            req.headers["x-signature-timestamp"] as string,
+            body,
+            req.headers["x-signature-sha256"] as string,
+          )
+        ) {
           res.statusCode = 401;
           return res.end();
         }
@@ -89,13 +121,30 @@ describe("crash safety", () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     try {
-      await setWebhook(cluster.pool, { allowPrivate: true }, { apiKeyId: key.id, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, enabled: true, headers: {} });
+      await setWebhook(
+        cluster.pool,
+        { allowPrivate: true },
+        {
+          apiKeyId: key.id,
+          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+          enabled: true,
+          headers: {},
+        },
+      );
       const [origin, destination] = cluster.devnet.chains;
       const account = cluster.devnet.accounts[2];
       const response = await fetch(`${cluster.apiUrl}/quote/v2`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-api-key": key.key },
-        body: JSON.stringify({ user: account.address, originChainId: origin.id, destinationChainId: destination.id, originCurrency: zeroAddress, destinationCurrency: zeroAddress, amount: (10n ** 16n).toString(), tradeType: "EXACT_INPUT" }),
+        body: JSON.stringify({
+          user: account.address,
+          originChainId: origin.id,
+          destinationChainId: destination.id,
+          originCurrency: zeroAddress,
+          destinationCurrency: zeroAddress,
+          amount: (10n ** 16n).toString(),
+          tradeType: "EXACT_INPUT",
+        }),
       });
       const quote = await response.json();
       expect(response.status).toBe(200);
@@ -110,7 +159,8 @@ describe("crash safety", () => {
       );
       const expected = rows.map((row) => `evt_${row.id}`);
       const deadline = Date.now() + 60_000;
-      while (!expected.every((id) => answered.some((a) => a.eventId === id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (!expected.every((id) => answered.some((a) => a.eventId === id)) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       // At least once, and once de-duplicated on the event id: exactly the request's events, in order.
       const firstSeen = [...new Map(answered.map((a) => [a.eventId, a] as const)).values()];
       expect(firstSeen.map((a) => a.eventId)).toEqual(expected);

@@ -21,7 +21,8 @@ describe("intent flows, end to end", () => {
 
   const chains = () => {
     const [origin, destination] = stack.devnet.chains;
-    const token = (chain: typeof origin, symbol: string) => chain.currencies.find((c) => c.symbol === symbol)!.address as Address;
+    const token = (chain: typeof origin, symbol: string) =>
+      chain.currencies.find((c) => c.symbol === symbol)!.address as Address;
     return {
       origin,
       destination,
@@ -33,7 +34,10 @@ describe("intent flows, end to end", () => {
   };
 
   async function statusEvents(requestId: string): Promise<string[]> {
-    const { rows } = await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [requestId]);
+    const { rows } = await stack.pool.query(
+      "SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
+      [requestId],
+    );
     return rows.map((row) => row.to_status);
   }
 
@@ -69,12 +73,19 @@ describe("intent flows, end to end", () => {
     expect(await destinationClient.balanceOf(stack.devnet.solver.address, usdcOut)).toBe(solverBefore - out);
     const depositReceipt = await originClient.publicClient.getTransactionReceipt({ hash: hashes.deposit });
     expect(depositReceipt.gasUsed).toBeLessThanOrEqual(GAS_ESTIMATES.depositErc20);
-    const fillReceipt = await destinationClient.publicClient.getTransactionReceipt({ hash: (last.txHashes as Hex[])[0] });
+    const fillReceipt = await destinationClient.publicClient.getTransactionReceipt({
+      hash: (last.txHashes as Hex[])[0],
+    });
     expect(fillReceipt.gasUsed).toBeLessThanOrEqual(GAS_ESTIMATES.fillErc20);
 
     // the approval was spent by the deposit; with a standing allowance the quote needs no approve step
     const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
-    const approval = await wallet.writeContract({ address: usdcIn, abi: erc20Abi, functionName: "approve", args: [origin.depository as Address, 10n ** 12n] });
+    const approval = await wallet.writeContract({
+      address: usdcIn,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [origin.depository as Address, 10n ** 12n],
+    });
     await originClient.publicClient.waitForTransactionReceipt({ hash: approval, pollingInterval: 50 });
     const again = await postQuote(stack.api.url, { ...body, amount: "1000000" });
     expect(again.body.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);
@@ -97,7 +108,7 @@ describe("intent flows, end to end", () => {
     // 100 USDC at 3000 USD/ETH is 1/30 ETH, plus the fill's gas and the service fee
     const fees = BigInt(quote.body.fees.relayer.amount);
     expect(amountIn - fees).toBe(10n ** 18n / 30n + 1n);
-    expect(fees).toBeLessThan((10n ** 18n / 30n) / 100n);
+    expect(fees).toBeLessThan(10n ** 18n / 30n / 100n);
 
     const userBefore = await originClient.publicClient.getBalance({ address: user.address });
     const recipientBefore = await destinationClient.balanceOf(recipient, usdcOut);
@@ -118,7 +129,12 @@ describe("intent flows, end to end", () => {
     const beneficiary = stack.devnet.accounts[4].address;
     const target = destination.callTarget as Address;
     const read = (token: Address) =>
-      destinationClient.publicClient.readContract({ address: target, abi: callTargetAbi, functionName: "credited", args: [beneficiary, token] });
+      destinationClient.publicClient.readContract({
+        address: target,
+        abi: callTargetAbi,
+        functionName: "credited",
+        args: [beneficiary, token],
+      });
 
     const value = 2n * 10n ** 17n;
     const nativeCall = await postQuote(stack.api.url, {
@@ -126,7 +142,17 @@ describe("intent flows, end to end", () => {
       ...route(origin, destination),
       amount: value.toString(),
       tradeType: "EXACT_OUTPUT",
-      txs: [{ to: target, value: value.toString(), data: encodeFunctionData({ abi: callTargetAbi, functionName: "deposit", args: [beneficiary, zeroAddress, value] }) }],
+      txs: [
+        {
+          to: target,
+          value: value.toString(),
+          data: encodeFunctionData({
+            abi: callTargetAbi,
+            functionName: "deposit",
+            args: [beneficiary, zeroAddress, value],
+          }),
+        },
+      ],
     });
     expect(nativeCall.status).toBe(200);
     expect(nativeCall.body.details.operation).toBe("call");
@@ -142,8 +168,20 @@ describe("intent flows, end to end", () => {
       amount: amount.toString(),
       tradeType: "EXACT_OUTPUT",
       txs: [
-        { to: usdcOut, value: "0", data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [target, amount] }) },
-        { to: target, value: "0", data: encodeFunctionData({ abi: callTargetAbi, functionName: "deposit", args: [beneficiary, usdcOut, amount] }) },
+        {
+          to: usdcOut,
+          value: "0",
+          data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [target, amount] }),
+        },
+        {
+          to: target,
+          value: "0",
+          data: encodeFunctionData({
+            abi: callTargetAbi,
+            functionName: "deposit",
+            args: [beneficiary, usdcOut, amount],
+          }),
+        },
       ],
     });
     expect(tokenCall.status).toBe(200);
@@ -161,20 +199,30 @@ describe("intent flows, end to end", () => {
     const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 10_000_000_000_000_000n);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const index = (body: unknown) =>
-      fetch(`${stack.api.url}/transactions/index`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${stack.api.url}/transactions/index`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const first = await index({ txHash: deposit, chainId: String(origin.id), referrer: "relay.link" });
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ deposits: 1, recorded: 1 });
     const second = await index({ txHash: deposit, chainId: origin.id });
     expect(await second.json()).toMatchObject({ deposits: 1, recorded: 0 });
-    const { rows } = await stack.pool.query("SELECT source, order_id FROM crossfill.deposit_facts WHERE tx_hash = $1", [deposit]);
+    const { rows } = await stack.pool.query("SELECT source, order_id FROM crossfill.deposit_facts WHERE tx_hash = $1", [
+      deposit,
+    ]);
     expect(rows).toEqual([{ source: "manual", order_id: quote.body.protocol.v2.orderId }]);
     expect((await pollStatus(stack.api.url, quote.body.steps[0].requestId)).last.status).toBe("success");
 
     const unknown = await index({ txHash: `0x${"ab".repeat(32)}`, chainId: origin.id });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ errorCode: "TRANSACTION_NOT_FOUND" });
-    for (const bad of [{ txHash: "0x12", chainId: origin.id }, { txHash: deposit, chainId: 999_999 }, { txHash: deposit, chainId: "abc" }]) {
+    for (const bad of [
+      { txHash: "0x12", chainId: origin.id },
+      { txHash: deposit, chainId: 999_999 },
+      { txHash: deposit, chainId: "abc" },
+    ]) {
       const response = await index(bad);
       expect(response.status).toBe(400);
       expect(await response.json()).toHaveProperty("errorCode");

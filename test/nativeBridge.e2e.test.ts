@@ -21,7 +21,9 @@ describe("native bridge, end to end", () => {
     const recipient = stack.devnet.accounts[1].address;
     const destinationClient = createEvmChainClient(destination).publicClient;
 
-    const response = await postBridgeQuote(stack.api.url, user, { origin, destination }, 1_000_000_000_000_000_000n, { recipient });
+    const response = await postBridgeQuote(stack.api.url, user, { origin, destination }, 1_000_000_000_000_000_000n, {
+      recipient,
+    });
     expect(response.status).toBe(200);
     const quote = response.body;
     expect(quote.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);
@@ -38,7 +40,10 @@ describe("native bridge, end to end", () => {
 
     const { statuses, last } = await polling;
     expect(statuses).toEqual(["waiting", "pending", "submitted", "success"]);
-    const events = await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [requestId]);
+    const events = await stack.pool.query(
+      "SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
+      [requestId],
+    );
     expect(events.rows.map((row) => row.to_status)).toEqual(["waiting", "pending", "submitted", "success"]);
     expect(last.status).toBe("success");
     expect(last.inTxHashes).toEqual([depositHash]);
@@ -48,14 +53,26 @@ describe("native bridge, end to end", () => {
     expect(await destinationClient.getBalance({ address: recipient })).toBe(recipientBefore + expectedOut);
     const fillReceipt = await destinationClient.getTransactionReceipt({ hash: (last.txHashes as Hex[])[0] });
     const gasPaid = fillReceipt.gasUsed * fillReceipt.effectiveGasPrice;
-    expect(await destinationClient.getBalance({ address: stack.devnet.solver.address })).toBe(solverBefore - expectedOut - gasPaid);
+    expect(await destinationClient.getBalance({ address: stack.devnet.solver.address })).toBe(
+      solverBefore - expectedOut - gasPaid,
+    );
 
     // The record carries what each transaction paid for gas, as its receipt says.
     const depositReceipt = await createEvmChainClient(origin).publicClient.getTransactionReceipt({ hash: depositHash });
     const key = await createApiKey(stack.pool, stack.serverKey, { name: "fees" });
-    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, { headers: { "x-api-key": key.key } }).then((r) => r.json());
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
+      headers: { "x-api-key": key.key },
+    }).then((r) => r.json());
     const { inTxs, outTxs } = listed.requests[0].data;
-    expect(inTxs).toMatchObject([{ txHash: depositHash, fee: (depositReceipt.gasUsed * depositReceipt.effectiveGasPrice).toString(), status: "success" }]);
-    expect(outTxs).toMatchObject([{ txHash: fillReceipt.transactionHash, fee: gasPaid.toString(), block: Number(fillReceipt.blockNumber) }]);
+    expect(inTxs).toMatchObject([
+      {
+        txHash: depositHash,
+        fee: (depositReceipt.gasUsed * depositReceipt.effectiveGasPrice).toString(),
+        status: "success",
+      },
+    ]);
+    expect(outTxs).toMatchObject([
+      { txHash: fillReceipt.transactionHash, fee: gasPaid.toString(), block: Number(fillReceipt.blockNumber) },
+    ]);
   });
 });

@@ -14,8 +14,13 @@ describe("POST /price, GET /integrators/quote-data and the removed signature end
     other = await createApiKey(stack.pool, stack.serverKey, { name: "other", integrator: "other" });
     const [origin, destination] = stack.devnet.chains;
     body = {
-      user: stack.devnet.accounts[0].address, originChainId: origin.id, destinationChainId: destination.id,
-      originCurrency: zeroAddress, destinationCurrency: zeroAddress, amount: "100000000000000000", tradeType: "EXACT_INPUT",
+      user: stack.devnet.accounts[0].address,
+      originChainId: origin.id,
+      destinationChainId: destination.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: zeroAddress,
+      amount: "100000000000000000",
+      tradeType: "EXACT_INPUT",
     };
   });
   afterAll(async () => {
@@ -34,7 +39,8 @@ describe("POST /price, GET /integrators/quote-data and the removed signature end
     const response = await fetch(`${stack.url}${path}`, { headers: key ? { "x-api-key": key } : {} });
     return { status: response.status, body: (await response.json()) as any };
   };
-  const requestCount = async () => (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.requests")).rows[0].n;
+  const requestCount = async () =>
+    (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.requests")).rows[0].n;
 
   it("prices like a quote, answers {fees, details}, and stores nothing", async () => {
     const before = await requestCount();
@@ -50,10 +56,17 @@ describe("POST /price, GET /integrators/quote-data and the removed signature end
 
   it("validates /price like a quote: 400 with the quote's codes, nothing written", async () => {
     const before = await requestCount();
-    expect((await post("/price", { ...body, slippageTolerance: "10001" })).body).toMatchObject({ errorCode: "INVALID_SLIPPAGE_TOLERANCE" });
-    expect((await post("/price", { ...body, recipient: "0x123" })).body).toMatchObject({ errorCode: "INVALID_ADDRESS" });
+    expect((await post("/price", { ...body, slippageTolerance: "10001" })).body).toMatchObject({
+      errorCode: "INVALID_SLIPPAGE_TOLERANCE",
+    });
+    expect((await post("/price", { ...body, recipient: "0x123" })).body).toMatchObject({
+      errorCode: "INVALID_ADDRESS",
+    });
     expect(await post("/price", "{nope")).toMatchObject({ status: 400, body: { errorCode: "INVALID_INPUT" } });
-    expect((await post("/price", { ...body, includeProtocolData: "yes" })).body).toMatchObject({ errorCode: "INVALID_INPUT", message: expect.stringContaining("includeProtocolData") });
+    expect((await post("/price", { ...body, includeProtocolData: "yes" })).body).toMatchObject({
+      errorCode: "INVALID_INPUT",
+      message: expect.stringContaining("includeProtocolData"),
+    });
     expect((await post("/price", body, "cf_unknown")).status).toBe(401);
     expect(await requestCount()).toBe(before);
   });
@@ -63,17 +76,40 @@ describe("POST /price, GET /integrators/quote-data and the removed signature end
     const requestId = quote.body.requestId as string;
     const answer = await get(`/integrators/quote-data?requestId=${requestId}`, acme.key);
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ requestId, referrer: "acme.app", apiKeyName: "acme", protocol: { v2: { orderId: quote.body.protocol.v2.orderId } } });
+    expect(answer.body).toMatchObject({
+      requestId,
+      referrer: "acme.app",
+      apiKeyName: "acme",
+      protocol: { v2: { orderId: quote.body.protocol.v2.orderId } },
+    });
     expect(answer.body.feeSponsorship).toEqual(quote.body.feeSponsorship);
     expect(answer.body.feeSponsorship.quoted.subsidizationBps).toBe(0);
     expect(answer.body.details.currencyIn).toEqual(quote.body.details.currencyIn);
-    expect(await get(`/integrators/quote-data?requestId=${requestId}`, other.key)).toMatchObject({ status: 403, body: { errorCode: "FORBIDDEN" } });
-    expect(await get(`/integrators/quote-data?requestId=${requestId}`)).toMatchObject({ status: 401, body: { errorCode: "UNAUTHORIZED" } });
-    expect(await get(`/integrators/quote-data?requestId=0x${"0".repeat(64)}`, acme.key)).toMatchObject({ status: 404, body: { errorCode: "REQUEST_NOT_FOUND" } });
-    expect(await get("/integrators/quote-data?requestId=0x12", acme.key)).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^requestId:/) } });
-    expect(await get(`/integrators/quote-data?requestId=${requestId}&x=1`, acme.key)).toMatchObject({ status: 400, body: { message: "x: unknown parameter" } });
+    expect(await get(`/integrators/quote-data?requestId=${requestId}`, other.key)).toMatchObject({
+      status: 403,
+      body: { errorCode: "FORBIDDEN" },
+    });
+    expect(await get(`/integrators/quote-data?requestId=${requestId}`)).toMatchObject({
+      status: 401,
+      body: { errorCode: "UNAUTHORIZED" },
+    });
+    expect(await get(`/integrators/quote-data?requestId=0x${"0".repeat(64)}`, acme.key)).toMatchObject({
+      status: 404,
+      body: { errorCode: "REQUEST_NOT_FOUND" },
+    });
+    expect(await get("/integrators/quote-data?requestId=0x12", acme.key)).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^requestId:/) },
+    });
+    expect(await get(`/integrators/quote-data?requestId=${requestId}&x=1`, acme.key)).toMatchObject({
+      status: 400,
+      body: { message: "x: unknown parameter" },
+    });
     const repeated = `/integrators/quote-data?requestId=${requestId}&requestId=0x${"0".repeat(64)}`;
-    expect(await get(repeated, acme.key)).toMatchObject({ status: 400, body: { message: "requestId: may be given once" } });
+    expect(await get(repeated, acme.key)).toMatchObject({
+      status: 400,
+      body: { message: "requestId: may be given once" },
+    });
     // a keyless quote belongs to no integrator
     const keyless = await post("/quote/v2", body);
     expect((await get(`/integrators/quote-data?requestId=${keyless.body.requestId}`, acme.key)).status).toBe(403);
@@ -84,7 +120,10 @@ describe("POST /price, GET /integrators/quote-data and the removed signature end
     for (const path of [`/requests/${id}/signature`, `/requests/${id}/signature/v2`]) {
       const answer = await get(path);
       expect(answer.status).toBe(404);
-      expect(answer.body).toEqual({ message: expect.stringContaining("includeProtocolData: true"), errorCode: "NOT_FOUND" });
+      expect(answer.body).toEqual({
+        message: expect.stringContaining("includeProtocolData: true"),
+        errorCode: "NOT_FOUND",
+      });
     }
   });
 });

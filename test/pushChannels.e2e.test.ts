@@ -37,25 +37,39 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     // the API authenticates keys by their hash; the sealing key only matters to webhooks
     const key = await createApiKey(stack.pool, randomBytes(32), { name: "push-e2e" });
 
-    const quoted = await postGraphql(stack.api.url, QUOTE, {
-      input: {
-        user: user.address,
-        recipient: stack.devnet.accounts[3].address,
-        ...route(origin, destination),
-        amount: "200000000000000000",
-        tradeType: "EXACT_INPUT",
+    const quoted = await postGraphql(
+      stack.api.url,
+      QUOTE,
+      {
+        input: {
+          user: user.address,
+          recipient: stack.devnet.accounts[3].address,
+          ...route(origin, destination),
+          amount: "200000000000000000",
+          tradeType: "EXACT_INPUT",
+        },
       },
-    }, key.key);
+      key.key,
+    );
     expect(quoted.errors).toBeUndefined();
     const quote = quoted.data.createQuote;
     expect(quote.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);
     expect(quote.steps[0].items[0].check.endpoint).toBe(`/intents/status/v3?requestId=${quote.requestId}`);
-    expect(quote.details).toMatchObject({ operation: "bridge", isFixedRate: true, currencyIn: { amount: "200000000000000000" } });
+    expect(quote.details).toMatchObject({
+      operation: "bridge",
+      isFixedRate: true,
+      currencyIn: { amount: "200000000000000000" },
+    });
     expect(BigInt(quote.details.currencyOut.amount)).toBe(200000000000000000n - BigInt(quote.fees.relayer.amount));
     const requestId: string = quote.requestId;
 
     // graphql-ws on /graphql
-    const client = createClient({ url: `${wsBase}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { apiKey: key.key } });
+    const client = createClient({
+      url: `${wsBase}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { apiKey: key.key },
+    });
     const viaGraphql: Array<{ status: string; requestStatus: string; at: number }> = [];
     const graphqlDone = new Promise<void>((resolve, reject) => {
       client.subscribe<any>(
@@ -112,7 +126,11 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     // the graphql-ws subscription is registered once the socket is up; give it the same head start
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    const hashes = await sendSteps({ steps: quote.steps.map((step: any) => ({ ...step, items: step.items })) }, user, origin);
+    const hashes = await sendSteps(
+      { steps: quote.steps.map((step: any) => ({ ...step, items: step.items })) },
+      user,
+      origin,
+    );
     await Promise.all([graphqlDone, feedDone, keyDone]);
 
     // 'waiting' was written with the quote, before the subscriptions: whether it arrives depends on timing
@@ -166,11 +184,17 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
   });
 
   it("refuses an over-deep subscription over graphql-ws with the same limits as HTTP", async () => {
-    const client = createClient({ url: `${stack.api.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${stack.api.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     const nest = (depth: number): string => (depth <= 1 ? "symbol" : `chain { currencies { ${nest(depth - 2)} } }`);
     const errors = await new Promise<any[]>((resolve) => {
       client.subscribe(
-        { query: `subscription { requestUpdated(chainId: 1) { request { originChain { currencies { ${nest(6)} } } } } }` },
+        {
+          query: `subscription { requestUpdated(chainId: 1) { request { originChain { currencies { ${nest(6)} } } } } }`,
+        },
         { next: () => resolve([]), error: (error) => resolve(error as any[]), complete: () => resolve([]) },
       );
     });
@@ -178,8 +202,12 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     expect(errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
     const invalid = await new Promise<any[]>((resolve) => {
       client.subscribe(
-        { query: "subscription { requestUpdated(wallet: \"0x12\") { eventId } }" },
-        { next: (result) => resolve(result.errors as any[]), error: (error) => resolve(error as any[]), complete: () => resolve([]) },
+        { query: 'subscription { requestUpdated(wallet: "0x12") { eventId } }' },
+        {
+          next: (result) => resolve(result.errors as any[]),
+          error: (error) => resolve(error as any[]),
+          complete: () => resolve([]),
+        },
       );
     });
     expect(invalid[0].extensions.code).toBe("INVALID_INPUT");

@@ -24,26 +24,56 @@ describe("quote, chains and status over HTTP", () => {
     await stack?.stop();
   });
 
-  const requestCount = async () => (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.requests")).rows[0].n;
+  const requestCount = async () =>
+    (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.requests")).rows[0].n;
 
   it("answers the spec's quote response with a recomputable order and a solver signature", async () => {
     const { status, body } = await postQuote(stack.api.url, { ...base, includeProtocolData: true, referrer: "my.app" });
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(["details", "feeSponsorship", "fees", "protocol", "requestId", "steps"]);
-    expect(Object.keys(body.fees).sort()).toEqual(["app", "gas", "relayer", "relayerGas", "relayerService", "subsidized"]);
+    expect(Object.keys(body.fees).sort()).toEqual([
+      "app",
+      "gas",
+      "relayer",
+      "relayerGas",
+      "relayerService",
+      "subsidized",
+    ]);
     for (const fee of Object.values(body.fees) as Array<Record<string, unknown>>) {
       expect(Object.keys(fee).sort()).toEqual(["amount", "amountFormatted", "amountUsd", "currency", "minimumAmount"]);
       expect(fee.amount).toMatch(/^\d+$/);
     }
-    expect(BigInt(body.fees.relayer.amount)).toBe(BigInt(body.fees.relayerGas.amount) + BigInt(body.fees.relayerService.amount));
+    expect(BigInt(body.fees.relayer.amount)).toBe(
+      BigInt(body.fees.relayerGas.amount) + BigInt(body.fees.relayerService.amount),
+    );
     for (const field of [
-      "operation", "sender", "recipient", "currencyIn", "currencyOut", "refundCurrency", "currencyGasTopup", "totalImpact",
-      "swapImpact", "expandedPriceImpact", "rate", "slippageTolerance", "timeEstimate", "userBalance", "fallbackType",
-      "isFixedRate", "fixedRateFee", "route",
+      "operation",
+      "sender",
+      "recipient",
+      "currencyIn",
+      "currencyOut",
+      "refundCurrency",
+      "currencyGasTopup",
+      "totalImpact",
+      "swapImpact",
+      "expandedPriceImpact",
+      "rate",
+      "slippageTolerance",
+      "timeEstimate",
+      "userBalance",
+      "fallbackType",
+      "isFixedRate",
+      "fixedRateFee",
+      "route",
     ]) {
       expect(body.details).toHaveProperty(field);
     }
-    expect(body.details.currencyIn.currency).toMatchObject({ chainId: base.originChainId, address: zeroAddress, symbol: "ETH", decimals: 18 });
+    expect(body.details.currencyIn.currency).toMatchObject({
+      chainId: base.originChainId,
+      address: zeroAddress,
+      symbol: "ETH",
+      decimals: 18,
+    });
     expect(body.details.operation).toBe("bridge");
     expect(body.details.currencyIn.amountUsd).toBe("3000");
 
@@ -53,19 +83,32 @@ describe("quote, chains and status over HTTP", () => {
     expect(computeRequestId(v2.orderId)).toBe(body.requestId);
     expect(body.steps[0].requestId).toBe(body.requestId);
     expect(body.requestId).not.toBe(v2.orderId);
-    expect(await recoverMessageAddress({ message: { raw: v2.orderId as Hex }, signature: v2.orderSignature })).toBe(stack.devnet.solver.address);
+    expect(await recoverMessageAddress({ message: { raw: v2.orderId as Hex }, signature: v2.orderSignature })).toBe(
+      stack.devnet.solver.address,
+    );
     expect(v2.paymentDetails).toEqual({
       chainId: String(base.originChainId),
       depository: stack.devnet.chains[0].depository,
       currency: zeroAddress,
       amount: "1000000000000000000",
     });
-    expect(body.steps[0].items[0].data).toMatchObject({ to: stack.devnet.chains[0].depository, value: "1000000000000000000", chainId: base.originChainId });
-    expect(body.steps[0].items[0].check).toEqual({ endpoint: `/intents/status/v3?requestId=${body.requestId}`, method: "GET" });
+    expect(body.steps[0].items[0].data).toMatchObject({
+      to: stack.devnet.chains[0].depository,
+      value: "1000000000000000000",
+      chainId: base.originChainId,
+    });
+    expect(body.steps[0].items[0].check).toEqual({
+      endpoint: `/intents/status/v3?requestId=${body.requestId}`,
+      method: "GET",
+    });
 
     const withoutSignature = await postQuote(stack.api.url, base);
     expect(withoutSignature.body.protocol.v2.orderSignature).toBeUndefined();
-    const legacy = await fetch(`${stack.api.url}/quote`, { method: "POST", body: JSON.stringify(base), headers: { "content-type": "application/json" } });
+    const legacy = await fetch(`${stack.api.url}/quote`, {
+      method: "POST",
+      body: JSON.stringify(base),
+      headers: { "content-type": "application/json" },
+    });
     expect(legacy.status).toBe(200);
   });
 
@@ -100,14 +143,40 @@ describe("quote, chains and status over HTTP", () => {
     const { chains } = await response.json();
     expect(chains.map((chain: { id: number }) => chain.id)).toEqual(stack.devnet.chains.map((chain) => chain.id));
     for (const field of [
-      "id", "name", "displayName", "httpRpcUrl", "wsRpcUrl", "explorerUrl", "explorerName", "explorerPaths", "depositEnabled",
-      "tokenSupport", "disabled", "partialDisableLimit", "blockProductionLagging", "currency", "withdrawalFee", "depositFee",
-      "surgeEnabled", "featuredTokens", "erc20Currencies", "solverCurrencies", "iconUrl", "contracts", "vmType", "baseChainId",
-      "solverAddresses", "tags", "protocol",
+      "id",
+      "name",
+      "displayName",
+      "httpRpcUrl",
+      "wsRpcUrl",
+      "explorerUrl",
+      "explorerName",
+      "explorerPaths",
+      "depositEnabled",
+      "tokenSupport",
+      "disabled",
+      "partialDisableLimit",
+      "blockProductionLagging",
+      "currency",
+      "withdrawalFee",
+      "depositFee",
+      "surgeEnabled",
+      "featuredTokens",
+      "erc20Currencies",
+      "solverCurrencies",
+      "iconUrl",
+      "contracts",
+      "vmType",
+      "baseChainId",
+      "solverAddresses",
+      "tags",
+      "protocol",
     ]) {
       expect(chains[0]).toHaveProperty(field);
     }
-    expect(chains[0].protocol.v2).toEqual({ chainId: stack.devnet.chains[0].name, depository: stack.devnet.chains[0].depository });
+    expect(chains[0].protocol.v2).toEqual({
+      chainId: stack.devnet.chains[0].name,
+      depository: stack.devnet.chains[0].depository,
+    });
     expect(chains[0].erc20Currencies.map((c: { symbol: string }) => c.symbol)).toEqual(["USDC", "WETH"]);
   });
 
@@ -147,7 +216,11 @@ describe("quote, chains and status over HTTP", () => {
     ];
     for (const [body, errorCode] of cases) {
       const response = await postQuote(stack.api.url, body);
-      expect({ body, status: response.status, errorCode: response.body.errorCode }).toEqual({ body, status: 400, errorCode });
+      expect({ body, status: response.status, errorCode: response.body.errorCode }).toEqual({
+        body,
+        status: 400,
+        errorCode,
+      });
       expect(typeof response.body.message).toBe("string");
     }
     const huge = await postQuote(stack.api.url, { ...base, referrer: "x".repeat(300_000) });
@@ -166,7 +239,11 @@ describe("quote, chains and status over HTTP", () => {
     expect(swap.status).toBe(200);
     expect(swap.body.details.currencyOut.amount).toBe("5000000");
     expect(swap.body.details.currencyOut.minimumAmount).toBe("5000000");
-    const exactIn = await postQuote(stack.api.url, { ...base, destinationCurrency: stack.devnet.chains[1].currencies[0].address, slippageTolerance: "100" });
+    const exactIn = await postQuote(stack.api.url, {
+      ...base,
+      destinationCurrency: stack.devnet.chains[1].currencies[0].address,
+      slippageTolerance: "100",
+    });
     const out = BigInt(exactIn.body.details.currencyOut.amount);
     expect(BigInt(exactIn.body.details.currencyOut.minimumAmount)).toBe(out - out / 100n);
   });

@@ -32,7 +32,14 @@ describe("failures and refunds, end to end", () => {
   const setup = () => {
     const [origin, destination] = stack.devnet.chains;
     const token = (chain: typeof origin) => chain.currencies.find((c) => c.symbol === "USDC")!.address as Address;
-    return { origin, destination, originClient: createEvmChainClient(origin), destinationClient: createEvmChainClient(destination), usdcIn: token(origin), usdcOut: token(destination) };
+    return {
+      origin,
+      destination,
+      originClient: createEvmChainClient(origin),
+      destinationClient: createEvmChainClient(destination),
+      usdcIn: token(origin),
+      usdcOut: token(destination),
+    };
   };
   it("refunds a request whose destination call reverts (EXECUTION_REVERTED)", async () => {
     const { origin, destination, originClient } = setup();
@@ -43,7 +50,13 @@ describe("failures and refunds, end to end", () => {
       ...route(origin, destination),
       amount: value.toString(),
       tradeType: "EXACT_OUTPUT",
-      txs: [{ to: destination.callTarget, value: value.toString(), data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }) }],
+      txs: [
+        {
+          to: destination.callTarget,
+          value: value.toString(),
+          data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
+        },
+      ],
     });
     expect(quote.status).toBe(200);
     const requestId = quote.body.requestId;
@@ -66,12 +79,18 @@ describe("failures and refunds, end to end", () => {
     expect(last.txHashes).toEqual([refund.tx_hash]);
     // The record names the call that failed in simulation: no transaction was sent, so no hash or block.
     const key = await createApiKey(stack.pool, stack.serverKey, { name: "reader" });
-    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, { headers: { "x-api-key": key.key } }).then((response) => response.json());
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
+      headers: { "x-api-key": key.key },
+    }).then((response) => response.json());
     expect(listed.requests[0].data).toMatchObject({
       failReason: "EXECUTION_REVERTED",
       failedTxHash: null,
       failedTxBlockNumber: null,
-      failedCallData: { from: stack.devnet.solver.address, to: getAddress(destination.receiver), value: value.toString() },
+      failedCallData: {
+        from: stack.devnet.solver.address,
+        to: getAddress(destination.receiver),
+        value: value.toString(),
+      },
     });
   });
 
@@ -79,9 +98,18 @@ describe("failures and refunds, end to end", () => {
     const { origin, destination, originClient, destinationClient, usdcIn, usdcOut } = setup();
     const user = stack.devnet.accounts[1];
     const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
-    const tokenOwner = devnetWalletClient({ rpcUrl: destination.rpcUrl, chainId: destination.id, privateKey: stack.devnet.solver.privateKey });
+    const tokenOwner = devnetWalletClient({
+      rpcUrl: destination.rpcUrl,
+      chainId: destination.id,
+      privateKey: stack.devnet.solver.privateKey,
+    });
     await destinationClient.publicClient.waitForTransactionReceipt({
-      hash: await tokenOwner.writeContract({ address: usdcOut, abi: testTokenAbi, functionName: "setBlocked", args: [recipient, true] }),
+      hash: await tokenOwner.writeContract({
+        address: usdcOut,
+        abi: testTokenAbi,
+        functionName: "setBlocked",
+        args: [recipient, true],
+      }),
       pollingInterval: 50,
     });
     const quote = await postQuote(stack.api.url, {
@@ -96,15 +124,27 @@ describe("failures and refunds, end to end", () => {
     await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
     expect(last).toMatchObject({ status: "refund", failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED" });
-    expect(last.details).toMatchObject({ errorCode: "DESTINATION_TX_FAILED", message: `the recipient ${getAddress(recipient)} cannot receive USDC` });
-    await checks.expectRefunded({ requestId, chainClient: originClient, currency: usdcIn, user: user.address, deposited: 20_000_000n, ...before });
+    expect(last.details).toMatchObject({
+      errorCode: "DESTINATION_TX_FAILED",
+      message: `the recipient ${getAddress(recipient)} cannot receive USDC`,
+    });
+    await checks.expectRefunded({
+      requestId,
+      chainClient: originClient,
+      currency: usdcIn,
+      user: user.address,
+      deposited: 20_000_000n,
+      ...before,
+    });
     expect(await destinationClient.balanceOf(recipient, usdcOut)).toBe(0n);
   });
 
   it("refunds when the devnet solver is told to refuse (debug-force-refund)", async () => {
     const { origin, destination, originClient } = setup();
     const user = stack.devnet.accounts[2];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 30_000_000_000_000_000n, { referrer: DEBUG_FORCE_REFUND_REFERRER });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 30_000_000_000_000_000n, {
+      referrer: DEBUG_FORCE_REFUND_REFERRER,
+    });
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
@@ -136,14 +176,29 @@ describe("failures and refunds, end to end", () => {
     let before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const item = under.body.steps[0].items[0].data;
     const half = await originWallet.sendTransaction({ to: item.to, data: item.data, value: 20_000_000_000_000_000n });
-    expect((await pollStatus(stack.api.url, under.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSITED_AMOUNT_TOO_LOW_TO_FILL");
-    await checks.expectRefunded({ requestId: under.body.requestId, chainClient: originClient, currency: zeroAddress, user: user.address, depositTx: half, deposited: 20_000_000_000_000_000n, ...before });
+    expect((await pollStatus(stack.api.url, under.body.requestId, { until: ["refund"] })).last.failReason).toBe(
+      "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
+    );
+    await checks.expectRefunded({
+      requestId: under.body.requestId,
+      chainClient: originClient,
+      currency: zeroAddress,
+      user: user.address,
+      depositTx: half,
+      deposited: 20_000_000_000_000_000n,
+      ...before,
+    });
 
     // Wrong currency: USDC deposited against an ETH order.
     const wrongCurrency = await postQuote(stack.api.url, body);
     before = await checks.balancesBefore(originClient, user.address, usdcIn);
     await originClient.publicClient.waitForTransactionReceipt({
-      hash: await originWallet.writeContract({ address: usdcIn, abi: erc20Abi, functionName: "approve", args: [origin.depository as Address, 5_000_000n] }),
+      hash: await originWallet.writeContract({
+        address: usdcIn,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [origin.depository as Address, 5_000_000n],
+      }),
       pollingInterval: 50,
     });
     await originWallet.writeContract({
@@ -152,12 +207,25 @@ describe("failures and refunds, end to end", () => {
       functionName: "depositErc20",
       args: [user.address, usdcIn, 5_000_000n, wrongCurrency.body.protocol.v2.orderId],
     });
-    expect((await pollStatus(stack.api.url, wrongCurrency.body.requestId, { until: ["refund"] })).last.failReason).toBe("INCORRECT_DEPOSIT_CURRENCY");
-    await checks.expectRefunded({ requestId: wrongCurrency.body.requestId, chainClient: originClient, currency: usdcIn, user: user.address, deposited: 5_000_000n, ...before });
+    expect((await pollStatus(stack.api.url, wrongCurrency.body.requestId, { until: ["refund"] })).last.failReason).toBe(
+      "INCORRECT_DEPOSIT_CURRENCY",
+    );
+    await checks.expectRefunded({
+      requestId: wrongCurrency.body.requestId,
+      chainClient: originClient,
+      currency: usdcIn,
+      user: user.address,
+      deposited: 5_000_000n,
+      ...before,
+    });
 
     // Wrong chain: the origin chain's order paid into the destination chain's Depository.
     const wrongChain = await postQuote(stack.api.url, body);
-    const destinationWallet = devnetWalletClient({ rpcUrl: destination.rpcUrl, chainId: destination.id, privateKey: user.privateKey });
+    const destinationWallet = devnetWalletClient({
+      rpcUrl: destination.rpcUrl,
+      chainId: destination.id,
+      privateKey: user.privateKey,
+    });
     before = await checks.balancesBefore(destinationClient, user.address, zeroAddress);
     const misplaced = await destinationWallet.writeContract({
       address: destination.depository as Address,
@@ -166,8 +234,18 @@ describe("failures and refunds, end to end", () => {
       args: [user.address, wrongChain.body.protocol.v2.orderId],
       value: 40_000_000_000_000_000n,
     });
-    expect((await pollStatus(stack.api.url, wrongChain.body.requestId, { until: ["refund"] })).last.failReason).toBe("DEPOSIT_CHAIN_MISMATCH");
-    await checks.expectRefunded({ requestId: wrongChain.body.requestId, chainClient: destinationClient, currency: zeroAddress, user: user.address, depositTx: misplaced, deposited: 40_000_000_000_000_000n, ...before });
+    expect((await pollStatus(stack.api.url, wrongChain.body.requestId, { until: ["refund"] })).last.failReason).toBe(
+      "DEPOSIT_CHAIN_MISMATCH",
+    );
+    await checks.expectRefunded({
+      requestId: wrongChain.body.requestId,
+      chainClient: destinationClient,
+      currency: zeroAddress,
+      user: user.address,
+      depositTx: misplaced,
+      deposited: 40_000_000_000_000_000n,
+      ...before,
+    });
     expect(usdcOut).toBeDefined();
   });
 
@@ -175,7 +253,9 @@ describe("failures and refunds, end to end", () => {
     const { origin, destination, originClient, destinationClient } = setup();
     const user = stack.devnet.accounts[4];
     const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 50_000_000_000_000_000n, { recipient });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 50_000_000_000_000_000n, {
+      recipient,
+    });
     const requestId = quote.body.requestId;
     const first = await sendSteps(quote.body, user, origin);
     expect((await pollStatus(stack.api.url, requestId)).last.status).toBe("success");
@@ -192,7 +272,9 @@ describe("failures and refunds, end to end", () => {
     });
     expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: false });
     expect(first.deposit).not.toBe(second.deposit);
-    expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(BigInt(quote.body.details.currencyOut.amount));
+    expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(
+      BigInt(quote.body.details.currencyOut.amount),
+    );
     expect(await checks.events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
   });
 
@@ -201,11 +283,25 @@ describe("failures and refunds, end to end", () => {
     const user = stack.devnet.accounts[0];
     const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 60_000_000_000_000_000n);
     const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
-    await wallet.writeContract({ address: origin.depository as Address, abi: depositoryAbi, functionName: "depositNative", args: [user.address, quote.body.protocol.v2.orderId], value: 1000n });
-    const refund = await checks.waitFor(async () => (await checks.refundsOf(quote.body.requestId))[0], (r) => r?.status === "unrefundable", "an unrefundable refund");
+    await wallet.writeContract({
+      address: origin.depository as Address,
+      abi: depositoryAbi,
+      functionName: "depositNative",
+      args: [user.address, quote.body.protocol.v2.orderId],
+      value: 1000n,
+    });
+    const refund = await checks.waitFor(
+      async () => (await checks.refundsOf(quote.body.requestId))[0],
+      (r) => r?.status === "unrefundable",
+      "an unrefundable refund",
+    );
     expect(refund.refund_fail_reason).toBe("NEGATIVE_NEW_AMOUNT_AFTER_FEES");
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["failure"] });
-    expect(last).toMatchObject({ status: "failure", failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL", refundFailReason: "NEGATIVE_NEW_AMOUNT_AFTER_FEES" });
+    expect(last).toMatchObject({
+      status: "failure",
+      failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
+      refundFailReason: "NEGATIVE_NEW_AMOUNT_AFTER_FEES",
+    });
   });
 
   it("marks a refund the chain refuses MANUAL_REFUND_REQUIRED, and pays it once an operator retries it elsewhere", async () => {
@@ -213,9 +309,18 @@ describe("failures and refunds, end to end", () => {
     const user = stack.devnet.accounts[1];
     const blocked = `0x${randomBytes(20).toString("hex")}` as Address;
     const rescue = `0x${randomBytes(20).toString("hex")}` as Address;
-    const tokenOwner = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: stack.devnet.solver.privateKey });
+    const tokenOwner = devnetWalletClient({
+      rpcUrl: origin.rpcUrl,
+      chainId: origin.id,
+      privateKey: stack.devnet.solver.privateKey,
+    });
     await originClient.publicClient.waitForTransactionReceipt({
-      hash: await tokenOwner.writeContract({ address: usdcIn, abi: testTokenAbi, functionName: "setBlocked", args: [blocked, true] }),
+      hash: await tokenOwner.writeContract({
+        address: usdcIn,
+        abi: testTokenAbi,
+        functionName: "setBlocked",
+        args: [blocked, true],
+      }),
       pollingInterval: 50,
     });
     const quote = await postQuote(stack.api.url, {
@@ -228,14 +333,24 @@ describe("failures and refunds, end to end", () => {
     });
     const requestId = quote.body.requestId;
     await sendSteps(quote.body, user, origin);
-    const stuck = await checks.waitFor(async () => (await checks.refundsOf(requestId))[0], (r) => r?.status === "manual", "a refund needing an operator");
+    const stuck = await checks.waitFor(
+      async () => (await checks.refundsOf(requestId))[0],
+      (r) => r?.status === "manual",
+      "a refund needing an operator",
+    );
     expect(stuck.refund_fail_reason).toBe("MANUAL_REFUND_REQUIRED");
-    expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last).toMatchObject({ refundFailReason: "MANUAL_REFUND_REQUIRED" });
+    expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last).toMatchObject({
+      refundFailReason: "MANUAL_REFUND_REQUIRED",
+    });
 
     const printed: string[] = [];
     expect(await runRefundsCommand(stack.pool, ["list"], (line) => printed.push(line))).toBe(0);
-    expect(printed.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ id: stuck.id, requestId, refundFailReason: "MANUAL_REFUND_REQUIRED" }));
-    expect(await runRefundsCommand(stack.pool, ["retry", stuck.id, "--to", rescue], (line) => printed.push(line))).toBe(0);
+    expect(printed.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ id: stuck.id, requestId, refundFailReason: "MANUAL_REFUND_REQUIRED" }),
+    );
+    expect(await runRefundsCommand(stack.pool, ["retry", stuck.id, "--to", rescue], (line) => printed.push(line))).toBe(
+      0,
+    );
 
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 30_000 });
     expect(last).toMatchObject({ status: "refund", failReason: "MANUAL_ADMIN_REFUND", refundFailReason: "N/A" });
@@ -250,7 +365,9 @@ describe("failures and refunds, end to end", () => {
     const user = stack.devnet.accounts[2];
     const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 70_000_000_000_000_000n);
     // The quote's time ran out before the user paid.
-    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [quote.body.requestId]);
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [
+      quote.body.requestId,
+    ]);
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
@@ -279,7 +396,9 @@ describe("failures and refunds, end to end", () => {
       tradeType: "EXACT_INPUT",
     };
     const late = await postQuote(stack.api.url, { ...body, latePaymentSlippageTolerance: "100" });
-    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [late.body.requestId]);
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [
+      late.body.requestId,
+    ]);
     await sendSteps(late.body, user, origin);
     expect((await pollStatus(stack.api.url, late.body.requestId)).last.status).toBe("success");
     // Prices have not moved, so the re-priced output is the quoted one.
@@ -291,7 +410,9 @@ describe("failures and refunds, end to end", () => {
     const item = over.body.steps[0].items[0].data;
     await wallet.sendTransaction({ to: item.to, data: item.data, value: 2n * 80_000_000_000_000_000n });
     expect((await pollStatus(stack.api.url, over.body.requestId)).last.status).toBe("success");
-    expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(out + 2n * BigInt(over.body.details.currencyOut.amount));
+    expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(
+      out + 2n * BigInt(over.body.details.currencyOut.amount),
+    );
   });
 
   it("refunds when the solver no longer holds what it quoted (SOLVER_BALANCE_TOO_LOW)", async () => {
@@ -308,16 +429,32 @@ describe("failures and refunds, end to end", () => {
     });
     expect(quote.status).toBe(200);
     // The solver's inventory leaves between the quote and the fill.
-    const solverWallet = devnetWalletClient({ rpcUrl: destination.rpcUrl, chainId: destination.id, privateKey: stack.devnet.solver.privateKey });
+    const solverWallet = devnetWalletClient({
+      rpcUrl: destination.rpcUrl,
+      chainId: destination.id,
+      privateKey: stack.devnet.solver.privateKey,
+    });
     const inventory = await destinationClient.balanceOf(stack.devnet.solver.address, wethOut);
     await destinationClient.publicClient.waitForTransactionReceipt({
-      hash: await solverWallet.writeContract({ address: wethOut, abi: erc20Abi, functionName: "transfer", args: [`0x${"dd".repeat(20)}`, inventory - 10n ** 18n] }),
+      hash: await solverWallet.writeContract({
+        address: wethOut,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [`0x${"dd".repeat(20)}`, inventory - 10n ** 18n],
+      }),
       pollingInterval: 50,
     });
     const before = await checks.balancesBefore(originClient, user.address, wethIn);
     await sendSteps(quote.body, user, origin);
     const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
     expect(last.failReason).toBe("SOLVER_BALANCE_TOO_LOW");
-    await checks.expectRefunded({ requestId: quote.body.requestId, chainClient: originClient, currency: wethIn, user: user.address, deposited: amount, ...before });
+    await checks.expectRefunded({
+      requestId: quote.body.requestId,
+      chainClient: originClient,
+      currency: wethIn,
+      user: user.address,
+      deposited: amount,
+      ...before,
+    });
   });
 });

@@ -10,7 +10,13 @@ describe("@relayprotocol/relay-sdk against Crossfill", () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack();
-    createClient({ baseApiUrl: stack.api.url, source: "crossfill-tests", pollingInterval: 250, maxPollingAttemptsBeforeTimeout: 120, logLevel: LogLevel.None });
+    createClient({
+      baseApiUrl: stack.api.url,
+      source: "crossfill-tests",
+      pollingInterval: 250,
+      maxPollingAttemptsBeforeTimeout: 120,
+      logLevel: LogLevel.None,
+    });
     await configureDynamicChains();
   });
   afterAll(async () => {
@@ -27,7 +33,9 @@ describe("@relayprotocol/relay-sdk against Crossfill", () => {
   ])("runs getQuote then execute to success for %s", async (_name, symbol, stepIds) => {
     const [origin, destination] = stack.devnet.chains;
     const currencyOf = (chain: typeof origin) =>
-      symbol === "ETH" ? zeroAddress : (chain.currencies.find((currency) => currency.symbol === symbol)!.address as Address);
+      symbol === "ETH"
+        ? zeroAddress
+        : (chain.currencies.find((currency) => currency.symbol === symbol)!.address as Address);
     const account = stack.devnet.accounts[symbol === "ETH" ? 0 : 1];
     const recipient = stack.devnet.accounts[2].address;
     const wallet = createWalletClient({ account, transport: http(origin.rpcUrl) });

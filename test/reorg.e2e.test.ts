@@ -22,7 +22,9 @@ describe("confirmations and reorgs, end to end", () => {
 
   const quoteBridge = async (recipient: Address) => {
     const [origin, destination] = stack.devnet.chains;
-    return postBridgeQuote(stack.api.url, stack.devnet.accounts[0], { origin, destination }, 10_000_000_000_000_000n, { recipient });
+    return postBridgeQuote(stack.api.url, stack.devnet.accounts[0], { origin, destination }, 10_000_000_000_000_000n, {
+      recipient,
+    });
   };
 
   it("waits for the deposit's confirmations before filling", async () => {
@@ -51,9 +53,10 @@ describe("confirmations and reorgs, end to end", () => {
     await pollStatus(stack.api.url, quote.body.requestId, { until: ["pending"] });
     // Drop the deposit's block (and any after it): anvil does not mine the dropped transactions again.
     const head = await createEvmChainClient(origin).publicClient.getBlockNumber({ cacheTime: 0 });
-    const { rows: deposits } = await stack.pool.query("SELECT block_number FROM crossfill.request_deposits WHERE request_id = $1", [
-      quote.body.requestId,
-    ]);
+    const { rows: deposits } = await stack.pool.query(
+      "SELECT block_number FROM crossfill.request_deposits WHERE request_id = $1",
+      [quote.body.requestId],
+    );
     const depth = Number(head - BigInt(deposits[0].block_number)) + 1;
     await fetch(origin.rpcUrl, {
       method: "POST",
@@ -64,14 +67,24 @@ describe("confirmations and reorgs, end to end", () => {
     const { statuses, last } = await pollStatus(stack.api.url, quote.body.requestId, { timeoutMs: 30_000 });
     expect(last).toMatchObject({ status: "failure", failReason: "DEPOSIT_REORGED", txHashes: [] });
     expect(statuses.at(-1)).toBe("failure");
-    const { rows } = await stack.pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [quote.body.requestId]);
-    expect(rows[0].reorg).toMatchObject({ failReason: "DEPOSIT_REORGED", action: "fill", reason: "deposit transaction not found" });
+    const { rows } = await stack.pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [
+      quote.body.requestId,
+    ]);
+    expect(rows[0].reorg).toMatchObject({
+      failReason: "DEPOSIT_REORGED",
+      action: "fill",
+      reason: "deposit transaction not found",
+    });
     // Long enough for any fill that was coming.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(await createEvmChainClient(destination).publicClient.getBalance({ address: recipient })).toBe(0n);
-    const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [quote.body.requestId]);
+    const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [
+      quote.body.requestId,
+    ]);
     expect(attempts.rowCount).toBe(0);
-    const refunds = await stack.pool.query("SELECT 1 FROM crossfill.refunds WHERE request_id = $1", [quote.body.requestId]);
+    const refunds = await stack.pool.query("SELECT 1 FROM crossfill.refunds WHERE request_id = $1", [
+      quote.body.requestId,
+    ]);
     expect(refunds.rowCount).toBe(0);
     expect((await pollStatus(stack.api.url, quote.body.requestId)).last.status).toBe("failure");
     expect(deposits[0]).toBeDefined();
@@ -89,8 +102,13 @@ describe("confirmations and reorgs, end to end", () => {
     const { deposit } = await sendSteps(quote.body, user, origin);
     await pollStatus(stack.api.url, quote.body.requestId, { until: ["pending"] });
     // Paid in time, but the deadline and the fill window pass while the deposit gathers its confirmations.
-    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 hour' WHERE id = $1", [quote.body.requestId]);
-    const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund", "success"], timeoutMs: 30_000 });
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 hour' WHERE id = $1", [
+      quote.body.requestId,
+    ]);
+    const { last } = await pollStatus(stack.api.url, quote.body.requestId, {
+      until: ["refund", "success"],
+      timeoutMs: 30_000,
+    });
     expect(last.failReason).toBe("PROTOCOL_DEADLINE_EXPIRED");
     expect(await checks.events(quote.body.requestId)).toEqual(["waiting", "pending", "failure", "refund"]);
     await checks.expectRefunded({

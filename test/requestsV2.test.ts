@@ -45,8 +45,14 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     key = await createApiKey(stack.pool, stack.serverKey, { name: "v2-user", integrator: "acme" });
     elevated = await createApiKey(stack.pool, stack.serverKey, { name: "big", integrator: "acme", elevated: true });
     const plain = await insertTestRequest(stack.pool, { referrer: "pub.app", apiKeyId: key.id });
-    const submitted = await insertTestRequest(stack.pool, { recipient: DAVE, orderData: { version: "v2", output: { recipient: DAVE } } });
-    await stack.pool.query("UPDATE crossfill.requests SET status = 'submitted', created_at = now() + interval '1 second' WHERE id = $1", [submitted.id]);
+    const submitted = await insertTestRequest(stack.pool, {
+      recipient: DAVE,
+      orderData: { version: "v2", output: { recipient: DAVE } },
+    });
+    await stack.pool.query(
+      "UPDATE crossfill.requests SET status = 'submitted', created_at = now() + interval '1 second' WHERE id = $1",
+      [submitted.id],
+    );
     await stack.pool.query(
       `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp) VALUES (31339, $1, 0, $2, 990, 5, 100)`,
       [fillHash, submitted.id],
@@ -86,9 +92,44 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     });
     expect(body.requests.map((r: { id: string }) => r.id)).toEqual([ids.submitted, ids.plain]);
     const [submitted, plain] = body.requests;
-    expect(Object.keys(plain).sort()).toEqual(["createdAt", "data", "depositAddress", "id", "partnerId", "protocol", "recipient", "referrer", "status", "updatedAt", "user"]);
-    expect(plain).toMatchObject({ status: "waiting", referrer: "pub.app", data: { failReason: "N/A", refundFailReason: "N/A", subsidizedRequest: false } });
-    for (const field of ["fees", "feesUsd", "inTxs", "currency", "currencyObject", "feeCurrency", "feeCurrencyObject", "appFeeCurrencyObject", "appFees", "paidAppFees", "subsidizedFee", "expandedPriceImpact", "feeSponsorship", "outTxs", "price", "usesExternalLiquidity", "timeEstimate", "metadata"]) {
+    expect(Object.keys(plain).sort()).toEqual([
+      "createdAt",
+      "data",
+      "depositAddress",
+      "id",
+      "partnerId",
+      "protocol",
+      "recipient",
+      "referrer",
+      "status",
+      "updatedAt",
+      "user",
+    ]);
+    expect(plain).toMatchObject({
+      status: "waiting",
+      referrer: "pub.app",
+      data: { failReason: "N/A", refundFailReason: "N/A", subsidizedRequest: false },
+    });
+    for (const field of [
+      "fees",
+      "feesUsd",
+      "inTxs",
+      "currency",
+      "currencyObject",
+      "feeCurrency",
+      "feeCurrencyObject",
+      "appFeeCurrencyObject",
+      "appFees",
+      "paidAppFees",
+      "subsidizedFee",
+      "expandedPriceImpact",
+      "feeSponsorship",
+      "outTxs",
+      "price",
+      "usesExternalLiquidity",
+      "timeEstimate",
+      "metadata",
+    ]) {
       expect(plain.data).toHaveProperty(field);
     }
     expect(Object.keys(plain.data.fees).sort()).toEqual(["fixed", "gas", "gateway", "price"]);
@@ -104,14 +145,20 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
   });
 
   it("filters by user (sender or recipient), hash, chain, id and limit 1–50", async () => {
-    expect((await call(`/requests/v2?user=${DAVE}`)).body.requests.map((r: { id: string }) => r.id)).toEqual([ids.submitted]);
-    expect((await call(`/requests/v2?hash=${fillHash}`)).body.requests.map((r: { id: string }) => r.id)).toEqual([ids.submitted]);
+    expect((await call(`/requests/v2?user=${DAVE}`)).body.requests.map((r: { id: string }) => r.id)).toEqual([
+      ids.submitted,
+    ]);
+    expect((await call(`/requests/v2?hash=${fillHash}`)).body.requests.map((r: { id: string }) => r.id)).toEqual([
+      ids.submitted,
+    ]);
     expect((await call(`/requests/v2?hash=${fillHash}&user=${DAVE.toLowerCase()}`)).body.requests).toHaveLength(1);
     expect((await call(`/requests/v2?chainId=31338&destinationChainId=31338`)).body.requests).toHaveLength(0);
     expect((await call(`/requests/v2?id=${ids.plain}`)).body.requests).toHaveLength(1);
     expect((await call("/requests/v2?referrer=pub.app")).body.requests).toHaveLength(1);
     // v2's pending is v3's pending or submitted
-    expect((await call("/requests/v2?status=pending")).body.requests.map((r: { id: string }) => r.id)).toEqual([ids.submitted]);
+    expect((await call("/requests/v2?status=pending")).body.requests.map((r: { id: string }) => r.id)).toEqual([
+      ids.submitted,
+    ]);
     const first = await call("/requests/v2?limit=1");
     expect(first.body.requests).toHaveLength(1);
     const second = await call(`/requests/v2?limit=1&continuation=${encodeURIComponent(first.body.continuation)}`);
@@ -120,7 +167,14 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
   });
 
   it("carries the deprecation headers on 4xx and 5xx answers too", async () => {
-    for (const [path, status] of [["/requests/v2?limit=0", 400], ["/requests/v2?limit=51", 400], ["/requests/v2?status=waiting", 400], ["/requests/v2?bogus=1", 400], ["/requests/v2?startTimestamp=99999999999999", 400], ["/requests/v2?user=0x%00", 400]] as const) {
+    for (const [path, status] of [
+      ["/requests/v2?limit=0", 400],
+      ["/requests/v2?limit=51", 400],
+      ["/requests/v2?status=waiting", 400],
+      ["/requests/v2?bogus=1", 400],
+      ["/requests/v2?startTimestamp=99999999999999", 400],
+      ["/requests/v2?user=0x%00", 400],
+    ] as const) {
       const answer = await call(path);
       expect(answer.status).toBe(status);
       expect(answer.body).toMatchObject({ errorCode: "INVALID_INPUT" });
@@ -133,7 +187,10 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     try {
       const failed = await call("/requests/v2");
       expect(failed.status).toBe(503);
-      expect(failed.body).toEqual({ message: "rate limit counters are unavailable; retry shortly", errorCode: "SERVICE_UNAVAILABLE" });
+      expect(failed.body).toEqual({
+        message: "rate limit counters are unavailable; retry shortly",
+        errorCode: "SERVICE_UNAVAILABLE",
+      });
       expectDeprecationHeaders(failed.headers);
     } finally {
       failLimiter = false;
@@ -147,7 +204,11 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     for (let i = 0; i < 10; i++) august.push((await call("/requests/v2?limit=1", {}, true)).status);
     expect(august.every((status) => status === 200)).toBe(true);
     // each month keeps a smaller share of the caller's normal limit: 75 %, 50 %, 25 % of 20/s
-    for (const [date, allowed] of [["2026-09-10T00:00:00Z", 15], ["2026-10-10T00:00:00Z", 10], ["2026-11-10T00:00:00Z", 5]] as const) {
+    for (const [date, allowed] of [
+      ["2026-09-10T00:00:00Z", 15],
+      ["2026-10-10T00:00:00Z", 10],
+      ["2026-11-10T00:00:00Z", 5],
+    ] as const) {
       clock = new Date(date);
       const statuses = [];
       let last;
@@ -156,14 +217,19 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
         statuses.push(last.status);
       }
       expect(statuses).toEqual([...Array(allowed).fill(200), 429]);
-      expect(last!.body).toEqual({ message: expect.stringContaining(`${allowed} requests per second`), successor: "/requests/v3", migrationGuide: expect.any(String) });
+      expect(last!.body).toEqual({
+        message: expect.stringContaining(`${allowed} requests per second`),
+        successor: "/requests/v3",
+        migrationGuide: expect.any(String),
+      });
       expect(last!.headers.get("retry-after")).toBeNull();
       expectDeprecationHeaders(last!.headers);
     }
     // every tier is lowered: an elevated key keeps 25 % of its 40/s in November
     clock = new Date("2026-11-12T00:00:00Z");
     const elevatedStatuses = [];
-    for (let i = 0; i <= 10; i++) elevatedStatuses.push((await call("/requests/v2?limit=1", { "x-api-key": elevated.key }, true)).status);
+    for (let i = 0; i <= 10; i++)
+      elevatedStatuses.push((await call("/requests/v2?limit=1", { "x-api-key": elevated.key }, true)).status);
     expect(elevatedStatuses).toEqual([...Array(10).fill(200), 429]);
   });
 
@@ -173,7 +239,11 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     clock = new Date("2026-11-24T00:00:00Z");
     const gone = await call("/requests/v2", {}, true);
     expect(gone.status).toBe(410);
-    expect(gone.body).toEqual({ message: expect.stringContaining("retired"), successor: "/requests/v3", migrationGuide: expect.any(String) });
+    expect(gone.body).toEqual({
+      message: expect.stringContaining("retired"),
+      successor: "/requests/v3",
+      migrationGuide: expect.any(String),
+    });
     expectDeprecationHeaders(gone.headers);
   });
 
@@ -184,7 +254,10 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     expect(standard.map((answer) => answer.status)).toEqual([200, 200, 429]);
     expect(standard[0].headers.get("ratelimit")).toBe("limit=2, remaining=1, reset=1");
     expect(standard[0].headers.get("ratelimit-policy")).toBe("2;w=1");
-    expect(standard[2].body).toEqual({ message: expect.stringContaining("rate limit of 2 requests per 1 s"), errorCode: "RATE_LIMITED" });
+    expect(standard[2].body).toEqual({
+      message: expect.stringContaining("rate limit of 2 requests per 1 s"),
+      errorCode: "RATE_LIMITED",
+    });
     expect(standard[2].headers.get("retry-after")).toBe("1");
     expect(standard[2].headers.get("ratelimit")).toBe("limit=2, remaining=0, reset=1");
     // another key has its own budget, and an elevated key a larger one

@@ -28,18 +28,31 @@ describe("a fill that is never mined, end to end", () => {
     const user = stack.devnet.accounts[0];
     const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
     const rpc = (method: string, params: unknown[]) =>
-      fetch(destination.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 20_000_000_000_000_000n, { recipient });
+      fetch(destination.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 20_000_000_000_000_000n, {
+      recipient,
+    });
     const requestId = quote.body.requestId;
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
-    const destinationSolverBefore = await destinationClient.publicClient.getBalance({ address: stack.devnet.solver.address });
+    const destinationSolverBefore = await destinationClient.publicClient.getBalance({
+      address: stack.devnet.solver.address,
+    });
 
     await rpc("evm_setIntervalMining", [0]); // the destination chain stops producing blocks
     try {
       const { deposit } = await sendSteps(quote.body, user, origin);
       await pollStatus(stack.api.url, requestId, { until: ["submitted"] });
       const attempt = await checks.waitFor(
-        async () => (await stack.pool.query("SELECT bumps, cancel_tx_hash FROM crossfill.fill_attempts WHERE request_id = $1", [requestId])).rows[0],
+        async () =>
+          (
+            await stack.pool.query("SELECT bumps, cancel_tx_hash FROM crossfill.fill_attempts WHERE request_id = $1", [
+              requestId,
+            ])
+          ).rows[0],
         (row) => row?.cancel_tx_hash !== null && row?.cancel_tx_hash !== undefined,
         "the cancellation",
       );
@@ -60,7 +73,9 @@ describe("a fill that is never mined, end to end", () => {
       // Nothing reached the recipient; the solver paid only the cancellation's gas on the destination.
       expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(0n);
       const cancelGas = await checks.gasPaid(destinationClient, attempt.cancel_tx_hash);
-      expect(await destinationClient.publicClient.getBalance({ address: stack.devnet.solver.address })).toBe(destinationSolverBefore - cancelGas);
+      expect(await destinationClient.publicClient.getBalance({ address: stack.devnet.solver.address })).toBe(
+        destinationSolverBefore - cancelGas,
+      );
     } finally {
       await rpc("evm_setIntervalMining", [1]);
     }

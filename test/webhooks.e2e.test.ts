@@ -9,14 +9,27 @@ import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 /** What an integrator's receiver does: recompute the HMAC with its API key and compare in constant time. */
-function signatureIsValid(apiKey: string, timestamp: string | undefined, body: string, signature: string | undefined): boolean {
+function signatureIsValid(
+  apiKey: string,
+  timestamp: string | undefined,
+  body: string,
+  signature: string | undefined,
+): boolean {
   if (!timestamp || !signature || !/^\d+$/.test(timestamp)) return false;
   const expected = createHmac("sha256", apiKey).update(`${timestamp}.${body}`).digest();
   const given = Buffer.from(signature, "hex");
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-type Received = { status: string; eventId: string; attempt: number; valid: boolean; fresh: boolean; answered: number; team?: string };
+type Received = {
+  status: string;
+  eventId: string;
+  attempt: number;
+  valid: boolean;
+  fresh: boolean;
+  answered: number;
+  team?: string;
+};
 
 describe("webhooks, end to end: a local receiver follows an intent", () => {
   let stack: TestStack;
@@ -32,7 +45,12 @@ describe("webhooks, end to end: a local receiver follows an intent", () => {
       req.on("data", (chunk) => (body += chunk));
       req.on("end", () => {
         const timestamp = req.headers["x-signature-timestamp"] as string | undefined;
-        const valid = signatureIsValid(apiKey, timestamp, body, req.headers["x-signature-sha256"] as string | undefined);
+        const valid = signatureIsValid(
+          apiKey,
+          timestamp,
+          body,
+          req.headers["x-signature-sha256"] as string | undefined,
+        );
         const status = JSON.parse(body).data.status as string;
         // The first two posts of `pending` fail: the delivery is retried, and `submitted` waits for it.
         const answered = !valid ? 401 : status === "pending" && pendingFailures-- > 0 ? 500 : 204;
@@ -63,21 +81,31 @@ describe("webhooks, end to end: a local receiver follows an intent", () => {
     const key = await createApiKey(stack.pool, stack.serverKey, { name: "webhooks-e2e" });
     apiKey = key.key;
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/crossfill`;
-    const set = await postGraphql(stack.api.url, `mutation ($url: String!, $headers: [WebhookHeaderInput!]) { setWebhook(url: $url, headers: $headers) { url enabled } }`, {
-      url,
-      headers: [{ name: "X-Team", value: "payments" }],
-    }, key.key);
+    const set = await postGraphql(
+      stack.api.url,
+      `mutation ($url: String!, $headers: [WebhookHeaderInput!]) { setWebhook(url: $url, headers: $headers) { url enabled } }`,
+      {
+        url,
+        headers: [{ name: "X-Team", value: "payments" }],
+      },
+      key.key,
+    );
     expect(set).toEqual({ data: { setWebhook: { url, enabled: true } } });
 
-    const quoted = await postGraphql(stack.api.url, `mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId steps { id kind requestId items { status data } } } }`, {
-      input: {
-        user: user.address,
-        recipient: stack.devnet.accounts[3].address,
-        ...route(origin, destination),
-        amount: "100000000000000000",
-        tradeType: "EXACT_INPUT",
+    const quoted = await postGraphql(
+      stack.api.url,
+      `mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId steps { id kind requestId items { status data } } } }`,
+      {
+        input: {
+          user: user.address,
+          recipient: stack.devnet.accounts[3].address,
+          ...route(origin, destination),
+          amount: "100000000000000000",
+          tradeType: "EXACT_INPUT",
+        },
       },
-    }, key.key);
+      key.key,
+    );
     expect(quoted.errors).toBeUndefined();
     const requestId: string = quoted.data.createQuote.requestId;
     await sendSteps(quoted.data.createQuote, user, origin);
@@ -89,22 +117,43 @@ describe("webhooks, end to end: a local receiver follows an intent", () => {
     }
     expect(received.every((r) => r.valid && r.fresh && r.team === "payments")).toBe(true);
     const delivered = received.filter((r) => r.answered === 204);
-    expect(delivered.map((r) => r.status).filter((s) => ["pending", "submitted", "success"].includes(s))).toEqual(["pending", "submitted", "success"]);
+    expect(delivered.map((r) => r.status).filter((s) => ["pending", "submitted", "success"].includes(s))).toEqual([
+      "pending",
+      "submitted",
+      "success",
+    ]);
     expect(delivered[0].status).toBe("waiting");
     // Each event once, in the outbox's order; the failed posts of `pending` carried the same event id.
     const ids = delivered.map((r) => Number(r.eventId.replace("evt_", "")));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);
     const pendingPosts = received.filter((r) => r.status === "pending");
-    expect(pendingPosts.map((r) => [r.answered, r.attempt])).toEqual([[500, 1], [500, 2], [204, 3]]);
+    expect(pendingPosts.map((r) => [r.answered, r.attempt])).toEqual([
+      [500, 1],
+      [500, 2],
+      [204, 3],
+    ]);
     expect(new Set(pendingPosts.map((r) => r.eventId)).size).toBe(1);
     // No later event of the request was posted before `pending` got through.
     const firstPendingOk = received.findIndex((r) => r.status === "pending" && r.answered === 204);
     expect(received.slice(0, firstPendingOk).every((r) => r.status === "pending" || r.status === "waiting")).toBe(true);
 
-    const log = await postGraphql(stack.api.url, `{ webhookDeliveries(first: 20) { edges { node { requestId status attempts lastStatusCode latencyMs } } } }`, {}, key.key);
+    const log = await postGraphql(
+      stack.api.url,
+      `{ webhookDeliveries(first: 20) { edges { node { requestId status attempts lastStatusCode latencyMs } } } }`,
+      {},
+      key.key,
+    );
     const nodes = log.data.webhookDeliveries.edges.map((edge: any) => edge.node);
-    expect(nodes.every((node: any) => node.requestId === requestId && node.status === "DELIVERED" && node.lastStatusCode === 204 && node.latencyMs >= 0)).toBe(true);
+    expect(
+      nodes.every(
+        (node: any) =>
+          node.requestId === requestId &&
+          node.status === "DELIVERED" &&
+          node.lastStatusCode === 204 &&
+          node.latencyMs >= 0,
+      ),
+    ).toBe(true);
     expect(nodes.find((node: any) => node.attempts === 3)).toBeDefined();
   });
 });

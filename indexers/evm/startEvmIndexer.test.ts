@@ -85,7 +85,8 @@ describe("startEvmIndexer", () => {
     for (;;) {
       const { rows } = await pool.query(`SELECT * FROM crossfill_onchain.${table} WHERE ${column} = $1`, [value]);
       if (rows.length > 0) return { rows, visibleAt: performance.now() };
-      if (performance.now() > deadline) throw new Error(`no ${table} row with ${column} = ${value} after ${timeoutMs} ms`);
+      if (performance.now() > deadline)
+        throw new Error(`no ${table} row with ${column} = ${value} after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
@@ -128,7 +129,9 @@ describe("startEvmIndexer", () => {
     const squatterPort = await freePort();
     await new Promise<void>((resolve) => squatter.listen(squatterPort, "127.0.0.1", resolve));
     try {
-      await expect(startEvmIndexer({ databaseUrl: db.url, chainsFile, port: squatterPort })).rejects.toThrow(/is not free/);
+      await expect(startEvmIndexer({ databaseUrl: db.url, chainsFile, port: squatterPort })).rejects.toThrow(
+        /is not free/,
+      );
     } finally {
       squatter.close();
     }

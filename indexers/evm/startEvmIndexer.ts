@@ -183,7 +183,11 @@ function assertPortFree(port: number, hostname: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new Error(`cannot start the EVM indexer: port ${port} on ${hostname} is not free (${error.code ?? error.message})`)),
+      reject(
+        new Error(
+          `cannot start the EVM indexer: port ${port} on ${hostname} is not free (${error.code ?? error.message})`,
+        ),
+      ),
     );
     server.listen(port, hostname, () => server.close(() => resolve()));
   });

@@ -17,7 +17,13 @@ describe("API keys in Postgres", () => {
     const { rows } = await database.pool.query("SELECT * FROM crossfill.api_keys WHERE id = $1", [created.id]);
     expect(JSON.stringify(rows[0])).not.toContain(created.key);
     expect((rows[0].key_hash as Buffer).equals(hashApiKey(created.key))).toBe(true);
-    expect(await findApiKeyByHash(database.pool, hashApiKey(created.key))).toMatchObject({ id: created.id, name: "alpha", integrator: "acme", elevated: true, revokedAt: null });
+    expect(await findApiKeyByHash(database.pool, hashApiKey(created.key))).toMatchObject({
+      id: created.id,
+      name: "alpha",
+      integrator: "acme",
+      elevated: true,
+      revokedAt: null,
+    });
     const cipher = await getWebhookSecretCipher(database.pool, created.id);
     expect(openSecret(serverKey, cipher!)).toBe(created.key);
   });
@@ -31,7 +37,9 @@ describe("API keys in Postgres", () => {
     const output = await runKeysCommand(database.pool, serverKey, ["create", "--name", "beta", "--integrator", "acme"]);
     const key = /key:\s+(cf_\S+)/.exec(output)![1];
     const id = /id:\s+(key_\S+)/.exec(output)![1];
-    expect(await runKeysCommand(database.pool, serverKey, ["list"])).toMatch(new RegExp(`${id}\\tbeta\\tacme\\tstandard\\tactive`));
+    expect(await runKeysCommand(database.pool, serverKey, ["list"])).toMatch(
+      new RegExp(`${id}\\tbeta\\tacme\\tstandard\\tactive`),
+    );
     expect(await runKeysCommand(database.pool, serverKey, ["list"])).not.toContain(key);
     expect(await runKeysCommand(database.pool, serverKey, ["revoke", id])).toBe(`revoked ${id}`);
     expect((await findApiKeyByHash(database.pool, hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);

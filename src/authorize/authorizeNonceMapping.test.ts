@@ -14,27 +14,56 @@ const stranger = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e6
 describe("authorizeNonceMapping on Postgres", () => {
   const database = useMigratedDatabase({ max: 2 });
 
-  const perpsRequest = (overrides = {}) => insertTestRequest(database.pool, { originChainId: PERPS_CHAIN_ID, user: user.address, ...overrides });
-  const authorization = async (id: string, nonce: bigint, signer = user, wallet = user.address): Promise<NonceMappingAuthorization> => {
+  const perpsRequest = (overrides = {}) =>
+    insertTestRequest(database.pool, { originChainId: PERPS_CHAIN_ID, user: user.address, ...overrides });
+  const authorization = async (
+    id: string,
+    nonce: bigint,
+    signer = user,
+    wallet = user.address,
+  ): Promise<NonceMappingAuthorization> => {
     const message = { wallet, depositor: user.address, nonce, id: id as Hex };
-    return { ...message, walletChainId: 42161, signatureChainId: 42161, signature: await signNonceMapping(signer, message, 42161), apiKeyId: null };
+    return {
+      ...message,
+      walletChainId: 42161,
+      signatureChainId: 42161,
+      signature: await signNonceMapping(signer, message, 42161),
+      apiKeyId: null,
+    };
   };
-  const mappingCount = async () => (await database.pool.query("SELECT count(*)::int AS n FROM crossfill.nonce_mappings")).rows[0].n as number;
+  const mappingCount = async () =>
+    (await database.pool.query("SELECT count(*)::int AS n FROM crossfill.nonce_mappings")).rows[0].n as number;
 
   it("records the mapping once and answers a repeat with the stored one", async () => {
     const request = await perpsRequest();
     const input = await authorization(request.id, 1_732_000_000_001n);
     const first = await authorizeNonceMapping(database.pool, input);
-    expect(first).toMatchObject({ created: true, mapping: { requestId: request.id, depositor: user.address.toLowerCase(), nonce: 1_732_000_000_001n, signatureChainId: 42161 } });
-    const again = await authorizeNonceMapping(database.pool, { ...input, id: request.id.toUpperCase().replace("0X", "0x") as Hex });
+    expect(first).toMatchObject({
+      created: true,
+      mapping: {
+        requestId: request.id,
+        depositor: user.address.toLowerCase(),
+        nonce: 1_732_000_000_001n,
+        signatureChainId: 42161,
+      },
+    });
+    const again = await authorizeNonceMapping(database.pool, {
+      ...input,
+      id: request.id.toUpperCase().replace("0X", "0x") as Hex,
+    });
     expect(again).toMatchObject({ created: false, mapping: { requestId: request.id } });
-    expect(await findNonceMapping(database.pool, user.address.toUpperCase().replace("0X", "0x"), 1_732_000_000_001n)).toMatchObject({ requestId: request.id });
+    expect(
+      await findNonceMapping(database.pool, user.address.toUpperCase().replace("0X", "0x"), 1_732_000_000_001n),
+    ).toMatchObject({ requestId: request.id });
   });
 
   it("refuses a nonce that already pays another request", async () => {
     const [a, b] = [await perpsRequest(), await perpsRequest()];
     await authorizeNonceMapping(database.pool, await authorization(a.id, 7n));
-    await expect(authorizeNonceMapping(database.pool, await authorization(b.id, 7n))).rejects.toMatchObject({ errorCode: "NONCE_ALREADY_MAPPED", status: 409 });
+    await expect(authorizeNonceMapping(database.pool, await authorization(b.id, 7n))).rejects.toMatchObject({
+      errorCode: "NONCE_ALREADY_MAPPED",
+      status: 409,
+    });
     expect((await findNonceMapping(database.pool, user.address, 7n))?.requestId).toBe(a.id);
   });
 
@@ -42,23 +71,41 @@ describe("authorizeNonceMapping on Postgres", () => {
     const request = await perpsRequest();
     const before = await mappingCount();
     const signedByStranger = await authorization(request.id, 8n, stranger);
-    await expect(authorizeNonceMapping(database.pool, signedByStranger)).rejects.toMatchObject({ errorCode: "INVALID_SIGNATURE", status: 400 });
+    await expect(authorizeNonceMapping(database.pool, signedByStranger)).rejects.toMatchObject({
+      errorCode: "INVALID_SIGNATURE",
+      status: 400,
+    });
     const strangersOwn = await authorization(request.id, 8n, stranger, stranger.address);
-    await expect(authorizeNonceMapping(database.pool, strangersOwn)).rejects.toMatchObject({ errorCode: "FORBIDDEN", status: 403 });
+    await expect(authorizeNonceMapping(database.pool, strangersOwn)).rejects.toMatchObject({
+      errorCode: "FORBIDDEN",
+      status: 403,
+    });
     const garbled = { ...(await authorization(request.id, 8n)), signature: `0x${"00".repeat(65)}` as Hex };
-    await expect(authorizeNonceMapping(database.pool, garbled)).rejects.toMatchObject({ errorCode: "INVALID_SIGNATURE" });
+    await expect(authorizeNonceMapping(database.pool, garbled)).rejects.toMatchObject({
+      errorCode: "INVALID_SIGNATURE",
+    });
     const otherChain = { ...(await authorization(request.id, 8n)), signatureChainId: 1 };
-    await expect(authorizeNonceMapping(database.pool, otherChain)).rejects.toMatchObject({ errorCode: "INVALID_SIGNATURE" });
+    await expect(authorizeNonceMapping(database.pool, otherChain)).rejects.toMatchObject({
+      errorCode: "INVALID_SIGNATURE",
+    });
     expect(await mappingCount()).toBe(before);
   });
 
   it("maps only waiting requests that start on the perps chain", async () => {
-    await expect(authorizeNonceMapping(database.pool, await authorization(`0x${"11".repeat(32)}`, 9n))).rejects.toMatchObject({ errorCode: "REQUEST_NOT_FOUND", status: 404 });
+    await expect(
+      authorizeNonceMapping(database.pool, await authorization(`0x${"11".repeat(32)}`, 9n)),
+    ).rejects.toMatchObject({ errorCode: "REQUEST_NOT_FOUND", status: 404 });
     const evm = await insertTestRequest(database.pool, { user: user.address });
-    await expect(authorizeNonceMapping(database.pool, await authorization(evm.id, 9n))).rejects.toMatchObject({ errorCode: "UNSUPPORTED_ROUTE", status: 400 });
+    await expect(authorizeNonceMapping(database.pool, await authorization(evm.id, 9n))).rejects.toMatchObject({
+      errorCode: "UNSUPPORTED_ROUTE",
+      status: 400,
+    });
     const deposited = await perpsRequest();
     await database.pool.query("UPDATE crossfill.requests SET status = 'pending' WHERE id = $1", [deposited.id]);
-    await expect(authorizeNonceMapping(database.pool, await authorization(deposited.id, 9n))).rejects.toMatchObject({ errorCode: "REQUEST_NOT_WAITING", status: 409 });
+    await expect(authorizeNonceMapping(database.pool, await authorization(deposited.id, 9n))).rejects.toMatchObject({
+      errorCode: "REQUEST_NOT_WAITING",
+      status: 409,
+    });
     expect(await findNonceMapping(database.pool, user.address, 9n)).toBeUndefined();
   });
 });

@@ -20,9 +20,15 @@ export type NonceMappingAuthorization = {
 async function recoverSigner(authorization: NonceMappingAuthorization): Promise<Address> {
   const { wallet, depositor, nonce, id, signatureChainId, signature } = authorization;
   try {
-    return await recoverTypedDataAddress({ ...nonceMappingTypedData({ wallet, depositor, nonce, id }, signatureChainId), signature });
+    return await recoverTypedDataAddress({
+      ...nonceMappingTypedData({ wallet, depositor, nonce, id }, signatureChainId),
+      signature,
+    });
   } catch (cause) {
-    throw new InvalidInputError("INVALID_SIGNATURE", `signature: not a valid secp256k1 signature (${(cause as Error).message.split("\n")[0]})`);
+    throw new InvalidInputError(
+      "INVALID_SIGNATURE",
+      `signature: not a valid secp256k1 signature (${(cause as Error).message.split("\n")[0]})`,
+    );
   }
 }
 
@@ -39,7 +45,10 @@ export async function authorizeNonceMapping(
 ): Promise<{ mapping: NonceMapping; created: boolean }> {
   const signer = await recoverSigner(authorization);
   if (!sameAddress(signer, authorization.wallet)) {
-    throw new InvalidInputError("INVALID_SIGNATURE", `signature: signed by ${signer}, not by wallet ${authorization.wallet}`);
+    throw new InvalidInputError(
+      "INVALID_SIGNATURE",
+      `signature: signed by ${signer}, not by wallet ${authorization.wallet}`,
+    );
   }
   const requestId = authorization.id.toLowerCase();
   const request = await getRequest(db, requestId);
@@ -50,13 +59,27 @@ export async function authorizeNonceMapping(
       `id: nonce mappings are for withdrawals from the perps exchange chain (${PERPS_CHAIN_ID}); request ${requestId} starts on chain ${request.originChainId}`,
     );
   }
-  if (!sameAddress(request.user, authorization.wallet)) throw new ForbiddenError(`wallet: ${authorization.wallet} is not the user of request ${requestId}`);
+  if (!sameAddress(request.user, authorization.wallet))
+    throw new ForbiddenError(`wallet: ${authorization.wallet} is not the user of request ${requestId}`);
 
   const { depositor, nonce, wallet, walletChainId, signatureChainId, signature, apiKeyId } = authorization;
-  const created = await insertNonceMapping(db, { depositor, nonce, requestId, wallet, walletChainId, signatureChainId, signature, apiKeyId });
+  const created = await insertNonceMapping(db, {
+    depositor,
+    nonce,
+    requestId,
+    wallet,
+    walletChainId,
+    signatureChainId,
+    signature,
+    apiKeyId,
+  });
   if (created) return { mapping: created, created: true };
   const existing = await findNonceMapping(db, depositor, nonce);
   if (existing?.requestId === requestId) return { mapping: existing, created: false };
-  if (existing) throw new ConflictError("NONCE_ALREADY_MAPPED", `nonce ${nonce} of ${depositor} already pays another request`);
-  throw new ConflictError("REQUEST_NOT_WAITING", `request ${requestId} is ${request.status}; nonces can be authorized only while it is waiting`);
+  if (existing)
+    throw new ConflictError("NONCE_ALREADY_MAPPED", `nonce ${nonce} of ${depositor} already pays another request`);
+  throw new ConflictError(
+    "REQUEST_NOT_WAITING",
+    `request ${requestId} is ${request.status}; nonces can be authorized only while it is waiting`,
+  );
 }

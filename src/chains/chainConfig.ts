@@ -11,9 +11,13 @@ export const currencyConfigSchema = z.object({
 });
 
 export const chainConfigSchema = z.object({
-  id: z.number().int().positive().refine((id) => id !== 1337 && id !== 8253038, {
-    message: "chain ids 1337 and 8253038 are reserved for the perps exchange and Bitcoin",
-  }),
+  id: z
+    .number()
+    .int()
+    .positive()
+    .refine((id) => id !== 1337 && id !== 8253038, {
+      message: "chain ids 1337 and 8253038 are reserved for the perps exchange and Bitcoin",
+    }),
   name: z.string().regex(/^[a-z0-9-]+$/, "lowercase letters, digits and dashes"),
   displayName: z.string().optional(),
   vmType: z.literal("evm").default("evm"),
@@ -33,7 +37,12 @@ export const chainConfigSchema = z.object({
    * `minUsd` the deposit reaches applies. None (the devnet's default) fills at once.
    */
   confirmations: z
-    .array(z.object({ minUsd: z.string().regex(/^\d+(\.\d+)?$/, "a decimal USD amount"), blocks: z.number().int().min(0).max(10_000) }))
+    .array(
+      z.object({
+        minUsd: z.string().regex(/^\d+(\.\d+)?$/, "a decimal USD amount"),
+        blocks: z.number().int().min(0).max(10_000),
+      }),
+    )
     .default([]),
 });
 

@@ -46,7 +46,12 @@ export function createEvmChainClient(chain: ChainConfig, options: { gasPriceTtlM
       return publicClient.readContract({ address: currency, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
     },
     allowance(owner, token, spender) {
-      return publicClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [owner, spender] });
+      return publicClient.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: "allowance",
+        args: [owner, spender],
+      });
     },
   };
 }

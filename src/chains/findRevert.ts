@@ -8,7 +8,9 @@ export function findRevert(error: unknown): { data: Hex | undefined; message: st
   if (!(error instanceof BaseError)) return undefined;
   const revert = error.walk((e) => {
     const name = (e as { name?: string }).name;
-    return name === "ExecutionRevertedError" || name === "ContractFunctionRevertedError" || name === "CallExecutionError";
+    return (
+      name === "ExecutionRevertedError" || name === "ContractFunctionRevertedError" || name === "CallExecutionError"
+    );
   }) as (BaseError & { data?: Hex | { data?: Hex }; raw?: Hex }) | null;
   if (!revert) return undefined;
   const nested = error.walk((e) => typeof (e as { data?: unknown }).data === "string") as { data?: Hex } | null;

@@ -11,7 +11,12 @@ const terms: DepositTerms = {
   deadline: new Date(1_800_000_000_000),
   latePaymentSlippageBps: null,
 };
-const deposit = { chainId: 10, currency: "0x0000000000000000000000000000000000000000", amount: 1000n, timestamp: 1_799_999_999n };
+const deposit = {
+  chainId: 10,
+  currency: "0x0000000000000000000000000000000000000000",
+  amount: 1000n,
+  timestamp: 1_799_999_999n,
+};
 const late = { ...deposit, timestamp: 1_800_000_001n };
 
 describe("assessDeposit", () => {
@@ -25,17 +30,26 @@ describe("assessDeposit", () => {
 
   it("fills a small EXACT_INPUT underpayment only while the output stays above the minimum", () => {
     expect(assessDeposit(terms, { ...deposit, amount: 996n })).toEqual({ fill: true, amountOut: 986n });
-    expect(assessDeposit(terms, { ...deposit, amount: 990n })).toEqual({ fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" });
+    expect(assessDeposit(terms, { ...deposit, amount: 990n })).toEqual({
+      fill: false,
+      failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
+    });
   });
 
   it("pays exactly the quoted output for EXACT_OUTPUT and refuses less than the quoted input", () => {
     const exactOut = { ...terms, tradeType: "EXACT_OUTPUT" as const };
     expect(assessDeposit(exactOut, { ...deposit, amount: 5000n })).toEqual({ fill: true, amountOut: 990n });
-    expect(assessDeposit(exactOut, { ...deposit, amount: 999n })).toEqual({ fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" });
+    expect(assessDeposit(exactOut, { ...deposit, amount: 999n })).toEqual({
+      fill: false,
+      failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
+    });
   });
 
   it("refuses a deposit on another chain or in another currency", () => {
-    expect(assessDeposit(terms, { ...deposit, chainId: 11 })).toEqual({ fill: false, failReason: "DEPOSIT_CHAIN_MISMATCH" });
+    expect(assessDeposit(terms, { ...deposit, chainId: 11 })).toEqual({
+      fill: false,
+      failReason: "DEPOSIT_CHAIN_MISMATCH",
+    });
     expect(assessDeposit(terms, { ...deposit, currency: "0x00000000000000000000000000000000000000aa" })).toEqual({
       fill: false,
       failReason: "INCORRECT_DEPOSIT_CURRENCY",
@@ -53,6 +67,9 @@ describe("assessDeposit", () => {
     // a better price now does not pay more than the quote promised
     expect(assessDeposit(tolerant, late, 2000n)).toEqual({ fill: true, amountOut: 990n });
     // mismatches are reported as such, late or not
-    expect(assessDeposit(tolerant, { ...late, chainId: 11 }, 990n)).toEqual({ fill: false, failReason: "DEPOSIT_CHAIN_MISMATCH" });
+    expect(assessDeposit(tolerant, { ...late, chainId: 11 }, 990n)).toEqual({
+      fill: false,
+      failReason: "DEPOSIT_CHAIN_MISMATCH",
+    });
   });
 });

@@ -26,10 +26,12 @@ export function assessDeposit(
   repricedAmountOut?: bigint,
 ): DepositAssessment {
   if (deposit.chainId !== terms.originChainId) return { fill: false, failReason: "DEPOSIT_CHAIN_MISMATCH" };
-  if (deposit.currency.toLowerCase() !== terms.originCurrency.toLowerCase()) return { fill: false, failReason: "INCORRECT_DEPOSIT_CURRENCY" };
+  if (deposit.currency.toLowerCase() !== terms.originCurrency.toLowerCase())
+    return { fill: false, failReason: "INCORRECT_DEPOSIT_CURRENCY" };
   const onTime = entitlement(terms, deposit.amount);
   if (!onTime.fill || deposit.timestamp * 1000n <= BigInt(terms.deadline.getTime())) return onTime;
-  if (terms.latePaymentSlippageBps === null || repricedAmountOut === undefined) return { fill: false, failReason: "ORDER_EXPIRED" };
+  if (terms.latePaymentSlippageBps === null || repricedAmountOut === undefined)
+    return { fill: false, failReason: "ORDER_EXPIRED" };
   const floor = divCeil(onTime.amountOut * (10_000n - terms.latePaymentSlippageBps), 10_000n);
   if (repricedAmountOut < floor || repricedAmountOut <= 0n) return { fill: false, failReason: "ORDER_EXPIRED" };
   return { fill: true, amountOut: repricedAmountOut < onTime.amountOut ? repricedAmountOut : onTime.amountOut };
@@ -37,7 +39,9 @@ export function assessDeposit(
 
 function entitlement(terms: DepositTerms, deposited: bigint): DepositAssessment {
   if (terms.tradeType === "EXACT_OUTPUT") {
-    return deposited >= terms.amountIn ? { fill: true, amountOut: terms.amountOut } : { fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" };
+    return deposited >= terms.amountIn
+      ? { fill: true, amountOut: terms.amountOut }
+      : { fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" };
   }
   const amountOut = (terms.amountOut * deposited) / terms.amountIn;
   return amountOut >= terms.minimumAmountOut && amountOut > 0n

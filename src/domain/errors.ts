@@ -29,7 +29,12 @@ export type ErrorCode =
   | "REQUEST_NOT_WAITING"
   | "UNKNOWN_ERROR";
 
-export type CrossfillErrorOptions = { status: number; retryable?: boolean; cause?: unknown; details?: Record<string, unknown> };
+export type CrossfillErrorOptions = {
+  status: number;
+  retryable?: boolean;
+  cause?: unknown;
+  details?: Record<string, unknown>;
+};
 
 export class CrossfillError extends Error {
   override name = "CrossfillError";
@@ -90,7 +95,10 @@ export class ConflictError extends CrossfillError {
 export class RateLimitedError extends CrossfillError {
   override name = "RateLimitedError";
   /** Without `details` (a cap on things held at once, not calls per window) no retry headers go out. */
-  constructor(message: string, details?: { retryAfterSeconds: number; limit: number; windowSeconds: number; policy: string }) {
+  constructor(
+    message: string,
+    details?: { retryAfterSeconds: number; limit: number; windowSeconds: number; policy: string },
+  ) {
     super("RATE_LIMITED", message, { status: 429, retryable: true, details });
   }
 }

@@ -10,6 +10,7 @@ describe("failReasonAtEdge", () => {
   });
 
   it("shows N/A on every other status", () => {
-    for (const status of ["waiting", "depositing", "pending", "submitted", "success"]) expect(failReasonAtEdge(status, "UNKNOWN")).toBe("N/A");
+    for (const status of ["waiting", "depositing", "pending", "submitted", "success"])
+      expect(failReasonAtEdge(status, "UNKNOWN")).toBe("N/A");
   });
 });

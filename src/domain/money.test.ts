@@ -21,7 +21,8 @@ describe("money", () => {
   it("accepts only plain non-negative integer strings as amounts", () => {
     expect(parseUnitsString("1000")).toBe(1000n);
     expect(parseUnitsString("0")).toBe(0n);
-    for (const bad of ["-1", "1.5", "1e18", "0x10", " 1", "", "9".repeat(79)]) expect(parseUnitsString(bad)).toBeUndefined();
+    for (const bad of ["-1", "1.5", "1e18", "0x10", " 1", "", "9".repeat(79)])
+      expect(parseUnitsString(bad)).toBeUndefined();
   });
 
   it("rounds up in divCeil and down in bps", () => {

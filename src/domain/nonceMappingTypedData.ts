@@ -9,7 +9,12 @@ export type NonceMappingMessage = { wallet: Address; depositor: Address; nonce: 
  */
 export function nonceMappingTypedData(message: NonceMappingMessage, signatureChainId: number) {
   return {
-    domain: { name: "CrossfillNonceMapping", version: "2", chainId: signatureChainId, verifyingContract: "0x0000000000000000000000000000000000000000" },
+    domain: {
+      name: "CrossfillNonceMapping",
+      version: "2",
+      chainId: signatureChainId,
+      verifyingContract: "0x0000000000000000000000000000000000000000",
+    },
     types: {
       NonceMapping: [
         { name: "chainId", type: "string" },

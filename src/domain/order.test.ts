@@ -9,7 +9,12 @@ const order: OrderData = {
   salt: "123456789",
   inputs: [
     {
-      payment: { chainId: "devnet-a", currency: "0x0000000000000000000000000000000000000000", amount: "1000000000000000000", weight: "1" },
+      payment: {
+        chainId: "devnet-a",
+        currency: "0x0000000000000000000000000000000000000000",
+        amount: "1000000000000000000",
+        weight: "1",
+      },
       refunds: [
         {
           chainId: "devnet-a",

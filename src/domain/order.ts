@@ -11,7 +11,14 @@ export type OrderData = {
   salt: string;
   inputs: Array<{
     payment: { chainId: string; currency: string; amount: string; weight: string };
-    refunds: Array<{ chainId: string; recipient: string; currency: string; minimumAmount: string; deadline: number; extraData: Hex }>;
+    refunds: Array<{
+      chainId: string;
+      recipient: string;
+      currency: string;
+      minimumAmount: string;
+      deadline: number;
+      extraData: Hex;
+    }>;
   }>;
   output: {
     chainId: string;
@@ -20,7 +27,13 @@ export type OrderData = {
     deadline: number;
     extraData: Hex;
   };
-  fees: Array<{ recipientChainId: string; recipient: string; currencyChainId: string; currency: string; amount: string }>;
+  fees: Array<{
+    recipientChainId: string;
+    recipient: string;
+    currencyChainId: string;
+    currency: string;
+    amount: string;
+  }>;
 };
 
 const ORDER_ABI = [

@@ -5,7 +5,10 @@ import type { RefundFailReason } from "./failReasons.js";
  * (NEGATIVE_NEW_AMOUNT_AFTER_FEES), or when the refund would return less than it burns in gas
  * (AMOUNT_TOO_LOW_TO_REFUND): both are left to an operator.
  */
-export function refundAmount(deposited: bigint, gasCost: bigint): { amount: bigint } | { refundFailReason: RefundFailReason } {
+export function refundAmount(
+  deposited: bigint,
+  gasCost: bigint,
+): { amount: bigint } | { refundFailReason: RefundFailReason } {
   const amount = deposited - gasCost;
   if (amount <= 0n) return { refundFailReason: "NEGATIVE_NEW_AMOUNT_AFTER_FEES" };
   if (amount < gasCost) return { refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" };

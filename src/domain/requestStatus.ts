@@ -1,5 +1,13 @@
 /** Request statuses of the spec and the only moves between them. */
-export const REQUEST_STATUSES = ["waiting", "depositing", "pending", "submitted", "success", "failure", "refund"] as const;
+export const REQUEST_STATUSES = [
+  "waiting",
+  "depositing",
+  "pending",
+  "submitted",
+  "success",
+  "failure",
+  "refund",
+] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 export const FINAL_STATUSES: ReadonlySet<RequestStatus> = new Set(["success", "refund"]);

@@ -10,12 +10,23 @@ const update = (requestId: string, apiKeyId: string | null = null): StatusUpdate
   chainIds: [1, 2],
   apiKeyId,
   apiKeyIntegrator: null,
-  body: { event: "request.status.updated", timestamp: 0, data: { status: "pending", requestId } as StatusUpdate["body"]["data"] },
+  body: {
+    event: "request.status.updated",
+    timestamp: 0,
+    data: { status: "pending", requestId } as StatusUpdate["body"]["data"],
+  },
 });
 
 describe("status fan-out", () => {
   it("delivers under the request, wallet, chain and key an update carries", () => {
-    expect(statusUpdateKeys(update("0xAB", "key_1"))).toEqual(["id:0xab", "wallet:0xaa", "wallet:0xbb", "chain:1", "chain:2", "key:key_1"]);
+    expect(statusUpdateKeys(update("0xAB", "key_1"))).toEqual([
+      "id:0xab",
+      "wallet:0xaa",
+      "wallet:0xbb",
+      "chain:1",
+      "chain:2",
+      "key:key_1",
+    ]);
     expect(statusUpdateKeys(update("0xab"))).not.toContain("key:null");
   });
 

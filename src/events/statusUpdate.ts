@@ -11,7 +11,12 @@ export type StatusUpdatedBody = {
     updatedAt: number;
     originChainId: number;
     destinationChainId: number;
-    depositAddress: null | { address: string; depositAddressType: "open" | "strict"; depositor: string | null; depositTxHash: string | null };
+    depositAddress: null | {
+      address: string;
+      depositAddressType: "open" | "strict";
+      depositor: string | null;
+      depositTxHash: string | null;
+    };
     requestId: string;
     referrer: string | null;
     details: Record<string, unknown> | null;

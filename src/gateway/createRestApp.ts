@@ -60,7 +60,8 @@ export function createRestApp(deps: RestAppDeps): Hono {
     "*",
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ message: `request body exceeds ${MAX_BODY_BYTES} bytes`, errorCode: "INVALID_INPUT" }, 413),
+      onError: (c) =>
+        c.json({ message: `request body exceeds ${MAX_BODY_BYTES} bytes`, errorCode: "INVALID_INPUT" }, 413),
     }),
   );
   app.onError((error, c) => {
@@ -77,9 +78,25 @@ export function createRestApp(deps: RestAppDeps): Hono {
   app.route("/", requestsRoutes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV3 }));
   app.route("/", priceRoutes({ ...deps, ...limits, limit: routeLimits.price }));
   app.route("/", integratorRoutes({ ...deps, ...limits, limit: routeLimits.quoteData }));
-  app.route("/", authorizeRoutes({ ...deps, ...limits, limits: { wallet: routeLimits.authorizeWallet, total: routeLimits.authorize } }));
+  app.route(
+    "/",
+    authorizeRoutes({
+      ...deps,
+      ...limits,
+      limits: { wallet: routeLimits.authorizeWallet, total: routeLimits.authorize },
+    }),
+  );
   app.route("/", removedRoutes());
   app.route("/", docsRoutes());
-  app.route("/", requestsV2Routes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV2, throttle: deps.v2Throttle ?? DEFAULT_V2_THROTTLE }));
+  app.route(
+    "/",
+    requestsV2Routes({
+      ...deps,
+      ...limits,
+      cursorSecret,
+      limit: routeLimits.requestsV2,
+      throttle: deps.v2Throttle ?? DEFAULT_V2_THROTTLE,
+    }),
+  );
   return app;
 }

@@ -8,7 +8,9 @@ export type PriceSource = {
 
 /** Prices from configuration, by symbol: the devnet's and a fixed-rate deployment's source. */
 export function createStaticPriceSource(pricesBySymbol: Readonly<Record<string, string>>): PriceSource {
-  const prices = new Map(Object.entries(pricesBySymbol).map(([symbol, usd]) => [symbol.toUpperCase(), parseDecimal(usd, 18)]));
+  const prices = new Map(
+    Object.entries(pricesBySymbol).map(([symbol, usd]) => [symbol.toUpperCase(), parseDecimal(usd, 18)]),
+  );
   return {
     async usdPriceE18(currency) {
       return prices.get(currency.symbol.toUpperCase());

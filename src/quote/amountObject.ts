@@ -16,7 +16,12 @@ export function formatUsd(usdE18: bigint): string {
 }
 
 /** The spec's Amount object. */
-export function amountObject(currency: Currency, amount: bigint, usdPriceE18: bigint, minimumAmount = amount): AmountObject {
+export function amountObject(
+  currency: Currency,
+  amount: bigint,
+  usdPriceE18: bigint,
+  minimumAmount = amount,
+): AmountObject {
   return {
     currency,
     amount: amount.toString(),

@@ -5,7 +5,11 @@ import type { PriceQuote } from "./priceQuote.js";
 import type { QuoteRequest } from "./validateQuoteRequest.js";
 
 /** The protocol order for a priced request: what the deposit pays for and what the solver owes. */
-export function buildOrder(request: QuoteRequest, price: PriceQuote, options: { solver: Address; salt: bigint; deadline: number }): OrderData {
+export function buildOrder(
+  request: QuoteRequest,
+  price: PriceQuote,
+  options: { solver: Address; salt: bigint; deadline: number },
+): OrderData {
   const origin = request.originChain.name;
   const destination = request.destinationChain.name;
   const lower = (value: string) => value.toLowerCase();
@@ -16,7 +20,12 @@ export function buildOrder(request: QuoteRequest, price: PriceQuote, options: { 
     salt: options.salt.toString(),
     inputs: [
       {
-        payment: { chainId: origin, currency: lower(request.currencyIn.address), amount: price.amountIn.toString(), weight: "1" },
+        payment: {
+          chainId: origin,
+          currency: lower(request.currencyIn.address),
+          amount: price.amountIn.toString(),
+          weight: "1",
+        },
         refunds: [
           {
             chainId: origin,

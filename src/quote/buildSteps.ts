@@ -19,7 +19,10 @@ export type Step = {
 };
 
 /** An approve step only when the user's allowance is short, then the deposit committing to the order id. */
-export function buildSteps(request: QuoteRequest, options: { requestId: Hex; orderId: Hex; amountIn: bigint; allowance: bigint }): Step[] {
+export function buildSteps(
+  request: QuoteRequest,
+  options: { requestId: Hex; orderId: Hex; amountIn: bigint; allowance: bigint },
+): Step[] {
   const { currencyIn, originChain, user } = request;
   const depository = originChain.depository as Address;
   const chainId = originChain.id;

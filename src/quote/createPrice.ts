@@ -6,7 +6,11 @@ import { type QuoteEngineDeps, createQuote } from "./createQuote.js";
  */
 export async function createPrice(deps: QuoteEngineDeps, body: unknown) {
   // A valid includeProtocolData is turned off (no order is signed); an invalid one is left for validation to refuse.
-  const asked = body !== null && typeof body === "object" && !Array.isArray(body) && typeof (body as { includeProtocolData?: unknown }).includeProtocolData === "boolean";
+  const asked =
+    body !== null &&
+    typeof body === "object" &&
+    !Array.isArray(body) &&
+    typeof (body as { includeProtocolData?: unknown }).includeProtocolData === "boolean";
   const input = asked ? { ...(body as object), includeProtocolData: false } : body;
   const { fees, details } = await createQuote({ ...deps, saveRequest: async () => undefined }, input);
   return { fees, details };

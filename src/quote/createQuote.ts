@@ -29,7 +29,11 @@ export type QuoteEngineDeps = {
 
 async function priceOf(prices: PriceSource, currency: Currency): Promise<bigint> {
   const price = await prices.usdPriceE18(currency);
-  if (!price) throw new InvalidInputError("UNSUPPORTED_CURRENCY", `${currency.symbol} on chain ${currency.chainId} cannot be priced`);
+  if (!price)
+    throw new InvalidInputError(
+      "UNSUPPORTED_CURRENCY",
+      `${currency.symbol} on chain ${currency.chainId} cannot be priced`,
+    );
   return price;
 }
 
@@ -43,7 +47,8 @@ function requestTypeOf(request: QuoteRequest): { requestType: string; operation:
 
 /** Rate of output per input in whole units, as a decimal string. */
 function rateOf(amountIn: bigint, currencyIn: Currency, amountOut: bigint, currencyOut: Currency): string {
-  const scaled = (amountOut * 10n ** BigInt(currencyIn.decimals) * 10n ** 18n) / (amountIn * 10n ** BigInt(currencyOut.decimals));
+  const scaled =
+    (amountOut * 10n ** BigInt(currencyIn.decimals) * 10n ** 18n) / (amountIn * 10n ** BigInt(currencyOut.decimals));
   return formatAmount(scaled, 18);
 }
 
@@ -61,21 +66,32 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   const destinationNative = deps.registry.currency(destinationChain.id, zeroAddress)!;
   const originNative = deps.registry.currency(originChain.id, zeroAddress)!;
 
-  const [priceIn, priceOut, priceDestinationNative, priceOriginNative, destinationGasPrice, originGasPrice, userBalance, allowance] =
-    await Promise.all([
-      priceOf(deps.prices, currencyIn),
-      priceOf(deps.prices, currencyOut),
-      priceOf(deps.prices, destinationNative),
-      priceOf(deps.prices, originNative),
-      destination.gasPrice(),
-      origin.gasPrice(),
-      origin.balanceOf(request.user, currencyIn.address),
-      currencyIn.metadata.isNative ? Promise.resolve(0n) : origin.allowance(request.user, currencyIn.address, originChain.depository as Hex),
-    ]);
+  const [
+    priceIn,
+    priceOut,
+    priceDestinationNative,
+    priceOriginNative,
+    destinationGasPrice,
+    originGasPrice,
+    userBalance,
+    allowance,
+  ] = await Promise.all([
+    priceOf(deps.prices, currencyIn),
+    priceOf(deps.prices, currencyOut),
+    priceOf(deps.prices, destinationNative),
+    priceOf(deps.prices, originNative),
+    destination.gasPrice(),
+    origin.gasPrice(),
+    origin.balanceOf(request.user, currencyIn.address),
+    currencyIn.metadata.isNative
+      ? Promise.resolve(0n)
+      : origin.allowance(request.user, currencyIn.address, originChain.depository as Hex),
+  ]);
 
   const kind = requestTypeOf(request);
   const fillGas =
-    (currencyOut.metadata.isNative ? GAS_ESTIMATES.fillNative : GAS_ESTIMATES.fillErc20) + GAS_ESTIMATES.perCall * BigInt(request.calls.length);
+    (currencyOut.metadata.isNative ? GAS_ESTIMATES.fillNative : GAS_ESTIMATES.fillErc20) +
+    GAS_ESTIMATES.perCall * BigInt(request.calls.length);
   const price = priceQuote({
     tradeType: request.tradeType,
     amount: request.amount,
@@ -88,11 +104,17 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     isFixedRate: kind.isFixedRate,
   });
   if (!price) {
-    throw new InvalidInputError("AMOUNT_TOO_LOW", `amount ${request.amount} does not cover the fill's fees; quote a larger amount`);
+    throw new InvalidInputError(
+      "AMOUNT_TOO_LOW",
+      `amount ${request.amount} does not cover the fill's fees; quote a larger amount`,
+    );
   }
   const callValue = request.calls.reduce((sum, call) => sum + call.value, 0n);
   if (price.minimumAmountOut < callValue) {
-    throw new InvalidInputError("AMOUNT_TOO_LOW", `the output (${price.minimumAmountOut} at minimum) does not cover the sum of txs[].value (${callValue})`);
+    throw new InvalidInputError(
+      "AMOUNT_TOO_LOW",
+      `the output (${price.minimumAmountOut} at minimum) does not cover the sum of txs[].value (${callValue})`,
+    );
   }
 
   const solverNeeds = price.amountOut + (currencyOut.metadata.isNative ? fillGas * destinationGasPrice : 0n);
@@ -107,13 +129,20 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
 
   const now = deps.now?.() ?? Date.now();
   const deadline = Math.floor(now / 1000) + deps.settings.quoteTtlSeconds;
-  const order = buildOrder(request, price, { solver: deps.solver.address, salt: BigInt(`0x${randomBytes(8).toString("hex")}`), deadline });
+  const order = buildOrder(request, price, {
+    solver: deps.solver.address,
+    salt: BigInt(`0x${randomBytes(8).toString("hex")}`),
+    deadline,
+  });
   const orderId = computeOrderId(order);
   const requestId = computeRequestId(orderId);
   const steps = buildSteps(request, { requestId, orderId, amountIn: price.amountIn, allowance });
-  const orderSignature = request.includeProtocolData ? await deps.solver.signMessage({ message: { raw: orderId } }) : undefined;
+  const orderSignature = request.includeProtocolData
+    ? await deps.solver.signMessage({ message: { raw: orderId } })
+    : undefined;
 
-  const originGasFee = (currencyIn.metadata.isNative ? GAS_ESTIMATES.depositNative : GAS_ESTIMATES.depositErc20) * originGasPrice;
+  const originGasFee =
+    (currencyIn.metadata.isNative ? GAS_ESTIMATES.depositNative : GAS_ESTIMATES.depositErc20) * originGasPrice;
   const relayerFee = price.relayerGasFee + price.relayerServiceFee;
   const zero = (currency: Currency) => amountObject(currency, 0n, 0n);
   const fees = {
@@ -163,8 +192,18 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     isFixedRate: kind.isFixedRate,
     fixedRateFee: { usd: "0" },
     route: {
-      origin: { inputCurrency: currencyInAmount, outputCurrency: currencyInAmount, router: "crossfill", includedSwapSources: [] },
-      destination: { inputCurrency: currencyOutAmount, outputCurrency: currencyOutAmount, router: "crossfill", includedSwapSources: [] },
+      origin: {
+        inputCurrency: currencyInAmount,
+        outputCurrency: currencyInAmount,
+        router: "crossfill",
+        includedSwapSources: [],
+      },
+      destination: {
+        inputCurrency: currencyOutAmount,
+        outputCurrency: currencyOutAmount,
+        router: "crossfill",
+        includedSwapSources: [],
+      },
     },
   };
   const sponsorship = {

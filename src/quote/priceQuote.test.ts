@@ -50,7 +50,13 @@ describe("priceQuote", () => {
   });
 
   it("round-trips: an exact input of the exact output's input yields at least that output", () => {
-    const exactOut = priceQuote({ ...base, tradeType: "EXACT_OUTPUT", amount: 123_456_789n, currencyIn: usdc, currencyOut: eth })!;
+    const exactOut = priceQuote({
+      ...base,
+      tradeType: "EXACT_OUTPUT",
+      amount: 123_456_789n,
+      currencyIn: usdc,
+      currencyOut: eth,
+    })!;
     const exactIn = priceQuote({ ...base, amount: exactOut.amountIn, currencyIn: usdc, currencyOut: eth })!;
     expect(exactIn.amountOut).toBeGreaterThanOrEqual(123_456_789n);
   });

@@ -42,5 +42,11 @@ export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
   const amountOut = input.amount;
   const netIn = convertAmount(amountOut, input.currencyOut, input.currencyIn, true);
   const amountIn = divCeil((netIn + relayerGasFee) * 10_000n, 10_000n - input.serviceFeeBps);
-  return { amountIn, amountOut, minimumAmountOut: amountOut, relayerGasFee, relayerServiceFee: amountIn - netIn - relayerGasFee };
+  return {
+    amountIn,
+    amountOut,
+    minimumAmountOut: amountOut,
+    relayerGasFee,
+    relayerServiceFee: amountIn - netIn - relayerGasFee,
+  };
 }

@@ -1,6 +1,12 @@
 import { z } from "zod";
 
-const chainId = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/).transform(Number)]);
+const chainId = z.union([
+  z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
 const integerString = z.string().regex(/^\d{1,78}$/, "must be a non-negative integer string in the smallest unit");
 const hex = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex");
 
@@ -17,7 +23,10 @@ export const quoteRequestSchema = z.object({
   refundTo: z.string().min(1).max(128).optional(),
   useDepositAddress: z.boolean().optional(),
   strict: z.boolean().optional(),
-  txs: z.array(z.object({ to: z.string(), value: integerString.default("0"), data: hex.default("0x") })).max(16).optional(),
+  txs: z
+    .array(z.object({ to: z.string(), value: integerString.default("0"), data: hex.default("0x") }))
+    .max(16)
+    .optional(),
   protocolVersion: z.string().optional(),
   includeProtocolData: z.boolean().optional(),
   subsidizeFees: z.boolean().optional(),

@@ -7,7 +7,11 @@ export type SolverInventory = { available(chainId: number, currency: Address): P
  * The solver's live balances, which bound what it quotes. Cached for a moment: quotes are hot and a
  * balance changes only when a block lands.
  */
-export function createSolverInventory(client: (chainId: number) => EvmChainClient, solver: Address, ttlMs = 1000): SolverInventory {
+export function createSolverInventory(
+  client: (chainId: number) => EvmChainClient,
+  solver: Address,
+  ttlMs = 1000,
+): SolverInventory {
   const cache = new Map<string, { value: Promise<bigint>; at: number }>();
   return {
     available(chainId, currency) {

@@ -51,7 +51,10 @@ describe("validateQuoteRequest", () => {
   });
 
   it("matches currencies case-insensitively", () => {
-    expect(validateQuoteRequest({ ...base, originCurrency: usdcA.toUpperCase().replace("0X", "0x") }, registry).currencyIn.symbol).toBe("USDC");
+    expect(
+      validateQuoteRequest({ ...base, originCurrency: usdcA.toUpperCase().replace("0X", "0x") }, registry).currencyIn
+        .symbol,
+    ).toBe("USDC");
   });
 
   it("maps each problem to the spec's code", () => {
@@ -72,8 +75,12 @@ describe("validateQuoteRequest", () => {
 
   it("holds destination calls to the amount rules", () => {
     const call = (value: string) => ({ to: user, value, data: "0x" });
-    expect(codeOf({ ...base, tradeType: "EXACT_OUTPUT", amount: "300", txs: [call("100"), call("200")] })).toBeUndefined();
-    expect(codeOf({ ...base, tradeType: "EXACT_OUTPUT", amount: "301", txs: [call("100"), call("200")] })).toBe("INVALID_INPUT");
+    expect(
+      codeOf({ ...base, tradeType: "EXACT_OUTPUT", amount: "300", txs: [call("100"), call("200")] }),
+    ).toBeUndefined();
+    expect(codeOf({ ...base, tradeType: "EXACT_OUTPUT", amount: "301", txs: [call("100"), call("200")] })).toBe(
+      "INVALID_INPUT",
+    );
     expect(codeOf({ ...base, destinationCurrency: usdcB, txs: [call("1")] })).toBe("INVALID_INPUT");
     expect(codeOf({ ...base, txs: [{ to: user, value: "0", data: "0x123" }] })).toBe("INVALID_INPUT");
     expect(validateQuoteRequest({ ...base, txs: [{ to: user }] }, registry).calls).toEqual([

@@ -27,11 +27,19 @@ export type QuoteRequest = {
 function slippage(value: unknown, field: string): bigint | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "string" && /^\d{1,5}$/.test(value) && Number(value) <= 10_000) return BigInt(value);
-  throw new InvalidInputError("INVALID_SLIPPAGE_TOLERANCE", `${field} must be an integer string of basis points from 0 to 10000`);
+  throw new InvalidInputError(
+    "INVALID_SLIPPAGE_TOLERANCE",
+    `${field} must be an integer string of basis points from 0 to 10000`,
+  );
 }
 
-function evmAddress(value: string, field: string, errorCode: "INVALID_ADDRESS" | "INVALID_INPUT" = "INVALID_ADDRESS"): Address {
-  if (!isAddress(value, { strict: false })) throw new InvalidInputError(errorCode, `${field} is not a valid EVM address: ${value}`);
+function evmAddress(
+  value: string,
+  field: string,
+  errorCode: "INVALID_ADDRESS" | "INVALID_INPUT" = "INVALID_ADDRESS",
+): Address {
+  if (!isAddress(value, { strict: false }))
+    throw new InvalidInputError(errorCode, `${field} is not a valid EVM address: ${value}`);
   return getAddress(value);
 }
 
@@ -48,34 +56,61 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry): Qu
   const latePaymentSlippageBps = slippage(input.latePaymentSlippageTolerance, "latePaymentSlippageTolerance");
 
   const originChain = registry.chain(input.originChainId);
-  if (!originChain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `origin chain ${input.originChainId} is not supported`);
+  if (!originChain)
+    throw new InvalidInputError("UNSUPPORTED_CHAIN", `origin chain ${input.originChainId} is not supported`);
   const destinationChain = registry.chain(input.destinationChainId);
-  if (!destinationChain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `destination chain ${input.destinationChainId} is not supported`);
+  if (!destinationChain)
+    throw new InvalidInputError("UNSUPPORTED_CHAIN", `destination chain ${input.destinationChainId} is not supported`);
   if (originChain.id === destinationChain.id) {
-    throw new InvalidInputError("UNSUPPORTED_ROUTE", "same-chain swaps are not offered; origin and destination chains must differ");
+    throw new InvalidInputError(
+      "UNSUPPORTED_ROUTE",
+      "same-chain swaps are not offered; origin and destination chains must differ",
+    );
   }
   const currencyIn = registry.currency(originChain.id, input.originCurrency);
-  if (!currencyIn) throw new InvalidInputError("UNSUPPORTED_CURRENCY", `currency ${input.originCurrency} is not supported on chain ${originChain.id}`);
+  if (!currencyIn)
+    throw new InvalidInputError(
+      "UNSUPPORTED_CURRENCY",
+      `currency ${input.originCurrency} is not supported on chain ${originChain.id}`,
+    );
   const currencyOut = registry.currency(destinationChain.id, input.destinationCurrency);
   if (!currencyOut) {
-    throw new InvalidInputError("UNSUPPORTED_CURRENCY", `currency ${input.destinationCurrency} is not supported on chain ${destinationChain.id}`);
+    throw new InvalidInputError(
+      "UNSUPPORTED_CURRENCY",
+      `currency ${input.destinationCurrency} is not supported on chain ${destinationChain.id}`,
+    );
   }
 
   const user = evmAddress(input.user, "user");
   const recipient = input.recipient === undefined ? user : evmAddress(input.recipient, "recipient");
-  const contracts = [destinationChain.depository, destinationChain.receiver, ...registry.currencies(destinationChain.id).map((c) => c.address)];
+  const contracts = [
+    destinationChain.depository,
+    destinationChain.receiver,
+    ...registry.currencies(destinationChain.id).map((c) => c.address),
+  ];
   if (recipient !== zeroAddress && contracts.some((address) => address.toLowerCase() === recipient.toLowerCase())) {
-    throw new InvalidInputError("INVALID_RECIPIENT", `recipient ${recipient} is a token or protocol contract and cannot receive the fill`);
+    throw new InvalidInputError(
+      "INVALID_RECIPIENT",
+      `recipient ${recipient} is a token or protocol contract and cannot receive the fill`,
+    );
   }
-  if (recipient === zeroAddress) throw new InvalidInputError("INVALID_ADDRESS", "recipient must not be the zero address");
+  if (recipient === zeroAddress)
+    throw new InvalidInputError("INVALID_ADDRESS", "recipient must not be the zero address");
   const refundTo = input.refundTo === undefined ? user : evmAddress(input.refundTo, "refundTo");
 
-  if (input.useDepositAddress) throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are not offered for EVM origins");
+  if (input.useDepositAddress)
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are not offered for EVM origins");
   if (input.appFees?.length) {
-    throw new InvalidInputError("INVALID_INPUT", "appFees: app fees are not offered yet; quote without them (an ignored app fee would never be paid)");
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      "appFees: app fees are not offered yet; quote without them (an ignored app fee would never be paid)",
+    );
   }
   if (input.subsidizationBps !== undefined) {
-    throw new InvalidInputError("INVALID_INPUT", "subsidizationBps applies only to swap execution flows, not to bridges or deposit addresses");
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      "subsidizationBps applies only to swap execution flows, not to bridges or deposit addresses",
+    );
   }
 
   const amount = BigInt(input.amount);
@@ -88,10 +123,22 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry): Qu
   }));
   const callValue = calls.reduce((sum, call) => sum + call.value, 0n);
   if (callValue > 0n && !currencyOut.metadata.isNative) {
-    throw new InvalidInputError("INVALID_INPUT", "txs[].value must be 0 when the destination currency is an ERC-20 token");
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      "txs[].value must be 0 when the destination currency is an ERC-20 token",
+    );
   }
-  if (calls.length > 0 && input.tradeType === "EXACT_OUTPUT" && currencyOut.metadata.isNative && amount !== callValue && callValue > 0n) {
-    throw new InvalidInputError("INVALID_INPUT", `amount must equal the sum of txs[].value (${callValue}) for an EXACT_OUTPUT call`);
+  if (
+    calls.length > 0 &&
+    input.tradeType === "EXACT_OUTPUT" &&
+    currencyOut.metadata.isNative &&
+    amount !== callValue &&
+    callValue > 0n
+  ) {
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      `amount must equal the sum of txs[].value (${callValue}) for an EXACT_OUTPUT call`,
+    );
   }
 
   return {

@@ -6,7 +6,11 @@ export type RateLimitPolicy = { name: string; key: string; limit: number; window
 export type RateLimitOutcome = { policy: RateLimitPolicy; allowed: boolean; remaining: number; resetSeconds: number };
 
 /** Fixed-window counters shared by every gateway replica: Redis when configured, else Postgres. */
-export type RateLimiter = { kind: "redis" | "postgres"; hit(policy: RateLimitPolicy, nowMs: number): Promise<RateLimitOutcome>; close(): Promise<void> };
+export type RateLimiter = {
+  kind: "redis" | "postgres";
+  hit(policy: RateLimitPolicy, nowMs: number): Promise<RateLimitOutcome>;
+  close(): Promise<void>;
+};
 
 function outcome(policy: RateLimitPolicy, hits: number, windowStart: number, nowMs: number): RateLimitOutcome {
   return {
@@ -17,7 +21,8 @@ function outcome(policy: RateLimitPolicy, hits: number, windowStart: number, now
   };
 }
 
-const windowOf = (policy: RateLimitPolicy, nowMs: number) => Math.floor(nowMs / 1000 / policy.windowSeconds) * policy.windowSeconds;
+const windowOf = (policy: RateLimitPolicy, nowMs: number) =>
+  Math.floor(nowMs / 1000 / policy.windowSeconds) * policy.windowSeconds;
 
 export function createRedisRateLimiter(redisUrl: string, prefix = "crossfill:rl"): RateLimiter {
   const redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
@@ -26,7 +31,11 @@ export function createRedisRateLimiter(redisUrl: string, prefix = "crossfill:rl"
     async hit(policy, nowMs) {
       const windowStart = windowOf(policy, nowMs);
       const key = `${prefix}:${policy.key}:${policy.windowSeconds}:${windowStart}`;
-      const results = await redis.multi().incr(key).expire(key, policy.windowSeconds * 2).exec();
+      const results = await redis
+        .multi()
+        .incr(key)
+        .expire(key, policy.windowSeconds * 2)
+        .exec();
       const hits = Number(results?.[0]?.[1] ?? 0);
       return outcome(policy, hits, windowStart, nowMs);
     },

@@ -17,14 +17,26 @@ export async function authorizeRequestFilter(
 ): Promise<RequestFilter> {
   const all = [...filter.conditions, ...filter.groups.flat()];
   const usesReferrer = all.some((condition) => condition.field === "referrer");
-  const topLevelKeys = filter.conditions.some((condition) => condition.field === "apiKey" && !condition.negate && condition.values !== null);
+  const topLevelKeys = filter.conditions.some(
+    (condition) => condition.field === "apiKey" && !condition.negate && condition.values !== null,
+  );
   // v3 only: v2 kept its public referrer filter until its retirement.
   if (options.referrerNeedsApiKey && usesReferrer && !topLevelKeys) {
-    throw new InvalidInputError("INVALID_INPUT", "apiKey: a referrer filter must be paired with a top-level apiKey (comma-separated keys of your integrator)");
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      "apiKey: a referrer filter must be paired with a top-level apiKey (comma-separated keys of your integrator)",
+    );
   }
-  const named = [...new Set(all.filter((condition) => condition.field === "apiKey").flatMap((condition) => (condition.values ?? []).map(String)))];
+  const named = [
+    ...new Set(
+      all
+        .filter((condition) => condition.field === "apiKey")
+        .flatMap((condition) => (condition.values ?? []).map(String)),
+    ),
+  ];
   if (named.length === 0) return filter;
-  if (callerIntegrator === undefined) throw new ForbiddenError("apiKey: filtering by key needs an authenticated caller");
+  if (callerIntegrator === undefined)
+    throw new ForbiddenError("apiKey: filtering by key needs an authenticated caller");
   const keys = await findApiKeys(db, named, named.map(hashApiKey));
   const idOf = new Map<string, string>();
   for (const value of named) {
@@ -36,6 +48,12 @@ export async function authorizeRequestFilter(
     }
   }
   const resolve = (condition: FieldCondition): FieldCondition =>
-    condition.field === "apiKey" && condition.values ? { ...condition, values: condition.values.map((value) => idOf.get(String(value))!) } : condition;
-  return { ...filter, conditions: filter.conditions.map(resolve), groups: filter.groups.map((group) => group.map(resolve)) };
+    condition.field === "apiKey" && condition.values
+      ? { ...condition, values: condition.values.map((value) => idOf.get(String(value))!) }
+      : condition;
+  return {
+    ...filter,
+    conditions: filter.conditions.map(resolve),
+    groups: filter.groups.map((group) => group.map(resolve)),
+  };
 }

@@ -4,7 +4,12 @@ import { type Amount, requestRoute } from "./requestRoute.js";
 
 type StoredQuote = {
   fees?: Record<string, Amount>;
-  details?: Record<string, unknown> & { timeEstimate?: number; rate?: string; expandedPriceImpact?: unknown; currencyGasTopup?: unknown };
+  details?: Record<string, unknown> & {
+    timeEstimate?: number;
+    rate?: string;
+    expandedPriceImpact?: unknown;
+    currencyGasTopup?: unknown;
+  };
   feeSponsorship?: unknown;
 };
 
@@ -21,8 +26,14 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
   const fees = quote.fees ?? {};
   const wei = (amount: Amount | undefined) => amount?.amount ?? "0";
   const usd = (amount: Amount | undefined) => amount?.amountUsd ?? "0";
-  const owner = context.includeAuthenticatedData && context.callerIntegrator !== undefined && view.apiKeyIntegrator === context.callerIntegrator;
-  const tx = (t: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint; txFee: bigint | null }, data: Record<string, unknown>) => ({
+  const owner =
+    context.includeAuthenticatedData &&
+    context.callerIntegrator !== undefined &&
+    view.apiKeyIntegrator === context.callerIntegrator;
+  const tx = (
+    t: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint; txFee: bigint | null },
+    data: Record<string, unknown>,
+  ) => ({
     hash: t.txHash,
     fee: (t.txFee ?? 0n).toString(),
     block: Number(t.blockNumber),
@@ -35,7 +46,11 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
   const order = view.orderData as { output?: unknown } | undefined;
   // Public callers do not see where a pending request's output goes before it is filled.
   const orderData =
-    context.includeOrderData && order ? (v2Status(view.status) === "pending" && !owner ? { ...order, output: undefined } : order) : undefined;
+    context.includeOrderData && order
+      ? v2Status(view.status) === "pending" && !owner
+        ? { ...order, output: undefined }
+        : order
+      : undefined;
   const zeroSponsor = { amount: "0", address: null, chainId: view.originChainId };
 
   return {
@@ -52,13 +67,18 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
       refundFailReason: view.refundFailReason ?? "N/A",
       supersededByRequestId: null,
       failedTxHash: view.failedTransaction?.txHash ?? null,
-      failedTxBlockNumber: view.failedTransaction?.blockNumber == null ? null : Number(view.failedTransaction.blockNumber),
+      failedTxBlockNumber:
+        view.failedTransaction?.blockNumber == null ? null : Number(view.failedTransaction.blockNumber),
       failedCallData: view.failedTransaction?.call ?? null,
       subsidizedRequest: false,
       fees: { gas: wei(fees.relayerGas), fixed: "0", price: "0", gateway: wei(fees.relayerService) },
       feesUsd: { gas: usd(fees.relayerGas), fixed: "0", price: "0", gateway: usd(fees.relayerService) },
       inTxs: view.deposits.map((deposit) => ({
-        ...tx(deposit, { from: deposit.depositor, to: context.depositoryOf(deposit.chainId), value: deposit.amount.toString() }),
+        ...tx(deposit, {
+          from: deposit.depositor,
+          to: context.depositoryOf(deposit.chainId),
+          value: deposit.amount.toString(),
+        }),
         currency: currencyId(route.quotedIn),
         currencyObject: route.currencyIn,
         feeCurrency: "eth",
@@ -73,7 +93,10 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
       appFees: [],
       paidAppFees: [],
       subsidizedFee: { origin: zeroSponsor, sponsor: zeroSponsor, amountUsd: "0", amountUsdCurrent: "0" },
-      expandedPriceImpact: { quoted: quote.details?.expandedPriceImpact ?? null, actual: route.received !== null ? (quote.details?.expandedPriceImpact ?? null) : null },
+      expandedPriceImpact: {
+        quoted: quote.details?.expandedPriceImpact ?? null,
+        actual: route.received !== null ? (quote.details?.expandedPriceImpact ?? null) : null,
+      },
       feeSponsorship: quote.feeSponsorship ?? null,
       outTxs: view.fills.map((fill) => tx(fill, { to: view.recipient, value: fill.amount.toString() })),
       price: route.actual.rate,

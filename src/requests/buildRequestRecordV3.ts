@@ -41,11 +41,16 @@ function renameRelay(sponsorship: Sponsorship | undefined): Sponsorship | null {
   return {
     ...sponsorship,
     selectedComponents: (sponsorship.selectedComponents ?? []).map(rename),
-    components: Object.fromEntries(Object.entries(sponsorship.components ?? {}).map(([name, value]) => [rename(name), value])),
+    components: Object.fromEntries(
+      Object.entries(sponsorship.components ?? {}).map(([name, value]) => [rename(name), value]),
+    ),
   };
 }
 
-function txEntry(tx: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint; txFee: bigint | null }, data: Record<string, unknown>) {
+function txEntry(
+  tx: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint; txFee: bigint | null },
+  data: Record<string, unknown>,
+) {
   return {
     txHash: tx.txHash,
     // "0" for facts recorded before fees were (migration 0062).
@@ -64,7 +69,13 @@ function txEntry(tx: { chainId: number; txHash: string; blockNumber: bigint; tim
 function revertedFillTx(view: RequestView) {
   const failed = view.failedTransaction;
   if (!failed?.txHash || failed.blockNumber === null || failed.timestamp === null) return [];
-  const tx = { chainId: view.destinationChainId, txHash: failed.txHash, blockNumber: failed.blockNumber, timestamp: failed.timestamp, txFee: failed.fee };
+  const tx = {
+    chainId: view.destinationChainId,
+    txHash: failed.txHash,
+    blockNumber: failed.blockNumber,
+    timestamp: failed.timestamp,
+    txFee: failed.fee,
+  };
   return [{ ...txEntry(tx, failed.call), status: "failure" }];
 }
 
@@ -83,7 +94,10 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
   };
   const firstDeposit = view.deposits.find((deposit) => deposit.chainId === view.originChainId && !deposit.reorg);
   const order = (view.orderData ?? {}) as { solver?: string; solverChainId?: string };
-  const owner = context.includeAuthenticatedData && context.callerIntegrator !== undefined && view.apiKeyIntegrator === context.callerIntegrator;
+  const owner =
+    context.includeAuthenticatedData &&
+    context.callerIntegrator !== undefined &&
+    view.apiKeyIntegrator === context.callerIntegrator;
 
   return {
     id: view.id,
@@ -101,18 +115,26 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
       failReason: failReasonOf(view),
       refundFailReason: view.refundFailReason,
       failedTxHash: view.failedTransaction?.txHash ?? null,
-      failedTxBlockNumber: view.failedTransaction?.blockNumber == null ? null : Number(view.failedTransaction.blockNumber),
+      failedTxBlockNumber:
+        view.failedTransaction?.blockNumber == null ? null : Number(view.failedTransaction.blockNumber),
       failedCallData: view.failedTransaction?.call ?? null,
       usesExternalLiquidity: false,
       timeEstimate: quote.details?.timeEstimate ?? 0,
       triggeredByFastFill: null,
       inTxs: view.deposits.map((deposit) => {
-        const entry = txEntry(deposit, { from: deposit.depositor, to: context.depositoryOf(deposit.chainId), currency: deposit.currency, amount: deposit.amount.toString() });
+        const entry = txEntry(deposit, {
+          from: deposit.depositor,
+          to: context.depositoryOf(deposit.chainId),
+          currency: deposit.currency,
+          amount: deposit.amount.toString(),
+        });
         // A deposit reorged out (or failed canonically) is reported as failed with its detection context.
         return deposit.reorg ? { ...entry, status: "failure", metadata: { reorg: deposit.reorg } } : entry;
       }),
       outTxs: [
-        ...view.fills.map((fill) => txEntry(fill, { to: view.recipient, currency: view.destinationCurrency, amount: fill.amount.toString() })),
+        ...view.fills.map((fill) =>
+          txEntry(fill, { to: view.recipient, currency: view.destinationCurrency, amount: fill.amount.toString() }),
+        ),
         ...revertedFillTx(view),
       ],
       appFees: { quoted: [], actual: [], currency: route.currencyIn },
@@ -146,7 +168,11 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
       orderId: view.orderId,
       hubType: "onchain",
       isWithdrawable: false,
-      solver: { address: order.solver ?? null, protocolChainId: order.solverChainId ?? null, chainId: view.destinationChainId },
+      solver: {
+        address: order.solver ?? null,
+        protocolChainId: order.solverChainId ?? null,
+        chainId: view.destinationChainId,
+      },
       deposit: {
         origin: {
           amount: (route.deposited ?? view.amountIn).toString(),
@@ -161,7 +187,9 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
       settlement: {
         destination: {
           fills: view.fills.map((fill) => ({ chainId: fill.chainId, transactionId: fill.txHash })),
-          refunds: view.refunds.filter((refund) => refund.txHash !== null).map((refund) => ({ chainId: refund.chainId, transactionId: refund.txHash })),
+          refunds: view.refunds
+            .filter((refund) => refund.txHash !== null)
+            .map((refund) => ({ chainId: refund.chainId, transactionId: refund.txHash })),
         },
       },
     },

@@ -16,9 +16,19 @@ describe("continuation cursor", () => {
   it("refuses tampering, another secret, another sort and garbage with 400 naming continuation", () => {
     const cursor = encodeCursor(secret, sort, keyset);
     const [payload, signature] = cursor.split(".");
-    const forged = Buffer.from(JSON.stringify({ s: "createdAt", d: "desc", v: "2030-01-01 00:00:00+00", i: keyset.id })).toString("base64url");
-    for (const bad of [`${forged}.${signature}`, `${payload}.${signature.slice(0, -2)}AA`, "garbage", `${payload}`, `${cursor}.x`]) {
-      expect(() => decodeCursor(secret, sort, bad)).toThrow(expect.objectContaining({ status: 400, message: expect.stringMatching(/^continuation:/) }));
+    const forged = Buffer.from(
+      JSON.stringify({ s: "createdAt", d: "desc", v: "2030-01-01 00:00:00+00", i: keyset.id }),
+    ).toString("base64url");
+    for (const bad of [
+      `${forged}.${signature}`,
+      `${payload}.${signature.slice(0, -2)}AA`,
+      "garbage",
+      `${payload}`,
+      `${cursor}.x`,
+    ]) {
+      expect(() => decodeCursor(secret, sort, bad)).toThrow(
+        expect.objectContaining({ status: 400, message: expect.stringMatching(/^continuation:/) }),
+      );
     }
     expect(() => decodeCursor(randomBytes(32), sort, cursor)).toThrow(/continuation/);
     expect(() => decodeCursor(secret, { sortBy: "createdAt", sortDirection: "asc" }, cursor)).toThrow(/same sort/);

@@ -3,7 +3,15 @@ import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../domain/failReasons.js";
 import type { FieldKey } from "./requestFilter.js";
 
 export const LISTABLE_STATUSES = ["success", "failure", "refund", "pending", "depositing"] as const;
-export const REQUEST_TYPES = ["Bridge", "Crosschain Swap", "Same-chain Swap", "Send", "Wrap", "Unwrap", "Call"] as const;
+export const REQUEST_TYPES = [
+  "Bridge",
+  "Crosschain Swap",
+  "Same-chain Swap",
+  "Send",
+  "Wrap",
+  "Unwrap",
+  "Call",
+] as const;
 export const FEATURES = ["gasless_execution", "fast_fill", "gas_top_up", "app_fees", "deposit_address"] as const;
 
 const HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -30,7 +38,9 @@ function text(parameter: string, value: unknown): string {
 
 function oneOf(parameter: string, value: unknown, allowed: readonly string[], caseInsensitive = false): string {
   const given = text(parameter, value);
-  const found = allowed.find((option) => (caseInsensitive ? option.toLowerCase() === given.toLowerCase() : option === given));
+  const found = allowed.find((option) =>
+    caseInsensitive ? option.toLowerCase() === given.toLowerCase() : option === given,
+  );
   if (!found) bad(parameter, `must be one of ${allowed.join(", ")}`);
   return found;
 }
@@ -49,7 +59,12 @@ export function normaliseHash(parameter: string, value: unknown): string {
 }
 
 export function chainIdValue(parameter: string, value: unknown): number {
-  const number = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  const number =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\d+$/.test(value.trim())
+        ? Number(value)
+        : Number.NaN;
   if (!Number.isSafeInteger(number) || number <= 0) bad(parameter, "must be a positive integer chain id");
   return number;
 }

@@ -31,12 +31,29 @@ const MAX_GROUPS = 20;
 const MAX_KEYS_PER_GROUP = 30;
 const MAX_VALUES = 100;
 const RANGE_PARAMETERS = [
-  "startTimestamp", "endTimestamp", "startBlock", "endBlock", "amountUsdMin", "amountUsdMax", "appFeesAmountUsdMin",
-  "appFeesAmountUsdMax", "fillTimeMin", "fillTimeMax",
+  "startTimestamp",
+  "endTimestamp",
+  "startBlock",
+  "endBlock",
+  "amountUsdMin",
+  "amountUsdMax",
+  "appFeesAmountUsdMin",
+  "appFeesAmountUsdMax",
+  "fillTimeMin",
+  "fillTimeMax",
 ] as const;
 const OTHER_PARAMETERS = [
-  "limit", "continuation", "includeTotal", "term", "privateChainsToInclude", "features", "includeChildRequests", "filters",
-  "sortBy", "sortDirection", "includeAuthenticatedData",
+  "limit",
+  "continuation",
+  "includeTotal",
+  "term",
+  "privateChainsToInclude",
+  "features",
+  "includeChildRequests",
+  "filters",
+  "sortBy",
+  "sortDirection",
+  "includeAuthenticatedData",
 ] as const;
 /** Every parameter GET /requests/v3 accepts; anything else is refused by name. */
 export const V3_PARAMETERS: readonly string[] = [...FIELD_KEYS, ...RANGE_PARAMETERS, ...OTHER_PARAMETERS];
@@ -55,7 +72,8 @@ export function booleanParameter(parameter: string, value: string | undefined): 
 export function integerParameter(parameter: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^-?\d+$/.test(value.trim())) bad(parameter, "must be an integer");
   const number = Number(value);
-  if (!Number.isSafeInteger(number) || number < min || number > max) bad(parameter, `must be between ${min} and ${max}`);
+  if (!Number.isSafeInteger(number) || number < min || number > max)
+    bad(parameter, `must be between ${min} and ${max}`);
   return number;
 }
 
@@ -64,7 +82,13 @@ function decimalParameter(parameter: string, value: string): string {
   return value.trim();
 }
 
-function range<T>(minName: string, maxName: string, min: T | undefined, max: T | undefined, compare: (a: T, b: T) => number): Range<T> {
+function range<T>(
+  minName: string,
+  maxName: string,
+  min: T | undefined,
+  max: T | undefined,
+  compare: (a: T, b: T) => number,
+): Range<T> {
   if (min !== undefined && max !== undefined && compare(min, max) > 0) bad(minName, `must not exceed ${maxName}`);
   return { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
 }
@@ -86,7 +110,8 @@ function groupCondition(rawKey: string, value: unknown, where: string): FieldCon
   if ((RANGE_PARAMETERS as readonly string[]).includes(key) || key === "features") {
     bad(parameter, `${key} is a top-level parameter only; it cannot be used inside filters`);
   }
-  if (!(FIELD_KEYS as readonly string[]).includes(key)) bad(parameter, `unknown filter key; recognised keys: ${FIELD_KEYS.join(", ")}`);
+  if (!(FIELD_KEYS as readonly string[]).includes(key))
+    bad(parameter, `unknown filter key; recognised keys: ${FIELD_KEYS.join(", ")}`);
   const field = key as FieldKey;
   if (value === null) return { field, negate, values: null };
   if (Array.isArray(value)) {
@@ -113,7 +138,8 @@ export function parseFiltersParameter(raw: string): FieldCondition[][] {
   if (!Array.isArray(parsed)) bad("filters", "must be a JSON array of groups (objects)");
   if (parsed.length > MAX_GROUPS) bad("filters", `at most ${MAX_GROUPS} groups`);
   return parsed.map((group, index) => {
-    if (group === null || typeof group !== "object" || Array.isArray(group)) bad(`filters[${index}]`, "each group must be an object");
+    if (group === null || typeof group !== "object" || Array.isArray(group))
+      bad(`filters[${index}]`, "each group must be an object");
     const entries = Object.entries(group as Record<string, unknown>);
     if (entries.length === 0) bad(`filters[${index}]`, "a group needs at least one key");
     if (entries.length > MAX_KEYS_PER_GROUP) bad(`filters[${index}]`, `at most ${MAX_KEYS_PER_GROUP} keys per group`);
@@ -123,7 +149,11 @@ export function parseFiltersParameter(raw: string): FieldCondition[][] {
 
 /** Query parameters of GET /requests/v3 (each name at most once) → the typed query; 400 naming the parameter otherwise. */
 export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRequestsQuery {
-  if ("hash" in params) bad("hash", "was removed; use term (any request id, wallet, deposit address or tx hash) or depositTxHash/fillTxHash/refundTxHash");
+  if ("hash" in params)
+    bad(
+      "hash",
+      "was removed; use term (any request id, wallet, deposit address or tx hash) or depositTxHash/fillTxHash/refundTxHash",
+    );
   for (const name of Object.keys(params)) {
     if (!V3_PARAMETERS.includes(name)) bad(name, "unknown parameter");
   }
@@ -157,19 +187,38 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
     return raw === undefined ? undefined : decimalParameter(name, raw);
   };
   const byNumber = (a: number, b: number) => a - b;
-  filter.createdAt = range("startTimestamp", "endTimestamp", int("startTimestamp", 0, MAX_UNIX_SECONDS), int("endTimestamp", 0, MAX_UNIX_SECONDS), byNumber);
+  filter.createdAt = range(
+    "startTimestamp",
+    "endTimestamp",
+    int("startTimestamp", 0, MAX_UNIX_SECONDS),
+    int("endTimestamp", 0, MAX_UNIX_SECONDS),
+    byNumber,
+  );
   const startBlock = int("startBlock", 0);
   const endBlock = int("endBlock", 0);
-  filter.originBlock = range("startBlock", "endBlock", startBlock === undefined ? undefined : BigInt(startBlock), endBlock === undefined ? undefined : BigInt(endBlock), (a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  filter.originBlock = range(
+    "startBlock",
+    "endBlock",
+    startBlock === undefined ? undefined : BigInt(startBlock),
+    endBlock === undefined ? undefined : BigInt(endBlock),
+    (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  );
   filter.amountUsd = range("amountUsdMin", "amountUsdMax", dec("amountUsdMin"), dec("amountUsdMax"), compareDecimal);
-  filter.appFeesUsd = range("appFeesAmountUsdMin", "appFeesAmountUsdMax", dec("appFeesAmountUsdMin"), dec("appFeesAmountUsdMax"), compareDecimal);
+  filter.appFeesUsd = range(
+    "appFeesAmountUsdMin",
+    "appFeesAmountUsdMax",
+    dec("appFeesAmountUsdMin"),
+    dec("appFeesAmountUsdMax"),
+    compareDecimal,
+  );
   filter.fillTimeSeconds = range("fillTimeMin", "fillTimeMax", int("fillTimeMin", 0), int("fillTimeMax", 0), byNumber);
 
   const features = get("features");
   if (features !== undefined) {
     filter.features = features.split(",").map((feature) => {
       const name = feature.trim();
-      if (!(FEATURES as readonly string[]).includes(name)) bad("features", `must be a comma-separated list of ${FEATURES.join(", ")}`);
+      if (!(FEATURES as readonly string[]).includes(name))
+        bad("features", `must be a comma-separated list of ${FEATURES.join(", ")}`);
       return name;
     });
   }
@@ -179,7 +228,8 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
     privateChains === undefined
       ? []
       : privateChains.split(",").map((id) => {
-          if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id.trim())) bad("privateChainsToInclude", "must be comma-separated UUIDs");
+          if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id.trim()))
+            bad("privateChainsToInclude", "must be comma-separated UUIDs");
           return id.trim().toLowerCase();
         });
 
@@ -187,12 +237,14 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
   if (!(SORT_KEYS as readonly string[]).includes(sortByRaw)) bad("sortBy", `must be one of ${SORT_KEYS.join(", ")}`);
   const sortBy = sortByRaw as SortKey;
   const directionRaw = get("sortDirection");
-  if (directionRaw !== undefined && directionRaw !== "asc" && directionRaw !== "desc") bad("sortDirection", "must be asc or desc");
+  if (directionRaw !== undefined && directionRaw !== "asc" && directionRaw !== "desc")
+    bad("sortDirection", "must be asc or desc");
   // The spec's defaults: newest first for the time sorts, smallest first for amountUsd.
   const sortDirection: SortDirection = directionRaw ?? (sortBy === "amountUsd" ? "asc" : "desc");
 
   const limitRaw = get("limit");
-  const limit = limitRaw === undefined ? V3_LIMIT.default : integerParameter("limit", limitRaw, V3_LIMIT.min, V3_LIMIT.max);
+  const limit =
+    limitRaw === undefined ? V3_LIMIT.default : integerParameter("limit", limitRaw, V3_LIMIT.min, V3_LIMIT.max);
   const continuation = get("continuation");
   if (continuation !== undefined && continuation === "") bad("continuation", "must not be empty");
 

@@ -3,7 +3,13 @@ import { MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v2QuerySchema } from "./requestsQuerySchemas.js";
 import { validateQuery } from "./validateQuery.js";
 import { booleanParameter, integerParameter } from "./parseRequestsQuery.js";
-import { type FieldCondition, type FieldKey, type SortDirection, emptyFilter, type RequestFilter } from "./requestFilter.js";
+import {
+  type FieldCondition,
+  type FieldKey,
+  type SortDirection,
+  emptyFilter,
+  type RequestFilter,
+} from "./requestFilter.js";
 
 export type ParsedRequestsV2Query = {
   filter: RequestFilter;
@@ -18,9 +24,29 @@ export type ParsedRequestsV2Query = {
 
 export const V2_LIMIT = { default: 20, min: 1, max: 50 } as const;
 export const V2_PARAMETERS: readonly string[] = [
-  "limit", "continuation", "user", "hash", "originChainId", "destinationChainId", "chainId", "privateChainsToInclude", "id",
-  "orderId", "includeOrderData", "startTimestamp", "endTimestamp", "startBlock", "endBlock", "referrer", "depositAddress",
-  "includeChildRequests", "includeAuthenticatedData", "status", "apiKey", "sortBy", "sortDirection",
+  "limit",
+  "continuation",
+  "user",
+  "hash",
+  "originChainId",
+  "destinationChainId",
+  "chainId",
+  "privateChainsToInclude",
+  "id",
+  "orderId",
+  "includeOrderData",
+  "startTimestamp",
+  "endTimestamp",
+  "startBlock",
+  "endBlock",
+  "referrer",
+  "depositAddress",
+  "includeChildRequests",
+  "includeAuthenticatedData",
+  "status",
+  "apiKey",
+  "sortBy",
+  "sortDirection",
 ];
 
 function bad(parameter: string, message: string): never {
@@ -47,7 +73,15 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
     negate: false,
     values: [fieldValue(field, parameter, raw)],
   });
-  for (const field of ["id", "orderId", "originChainId", "destinationChainId", "depositAddress", "status", "referrer"] as const) {
+  for (const field of [
+    "id",
+    "orderId",
+    "originChainId",
+    "destinationChainId",
+    "depositAddress",
+    "status",
+    "referrer",
+  ] as const) {
     const raw = get(field);
     if (raw !== undefined) filter.conditions.push(condition(field, raw));
   }
@@ -56,17 +90,24 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
   if (status?.values?.[0] === "pending") status.values.push("submitted");
   // chainId is overridden by originChainId/destinationChainId.
   const chainId = get("chainId");
-  if (chainId !== undefined && get("originChainId") === undefined && get("destinationChainId") === undefined) filter.conditions.push(condition("chainId", chainId));
+  if (chainId !== undefined && get("originChainId") === undefined && get("destinationChainId") === undefined)
+    filter.conditions.push(condition("chainId", chainId));
   const apiKey = get("apiKey");
   if (apiKey !== undefined) {
-    filter.conditions.push({ field: "apiKey", negate: false, values: apiKey.split(",").map((key) => fieldValue("apiKey", "apiKey", key)) });
+    filter.conditions.push({
+      field: "apiKey",
+      negate: false,
+      values: apiKey.split(",").map((key) => fieldValue("apiKey", "apiKey", key)),
+    });
   }
   // user: sender or recipient; hash: origin or destination transaction.
   let groups: FieldCondition[][] = [];
   const user = get("user");
-  if (user !== undefined) groups = andGroups(groups, [[condition("user", user, "user")], [condition("recipient", user, "user")]]);
+  if (user !== undefined)
+    groups = andGroups(groups, [[condition("user", user, "user")], [condition("recipient", user, "user")]]);
   const hash = get("hash");
-  if (hash !== undefined) groups = andGroups(groups, [[condition("depositTxHash", hash, "hash")], [condition("fillTxHash", hash, "hash")]]);
+  if (hash !== undefined)
+    groups = andGroups(groups, [[condition("depositTxHash", hash, "hash")], [condition("fillTxHash", hash, "hash")]]);
   filter.groups = groups;
 
   const int = (name: string, max?: number) => {
@@ -76,14 +117,20 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
   const [start, end] = [int("startTimestamp", MAX_UNIX_SECONDS), int("endTimestamp", MAX_UNIX_SECONDS)];
   const [startBlock, endBlock] = [int("startBlock"), int("endBlock")];
   if (start !== undefined && end !== undefined && start > end) bad("startTimestamp", "must not exceed endTimestamp");
-  if (startBlock !== undefined && endBlock !== undefined && startBlock > endBlock) bad("startBlock", "must not exceed endBlock");
+  if (startBlock !== undefined && endBlock !== undefined && startBlock > endBlock)
+    bad("startBlock", "must not exceed endBlock");
   filter.createdAt = { ...(start !== undefined ? { min: start } : {}), ...(end !== undefined ? { max: end } : {}) };
   filter.originBlock = {
     ...(startBlock !== undefined ? { min: BigInt(startBlock) } : {}),
     ...(endBlock !== undefined ? { max: BigInt(endBlock) } : {}),
   };
   const privateChains = get("privateChainsToInclude");
-  if (privateChains !== undefined && !privateChains.split(",").every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id.trim()))) {
+  if (
+    privateChains !== undefined &&
+    !privateChains
+      .split(",")
+      .every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id.trim()))
+  ) {
     bad("privateChainsToInclude", "must be comma-separated UUIDs");
   }
 

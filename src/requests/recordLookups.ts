@@ -5,7 +5,10 @@ import type { CurrencyLookup } from "./requestRoute.js";
 export type RecordRegistry = Pick<ChainRegistry, "chains" | "currency">;
 
 /** Currency and depository lookups of the request records (REST v3 and v2, GraphQL), from the chain registry. */
-export function recordLookups(registry: RecordRegistry): { currencyOf: CurrencyLookup; depositoryOf: (chainId: number) => string | null } {
+export function recordLookups(registry: RecordRegistry): {
+  currencyOf: CurrencyLookup;
+  depositoryOf: (chainId: number) => string | null;
+} {
   return {
     currencyOf: (chainId, address) => registry.currency(chainId, address),
     depositoryOf: (chainId) => registry.chains.find((chain) => chain.id === chainId)?.depository ?? null,

@@ -4,9 +4,28 @@
  * (hashes and EVM addresses lower-cased, symbols upper-cased).
  */
 export const FIELD_KEYS = [
-  "id", "orderId", "user", "recipient", "depositAddress", "originChainId", "destinationChainId", "chainId", "status",
-  "failReason", "refundFailReason", "apiKey", "requestType", "referrer", "currencyInChainId", "currencyOutChainId",
-  "currencyInAddress", "currencyOutAddress", "currencyInSymbol", "currencyOutSymbol", "depositTxHash", "fillTxHash",
+  "id",
+  "orderId",
+  "user",
+  "recipient",
+  "depositAddress",
+  "originChainId",
+  "destinationChainId",
+  "chainId",
+  "status",
+  "failReason",
+  "refundFailReason",
+  "apiKey",
+  "requestType",
+  "referrer",
+  "currencyInChainId",
+  "currencyOutChainId",
+  "currencyInAddress",
+  "currencyOutAddress",
+  "currencyInSymbol",
+  "currencyOutSymbol",
+  "depositTxHash",
+  "fillTxHash",
   "refundTxHash",
 ] as const;
 export type FieldKey = (typeof FIELD_KEYS)[number];
@@ -46,5 +65,14 @@ export type RequestListQuery = {
 };
 
 export function emptyFilter(): RequestFilter {
-  return { conditions: [], groups: [], createdAt: {}, originBlock: {}, amountUsd: {}, appFeesUsd: {}, fillTimeSeconds: {}, features: [] };
+  return {
+    conditions: [],
+    groups: [],
+    createdAt: {},
+    originBlock: {},
+    amountUsd: {},
+    appFeesUsd: {},
+    fillTimeSeconds: {},
+    features: [],
+  };
 }

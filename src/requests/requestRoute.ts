@@ -9,7 +9,13 @@ export type CurrencyObject = {
   decimals: number;
   metadata: { logoURI: string; verified: boolean; isNative: boolean };
 };
-export type Amount = { currency: CurrencyObject; amount: string; amountFormatted: string; amountUsd: string; minimumAmount: string };
+export type Amount = {
+  currency: CurrencyObject;
+  amount: string;
+  amountFormatted: string;
+  amountUsd: string;
+  minimumAmount: string;
+};
 export type RouteSide = { inputCurrency: Amount | null; outputCurrency: Amount | null; router: string };
 export type RequestRoute = {
   quoted: { origin: RouteSide; destination: RouteSide };
@@ -34,7 +40,14 @@ const USD_DECIMALS = 6;
 
 /** A currency we know nothing more of than its chain and address (a request quoted by another deployment's config). */
 function unknownCurrency(chainId: number, address: string): CurrencyObject {
-  return { chainId, address, symbol: "", name: "", decimals: 0, metadata: { logoURI: "", verified: false, isNative: false } };
+  return {
+    chainId,
+    address,
+    symbol: "",
+    name: "",
+    decimals: 0,
+    metadata: { logoURI: "", verified: false, isNative: false },
+  };
 }
 
 /** An Amount for `amount`, valued at the quote's USD price of the same currency (no price feed is read for history). */
@@ -53,7 +66,10 @@ export function amountLike(reference: Amount, amount: bigint): Amount {
 
 function rateOf(amountIn: bigint, decimalsIn: number, amountOut: bigint, decimalsOut: number): string {
   if (amountIn === 0n) return "0";
-  return formatAmount((amountOut * 10n ** BigInt(decimalsIn) * 10n ** 18n) / (amountIn * 10n ** BigInt(decimalsOut)), 18);
+  return formatAmount(
+    (amountOut * 10n ** BigInt(decimalsIn) * 10n ** 18n) / (amountIn * 10n ** BigInt(decimalsOut)),
+    18,
+  );
 }
 
 /**
@@ -64,9 +80,14 @@ function rateOf(amountIn: bigint, decimalsIn: number, amountOut: bigint, decimal
  */
 export function requestRoute(view: RequestView, currencyOf: CurrencyLookup): RequestRoute {
   const quote = (view.quote ?? {}) as StoredQuote;
-  const currencyIn = quote.details?.currencyIn?.currency ?? currencyOf(view.originChainId, view.originCurrency) ?? unknownCurrency(view.originChainId, view.originCurrency);
+  const currencyIn =
+    quote.details?.currencyIn?.currency ??
+    currencyOf(view.originChainId, view.originCurrency) ??
+    unknownCurrency(view.originChainId, view.originCurrency);
   const currencyOut =
-    quote.details?.currencyOut?.currency ?? currencyOf(view.destinationChainId, view.destinationCurrency) ?? unknownCurrency(view.destinationChainId, view.destinationCurrency);
+    quote.details?.currencyOut?.currency ??
+    currencyOf(view.destinationChainId, view.destinationCurrency) ??
+    unknownCurrency(view.destinationChainId, view.destinationCurrency);
   const fallback = (currency: CurrencyObject, amount: bigint): Amount => ({
     currency,
     amount: amount.toString(),
@@ -75,21 +96,30 @@ export function requestRoute(view: RequestView, currencyOf: CurrencyLookup): Req
     minimumAmount: amount.toString(),
   });
   const quotedIn = quote.details?.currencyIn ?? fallback(currencyIn, view.amountIn);
-  const quotedOut = quote.details?.currencyOut ?? { ...fallback(currencyOut, view.amountOut), minimumAmount: view.minimumAmountOut.toString() };
+  const quotedOut = quote.details?.currencyOut ?? {
+    ...fallback(currencyOut, view.amountOut),
+    minimumAmount: view.minimumAmountOut.toString(),
+  };
   const quoted = {
     origin: { inputCurrency: quotedIn, outputCurrency: quotedIn, router: ROUTER },
     destination: { inputCurrency: quotedOut, outputCurrency: quotedOut, router: ROUTER },
   };
-  const quotedRate = quote.details?.rate ?? rateOf(view.amountIn, currencyIn.decimals, view.amountOut, currencyOut.decimals);
+  const quotedRate =
+    quote.details?.rate ?? rateOf(view.amountIn, currencyIn.decimals, view.amountOut, currencyOut.decimals);
   const originDeposits = view.deposits.filter((deposit) => deposit.chainId === view.originChainId && !deposit.reorg);
-  const deposited = originDeposits.length > 0 ? originDeposits.reduce((sum, deposit) => sum + deposit.amount, 0n) : null;
+  const deposited =
+    originDeposits.length > 0 ? originDeposits.reduce((sum, deposit) => sum + deposit.amount, 0n) : null;
   const received = view.fills.length > 0 ? view.fills.reduce((sum, fill) => sum + fill.amount, 0n) : null;
 
   let actual: RequestRoute["actual"];
   if (deposited === null) {
     actual = { rate: quotedRate, ...quoted };
   } else if (received === null) {
-    actual = { rate: quotedRate, origin: { inputCurrency: amountLike(quotedIn, deposited), outputCurrency: null, router: ROUTER }, destination: quoted.destination };
+    actual = {
+      rate: quotedRate,
+      origin: { inputCurrency: amountLike(quotedIn, deposited), outputCurrency: null, router: ROUTER },
+      destination: quoted.destination,
+    };
   } else {
     const depositedAmount = amountLike(quotedIn, deposited);
     actual = {

@@ -9,7 +9,10 @@ import { SORT_KEYS } from "./requestFilter.js";
  */
 const integer = (min: number, max?: number) => {
   const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
-  const base = z.coerce.number({ error: "must be an integer" }).int({ error: "must be an integer" }).min(min, { error: `must be ${range}` });
+  const base = z.coerce
+    .number({ error: "must be an integer" })
+    .int({ error: "must be an integer" })
+    .min(min, { error: `must be ${range}` });
   return max === undefined ? base : base.max(max, { error: `must be ${range}` });
 };
 const boolean = z.enum(["true", "false"], { error: "must be true or false" });
@@ -22,9 +25,13 @@ const nonEmpty = z
   .max(200, { error: "is too long" })
   .regex(NO_CONTROL_CHARACTERS, { error: "must not contain control characters" });
 const address = nonEmpty.describe("an address (EVM addresses match case-insensitively)");
-const chainId = z.coerce.number({ error: "must be a positive integer chain id" }).int({ error: "must be a positive integer chain id" }).positive({ error: "must be a positive integer chain id" });
+const chainId = z.coerce
+  .number({ error: "must be a positive integer chain id" })
+  .int({ error: "must be a positive integer chain id" })
+  .positive({ error: "must be a positive integer chain id" });
 const decimal = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, { error: "must be a non-negative decimal number" });
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(", ")}` });
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(", ")}` });
 const cursor = z.string().min(1, { error: "must not be empty" }).max(2000, { error: "is not a cursor from this API" });
 const uuids = z.string().regex(/^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$/, { error: "must be comma-separated UUIDs" });
 
@@ -49,7 +56,10 @@ export const v3QuerySchema = z.object({
   failReason: oneOf(FAIL_REASONS).optional(),
   refundFailReason: oneOf(REFUND_FAIL_REASONS).optional(),
   apiKey: nonEmpty.describe("comma-separated keys (or key ids) of your integrator").optional(),
-  requestType: z.string().describe(`one of ${REQUEST_TYPES.join(", ")} (case-insensitive)`).optional(),
+  requestType: z
+    .string()
+    .describe(`one of ${REQUEST_TYPES.join(", ")} (case-insensitive)`)
+    .optional(),
   referrer: nonEmpty.describe("exact referrer given at quote time; needs apiKey").optional(),
   currencyInChainId: chainId.optional(),
   currencyOutChainId: chainId.optional(),
@@ -67,12 +77,23 @@ export const v3QuerySchema = z.object({
   appFeesAmountUsdMax: decimal.optional(),
   fillTimeMin: integer(0).describe("seconds from deposit to fill").optional(),
   fillTimeMax: integer(0).describe("seconds from deposit to fill").optional(),
-  features: z.string().describe(`comma-separated: ${FEATURES.join(", ")}`).optional(),
+  features: z
+    .string()
+    .describe(`comma-separated: ${FEATURES.join(", ")}`)
+    .optional(),
   includeChildRequests: boolean.optional(),
-  filters: z.string().describe("JSON array of groups: keys AND-ed within a group, groups OR-ed; `not:` prefix, arrays, null checks").optional(),
+  filters: z
+    .string()
+    .describe("JSON array of groups: keys AND-ed within a group, groups OR-ed; `not:` prefix, arrays, null checks")
+    .optional(),
   sortBy: oneOf(SORT_KEYS).optional(),
-  sortDirection: z.enum(["asc", "desc"], { error: "must be asc or desc" }).describe("default desc for time sorts, asc for amountUsd").optional(),
-  includeAuthenticatedData: boolean.describe("adds data.referrer, data.platformFee, data.apiKeyName for your own requests").optional(),
+  sortDirection: z
+    .enum(["asc", "desc"], { error: "must be asc or desc" })
+    .describe("default desc for time sorts, asc for amountUsd")
+    .optional(),
+  includeAuthenticatedData: boolean
+    .describe("adds data.referrer, data.platformFee, data.apiKeyName for your own requests")
+    .optional(),
 });
 
 export const v2QuerySchema = z.object({
@@ -101,4 +122,6 @@ export const v2QuerySchema = z.object({
   sortDirection: z.enum(["asc", "desc"], { error: "must be asc or desc" }).optional(),
 });
 
-export const quoteDataQuerySchema = z.object({ requestId: hash.describe("a request quoted with a key of your integrator") });
+export const quoteDataQuerySchema = z.object({
+  requestId: hash.describe("a request quoted with a key of your integrator"),
+});

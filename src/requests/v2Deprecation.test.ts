@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_V2_THROTTLE, parseThrottleSchedule, v2DeprecationHeaders, v2IsSunset, v2ThrottleShare } from "./v2Deprecation.js";
+import {
+  DEFAULT_V2_THROTTLE,
+  parseThrottleSchedule,
+  v2DeprecationHeaders,
+  v2IsSunset,
+  v2ThrottleShare,
+} from "./v2Deprecation.js";
 
 describe("v2 deprecation schedule", () => {
   it("throttles month by month from 2026-09-01 and retires on 2026-11-24", () => {

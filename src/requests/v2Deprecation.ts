@@ -27,7 +27,9 @@ export function parseThrottleSchedule(text: string): ThrottleSchedule {
       const from = match ? new Date(`${match[1]}T00:00:00Z`) : undefined;
       const percent = match ? Number(match[2]) : Number.NaN;
       if (!match || !from || Number.isNaN(from.getTime()) || percent < 1 || percent > 100) {
-        throw new Error(`bad throttle entry "${entry}"; expected YYYY-MM-DD=<1 to 100>% (the share of each caller's normal limit)`);
+        throw new Error(
+          `bad throttle entry "${entry}"; expected YYYY-MM-DD=<1 to 100>% (the share of each caller's normal limit)`,
+        );
       }
       return { from, percent };
     });

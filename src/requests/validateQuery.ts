@@ -6,7 +6,9 @@ export function validateQuery<T extends z.ZodType>(schema: T, params: Record<str
   for (const [name, values] of Object.entries(params)) {
     if (values.length > 1) throw new InvalidInputError("INVALID_INPUT", `${name}: may be given once`);
   }
-  const parsed = schema.safeParse(Object.fromEntries(Object.entries(params).map(([name, values]) => [name, values[0]])));
+  const parsed = schema.safeParse(
+    Object.fromEntries(Object.entries(params).map(([name, values]) => [name, values[0]])),
+  );
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new InvalidInputError("INVALID_INPUT", `${issue.path.join(".")}: ${issue.message}`);

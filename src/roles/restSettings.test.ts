@@ -17,7 +17,11 @@ describe("restSettings", () => {
     expect(a.cursorSecret.equals(other.cursorSecret)).toBe(false);
     expect(a.cursorSecret.equals(Buffer.from(key, "hex"))).toBe(false);
     expect(a.rateLimiter.kind).toBe("postgres");
-    const redis = restSettings(parseConfig({ API_KEY_ENCRYPTION_KEY: key, REDIS_URL: "redis://127.0.0.1:6379" }), "api", pool);
+    const redis = restSettings(
+      parseConfig({ API_KEY_ENCRYPTION_KEY: key, REDIS_URL: "redis://127.0.0.1:6379" }),
+      "api",
+      pool,
+    );
     expect(redis.rateLimiter.kind).toBe("redis");
     await redis.rateLimiter.close();
   });
@@ -26,7 +30,10 @@ describe("restSettings", () => {
     expect(() => restSettings(parseConfig({}), "api", pool)).toThrow(/API_KEY_ENCRYPTION_KEY is required/);
     expect(restSettings(parseConfig({}), "dev", pool).cursorSecret).toHaveLength(32);
     const config = parseConfig({ V2_THROTTLE_SCHEDULE: "2026-09-01=40%", TRUST_FORWARDED_FOR: "true" });
-    expect(restSettings(config, "dev", pool)).toMatchObject({ v2Throttle: [{ from: new Date("2026-09-01T00:00:00Z"), percent: 40 }], trustForwardedFor: true });
+    expect(restSettings(config, "dev", pool)).toMatchObject({
+      v2Throttle: [{ from: new Date("2026-09-01T00:00:00Z"), percent: 40 }],
+      trustForwardedFor: true,
+    });
     expect(() => parseConfig({ V2_THROTTLE_SCHEDULE: "soon=4" })).toThrow(/V2_THROTTLE_SCHEDULE/);
     expect(() => parseConfig({ API_KEY_ENCRYPTION_KEY: "abc" })).toThrow(/API_KEY_ENCRYPTION_KEY/);
     expect(() => parseConfig({ TRUST_FORWARDED_FOR: "yes" })).toThrow(/TRUST_FORWARDED_FOR/);

@@ -34,13 +34,21 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
 
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
-      const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), port: config.DEVNET_POSTGRES_PORT, fresh: true });
+      const postgres = await startEmbeddedPostgres({
+        dataDir: path.join(dataDir, "postgres"),
+        port: config.DEVNET_POSTGRES_PORT,
+        fresh: true,
+      });
       stops.push({ name: "embedded postgres", stop: postgres.stop });
       databaseUrl = postgres.databaseUrl;
       logger.info({ port: config.DEVNET_POSTGRES_PORT }, "embedded postgres started");
     }
 
-    const devnet = await startDevnetChains({ chainIds: [...config.DEVNET_CHAIN_IDS], basePort: config.DEVNET_BASE_PORT, blockTime: config.DEVNET_BLOCK_TIME });
+    const devnet = await startDevnetChains({
+      chainIds: [...config.DEVNET_CHAIN_IDS],
+      basePort: config.DEVNET_BASE_PORT,
+      blockTime: config.DEVNET_BLOCK_TIME,
+    });
     stops.push({ name: "devnet chains", stop: devnet.stop });
     const genesis = await Promise.all(
       devnet.chains.map(async (chain) => {
@@ -70,7 +78,11 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     const pool = createPool(databaseUrl);
     stops.push({ name: "database pool", stop: () => pool.end() });
     await migrate(pool);
-    const devKey = await createApiKey(pool, apiKeyEncryptionKey(config, "dev"), { name: "devnet", integrator: "devnet", elevated: true });
+    const devKey = await createApiKey(pool, apiKeyEncryptionKey(config, "dev"), {
+      name: "devnet",
+      integrator: "devnet",
+      elevated: true,
+    });
     manifest.apiKey = devKey.key;
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
@@ -103,7 +115,11 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       debugReferrers: true,
       fillConcurrency: config.FILL_CONCURRENCY,
       // The devnet posts webhooks to local http receivers unless told otherwise.
-      webhooks: { serverKey: apiKeyEncryptionKey(config, "dev"), allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true, retryBaseMs: config.WEBHOOK_RETRY_BASE_MS },
+      webhooks: {
+        serverKey: apiKeyEncryptionKey(config, "dev"),
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true,
+        retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      },
     });
     stops.push({ name: "worker", stop: worker.close });
     const rest = restSettings(config, "dev", pool);

@@ -11,8 +11,12 @@ describe("crossfill keys", () => {
     const created = await run("create", "--name", "acme");
     expect(created).toMatch(/^key: +cf_[A-Za-z0-9_-]{43}$/m);
     expect(created).toMatch(/^integrator: acme$/m);
-    await expect(run("create", "--name", "acme")).rejects.toThrow(/integrator "acme" already has keys: pass --integrator acme/);
-    expect(await run("create", "--name", "acme-mobile", "--integrator", "acme", "--elevated")).toMatch(/^integrator: acme$/m);
+    await expect(run("create", "--name", "acme")).rejects.toThrow(
+      /integrator "acme" already has keys: pass --integrator acme/,
+    );
+    expect(await run("create", "--name", "acme-mobile", "--integrator", "acme", "--elevated")).toMatch(
+      /^integrator: acme$/m,
+    );
     const id = /^id: +(\S+)$/m.exec(created)![1];
     const listed = await run("list");
     expect(listed.split("\n")).toHaveLength(2);

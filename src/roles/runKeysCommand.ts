@@ -14,16 +14,29 @@ export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: str
     case "create": {
       const { values } = parseArgs({
         args: rest,
-        options: { name: { type: "string" }, integrator: { type: "string" }, elevated: { type: "boolean", default: false } },
+        options: {
+          name: { type: "string" },
+          integrator: { type: "string" },
+          elevated: { type: "boolean", default: false },
+        },
         strict: true,
       });
       if (!values.name?.trim()) throw new Error(`--name is required\n${KEYS_USAGE}`);
       // A key of an integrator sees its authenticated data: joining one must be asked for, never a name clash.
       const integrator = values.name.trim();
-      if (values.integrator === undefined && (await listApiKeys(pool)).some((existing) => existing.integrator === integrator)) {
-        throw new Error(`integrator "${integrator}" already has keys: pass --integrator ${integrator} to add one to it, or choose another name`);
+      if (
+        values.integrator === undefined &&
+        (await listApiKeys(pool)).some((existing) => existing.integrator === integrator)
+      ) {
+        throw new Error(
+          `integrator "${integrator}" already has keys: pass --integrator ${integrator} to add one to it, or choose another name`,
+        );
       }
-      const key = await createApiKey(pool, serverKey, { name: values.name, integrator: values.integrator, elevated: values.elevated });
+      const key = await createApiKey(pool, serverKey, {
+        name: values.name,
+        integrator: values.integrator,
+        elevated: values.elevated,
+      });
       return [
         `id:         ${key.id}`,
         `name:       ${key.name}`,
@@ -38,7 +51,14 @@ export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: str
       if (keys.length === 0) return "no API keys";
       return keys
         .map((key) =>
-          [key.id, key.name ?? "-", key.integrator, key.elevated ? "elevated" : "standard", key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active", key.createdAt.toISOString()].join("\t"),
+          [
+            key.id,
+            key.name ?? "-",
+            key.integrator,
+            key.elevated ? "elevated" : "standard",
+            key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active",
+            key.createdAt.toISOString(),
+          ].join("\t"),
         )
         .join("\n");
     }

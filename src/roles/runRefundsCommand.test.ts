@@ -13,7 +13,10 @@ describe("crossfill refunds", () => {
   /** A failed request whose refund is stuck, as the refund job leaves it. */
   async function stuckRefund() {
     const request = await insertTestRequest(database.pool);
-    await database.pool.query("UPDATE crossfill.requests SET status = 'failure', fail_reason = 'EXECUTION_REVERTED', refund_fail_reason = 'MANUAL_REFUND_REQUIRED' WHERE id = $1", [request.id]);
+    await database.pool.query(
+      "UPDATE crossfill.requests SET status = 'failure', fail_reason = 'EXECUTION_REVERTED', refund_fail_reason = 'MANUAL_REFUND_REQUIRED' WHERE id = $1",
+      [request.id],
+    );
     const refundId = (await queueRefund(database.pool, {
       requestId: request.id,
       deposit: { chainId: 31338, txHash: hash(), logIndex: 0, currency: zeroAddress, amount: 1000n },
@@ -34,15 +37,25 @@ describe("crossfill refunds", () => {
     const { request, refundId } = await stuckRefund();
     const listed = await run("list");
     expect(listed.code).toBe(0);
-    expect(listed.lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ id: refundId, requestId: request.id, status: "manual" }));
+    expect(listed.lines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ id: refundId, requestId: request.id, status: "manual" }),
+    );
 
     const txHash = hash();
     expect((await run("settle", refundId, "--tx", txHash, "--note", "paid from the treasury")).code).toBe(0);
-    const { rows } = await database.pool.query("SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
+    const { rows } = await database.pool.query(
+      "SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1",
+      [request.id],
+    );
     expect(rows[0]).toEqual({ status: "refund", refund_fail_reason: null });
-    const refund = await database.pool.query("SELECT status, tx_hash, note FROM crossfill.refunds WHERE id = $1", [refundId]);
+    const refund = await database.pool.query("SELECT status, tx_hash, note FROM crossfill.refunds WHERE id = $1", [
+      refundId,
+    ]);
     expect(refund.rows[0]).toEqual({ status: "settled", tx_hash: txHash, note: "paid from the treasury" });
-    const events = await database.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [request.id]);
+    const events = await database.pool.query(
+      "SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
+      [request.id],
+    );
     expect(events.rows.at(-1)).toEqual({ to_status: "refund" });
     // settling twice changes nothing
     expect((await run("settle", refundId, "--tx", txHash)).code).toBe(1);
@@ -52,9 +65,14 @@ describe("crossfill refunds", () => {
     const { request, refundId } = await stuckRefund();
     const to = `0x${"ab".repeat(20)}`;
     expect((await run("retry", refundId, "--to", to)).code).toBe(0);
-    const refund = await database.pool.query("SELECT status, recipient FROM crossfill.refunds WHERE id = $1", [refundId]);
+    const refund = await database.pool.query("SELECT status, recipient FROM crossfill.refunds WHERE id = $1", [
+      refundId,
+    ]);
     expect(refund.rows[0]).toEqual({ status: "queued", recipient: to });
-    const { rows } = await database.pool.query("SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
+    const { rows } = await database.pool.query(
+      "SELECT status, refund_fail_reason FROM crossfill.requests WHERE id = $1",
+      [request.id],
+    );
     expect(rows[0]).toEqual({ status: "failure", refund_fail_reason: null });
   });
 

@@ -40,7 +40,8 @@ export async function runRefundsCommand(pool: pg.Pool, argv: string[], print: (l
   }
   if (command === "retry" && refundId) {
     if (values.to !== undefined && !isAddress(values.to)) return fail(print, `--to is not an address: ${values.to}`);
-    if (!(await requeueRefund(pool, refundId, values.to))) return fail(print, `refund ${refundId} is not stuck (manual or unrefundable)`);
+    if (!(await requeueRefund(pool, refundId, values.to)))
+      return fail(print, `refund ${refundId} is not stuck (manual or unrefundable)`);
     print(`refund ${refundId} queued again${values.to ? ` to ${values.to}` : ""}; a running worker sends it`);
     return 0;
   }

@@ -15,7 +15,9 @@ const describe = (endpoint: WebhookEndpoint) =>
   [
     endpoint.apiKeyId,
     endpoint.url,
-    endpoint.enabled ? "enabled" : `disabled (${endpoint.disabledReason ?? "-"}${endpoint.disabledAt ? `, ${endpoint.disabledAt.toISOString()}` : ""})`,
+    endpoint.enabled
+      ? "enabled"
+      : `disabled (${endpoint.disabledReason ?? "-"}${endpoint.disabledAt ? `, ${endpoint.disabledAt.toISOString()}` : ""})`,
     `headers: ${Object.keys(endpoint.headers).sort().join(", ") || "-"}`,
   ].join("\t");
 
@@ -24,7 +26,12 @@ export async function runWebhooksCommand(pool: pg.Pool, policy: WebhookPolicy, a
   const [action, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { key: { type: "string" }, url: { type: "string" }, header: { type: "string", multiple: true }, disable: { type: "boolean", default: false } },
+    options: {
+      key: { type: "string" },
+      url: { type: "string" },
+      header: { type: "string", multiple: true },
+      disable: { type: "boolean", default: false },
+    },
     strict: true,
   });
   switch (action) {
@@ -39,7 +46,9 @@ export async function runWebhooksCommand(pool: pg.Pool, policy: WebhookPolicy, a
       return describe(await setWebhook(pool, policy, { apiKeyId: key.id, url, enabled: !values.disable, headers }));
     }
     case "show": {
-      const endpoints = values.key ? [await getWebhookEndpoint(pool, values.key)].filter((e) => e !== undefined) : await listWebhookEndpoints(pool);
+      const endpoints = values.key
+        ? [await getWebhookEndpoint(pool, values.key)].filter((e) => e !== undefined)
+        : await listWebhookEndpoints(pool);
       return endpoints.length === 0 ? "no webhook endpoints" : endpoints.map(describe).join("\n");
     }
     default:

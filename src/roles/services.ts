@@ -12,11 +12,19 @@ export function requireSetting<T>(value: T | undefined, name: string, why: strin
 }
 
 export function productionChains(config: Config): ChainConfig[] {
-  return loadChainsFile(requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "outside the devnet (see README: real chains)"));
+  return loadChainsFile(
+    requireSetting(
+      config.CROSSFILL_CHAINS_FILE,
+      "CROSSFILL_CHAINS_FILE",
+      "outside the devnet (see README: real chains)",
+    ),
+  );
 }
 
 export function solverAccount(config: Config): LocalAccount {
-  return privateKeyToAccount(requireSetting(config.SOLVER_PRIVATE_KEY, "SOLVER_PRIVATE_KEY", "to sign orders and fills") as Hex);
+  return privateKeyToAccount(
+    requireSetting(config.SOLVER_PRIVATE_KEY, "SOLVER_PRIVATE_KEY", "to sign orders and fills") as Hex,
+  );
 }
 
 export function createPool(databaseUrl: string, max = 10): pg.Pool {
@@ -36,10 +44,17 @@ export function apiSettings(config: Config) {
 }
 
 // Dev only: a fixed, public server key so devnet data stays readable across restarts. Never used outside `dev`.
-const DEV_API_KEY_ENCRYPTION_KEY = Buffer.from("6372c3b7f11d5a0e2c8a9d4f0b1e3a5c7d9f2b4e6a8c0e1f3a5b7c9d1e3f5a70", "hex");
+const DEV_API_KEY_ENCRYPTION_KEY = Buffer.from(
+  "6372c3b7f11d5a0e2c8a9d4f0b1e3a5c7d9f2b4e6a8c0e1f3a5b7c9d1e3f5a70",
+  "hex",
+);
 
 /** The server key that seals API keys' webhook secrets; the devnet has a fixed one. */
 export function apiKeyEncryptionKey(config: Config, role: string): Buffer {
   if (role === "dev") return config.API_KEY_ENCRYPTION_KEY ?? DEV_API_KEY_ENCRYPTION_KEY;
-  return requireSetting(config.API_KEY_ENCRYPTION_KEY, "API_KEY_ENCRYPTION_KEY", `for crossfill ${role} (32 bytes of hex)`);
+  return requireSetting(
+    config.API_KEY_ENCRYPTION_KEY,
+    "API_KEY_ENCRYPTION_KEY",
+    `for crossfill ${role} (32 bytes of hex)`,
+  );
 }

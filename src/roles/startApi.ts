@@ -31,7 +31,12 @@ export type ApiDeps = {
   logger: Logger;
   host: string;
   port: number;
-  settings: { prices: Record<string, string>; serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
+  settings: {
+    prices: Record<string, string>;
+    serviceFeeBps: bigint;
+    defaultSlippageBps: bigint;
+    quoteTtlSeconds: number;
+  };
   /** Status updates from the notifier, for the websocket feed and GraphQL subscriptions. */
   statusBus: StatusBus;
   /** Listing settings shared by replicas: cursor secret, rate-limit counters, v2 schedule (restSettings). */
@@ -98,7 +103,11 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
     started.once("error", reject);
   });
-  const feed = createStatusFeed({ fanout: statusUpdates, logger: deps.logger, authenticate: (key) => authenticate(deps.pool, key) });
+  const feed = createStatusFeed({
+    fanout: statusUpdates,
+    logger: deps.logger,
+    authenticate: (key) => authenticate(deps.pool, key),
+  });
   const upgrades = routeUpgrades({ "/ws": feed.handleUpgrade, "/graphql": graphql.handleUpgrade });
   server.on(
     "upgrade",

@@ -79,7 +79,11 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     await fillQueue.add("fill", { requestId }, { ...JOB_OPTIONS, jobId: fillJobId(requestId) });
   };
   const enqueueDelayedFill = async (requestId: string, options: { delayMs: number; key: string }) => {
-    await fillQueue.add("fill", { requestId }, { ...JOB_OPTIONS, delay: options.delayMs, jobId: delayedFillJobId(requestId, options.key) });
+    await fillQueue.add(
+      "fill",
+      { requestId },
+      { ...JOB_OPTIONS, delay: options.delayMs, jobId: delayedFillJobId(requestId, options.key) },
+    );
   };
   const enqueueRefund = async (refundId: string) => {
     await refundQueue.add("refund", { refundId }, { ...JOB_OPTIONS, jobId: refundJobId(refundId) });
@@ -108,13 +112,23 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     createRefundProcessor({ pool, client, registry, prices, solver, logger }),
     { concurrency: 2 },
   );
-  refundWorker.on("failed", (job, error) => logger.warn({ refundId: job?.data.refundId, attempt: job?.attemptsMade, err: error }, "refund attempt failed"));
+  refundWorker.on("failed", (job, error) =>
+    logger.warn({ refundId: job?.data.refundId, attempt: job?.attemptsMade, err: error }, "refund attempt failed"),
+  );
 
   // The indexer's views appear only once it has started; until then every tick fails the same way.
   const reconcileErrors = reportNewErrors((error) => logger.warn({ err: error }, "reconcile tick failed"));
   const reconcileWorker = deps.queues.createWorker<ReconcileJob>(QUEUES.reconcile, async () => {
     try {
-      const result = await reconcile({ pool, onchainSchema: deps.onchainSchema, enqueueFill, enqueueRefund, registry, prices, logger });
+      const result = await reconcile({
+        pool,
+        onchainSchema: deps.onchainSchema,
+        enqueueFill,
+        enqueueRefund,
+        registry,
+        prices,
+        logger,
+      });
       reconcileErrors.succeeded();
       return result;
     } catch (error) {
@@ -127,7 +141,9 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { every: RECONCILE_EVERY_MS },
     { name: "tick", data: {}, opts: { removeOnComplete: true, removeOnFail: { count: 100 } } },
   );
-  const notifier = deps.statusBus ? await startNotifier({ pool: deps.pool, publish: deps.statusBus.publish, logger }) : undefined;
+  const notifier = deps.statusBus
+    ? await startNotifier({ pool: deps.pool, publish: deps.statusBus.publish, logger })
+    : undefined;
   const webhooks = deps.webhooks && (await startWebhooks(deps, deps.webhooks));
   const statsFold = startStatsFold({ pool, logger });
   logger.info({ queues: deps.queues.kind }, "worker started");
@@ -152,11 +168,19 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
   const poster = createWebhookPoster({ allowPrivate: settings.allowPrivate });
   const worker = deps.queues.createWorker<WebhookJob>(
     QUEUES.webhook,
-    createWebhookProcessor({ pool: deps.pool, serverKey: settings.serverKey, poster, enqueue, logger: deps.logger, retryBaseMs: settings.retryBaseMs }),
+    createWebhookProcessor({
+      pool: deps.pool,
+      serverKey: settings.serverKey,
+      poster,
+      enqueue,
+      logger: deps.logger,
+      retryBaseMs: settings.retryBaseMs,
+    }),
     { concurrency: settings.concurrency ?? 32 },
   );
   worker.on("failed", (job, error) => {
-    if (error.name !== "AttemptHeldError") deps.logger.warn({ deliveryId: job?.data.deliveryId, err: error }, "webhook job failed");
+    if (error.name !== "AttemptHeldError")
+      deps.logger.warn({ deliveryId: job?.data.deliveryId, err: error }, "webhook job failed");
   });
   const fanout = await startWebhookFanout({ pool: deps.pool, enqueue, logger: deps.logger });
   return {

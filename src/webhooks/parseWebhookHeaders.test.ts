@@ -3,7 +3,9 @@ import { parseHeaderLine, parseWebhookHeaders } from "./parseWebhookHeaders.js";
 
 describe("parseWebhookHeaders", () => {
   it("keeps valid custom headers", () => {
-    expect(parseWebhookHeaders([parseHeaderLine("Authorization: Bearer abc"), parseHeaderLine("X-Team:  ops ")])).toEqual({ Authorization: "Bearer abc", "X-Team": "ops" });
+    expect(
+      parseWebhookHeaders([parseHeaderLine("Authorization: Bearer abc"), parseHeaderLine("X-Team:  ops ")]),
+    ).toEqual({ Authorization: "Bearer abc", "X-Team": "ops" });
   });
 
   it.each([

@@ -46,8 +46,12 @@ describe("createWebhookPoster", () => {
   it("in production refuses loopback, whether literal or behind a name (checked at connect time)", async () => {
     const poster = createWebhookPoster({ allowPrivate: false });
     const port = (server.address() as AddressInfo).port;
-    expect(await poster.post(`https://127.0.0.1:${port}/hook`, "{}", {})).toEqual({ error: "refused non-public address 127.0.0.1" });
-    expect(await poster.post(`https://localhost:${port}/hook`, "{}", {})).toMatchObject({ error: expect.stringMatching(/refused non-public address (127\.0\.0\.1|::1)/) });
+    expect(await poster.post(`https://127.0.0.1:${port}/hook`, "{}", {})).toEqual({
+      error: "refused non-public address 127.0.0.1",
+    });
+    expect(await poster.post(`https://localhost:${port}/hook`, "{}", {})).toMatchObject({
+      error: expect.stringMatching(/refused non-public address (127\.0\.0\.1|::1)/),
+    });
     expect(await poster.post(`${url}/hook`, "{}", {})).toEqual({ error: "plain http is allowed on the devnet only" });
     poster.close();
   });

@@ -15,8 +15,14 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, "", 0);
     const list = addresses as unknown as Array<{ address: string; family: number }>;
     const refused = list.find((entry) => !isPublicAddress(entry.address));
-    if (refused || list.length === 0) return callback(Object.assign(new Error(`refused non-public address ${refused?.address ?? "(none)"}`), { code: "EPUBLICONLY" }), "", 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+    if (refused || list.length === 0)
+      return callback(
+        Object.assign(new Error(`refused non-public address ${refused?.address ?? "(none)"}`), { code: "EPUBLICONLY" }),
+        "",
+        0,
+      );
+    if ((options as { all?: boolean }).all)
+      return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
     callback(null, list[0].address, list[0].family);
   });
 };
@@ -36,10 +42,12 @@ export function createWebhookPoster(options: { allowPrivate: boolean; timeoutMs?
     post(url, body, headers) {
       const target = new URL(url);
       const secure = target.protocol === "https:";
-      if (!secure && !options.allowPrivate) return Promise.resolve({ error: "plain http is allowed on the devnet only" });
+      if (!secure && !options.allowPrivate)
+        return Promise.resolve({ error: "plain http is allowed on the devnet only" });
       // A literal IP never goes through lookup: check it here.
       const literal = target.hostname.replace(/^\[|\]$/g, "");
-      if (!options.allowPrivate && /^[\d.]+$|:/.test(literal) && !isPublicAddress(literal)) return Promise.resolve({ error: `refused non-public address ${literal}` });
+      if (!options.allowPrivate && /^[\d.]+$|:/.test(literal) && !isPublicAddress(literal))
+        return Promise.resolve({ error: `refused non-public address ${literal}` });
       return new Promise((resolve) => {
         let settled = false;
         const finish = (result: WebhookResponse) => {
@@ -53,7 +61,12 @@ export function createWebhookPoster(options: { allowPrivate: boolean; timeoutMs?
           {
             method: "POST",
             agent: secure ? httpsAgent : httpAgent,
-            headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "Crossfill-Webhooks/1" },
+            headers: {
+              ...headers,
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(body),
+              "user-agent": "Crossfill-Webhooks/1",
+            },
           },
           (response) => {
             // The body is not needed; draining it frees the connection for the next delivery.

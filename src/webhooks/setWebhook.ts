@@ -7,7 +7,12 @@ import { type WebhookPolicy, validateWebhookUrl } from "./validateWebhookUrl.js"
 export async function setWebhook(
   db: Queryable,
   policy: WebhookPolicy,
-  input: { apiKeyId: string; url: string; enabled: boolean; headers: Record<string, string> | Array<{ name: string; value: string }> },
+  input: {
+    apiKeyId: string;
+    url: string;
+    enabled: boolean;
+    headers: Record<string, string> | Array<{ name: string; value: string }>;
+  },
 ): Promise<WebhookEndpoint> {
   const url = await validateWebhookUrl(input.url, policy);
   const headers = parseWebhookHeaders(input.headers);

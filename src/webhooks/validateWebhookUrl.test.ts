@@ -11,10 +11,17 @@ const production = (addresses: Record<string, string[]>) => ({
 });
 
 describe("validateWebhookUrl", () => {
-  const dns = { "hooks.example.com": ["93.184.216.34"], "rebind.example.com": ["93.184.216.34", "127.0.0.1"], "internal.example.com": ["10.0.0.5"], "v6.example.com": ["fd00::1"] };
+  const dns = {
+    "hooks.example.com": ["93.184.216.34"],
+    "rebind.example.com": ["93.184.216.34", "127.0.0.1"],
+    "internal.example.com": ["10.0.0.5"],
+    "v6.example.com": ["fd00::1"],
+  };
 
   it("accepts https to a public host", async () => {
-    expect((await validateWebhookUrl("https://hooks.example.com/crossfill", production(dns))).href).toBe("https://hooks.example.com/crossfill");
+    expect((await validateWebhookUrl("https://hooks.example.com/crossfill", production(dns))).href).toBe(
+      "https://hooks.example.com/crossfill",
+    );
   });
 
   it.each([
@@ -32,11 +39,17 @@ describe("validateWebhookUrl", () => {
     ["ftp://hooks.example.com/", "must be https"],
     ["not a url", "not a valid absolute URL"],
   ])("refuses %s in production", async (url, message) => {
-    await expect(validateWebhookUrl(url, production(dns))).rejects.toMatchObject({ errorCode: "INVALID_INPUT", status: 400, message: expect.stringContaining(message) });
+    await expect(validateWebhookUrl(url, production(dns))).rejects.toMatchObject({
+      errorCode: "INVALID_INPUT",
+      status: 400,
+      message: expect.stringContaining(message),
+    });
   });
 
   it("allows local http receivers on the devnet, but still only http(s)", async () => {
     expect((await validateWebhookUrl("http://127.0.0.1:9999/hook", { allowPrivate: true })).port).toBe("9999");
-    await expect(validateWebhookUrl("file:///etc/passwd", { allowPrivate: true })).rejects.toMatchObject({ errorCode: "INVALID_INPUT" });
+    await expect(validateWebhookUrl("file:///etc/passwd", { allowPrivate: true })).rejects.toMatchObject({
+      errorCode: "INVALID_INPUT",
+    });
   });
 });

@@ -10,7 +10,8 @@ export type WebhookPolicy = {
   resolve?: (host: string) => Promise<string[]>;
 };
 
-export const resolveHost = async (host: string): Promise<string[]> => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+export const resolveHost = async (host: string): Promise<string[]> =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 const invalid = (message: string) => new InvalidInputError("INVALID_INPUT", message);
 

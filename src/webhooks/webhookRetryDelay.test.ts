@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_MAX_RETRIES, webhookRetryDelay } from "./webhookRetryDelay.js";
 
-const total = (random: () => number) => Array.from({ length: WEBHOOK_MAX_RETRIES }, (_, i) => webhookRetryDelay(i + 1, undefined, random)).reduce((a, b) => a + b, 0);
+const total = (random: () => number) =>
+  Array.from({ length: WEBHOOK_MAX_RETRIES }, (_, i) => webhookRetryDelay(i + 1, undefined, random)).reduce(
+    (a, b) => a + b,
+    0,
+  );
 
 describe("webhookRetryDelay", () => {
   it("grows exponentially from one minute", () => {

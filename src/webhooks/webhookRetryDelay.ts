@@ -10,7 +10,11 @@ const JITTER = 0.2;
  * every delivery at once. With the 1 min base: 1 m, 2.2 m, 4.8 m, 10.6 m, 23 m, 51 m, 1.9 h, 4.1 h, 9.1 h, 20 h —
  * 36.9 h in all (29.5 h at the least, jitter included): a receiver down for a day still gets everything.
  */
-export function webhookRetryDelay(retry: number, baseMs = WEBHOOK_RETRY_BASE_MS, random: () => number = Math.random): number {
+export function webhookRetryDelay(
+  retry: number,
+  baseMs = WEBHOOK_RETRY_BASE_MS,
+  random: () => number = Math.random,
+): number {
   const nominal = baseMs * FACTOR ** (retry - 1);
   return Math.round(nominal * (1 - JITTER + 2 * JITTER * random()));
 }

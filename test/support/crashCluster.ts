@@ -57,7 +57,8 @@ export async function startCrashCluster(): Promise<CrashCluster> {
     LOG_LEVEL: "info",
   };
   const roles = new Map<Role, RoleProcess>();
-  const start = async (role: Role) => roles.set(role, await startRoleProcess(READY[role].args, env, READY[role].message));
+  const start = async (role: Role) =>
+    roles.set(role, await startRoleProcess(READY[role].args, env, READY[role].message));
   const stop = async () => {
     for (const role of [...roles.values()].reverse()) await role.stop().catch(() => undefined);
     await pool.end();
@@ -87,8 +88,12 @@ export async function startCrashCluster(): Promise<CrashCluster> {
   };
 }
 
-const FILL_EVENT = parseAbiItem("event Fill(bytes32 indexed requestId, address indexed solver, address indexed currency, address recipient, uint256 amount)");
-const WITHDRAWAL_EVENT = parseAbiItem("event Withdrawal(bytes32 indexed orderId, address indexed currency, address indexed to, uint256 amount)");
+const FILL_EVENT = parseAbiItem(
+  "event Fill(bytes32 indexed requestId, address indexed solver, address indexed currency, address recipient, uint256 amount)",
+);
+const WITHDRAWAL_EVENT = parseAbiItem(
+  "event Withdrawal(bytes32 indexed orderId, address indexed currency, address indexed to, uint256 amount)",
+);
 
 /**
  * The money-safety invariants, read from the chains and the database: every deposit ended `success` or
@@ -102,7 +107,8 @@ export async function checkInvariants(cluster: CrashCluster): Promise<string[]> 
     `SELECT r.id, r.order_id, r.status FROM crossfill.requests r WHERE EXISTS (SELECT 1 FROM crossfill.request_deposits d WHERE d.request_id = r.id)`,
   );
   for (const request of requests) {
-    if (request.status !== "success" && request.status !== "refund") problems.push(`request ${request.id} ended ${request.status}`);
+    if (request.status !== "success" && request.status !== "refund")
+      problems.push(`request ${request.id} ended ${request.status}`);
   }
   const fills = new Map<string, number>();
   const withdrawals = new Map<string, number>();
@@ -111,31 +117,52 @@ export async function checkInvariants(cluster: CrashCluster): Promise<string[]> 
     for (const log of await client.getLogs({ address: chain.receiver as Address, event: FILL_EVENT, fromBlock: 0n })) {
       fills.set(log.args.requestId!, (fills.get(log.args.requestId!) ?? 0) + 1);
     }
-    for (const log of await client.getLogs({ address: chain.depository as Address, event: WITHDRAWAL_EVENT, fromBlock: 0n })) {
+    for (const log of await client.getLogs({
+      address: chain.depository as Address,
+      event: WITHDRAWAL_EVENT,
+      fromBlock: 0n,
+    })) {
       const key = `${log.args.orderId}:${log.args.to}:${log.args.amount}`;
       withdrawals.set(key, (withdrawals.get(key) ?? 0) + 1);
     }
   }
   for (const [requestId, count] of fills) if (count > 1) problems.push(`request ${requestId} filled ${count} times`);
-  const { rows: refunds } = await pool.query<{ deposit_tx_hash: string; status: string }>("SELECT deposit_tx_hash, status FROM crossfill.refunds");
+  const { rows: refunds } = await pool.query<{ deposit_tx_hash: string; status: string }>(
+    "SELECT deposit_tx_hash, status FROM crossfill.refunds",
+  );
   const paidRefunds = refunds.filter((refund) => refund.status === "confirmed").length;
   const onChainRefunds = [...withdrawals.values()].reduce((sum, count) => sum + count, 0);
-  if (onChainRefunds !== paidRefunds) problems.push(`${onChainRefunds} refund withdrawals on-chain for ${paidRefunds} confirmed refunds`);
+  if (onChainRefunds !== paidRefunds)
+    problems.push(`${onChainRefunds} refund withdrawals on-chain for ${paidRefunds} confirmed refunds`);
   for (const [key, count] of withdrawals) if (count > 1) problems.push(`refund ${key} paid ${count} times`);
 
-  const { rows: events } = await pool.query<{ request_id: string; from_status: string | null; to_status: string; status: string }>(
+  const { rows: events } = await pool.query<{
+    request_id: string;
+    from_status: string | null;
+    to_status: string;
+    status: string;
+  }>(
     `SELECT e.request_id, e.from_status, e.to_status, r.status FROM crossfill.status_events e JOIN crossfill.requests r ON r.id = e.request_id ORDER BY e.id`,
   );
   const last = new Map<string, string>();
   for (const event of events) {
     const previous = last.get(event.request_id);
-    if (previous !== undefined && (event.from_status !== previous || !canTransition(previous as never, event.to_status as never))) {
-      problems.push(`request ${event.request_id}: outbox moves ${previous} → ${event.from_status} → ${event.to_status}`);
+    if (
+      previous !== undefined &&
+      (event.from_status !== previous || !canTransition(previous as never, event.to_status as never))
+    ) {
+      problems.push(
+        `request ${event.request_id}: outbox moves ${previous} → ${event.from_status} → ${event.to_status}`,
+      );
     }
     last.set(event.request_id, event.to_status);
   }
-  const { rows: status } = await pool.query<{ id: string; status: string }>("SELECT id, status FROM crossfill.requests");
-  for (const row of status) if (last.get(row.id) !== row.status) problems.push(`request ${row.id} is ${row.status} but its last outbox row says ${last.get(row.id)}`);
+  const { rows: status } = await pool.query<{ id: string; status: string }>(
+    "SELECT id, status FROM crossfill.requests",
+  );
+  for (const row of status)
+    if (last.get(row.id) !== row.status)
+      problems.push(`request ${row.id} is ${row.status} but its last outbox row says ${last.get(row.id)}`);
 
   const { rows: published } = await pool.query<{ behind: boolean }>(
     `SELECT coalesce((SELECT min(last_event_id) FROM crossfill.notify_cursors), 0) < (SELECT max(id) FROM crossfill.status_events) AS behind`,

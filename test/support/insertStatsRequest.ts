@@ -23,11 +23,23 @@ const hash = () => `0x${randomBytes(32).toString("hex")}`;
 export async function insertStatsRequest(pool: pg.Pool, spec: StatsRequest): Promise<string> {
   const quote = {
     details: { currencyIn: { currency: { chainId: spec.origin, symbol: spec.symbol }, amountUsd: spec.amountUsd } },
-    fees: { relayer: { amountUsd: spec.relayerFeeUsd ?? "0" }, app: { amountUsd: spec.appFeeUsd ?? "0" }, gas: { amountUsd: "123" } },
+    fees: {
+      relayer: { amountUsd: spec.relayerFeeUsd ?? "0" },
+      app: { amountUsd: spec.appFeeUsd ?? "0" },
+      gas: { amountUsd: "123" },
+    },
   };
-  const request = await insertTestRequest(pool, { originChainId: spec.origin, destinationChainId: spec.destination, quote, apiKeyId: spec.apiKeyId });
+  const request = await insertTestRequest(pool, {
+    originChainId: spec.origin,
+    destinationChainId: spec.destination,
+    quote,
+    apiKeyId: spec.apiKeyId,
+  });
   await pool.query("UPDATE crossfill.requests SET status = $2, fail_reason = $3, created_at = $4 WHERE id = $1", [
-    request.id, spec.status, spec.failReason ?? null, spec.createdAt,
+    request.id,
+    spec.status,
+    spec.failReason ?? null,
+    spec.createdAt,
   ]);
   if (spec.fillSeconds !== undefined) {
     await pool.query(

@@ -18,5 +18,11 @@ export function postBridgeQuote(
   amount: bigint,
   extra: Record<string, unknown> = {},
 ): Promise<{ status: number; body: any }> {
-  return postQuote(apiUrl, { user: user.address, ...route(chains.origin, chains.destination), amount: amount.toString(), tradeType: "EXACT_INPUT", ...extra });
+  return postQuote(apiUrl, {
+    user: user.address,
+    ...route(chains.origin, chains.destination),
+    amount: amount.toString(),
+    tradeType: "EXACT_INPUT",
+    ...extra,
+  });
 }

@@ -11,14 +11,23 @@ import type { TestStack } from "./startTestStack.js";
  */
 export function refundChecks(stack: Pick<TestStack, "pool" | "devnet">) {
   const events = async (requestId: string) =>
-    (await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [requestId])).rows.map((r) => r.to_status);
+    (
+      await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [
+        requestId,
+      ])
+    ).rows.map((r) => r.to_status);
   const refundsOf = async (requestId: string) =>
     (await stack.pool.query("SELECT * FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [requestId])).rows;
   const gasPaid = async (client: EvmChainClient, hash: Hex) => {
     const receipt = await client.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     return receipt.gasUsed * receipt.effectiveGasPrice;
   };
-  async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+  async function waitFor<T>(
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+    what: string,
+    timeoutMs = 30_000,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await read();
@@ -51,10 +60,14 @@ export function refundChecks(stack: Pick<TestStack, "pool" | "devnet">) {
     solverBefore: bigint;
     refundsRequest?: boolean;
   }) {
-    if (args.currency === zeroAddress && !args.depositTx) throw new Error("a native refund is checked against the deposit's gas: pass depositTx");
+    if (args.currency === zeroAddress && !args.depositTx)
+      throw new Error("a native refund is checked against the deposit's gas: pass depositTx");
     const userSpentGas = args.currency === zeroAddress ? await gasPaid(args.chainClient, args.depositTx!) : 0n;
     const refund = await waitFor(
-      async () => (await refundsOf(args.requestId)).find((r) => BigInt(r.deposited) === args.deposited && r.currency === args.currency.toLowerCase()),
+      async () =>
+        (await refundsOf(args.requestId)).find(
+          (r) => BigInt(r.deposited) === args.deposited && r.currency === args.currency.toLowerCase(),
+        ),
       (r) => r?.status === "confirmed",
       "a confirmed refund",
     );
@@ -64,8 +77,12 @@ export function refundChecks(stack: Pick<TestStack, "pool" | "devnet">) {
     expect(gasCharge).toBeGreaterThan(0n);
     const refundGas = await gasPaid(args.chainClient, refund.tx_hash);
     const receipt = await args.chainClient.publicClient.getTransactionReceipt({ hash: refund.tx_hash });
-    expect(receipt.gasUsed).toBeLessThanOrEqual(args.currency === zeroAddress ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20);
-    expect(await args.chainClient.balanceOf(args.user, args.currency)).toBe(args.userBefore - userSpentGas - args.deposited + amount);
+    expect(receipt.gasUsed).toBeLessThanOrEqual(
+      args.currency === zeroAddress ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20,
+    );
+    expect(await args.chainClient.balanceOf(args.user, args.currency)).toBe(
+      args.userBefore - userSpentGas - args.deposited + amount,
+    );
     const depository = args.chainClient.chain.depository as Address;
     expect(await args.chainClient.balanceOf(depository, args.currency)).toBe(args.depositoryBefore + gasCharge);
     const solver = stack.devnet.solver.address;

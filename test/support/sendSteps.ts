@@ -3,10 +3,16 @@ import type { PrivateKeyAccount } from "viem/accounts";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import { toViemChain } from "../../src/chains/evmChainClient.js";
 
-type QuoteSteps = { steps: Array<{ id: string; items: Array<{ data: { to: Hex; data: Hex; value: string; chainId: number } }> }> };
+type QuoteSteps = {
+  steps: Array<{ id: string; items: Array<{ data: { to: Hex; data: Hex; value: string; chainId: number } }> }>;
+};
 
 /** Sends every transaction step of a quote in order, as a wallet would, waiting for each receipt. */
-export async function sendSteps(quote: QuoteSteps, account: PrivateKeyAccount, chain: ChainConfig): Promise<Record<string, Hex>> {
+export async function sendSteps(
+  quote: QuoteSteps,
+  account: PrivateKeyAccount,
+  chain: ChainConfig,
+): Promise<Record<string, Hex>> {
   const viemChain = toViemChain(chain);
   const wallet = createWalletClient({ account, chain: viemChain, transport: http(chain.rpcUrl) });
   const client = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 50 });

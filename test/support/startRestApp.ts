@@ -12,7 +12,13 @@ import { createSolverInventory } from "../../src/quote/solverInventory.js";
 import { createChainClients } from "../../src/roles/createChainClients.js";
 import { createTestDatabase } from "./testDatabase.js";
 
-export type RestAppStack = { url: string; pool: pg.Pool; devnet: DevnetChains; serverKey: Buffer; stop(): Promise<void> };
+export type RestAppStack = {
+  url: string;
+  pool: pg.Pool;
+  devnet: DevnetChains;
+  serverKey: Buffer;
+  stop(): Promise<void>;
+};
 
 /** The REST app alone over real HTTP, a fresh Postgres database and anvil chains; `extra` overrides app deps. */
 export async function startRestApp(extra: Partial<RestAppDeps> = {}): Promise<RestAppStack> {

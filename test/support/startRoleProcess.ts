@@ -40,8 +40,13 @@ export async function startRoleProcess(
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`crossfill ${args.join(" ")} exited with ${code} before it was ready:\n${log.slice(-3000)}`)));
-    setTimeout(() => reject(new Error(`crossfill ${args.join(" ")} was not ready in ${timeoutMs} ms:\n${log.slice(-3000)}`)), timeoutMs).unref();
+    child.once("exit", (code) =>
+      reject(new Error(`crossfill ${args.join(" ")} exited with ${code} before it was ready:\n${log.slice(-3000)}`)),
+    );
+    setTimeout(
+      () => reject(new Error(`crossfill ${args.join(" ")} was not ready in ${timeoutMs} ms:\n${log.slice(-3000)}`)),
+      timeoutMs,
+    ).unref();
   });
   const signalGroup = (signal: NodeJS.Signals) => {
     try {

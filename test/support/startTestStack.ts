@@ -50,12 +50,17 @@ export async function startTestStack(
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
-    for (const step of stops.splice(0).reverse()) await step().catch((error) => logger.error({ err: error }, "stop failed"));
+    for (const step of stops.splice(0).reverse())
+      await step().catch((error) => logger.error({ err: error }, "stop failed"));
   };
   try {
     const db = await createTestDatabase();
     stops.push(() => db.drop());
-    const devnet = await startDevnetChains({ chainIds: options.chainIds ?? [31338, 31339], blockTime: options.blockTime ?? 1, confirmations: options.confirmations });
+    const devnet = await startDevnetChains({
+      chainIds: options.chainIds ?? [31338, 31339],
+      blockTime: options.blockTime ?? 1,
+      confirmations: options.confirmations,
+    });
     stops.push(() => devnet.stop());
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     // Dropping the database at stop ends idle clients; that must not crash the test process.
@@ -79,7 +84,10 @@ export async function startTestStack(
     });
     stops.push(() => queues.close());
     // The worker's notifier and the API's push channels meet on Redis when the queues use it, in process otherwise.
-    const statusBus = createStatusBus({ redisUrl: queues.kind === "redis" ? redisUrl : undefined, prefix: `test-${db.name}` });
+    const statusBus = createStatusBus({
+      redisUrl: queues.kind === "redis" ? redisUrl : undefined,
+      prefix: `test-${db.name}`,
+    });
     stops.push(() => statusBus.close());
     if (indexer) {
       const worker: RunningWorker = await startWorker({

@@ -5,7 +5,9 @@ import pg from "pg";
 export const adminDatabaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** A fresh, empty database for one test file; `drop` removes it (and ends its connections). */
-export async function createTestDatabase(prefix = "crossfill_test"): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  prefix = "crossfill_test",
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminDatabaseUrl });
   await admin.connect();
@@ -26,7 +28,10 @@ export async function createTestDatabase(prefix = "crossfill_test"): Promise<{ u
         // Let connections that are closing finish first: forcing them off makes their pools emit an
         // unhandled 57P01 error in whatever test file they belong to. Forced only after a grace period.
         for (let waited = 0; waited < 3_000; waited += 50) {
-          const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name]);
+          const { rows } = await client.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+            [name],
+          );
           if (rows[0].n === 0) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }

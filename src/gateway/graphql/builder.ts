@@ -38,7 +38,8 @@ builder.scalarType("DateTime", {
   parseValue: (value) => {
     const date = new Date(String(value));
     if (Number.isNaN(date.getTime())) throw new TypeError("DateTime must be an ISO 8601 timestamp");
-    if (date.getTime() < EARLIEST || date.getTime() > LATEST) throw new TypeError("DateTime must be within the years 0001 to 9999");
+    if (date.getTime() < EARLIEST || date.getTime() > LATEST)
+      throw new TypeError("DateTime must be within the years 0001 to 9999");
     return date;
   },
 });

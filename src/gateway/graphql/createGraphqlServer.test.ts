@@ -16,7 +16,11 @@ import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
 import { emptyFilter } from "../../requests/requestFilter.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
-import { GRAPHQL_TEST_CHAINS, TEST_USDC, createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
+import {
+  GRAPHQL_TEST_CHAINS,
+  TEST_USDC,
+  createTestGraphqlServer,
+} from "../../../test/support/createTestGraphqlServer.js";
 import { recordLookups } from "../../requests/recordLookups.js";
 import { GRAPHQL_LIMITS, type createGraphqlServer } from "./createGraphqlServer.js";
 
@@ -51,21 +55,36 @@ describe("GraphQL over HTTP", () => {
     await db?.drop();
   });
 
-  async function gql(query: string, variables?: Record<string, unknown>, apiKey?: string): Promise<{ status: number; body: any }> {
-    const headers: Record<string, string> = { "content-type": "application/json", ...(apiKey ? { "x-api-key": apiKey } : {}) };
-    const response = await server.fetch(new Request("http://localhost/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }));
+  async function gql(
+    query: string,
+    variables?: Record<string, unknown>,
+    apiKey?: string,
+  ): Promise<{ status: number; body: any }> {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      ...(apiKey ? { "x-api-key": apiKey } : {}),
+    };
+    const response = await server.fetch(
+      new Request("http://localhost/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }),
+    );
     return { status: response.status, body: await response.json() };
   }
 
   async function requestWithHistory(overrides: Parameters<typeof insertTestRequest>[1] = {}) {
-    const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC, ...overrides });
+    const request = await insertTestRequest(pool, {
+      originCurrency: zeroAddress,
+      destinationCurrency: USDC,
+      ...overrides,
+    });
     const deposit = hash();
     await pool.query(
       `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
        VALUES (31338, $1, 0, $2, $3, $4, 1000, 7, 1700000000)`,
       [deposit, request.id, request.user, zeroAddress],
     );
-    await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "pending", details: { depositTxHash: deposit } }));
+    await withTransaction(pool, (client) =>
+      transitionRequest(client, { requestId: request.id, to: "pending", details: { depositTxHash: deposit } }),
+    );
     const fill = hash();
     await pool.query(
       `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp, tx_fee)
@@ -84,7 +103,9 @@ describe("GraphQL over HTTP", () => {
   it("answers a request with its deposits, fills and timeline, and batches: the same 4 queries for 1 request or 6", async () => {
     const made = await Promise.all(Array.from({ length: 6 }, () => requestWithHistory()));
     queries = 0;
-    const one = await gql(`query ($id: String!) { request(id: $id) { ${REQUEST_FIELDS} } }`, { id: made[0].request.id.toUpperCase().replace("0X", "0x") });
+    const one = await gql(`query ($id: String!) { request(id: $id) { ${REQUEST_FIELDS} } }`, {
+      id: made[0].request.id.toUpperCase().replace("0X", "0x"),
+    });
     expect(one.body.errors).toBeUndefined();
     const singleQueries = queries;
     const record = one.body.data.request;
@@ -100,8 +121,15 @@ describe("GraphQL over HTTP", () => {
       deposits: [{ chainId: 31338, txHash: made[0].deposit, amount: "1000", currency: { symbol: "ETH" }, txFee: null }],
       fills: [{ txHash: made[0].fill, amount: "990", logIndex: 3, txFee: "42000000000000" }],
     });
-    expect(record.statusEvents.map((event: { status: string }) => event.status)).toEqual(["waiting", "pending", "success"]);
-    expect(record.statusEvents[1]).toMatchObject({ fromStatus: "waiting", details: { depositTxHash: made[0].deposit } });
+    expect(record.statusEvents.map((event: { status: string }) => event.status)).toEqual([
+      "waiting",
+      "pending",
+      "success",
+    ]);
+    expect(record.statusEvents[1]).toMatchObject({
+      fromStatus: "waiting",
+      details: { depositTxHash: made[0].deposit },
+    });
 
     queries = 0;
     const many = await gql(`query ($ids: [String!]!) { requestsByIds(ids: $ids) { ${REQUEST_FIELDS} } }`, {
@@ -110,7 +138,9 @@ describe("GraphQL over HTTP", () => {
     expect(many.body.errors).toBeUndefined();
     expect(many.body.data.requestsByIds).toHaveLength(7);
     expect(many.body.data.requestsByIds[6]).toBeNull();
-    expect(many.body.data.requestsByIds.slice(0, 6).map((entry: { fills: unknown[] }) => entry.fills.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(many.body.data.requestsByIds.slice(0, 6).map((entry: { fills: unknown[] }) => entry.fills.length)).toEqual([
+      1, 1, 1, 1, 1, 1,
+    ]);
     expect(singleQueries).toBe(4);
     expect(queries).toBe(4);
   });
@@ -120,29 +150,55 @@ describe("GraphQL over HTTP", () => {
     for (let i = 0; i < 3; i++) {
       const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC });
       const deposit = { chainId: 31338, txHash: hash(), logIndex: 0, currency: zeroAddress, amount: 1000n };
-      const call = { from: "0x00000000000000000000000000000000000000aa", to: "0x00000000000000000000000000000000000000bb", data: "0x1234", value: "0" };
+      const call = {
+        from: "0x00000000000000000000000000000000000000aa",
+        to: "0x00000000000000000000000000000000000000bb",
+        data: "0x1234",
+        value: "0",
+      };
       await withTransaction(pool, async (client) => {
         await transitionRequest(client, { requestId: request.id, to: "pending" });
         await transitionRequest(client, {
           requestId: request.id,
           to: "failure",
           failReason: "EXECUTION_REVERTED",
-          failedTransaction: { txHash: i === 0 ? null : hash(), blockNumber: i === 0 ? null : 77n, timestamp: null, fee: null, call },
+          failedTransaction: {
+            txHash: i === 0 ? null : hash(),
+            blockNumber: i === 0 ? null : 77n,
+            timestamp: null,
+            fee: null,
+            call,
+          },
         });
-        await queueRefund(client, { requestId: request.id, deposit, reason: "EXECUTION_REVERTED", refundsRequest: true, recipient: request.user });
+        await queueRefund(client, {
+          requestId: request.id,
+          deposit,
+          reason: "EXECUTION_REVERTED",
+          refundsRequest: true,
+          recipient: request.user,
+        });
       });
       failed.push({ request, deposit, call });
     }
     queries = 0;
-    const answer = await gql(`query ($ids: [String!]!) { requestsByIds(ids: $ids) {
+    const answer = await gql(
+      `query ($ids: [String!]!) { requestsByIds(ids: $ids) {
         id failReason failedTransaction { txHash blockNumber call { from to data value } }
         refunds { status reason depositTxHash chainId currency { symbol } recipient deposited amount gasCost txHash }
-      } }`, { ids: failed.map((entry) => entry.request.id) });
+      } }`,
+      { ids: failed.map((entry) => entry.request.id) },
+    );
     expect(answer.body.errors).toBeUndefined();
     expect(queries).toBe(2);
     const [simulated, mined] = answer.body.data.requestsByIds;
-    expect(simulated).toMatchObject({ failReason: "EXECUTION_REVERTED", failedTransaction: { txHash: null, blockNumber: null, call: failed[0].call } });
-    expect(mined.failedTransaction).toMatchObject({ blockNumber: "77", txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(simulated).toMatchObject({
+      failReason: "EXECUTION_REVERTED",
+      failedTransaction: { txHash: null, blockNumber: null, call: failed[0].call },
+    });
+    expect(mined.failedTransaction).toMatchObject({
+      blockNumber: "77",
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(simulated.refunds).toEqual([
       {
         status: "queued",
@@ -162,15 +218,22 @@ describe("GraphQL over HTTP", () => {
   it("answers null for an unknown request and INVALID_INPUT for a malformed id", async () => {
     expect((await gql(`{ request(id: "${hash()}") { id } }`)).body).toEqual({ data: { request: null } });
     const bad = await gql(`{ request(id: "0x12") { id } }`);
-    expect(bad.body.errors[0]).toMatchObject({ message: "id must be a 32-byte hex request id", extensions: { code: "INVALID_INPUT" } });
+    expect(bad.body.errors[0]).toMatchObject({
+      message: "id must be a 32-byte hex request id",
+      extensions: { code: "INVALID_INPUT" },
+    });
     const chain = await gql("{ chain(id: 5) { id } }");
     expect(chain.body.errors[0].extensions.code).toBe("UNSUPPORTED_CHAIN");
-    const tooMany = await gql(`{ requestsByIds(ids: [${Array.from({ length: 51 }, () => `"${hash()}"`).join(",")}]) { id } }`);
+    const tooMany = await gql(
+      `{ requestsByIds(ids: [${Array.from({ length: 51 }, () => `"${hash()}"`).join(",")}]) { id } }`,
+    );
     expect(tooMany.body.errors[0]).toMatchObject({ extensions: { code: "INVALID_INPUT" } });
   });
 
   it("serves chains with their currencies", async () => {
-    const { body } = await gql("{ chains { id name depository currency { symbol decimals } currencies { symbol address metadata { isNative } } } }");
+    const { body } = await gql(
+      "{ chains { id name depository currency { symbol decimals } currencies { symbol address metadata { isNative } } } }",
+    );
     expect(body.data.chains).toHaveLength(2);
     expect(body.data.chains[0].currencies).toEqual([
       { symbol: "ETH", address: zeroAddress, metadata: { isNative: true } },
@@ -187,7 +250,9 @@ describe("GraphQL over HTTP", () => {
     const fine = await gql(`{ chains { currencies { ${nest(5)} } } }`);
     expect(fine.body.errors, JSON.stringify(fine.body.errors)).toBeUndefined();
 
-    const wide = await gql(`{ ${Array.from({ length: GRAPHQL_LIMITS.aliases + 1 }, (_, i) => `a${i}: chains { id }`).join(" ")} }`);
+    const wide = await gql(
+      `{ ${Array.from({ length: GRAPHQL_LIMITS.aliases + 1 }, (_, i) => `a${i}: chains { id }`).join(" ")} }`,
+    );
     expect(wide.body.errors[0].message).toMatch(/aliases/i);
 
     const long = await gql(`{ chains { ${Array.from({ length: GRAPHQL_LIMITS.tokens }, () => "id").join(" ")} } }`);
@@ -219,7 +284,10 @@ describe("GraphQL over HTTP", () => {
     failQueries = true;
     try {
       const { body } = await gql(`{ request(id: "${hash()}") { id } }`);
-      expect(body.errors[0]).toMatchObject({ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } });
+      expect(body.errors[0]).toMatchObject({
+        message: "Unexpected error.",
+        extensions: { code: "INTERNAL_SERVER_ERROR" },
+      });
       expect(JSON.stringify(body)).not.toMatch(/hunter2|ECONNREFUSED|stack/);
     } finally {
       failQueries = false;
@@ -241,20 +309,17 @@ describe("GraphQL over HTTP", () => {
   });
 
   it("maps quote engine errors to extensions.code", async () => {
-    const { body } = await gql(
-      `mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId } }`,
-      {
-        input: {
-          user: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-          originChainId: 31338,
-          destinationChainId: 999999,
-          originCurrency: zeroAddress,
-          destinationCurrency: zeroAddress,
-          amount: "1000",
-          tradeType: "EXACT_INPUT",
-        },
+    const { body } = await gql(`mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId } }`, {
+      input: {
+        user: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+        originChainId: 31338,
+        destinationChainId: 999999,
+        originCurrency: zeroAddress,
+        destinationCurrency: zeroAddress,
+        amount: "1000",
+        tradeType: "EXACT_INPUT",
       },
-    );
+    });
     expect(body.data).toBeNull();
     expect(body.errors[0].extensions.code).toBe("UNSUPPORTED_CHAIN");
   });
@@ -286,14 +351,26 @@ describe("GraphQL over HTTP", () => {
     expect(page.totalCount).toBe(3);
     expect(page.pageInfo.hasNextPage).toBe(true);
     expect(page.edges).toHaveLength(2);
-    expect(page.edges[0].node.statusEvents.map((event: { status: string }) => event.status)).toEqual(["waiting", "pending", "success"]);
+    expect(page.edges[0].node.statusEvents.map((event: { status: string }) => event.status)).toEqual([
+      "waiting",
+      "pending",
+      "success",
+    ]);
     const second = await gql(LIST, { filter, after: page.pageInfo.endCursor }, acme.key);
     expect(second.body.data.requests.pageInfo.hasNextPage).toBe(false);
-    const ids = [...page.edges, ...second.body.data.requests.edges].map((edge: { node: { id: string } }) => edge.node.id);
+    const ids = [...page.edges, ...second.body.data.requests.edges].map(
+      (edge: { node: { id: string } }) => edge.node.id,
+    );
     expect(new Set(ids)).toEqual(new Set(mine.map((entry) => entry.request.id)));
 
-    const negated = await gql(LIST, { filter: { user: [wallet], apiKey: [acme.id], not: { status: ["success"] } } }, acme.key);
-    expect(negated.body.data.requests.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([waiting.id]);
+    const negated = await gql(
+      LIST,
+      { filter: { user: [wallet], apiKey: [acme.id], not: { status: ["success"] } } },
+      acme.key,
+    );
+    expect(negated.body.data.requests.edges.map((edge: { node: { id: string } }) => edge.node.id)).toEqual([
+      waiting.id,
+    ]);
     const either = await gql(
       LIST,
       { filter: { apiKey: [acme.id], anyOf: [{ id: [waiting.id] }, { id: [mine[0].request.id] }] } },
@@ -319,16 +396,41 @@ describe("GraphQL over HTTP", () => {
     const keyless = await insertTestRequest(pool, { referrer: "anyone.app" });
     const QUERY = "query ($ids: [String!]!) { requestsByIds(ids: $ids) { id referrer } }";
     const referrers = async (key?: string) =>
-      ((await gql(QUERY, { ids: [quoted.id, keyless.id] }, key)).body.data.requestsByIds as Array<{ referrer: string | null }>).map((r) => r.referrer);
+      (
+        (await gql(QUERY, { ids: [quoted.id, keyless.id] }, key)).body.data.requestsByIds as Array<{
+          referrer: string | null;
+        }>
+      ).map((r) => r.referrer);
     expect(await referrers(owner.key)).toEqual(["owner.app", null]);
     expect(await referrers(sameIntegrator.key)).toEqual(["owner.app", null]);
     expect(await referrers(stranger.key)).toEqual([null, null]);
     expect(await referrers()).toEqual([null, null]);
   });
 
-  const ETH = { chainId: 31338, address: zeroAddress as string, symbol: "ETH", name: "Ether", decimals: 18, metadata: { logoURI: "", verified: true, isNative: true } };
-  const OUT = { ...ETH, chainId: 31339, address: USDC, symbol: "USDC", name: "USD Coin", decimals: 6, metadata: { ...ETH.metadata, isNative: false } };
-  const amount = (currency: typeof ETH, value: string, usd: string) => ({ currency, amount: value, amountFormatted: value, amountUsd: usd, minimumAmount: value });
+  const ETH = {
+    chainId: 31338,
+    address: zeroAddress as string,
+    symbol: "ETH",
+    name: "Ether",
+    decimals: 18,
+    metadata: { logoURI: "", verified: true, isNative: true },
+  };
+  const OUT = {
+    ...ETH,
+    chainId: 31339,
+    address: USDC,
+    symbol: "USDC",
+    name: "USD Coin",
+    decimals: 6,
+    metadata: { ...ETH.metadata, isNative: false },
+  };
+  const amount = (currency: typeof ETH, value: string, usd: string) => ({
+    currency,
+    amount: value,
+    amountFormatted: value,
+    amountUsd: usd,
+    minimumAmount: value,
+  });
 
   /** A quote as the engine stores it: fees, details and both sponsorship phases. */
   function storedQuote() {
@@ -336,27 +438,48 @@ describe("GraphQL over HTTP", () => {
     const phase = {
       selectedComponents: ["relay"],
       capHit: false,
-      components: { execution: { selected: false, total: zero, sponsored: zero, userPays: zero }, relay: { selected: true, total: amount(ETH, "5", "0.01"), sponsored: amount(ETH, "5", "0.01"), userPays: zero } },
+      components: {
+        execution: { selected: false, total: zero, sponsored: zero, userPays: zero },
+        relay: { selected: true, total: amount(ETH, "5", "0.01"), sponsored: amount(ETH, "5", "0.01"), userPays: zero },
+      },
       sponsoredTotal: amount(ETH, "5", "0.01"),
       userPaysTotal: zero,
       maxSubsidizationAmount: "1000000",
       subsidizationBps: 10000,
     };
     return {
-      fees: { gas: zero, relayer: amount(ETH, "7", "0.02"), relayerGas: amount(ETH, "2", "0.006"), relayerService: amount(ETH, "5", "0.01"), app: zero, subsidized: zero },
+      fees: {
+        gas: zero,
+        relayer: amount(ETH, "7", "0.02"),
+        relayerGas: amount(ETH, "2", "0.006"),
+        relayerService: amount(ETH, "5", "0.01"),
+        app: zero,
+        subsidized: zero,
+      },
       details: {
         currencyIn: amount(ETH, "1000", "3"),
         currencyOut: amount(OUT, "990", "2.97"),
         rate: "0.99",
         timeEstimate: 7,
-        expandedPriceImpact: { swap: { usd: "0" }, execution: { usd: "-0.006" }, relay: { usd: "-0.01" }, app: { usd: "0" }, sponsored: { usd: "0" } },
+        expandedPriceImpact: {
+          swap: { usd: "0" },
+          execution: { usd: "-0.006" },
+          relay: { usd: "-0.01" },
+          app: { usd: "0" },
+          sponsored: { usd: "0" },
+        },
       },
-      feeSponsorship: { quoted: phase, actual: { ...phase, sponsorPayment: { amount: "5", address: zeroAddress, chainId: 31338 } } },
+      feeSponsorship: {
+        quoted: phase,
+        actual: { ...phase, sponsorPayment: { amount: "5", address: zeroAddress, chainId: 31338 } },
+      },
     };
   }
 
-  const SIDE = "inputCurrency { amount amountUsd currency { symbol chainId } } outputCurrency { amount amountUsd currency { symbol } } router";
-  const PHASE = "selectedComponents capHit components { component selected total { amount } sponsored { amount amountUsd } userPays { amount } } sponsoredTotal { amount } userPaysTotal { amount } maxSubsidizationAmount subsidizationBps sponsorPayment { amount address chainId }";
+  const SIDE =
+    "inputCurrency { amount amountUsd currency { symbol chainId } } outputCurrency { amount amountUsd currency { symbol } } router";
+  const PHASE =
+    "selectedComponents capHit components { component selected total { amount } sponsored { amount amountUsd } userPays { amount } } sponsoredTotal { amount } userPaysTotal { amount } maxSubsidizationAmount subsidizationBps sponsorPayment { amount address chainId }";
   const FEE = "usd amount amountFormatted";
   const V3_FIELDS = {
     fees: `fees { quoted { swap { ${FEE} } execution { ${FEE} } platform { ${FEE} } app { ${FEE} } sponsored { ${FEE} } } actual { platform { ${FEE} } } currency { symbol } }
@@ -366,24 +489,34 @@ describe("GraphQL over HTTP", () => {
       quoted { origin { ${SIDE} } destination { ${SIDE} } } actual { rate origin { ${SIDE} } destination { ${SIDE} } } }`,
   };
   // Within the operation limits (depth, cost) for a page of requests.
-  const V3_SUMMARY = "features supersededByRequestId timeEstimate fees { quoted { execution { usd amount amountFormatted } } } route { actual { rate origin { inputCurrency { amount } } } }";
+  const V3_SUMMARY =
+    "features supersededByRequestId timeEstimate fees { quoted { execution { usd amount amountFormatted } } } route { actual { rate origin { inputCurrency { amount } } } }";
 
   it("types the v3 record's features, fees, appFees, feeSponsorship and route as GET /requests/v3 builds them, in a constant number of queries", async () => {
     const made = await Promise.all(Array.from({ length: 6 }, () => requestWithHistory({ quote: storedQuote() })));
     const waiting = await insertTestRequest(pool, { quote: storedQuote() });
     queries = 0;
-    const one = await gql(`query ($id: String!) { request(id: $id) { ${REQUEST_FIELDS} ${V3_SUMMARY} } }`, { id: made[0].request.id });
+    const one = await gql(`query ($id: String!) { request(id: $id) { ${REQUEST_FIELDS} ${V3_SUMMARY} } }`, {
+      id: made[0].request.id,
+    });
     expect(one.body.errors, JSON.stringify(one.body.errors)).toBeUndefined();
     // The 4 of the plain fields and one more for every v3 field of every request in the operation.
     expect(queries).toBe(5);
     queries = 0;
-    const many = await gql(`query ($ids: [String!]!) { requestsByIds(ids: $ids) { ${REQUEST_FIELDS} ${V3_SUMMARY} } }`, {
-      ids: [...made.map((entry) => entry.request.id), waiting.id],
-    });
+    const many = await gql(
+      `query ($ids: [String!]!) { requestsByIds(ids: $ids) { ${REQUEST_FIELDS} ${V3_SUMMARY} } }`,
+      {
+        ids: [...made.map((entry) => entry.request.id), waiting.id],
+      },
+    );
     expect(many.body.errors, JSON.stringify(many.body.errors)).toBeUndefined();
     expect(queries).toBe(5);
     const detail = async (id: string) => {
-      const parts = await Promise.all(Object.values(V3_FIELDS).map((fields) => gql(`query ($id: String!) { request(id: $id) { ${fields} } }`, { id })));
+      const parts = await Promise.all(
+        Object.values(V3_FIELDS).map((fields) =>
+          gql(`query ($id: String!) { request(id: $id) { ${fields} } }`, { id }),
+        ),
+      );
       for (const part of parts) expect(part.body.errors, JSON.stringify(part.body.errors)).toBeUndefined();
       return Object.assign({}, ...parts.map((part) => part.body.data.request));
     };
@@ -393,24 +526,44 @@ describe("GraphQL over HTTP", () => {
     filter.conditions.push({ field: "id", negate: false, values: [made[0].request.id, waiting.id] });
     const views = await listRequestViews(pool, { filter, sortBy: "createdAt", sortDirection: "desc", limit: 2 });
     const rest = (id: string) =>
-      buildRequestRecordV3(views.find((view) => view.id === id)!, { ...recordLookups(createChainRegistry(GRAPHQL_TEST_CHAINS)), includeAuthenticatedData: false });
+      buildRequestRecordV3(
+        views.find((view) => view.id === id)!,
+        { ...recordLookups(createChainRegistry(GRAPHQL_TEST_CHAINS)), includeAuthenticatedData: false },
+      );
     const filled = { ...one.body.data.request, ...(await detail(made[0].request.id)) };
     const record = rest(made[0].request.id);
     expect(filled).toMatchObject({ features: record.features, supersededByRequestId: null, timeEstimate: 7 });
     expect(filled.fees.quoted).toEqual(record.data.fees.quoted);
-    expect(filled.fees.quoted.platform).toEqual({ usd: "-0.01", amount: "-5", amountFormatted: "-0.000000000000000005" });
+    expect(filled.fees.quoted.platform).toEqual({
+      usd: "-0.01",
+      amount: "-5",
+      amountFormatted: "-0.000000000000000005",
+    });
     expect(filled.fees.actual.platform).toEqual(record.data.fees.actual.platform);
     expect(filled.appFees).toEqual({ quoted: [], actual: [], currency: { symbol: "ETH" } });
     expect(filled.feeSponsorship.quoted.selectedComponents).toEqual(["platform"]);
-    expect(filled.feeSponsorship.quoted.components.map((component: { component: string }) => component.component).sort()).toEqual(["execution", "platform"]);
+    expect(
+      filled.feeSponsorship.quoted.components.map((component: { component: string }) => component.component).sort(),
+    ).toEqual(["execution", "platform"]);
     expect(filled.feeSponsorship.quoted.sponsorPayment).toBeNull();
-    expect(filled.feeSponsorship.actual).toMatchObject({ subsidizationBps: 10000, maxSubsidizationAmount: "1000000", sponsorPayment: { amount: "5", address: zeroAddress, chainId: 31338 } });
+    expect(filled.feeSponsorship.actual).toMatchObject({
+      subsidizationBps: 10000,
+      maxSubsidizationAmount: "1000000",
+      sponsorPayment: { amount: "5", address: zeroAddress, chainId: 31338 },
+    });
     expect(filled.route.actual).toMatchObject({
       rate: record.data.route.actual.rate,
       origin: { inputCurrency: { amount: "1000", currency: { symbol: "ETH", chainId: 31338 } }, router: "crossfill" },
-      destination: { inputCurrency: { amount: "990" }, outputCurrency: { amount: "990", currency: { symbol: "USDC" } } },
+      destination: {
+        inputCurrency: { amount: "990" },
+        outputCurrency: { amount: "990", currency: { symbol: "USDC" } },
+      },
     });
-    expect(filled.route.quoted.destination.outputCurrency).toEqual({ amount: "990", amountUsd: "2.97", currency: { symbol: "USDC" } });
+    expect(filled.route.quoted.destination.outputCurrency).toEqual({
+      amount: "990",
+      amountUsd: "2.97",
+      currency: { symbol: "USDC" },
+    });
     // Not deposited: the actual route falls back to the quoted one.
     const pending = await detail(waiting.id);
     expect(pending.fees.actual.platform).toEqual(pending.fees.quoted.platform);
@@ -433,7 +586,11 @@ describe("GraphQL over HTTP", () => {
     for (let i = 0; i < 3; i++) await requestWithHistory({ apiKeyId: key.id, quote: storedQuote() });
     const page = async (fields: string) => {
       queries = 0;
-      const answer = await gql(`{ requests(filter: { apiKey: ["${key.id}"] }, first: 3) { edges { node { id ${fields} } } } }`, undefined, key.key);
+      const answer = await gql(
+        `{ requests(filter: { apiKey: ["${key.id}"] }, first: 3) { edges { node { id ${fields} } } } }`,
+        undefined,
+        key.key,
+      );
       expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
       expect(answer.body.data.requests.edges).toHaveLength(3);
       return { queries, nodes: answer.body.data.requests.edges.map((edge: { node: unknown }) => edge.node) };
@@ -442,7 +599,11 @@ describe("GraphQL over HTTP", () => {
     const typed = await page(V3_SUMMARY);
     expect(typed.queries).toBe(plain.queries);
     expect(typed.nodes[0].timeEstimate).toBe(7);
-    expect(typed.nodes[0].fees.quoted.execution).toEqual({ usd: "-0.006", amount: "-2", amountFormatted: "-0.000000000000000002" });
+    expect(typed.nodes[0].fees.quoted.execution).toEqual({
+      usd: "-0.006",
+      amount: "-2",
+      amountFormatted: "-0.000000000000000002",
+    });
   });
 
   it("filters requests by the ranges, features and null checks of GET /requests/v3, and refuses bad ones as INVALID_INPUT naming the field", async () => {
@@ -462,12 +623,21 @@ describe("GraphQL over HTTP", () => {
     expect(await ids({ fillTimeMax: 4 })).toEqual([]);
     expect(await ids({ isNull: ["depositTxHash"] })).toEqual([waiting.id]);
     expect(await ids({ isNotNull: ["depositTxHash"] })).toEqual([filled.request.id]);
-    expect(await ids({ anyOf: [{ isNull: ["fillTxHash"], id: [waiting.id] }, { status: ["success"] }] })).toHaveLength(2);
+    expect(await ids({ anyOf: [{ isNull: ["fillTxHash"], id: [waiting.id] }, { status: ["success"] }] })).toHaveLength(
+      2,
+    );
     expect(await ids({ features: ["fast_fill"] })).toEqual([]);
 
     const bad = await gql(LIST, { filter: { apiKey: [key.id], fillTimeMin: 9, fillTimeMax: 1 } }, key.key);
-    expect(bad.body.errors[0]).toMatchObject({ message: "filter.fillTimeMin: must not exceed fillTimeMax", extensions: { code: "INVALID_INPUT" } });
-    const mixed = await gql(LIST, { filter: { apiKey: [key.id], user: [filled.request.user], isNull: ["user"] } }, key.key);
+    expect(bad.body.errors[0]).toMatchObject({
+      message: "filter.fillTimeMin: must not exceed fillTimeMax",
+      extensions: { code: "INVALID_INPUT" },
+    });
+    const mixed = await gql(
+      LIST,
+      { filter: { apiKey: [key.id], user: [filled.request.user], isNull: ["user"] } },
+      key.key,
+    );
     expect(mixed.body.errors[0]).toMatchObject({ extensions: { code: "INVALID_INPUT" } });
     expect(mixed.body.errors[0].message).toMatch(/^filter\.isNull: user/);
   });

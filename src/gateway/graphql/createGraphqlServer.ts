@@ -13,7 +13,13 @@ import { WebSocketServer } from "ws";
 import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import { isCrossfillError } from "../../domain/errors.js";
 import { authenticate } from "../rest/apiKeyAuth.js";
-import { type RateLimitDeps, type RouteLimit, hitRateLimits, policyFor, upgradeClientAddress } from "../rest/rateLimit.js";
+import {
+  type RateLimitDeps,
+  type RouteLimit,
+  hitRateLimits,
+  policyFor,
+  upgradeClientAddress,
+} from "../rest/rateLimit.js";
 import { badRequestStatus } from "./badRequestStatus.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
 import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
@@ -34,7 +40,10 @@ export type GraphqlServerOptions = Omit<GraphqlContext, "apiKey" | "updateScope"
 };
 
 /** The key a caller presents: the `x-api-key` header over HTTP, `x-api-key` or `apiKey` in graphql-ws connectionParams. */
-function presentedKey(initial: { request?: Request; connectionParams?: Readonly<Record<string, unknown>> }): string | undefined {
+function presentedKey(initial: {
+  request?: Request;
+  connectionParams?: Readonly<Record<string, unknown>>;
+}): string | undefined {
   const header = initial.request?.headers.get("x-api-key");
   if (header) return header;
   const params = initial.connectionParams ?? {};
@@ -66,12 +75,21 @@ export const GRAPHQL_LIMITS = {
 // transport recognises them, and give each a code.
 function ownError(error: GraphQLError | Error, code: string): GraphQLError {
   const source = error as GraphQLError;
-  return new GraphQLError(error.message, { nodes: source.nodes, extensions: { ...source.extensions, code: source.extensions?.code ?? code } });
+  return new GraphQLError(error.message, {
+    nodes: source.nodes,
+    extensions: { ...source.extensions, code: source.extensions?.code ?? code },
+  });
 }
 
 // Armor throws its rejections by default; report them as validation errors (ours, with a code) instead, and
 // throw the parser's token-limit rejection as our own GraphQLError.
-const reportRejection = { propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(ownError(error, "GRAPHQL_VALIDATION_FAILED"))] };
+const reportRejection = {
+  propagateOnRejection: false,
+  onReject: [
+    (context: ValidationContext | null, error: GraphQLError) =>
+      context?.reportError(ownError(error, "GRAPHQL_VALIDATION_FAILED")),
+  ],
+};
 const throwRejection = {
   propagateOnRejection: false,
   onReject: [
@@ -86,9 +104,11 @@ const limitExpensiveFields: Plugin = {
 };
 
 const codeValidationErrors: Plugin = {
-  onValidate: () => ({ result, setResult }) => {
-    if (result.length > 0) setResult(result.map((error) => ownError(error, "GRAPHQL_VALIDATION_FAILED")));
-  },
+  onValidate:
+    () =>
+    ({ result, setResult }) => {
+      if (result.length > 0) setResult(result.map((error) => ownError(error, "GRAPHQL_VALIDATION_FAILED")));
+    },
 };
 
 // Variable values that do not coerce (an unknown enum value, a malformed DateTime) fail before any resolver runs,
@@ -141,9 +161,19 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     },
     plugins: [
       maxTokensPlugin({ n: GRAPHQL_LIMITS.tokens, ...throwRejection }),
-      maxDepthPlugin({ n: GRAPHQL_LIMITS.depth, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
+      maxDepthPlugin({
+        n: GRAPHQL_LIMITS.depth,
+        ignoreIntrospection: true,
+        flattenFragments: true,
+        ...reportRejection,
+      }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.aliases, ...reportRejection }),
-      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.cost, ignoreIntrospection: true, flattenFragments: true, ...reportRejection }),
+      costLimitPlugin({
+        maxCost: GRAPHQL_LIMITS.cost,
+        ignoreIntrospection: true,
+        flattenFragments: true,
+        ...reportRejection,
+      }),
       limitExpensiveFields,
       ...(options.fieldLimits ? [sharedFieldLimits(options.fieldLimits.deps, options.fieldLimits.byField)] : []),
       codeValidationErrors,
@@ -154,7 +184,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       maskError(error, message, isDev) {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (isCrossfillError(original)) return domainGraphqlError(original, error as GraphQLError);
-        if (!(error instanceof GraphQLError) || error.originalError) logger.error({ err: original }, "graphql resolver failed");
+        if (!(error instanceof GraphQLError) || error.originalError)
+          logger.error({ err: original }, "graphql resolver failed");
         return maskError(error, message, isDev);
       },
     },

@@ -16,7 +16,12 @@ export function fieldOccurrencesRule(limits: Readonly<Record<string, number>>): 
         const count = (seen.get(name) ?? 0) + 1;
         seen.set(name, count);
         if (count === limit + 1) {
-          context.reportError(new GraphQLError(`at most ${limit} ${name} per operation`, { nodes: [node], extensions: { code: "INVALID_INPUT" } }));
+          context.reportError(
+            new GraphQLError(`at most ${limit} ${name} per operation`, {
+              nodes: [node],
+              extensions: { code: "INVALID_INPUT" },
+            }),
+          );
         }
       },
     };

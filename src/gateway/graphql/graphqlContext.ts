@@ -32,6 +32,9 @@ export type GraphqlContext = {
 /** The caller's key, or UNAUTHORIZED: for the fields that, like GET /requests/v3, need an active key. */
 export async function requireApiKey(context: GraphqlContext): Promise<ApiKeyRecord> {
   const key = await context.apiKey();
-  if (!key) throw new UnauthorizedError("an API key is required: the x-api-key header, or connectionParams.apiKey over graphql-ws");
+  if (!key)
+    throw new UnauthorizedError(
+      "an API key is required: the x-api-key header, or connectionParams.apiKey over graphql-ws",
+    );
   return key;
 }

@@ -62,14 +62,19 @@ describe("requestUpdated over graphql-ws", () => {
   it("reads the request behind an update once for all its subscribers, and afresh for the next update", async () => {
     const request = await insertTestRequest(pool);
     const clients: Client[] = [];
-    const received: Array<Array<{ status: string; request: { status: string; statusEvents: Array<{ status: string }> } }>> = [];
+    const received: Array<
+      Array<{ status: string; request: { status: string; statusEvents: Array<{ status: string }> } }>
+    > = [];
     for (let i = 0; i < 20; i++) {
       const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0 });
       clients.push(client);
       const inbox: (typeof received)[number] = [];
       received.push(inbox);
       client.subscribe<any>(
-        { query: `subscription ($id: String!) { requestUpdated(id: $id) { status request { status statusEvents { status } } } }`, variables: { id: request.id } },
+        {
+          query: `subscription ($id: String!) { requestUpdated(id: $id) { status request { status statusEvents { status } } } }`,
+          variables: { id: request.id },
+        },
         { next: ({ data }) => inbox.push(data.requestUpdated), error: () => undefined, complete: () => undefined },
       );
     }
@@ -85,30 +90,51 @@ describe("requestUpdated over graphql-ws", () => {
     await publishLatest(request.id);
     await wait(() => received.every((inbox) => inbox.length === 1));
     expect(received.map((inbox) => inbox[0])).toEqual(
-      Array.from({ length: 20 }, () => ({ status: "pending", request: { status: "pending", statusEvents: [{ status: "waiting" }, { status: "pending" }] } })),
+      Array.from({ length: 20 }, () => ({
+        status: "pending",
+        request: { status: "pending", statusEvents: [{ status: "waiting" }, { status: "pending" }] },
+      })),
     );
     expect(queries).toBe(2);
 
-    await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "failure", failReason: "SLIPPAGE" }));
+    await withTransaction(pool, (client) =>
+      transitionRequest(client, { requestId: request.id, to: "failure", failReason: "SLIPPAGE" }),
+    );
     queries = 0;
     await publishLatest(request.id);
     await wait(() => received.every((inbox) => inbox.length === 2));
-    expect(received.every((inbox) => inbox[1].request.status === "failure" && inbox[1].request.statusEvents.length === 3)).toBe(true);
+    expect(
+      received.every((inbox) => inbox[1].request.status === "failure" && inbox[1].request.statusEvents.length === 3),
+    ).toBe(true);
     expect(queries).toBe(2);
     await Promise.all(clients.map((client) => client.dispose()));
   });
 
   it("refuses a connection with an unknown key, and more than 100 operations at once on one connection", async () => {
     const closed = await new Promise<number>((resolve) => {
-      const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined, connectionParams: { apiKey: "cf_unknown" }, on: { closed: (event) => resolve((event as { code: number }).code) } });
-      client.subscribe({ query: "subscription { requestUpdated(chainId: 1) { eventId } }" }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      const client = createClient({
+        url,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        lazy: false,
+        onNonLazyError: () => undefined,
+        connectionParams: { apiKey: "cf_unknown" },
+        on: { closed: (event) => resolve((event as { code: number }).code) },
+      });
+      client.subscribe(
+        { query: "subscription { requestUpdated(chainId: 1) { eventId } }" },
+        { next: () => undefined, error: () => undefined, complete: () => undefined },
+      );
     });
     expect(closed).toBe(4403);
 
     const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0 });
     const errors: unknown[] = [];
     for (let i = 0; i <= GRAPHQL_LIMITS.subscriptionsPerConnection; i++) {
-      client.subscribe({ query: `subscription { requestUpdated(chainId: ${i + 1}) { eventId } }` }, { next: () => undefined, error: (error) => errors.push(error), complete: () => undefined });
+      client.subscribe(
+        { query: `subscription { requestUpdated(chainId: ${i + 1}) { eventId } }` },
+        { next: () => undefined, error: (error) => errors.push(error), complete: () => undefined },
+      );
     }
     const until = Date.now() + 5_000;
     while (errors.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -125,7 +151,14 @@ describe("requestUpdated over graphql-ws", () => {
     const limited = createTestGraphqlServer({
       db: pool,
       statusUpdates: fanout,
-      websocketLimit: { deps: { limiter: createPostgresRateLimiter(pool), now: () => new Date("2026-11-23T10:00:30Z"), trustForwardedFor: false }, limit },
+      websocketLimit: {
+        deps: {
+          limiter: createPostgresRateLimiter(pool),
+          now: () => new Date("2026-11-23T10:00:30Z"),
+          trustForwardedFor: false,
+        },
+        limit,
+      },
     });
     const limitedServer = createServer();
     limitedServer.on("upgrade", routeUpgrades({ "/graphql": limited.handleUpgrade }));
@@ -140,11 +173,18 @@ describe("requestUpdated over graphql-ws", () => {
         const query = i % 2 === 0 ? "{ chains { id } }" : `subscription { requestUpdated(chainId: ${i}) { eventId } }`;
         results.push(
           await new Promise<string>((resolve) => {
-            client.subscribe<any>({ query }, {
-              next: () => resolve("ok"),
-              error: (error) => resolve((error as Array<{ extensions: { code: string; details: { retryAfterSeconds: number } } }>)[0].extensions.code),
-              complete: () => resolve("ok"),
-            });
+            client.subscribe<any>(
+              { query },
+              {
+                next: () => resolve("ok"),
+                error: (error) =>
+                  resolve(
+                    (error as Array<{ extensions: { code: string; details: { retryAfterSeconds: number } } }>)[0]
+                      .extensions.code,
+                  ),
+                complete: () => resolve("ok"),
+              },
+            );
             if (query.startsWith("subscription")) setTimeout(() => resolve("ok"), 200);
           }),
         );
@@ -152,16 +192,29 @@ describe("requestUpdated over graphql-ws", () => {
       return results;
     };
     const keyless = createClient({ url: limitedUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
-    const keyed = createClient({ url: limitedUrl, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { apiKey: key.key } });
+    const keyed = createClient({
+      url: limitedUrl,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { apiKey: key.key },
+    });
     expect(await outcomes(keyless, 4)).toEqual(["ok", "ok", "ok", "RATE_LIMITED"]);
     expect(await outcomes(keyed, 5)).toEqual(["ok", "ok", "ok", "ok", "RATE_LIMITED"]);
     // A second keyless connection from the same address shares the address's window; the refused connection stays usable
     const again = createClient({ url: limitedUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
     expect(await outcomes(again, 1)).toEqual(["RATE_LIMITED"]);
-    const refusal = await new Promise<any>((resolve) => keyless.subscribe({ query: "{ chains { id } }" }, { next: () => undefined, error: resolve, complete: () => undefined }));
+    const refusal = await new Promise<any>((resolve) =>
+      keyless.subscribe(
+        { query: "{ chains { id } }" },
+        { next: () => undefined, error: resolve, complete: () => undefined },
+      ),
+    );
     expect(refusal[0]).toMatchObject({
       message: "rate limit of 3 requests per 60 s exceeded; retry after 30 s",
-      extensions: { code: "RATE_LIMITED", details: { retryAfterSeconds: 30, limit: 3, windowSeconds: 60, policy: "graphql" } },
+      extensions: {
+        code: "RATE_LIMITED",
+        details: { retryAfterSeconds: 30, limit: 3, windowSeconds: 60, policy: "graphql" },
+      },
     });
     await Promise.all([keyless.dispose(), keyed.dispose(), again.dispose()]);
     await limited.close();
@@ -169,18 +222,35 @@ describe("requestUpdated over graphql-ws", () => {
   });
 
   it("answers SERVICE_UNAVAILABLE, not the failure's text, when the rate limiter itself fails", async () => {
-    const failing = { kind: "redis" as const, hit: () => Promise.reject(new Error("connect ECONNREFUSED redis://:hunter2@cache")), close: async () => undefined };
+    const failing = {
+      kind: "redis" as const,
+      hit: () => Promise.reject(new Error("connect ECONNREFUSED redis://:hunter2@cache")),
+      close: async () => undefined,
+    };
     const limit = { name: "graphql", windowSeconds: 60, anonymous: 3, standard: 4, elevated: 5 };
-    const broken = createTestGraphqlServer({ db: pool, statusUpdates: fanout, websocketLimit: { deps: { limiter: failing, now: () => new Date(), trustForwardedFor: false }, limit } });
+    const broken = createTestGraphqlServer({
+      db: pool,
+      statusUpdates: fanout,
+      websocketLimit: { deps: { limiter: failing, now: () => new Date(), trustForwardedFor: false }, limit },
+    });
     const brokenServer = createServer();
     brokenServer.on("upgrade", routeUpgrades({ "/graphql": broken.handleUpgrade }));
     brokenServer.listen(0, "127.0.0.1");
     await once(brokenServer, "listening");
-    const client = createClient({ url: `ws://127.0.0.1:${(brokenServer.address() as AddressInfo).port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `ws://127.0.0.1:${(brokenServer.address() as AddressInfo).port}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
-      const outcome = await new Promise<unknown>((resolve) => client.subscribe({ query: "{ chains { id } }" }, { next: resolve, error: resolve, complete: () => undefined }));
+      const outcome = await new Promise<unknown>((resolve) =>
+        client.subscribe({ query: "{ chains { id } }" }, { next: resolve, error: resolve, complete: () => undefined }),
+      );
       expect(outcome).toEqual([
-        expect.objectContaining({ message: "rate limit counters are unavailable; retry shortly", extensions: { code: "SERVICE_UNAVAILABLE" } }),
+        expect.objectContaining({
+          message: "rate limit counters are unavailable; retry shortly",
+          extensions: { code: "SERVICE_UNAVAILABLE" },
+        }),
       ]);
       expect(JSON.stringify(outcome)).not.toContain("hunter2");
     } finally {
@@ -208,11 +278,17 @@ describe("requestUpdated over graphql-ws", () => {
       let completed = false;
       client.subscribe<any>(
         { query: "subscription { requestUpdated(myKey: true) { status } }" },
-        { next: ({ data }) => statuses.push(data.requestUpdated.status), error: () => undefined, complete: () => (completed = true) },
+        {
+          next: ({ data }) => statuses.push(data.requestUpdated.status),
+          error: () => undefined,
+          complete: () => (completed = true),
+        },
       );
       const request = await insertTestRequest(pool, { apiKeyId: key.id });
       // published until the subscription, registered asynchronously, has one
-      await expect.poll(async () => (await publishLatest(request.id), statuses.length), { timeout: 5_000, interval: 50 }).toBeGreaterThan(0);
+      await expect
+        .poll(async () => (await publishLatest(request.id), statuses.length), { timeout: 5_000, interval: 50 })
+        .toBeGreaterThan(0);
       await revokeApiKey(pool, key.id);
       await expect.poll(() => completed, { timeout: 5_000 }).toBe(true);
       await withTransaction(pool, (db) => transitionRequest(db, { requestId: request.id, to: "pending" }));

@@ -13,12 +13,27 @@ describe("sharedFieldLimits", () => {
     const bus = createStatusBus();
     const fanout = createStatusFanout(bus);
     const listing = { name: "requests-v3", windowSeconds: 60, anonymous: 0, standard: 3, elevated: 6 };
-    const deps = { limiter: createPostgresRateLimiter(database.pool), now: () => new Date("2026-11-23T10:00:30Z"), trustForwardedFor: false };
-    const server = createTestGraphqlServer({ db: database.pool, statusUpdates: fanout, fieldLimits: { deps, byField: { requests: listing } } });
-    const [mine, other] = [await createApiKey(database.pool, Buffer.alloc(32, 1), { name: "mine" }), await createApiKey(database.pool, Buffer.alloc(32, 1), { name: "other" })];
+    const deps = {
+      limiter: createPostgresRateLimiter(database.pool),
+      now: () => new Date("2026-11-23T10:00:30Z"),
+      trustForwardedFor: false,
+    };
+    const server = createTestGraphqlServer({
+      db: database.pool,
+      statusUpdates: fanout,
+      fieldLimits: { deps, byField: { requests: listing } },
+    });
+    const [mine, other] = [
+      await createApiKey(database.pool, Buffer.alloc(32, 1), { name: "mine" }),
+      await createApiKey(database.pool, Buffer.alloc(32, 1), { name: "other" }),
+    ];
     const gql = async (query: string, key: string) => {
       const response = await server.fetch(
-        new Request("http://localhost/graphql", { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify({ query }) }),
+        new Request("http://localhost/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": key },
+          body: JSON.stringify({ query }),
+        }),
       );
       const body = (await response.json()) as { errors?: Array<{ message: string; extensions: { code: string } }> };
       return body.errors?.[0]?.extensions.code ?? "ok";

@@ -10,12 +10,16 @@ import type { GraphqlContext } from "./graphqlContext.js";
  * listing requests over GraphQL spends the same budget as on GET /requests/v3, so GraphQL is no way around it.
  * Only keyed callers: those fields need a key anyway (their resolvers answer UNAUTHORIZED without one).
  */
-export function sharedFieldLimits(deps: RateLimitDeps, limits: Readonly<Record<string, RouteLimit>>): Plugin<GraphqlContext> {
+export function sharedFieldLimits(
+  deps: RateLimitDeps,
+  limits: Readonly<Record<string, RouteLimit>>,
+): Plugin<GraphqlContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const operation = (args.document as DocumentNode).definitions.find(
         (definition): definition is OperationDefinitionNode =>
-          definition.kind === Kind.OPERATION_DEFINITION && (!args.operationName || definition.name?.value === args.operationName),
+          definition.kind === Kind.OPERATION_DEFINITION &&
+          (!args.operationName || definition.name?.value === args.operationName),
       );
       const charged: RouteLimit[] = (operation?.selectionSet.selections ?? []).flatMap((selection: SelectionNode) =>
         selection.kind === Kind.FIELD && limits[selection.name.value] ? [limits[selection.name.value]] : [],
@@ -24,7 +28,10 @@ export function sharedFieldLimits(deps: RateLimitDeps, limits: Readonly<Record<s
       const key = await (args.contextValue as GraphqlContext).apiKey().catch(() => undefined);
       if (!key) return;
       try {
-        await hitRateLimits(deps, charged.map((limit) => policyFor(limit, key, () => "unused")));
+        await hitRateLimits(
+          deps,
+          charged.map((limit) => policyFor(limit, key, () => "unused")),
+        );
       } catch (error) {
         if (!isCrossfillError(error)) throw error;
         setResultAndStopExecution({ errors: [domainGraphqlError(error)] });

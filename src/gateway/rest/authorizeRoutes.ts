@@ -8,7 +8,9 @@ import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
 import { jsonBody, parseInput } from "./jsonBody.js";
 import { type RateLimitDeps, type RouteLimit, callerPolicy, enforceRateLimits } from "./rateLimit.js";
 
-const address = z.string().refine((value) => isAddress(value, { strict: false }), "must be a 0x-prefixed 20-byte address");
+const address = z
+  .string()
+  .refine((value) => isAddress(value, { strict: false }), "must be a 0x-prefixed 20-byte address");
 const chainId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const MAX_UINT256 = 2n ** 256n - 1n;
 
@@ -20,7 +22,10 @@ export const authorizeBody = z
     wallet: address,
     depositor: address,
     nonce: z
-      .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,78}$/, "must be a decimal integer string")])
+      .union([
+        z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+        z.string().regex(/^\d{1,78}$/, "must be a decimal integer string"),
+      ])
       .transform((value) => BigInt(value))
       .refine((value) => value <= MAX_UINT256, "must fit in uint256"),
     id: z.string().refine((value) => isHex(value) && value.length === 66, "must be the 32-byte 0x-prefixed request id"),
@@ -32,7 +37,11 @@ export const authorizeBody = z
 
 /** The query of POST /authorize: the wallet's signature of the step's typed data. */
 export const authorizeQuery = z
-  .object({ signature: z.string().regex(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, "must be a 64- or 65-byte 0x-prefixed signature") })
+  .object({
+    signature: z
+      .string()
+      .regex(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/, "must be a 64- or 65-byte 0x-prefixed signature"),
+  })
   .strict();
 
 export type AuthorizeLimits = { wallet: RouteLimit; total: RouteLimit };

@@ -22,11 +22,16 @@ export function docsRoutes(): Hono {
   const document = openapiDocument();
   app.get("/openapi.json", (c) => c.json(document));
   app.get("/docs", (c) => c.html(PAGE));
-  app.get("/docs/api.md", (c) => c.body(readFileSync(API_GUIDE, "utf8"), 200, { "content-type": "text/markdown; charset=utf-8" }));
+  app.get("/docs/api.md", (c) =>
+    c.body(readFileSync(API_GUIDE, "utf8"), 200, { "content-type": "text/markdown; charset=utf-8" }),
+  );
   app.get("/docs/assets/:file", (c) => {
     const type = ASSETS[c.req.param("file")];
     if (!type) return c.notFound();
-    return c.body(readFileSync(path.join(assetsDir, c.req.param("file"))), 200, { "content-type": type, "cache-control": "public, max-age=86400" });
+    return c.body(readFileSync(path.join(assetsDir, c.req.param("file"))), 200, {
+      "content-type": type,
+      "cache-control": "public, max-age=86400",
+    });
   });
   return app;
 }

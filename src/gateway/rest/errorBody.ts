@@ -4,10 +4,19 @@ export type ErrorBody = { message: string; errorCode: string; requestId?: string
 
 /** The edge translation of any thrown value into a status, the spec's error body and headers; internals stay hidden. */
 export function errorBody(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
-  if (!isCrossfillError(error)) return { status: 500, body: { message: "Internal error; it has been logged", errorCode: "UNKNOWN_ERROR" }, headers: {} };
+  if (!isCrossfillError(error))
+    return {
+      status: 500,
+      body: { message: "Internal error; it has been logged", errorCode: "UNKNOWN_ERROR" },
+      headers: {},
+    };
   const headers: Record<string, string> = {};
   if (error.errorCode === "RATE_LIMITED" && error.details) {
-    const { retryAfterSeconds, limit, windowSeconds } = error.details as { retryAfterSeconds: number; limit: number; windowSeconds: number };
+    const { retryAfterSeconds, limit, windowSeconds } = error.details as {
+      retryAfterSeconds: number;
+      limit: number;
+      windowSeconds: number;
+    };
     headers["Retry-After"] = String(retryAfterSeconds);
     headers.RateLimit = `limit=${limit}, remaining=0, reset=${retryAfterSeconds}`;
     headers["RateLimit-Policy"] = `${limit};w=${windowSeconds}`;

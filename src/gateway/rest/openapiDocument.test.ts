@@ -7,7 +7,13 @@ import { openapiDocument } from "./openapiDocument.js";
 type Parameter = { name: string; in: string; required: boolean; schema: Record<string, unknown>; description?: string };
 
 describe("OpenAPI document", () => {
-  const document = openapiDocument() as { openapi: string; paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: any; deprecated?: boolean; security?: unknown }>> };
+  const document = openapiDocument() as {
+    openapi: string;
+    paths: Record<
+      string,
+      Record<string, { parameters?: Parameter[]; requestBody?: any; deprecated?: boolean; security?: unknown }>
+    >;
+  };
 
   it("is OpenAPI 3.1 and lists exactly the parameters the parsers accept", () => {
     expect(document.openapi).toBe("3.1.0");
@@ -28,16 +34,29 @@ describe("OpenAPI document", () => {
     expect(byName.id.schema).toMatchObject({ pattern: "^0x[0-9a-fA-F]{64}$" });
     expect(byName.term.description).toMatch(/tx hash/);
     const quote = document.paths["/quote/v2"].post.requestBody.content["application/json"].schema;
-    expect(quote.required).toEqual(expect.arrayContaining(["user", "originChainId", "destinationChainId", "amount", "tradeType"]));
+    expect(quote.required).toEqual(
+      expect.arrayContaining(["user", "originChainId", "destinationChainId", "amount", "tradeType"]),
+    );
     expect(quote.properties.tradeType).toMatchObject({ enum: ["EXACT_INPUT", "EXACT_OUTPUT"] });
     expect(quote.properties.subsidizationBps).toMatchObject({ minimum: 0, maximum: 10000 });
     const quoteData = document.paths["/integrators/quote-data"].get.parameters!;
     expect(quoteData).toEqual([expect.objectContaining({ name: "requestId", required: true })]);
-    expect(document.paths["/transactions/index"].post.requestBody.content["application/json"].schema.required).toEqual(["txHash", "chainId"]);
+    expect(document.paths["/transactions/index"].post.requestBody.content["application/json"].schema.required).toEqual([
+      "txHash",
+      "chainId",
+    ]);
     const authorize = document.paths["/authorize"].post;
     expect(authorize.parameters).toEqual([expect.objectContaining({ name: "signature", in: "query", required: true })]);
     const authorizeBody = authorize.requestBody.content["application/json"].schema;
-    expect(authorizeBody.required).toEqual(["type", "walletChainId", "wallet", "depositor", "nonce", "id", "signatureChainId"]);
+    expect(authorizeBody.required).toEqual([
+      "type",
+      "walletChainId",
+      "wallet",
+      "depositor",
+      "nonce",
+      "id",
+      "signatureChainId",
+    ]);
     expect(authorizeBody.properties.type).toMatchObject({ const: "nonce-mapping" });
   });
 

@@ -8,7 +8,11 @@ type JsonSchema = Record<string, unknown>;
 
 /** JSON Schema of what a caller sends (a schema's input side: before coercions and defaults). */
 function inputSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+    target: "draft-2020-12",
+  }) as JsonSchema;
   return rest;
 }
 
@@ -29,8 +33,14 @@ function queryParameters(schema: z.ZodObject): JsonSchema[] {
 
 const json = (schema: JsonSchema) => ({ "application/json": { schema } });
 const errorResponse = (description: string) => ({ description, content: json({ $ref: "#/components/schemas/Error" }) });
-const ERRORS = { "400": errorResponse("bad input; the message names the parameter"), "429": errorResponse("rate limited; see Retry-After") };
-const AUTH_ERRORS = { "401": errorResponse("missing, unknown or revoked x-api-key"), "403": errorResponse("not owned by your integrator") };
+const ERRORS = {
+  "400": errorResponse("bad input; the message names the parameter"),
+  "429": errorResponse("rate limited; see Retry-After"),
+};
+const AUTH_ERRORS = {
+  "401": errorResponse("missing, unknown or revoked x-api-key"),
+  "403": errorResponse("not owned by your integrator"),
+};
 const anyObject = { type: "object", additionalProperties: true };
 
 /** The OpenAPI 3.1 document of the REST surface, generated from the zod schemas the routes validate with. */
@@ -41,30 +51,64 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
     info: {
       title: "Crossfill",
       version: "1",
-      description: "Cross-chain intents: quote, deposit, fill. Choices the public interface leaves open are documented in docs/API.md.",
+      description:
+        "Cross-chain intents: quote, deposit, fill. Choices the public interface leaves open are documented in docs/API.md.",
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
       schemas: {
-        Error: { type: "object", required: ["message", "errorCode"], properties: { message: { type: "string" }, errorCode: { type: "string" } } },
+        Error: {
+          type: "object",
+          required: ["message", "errorCode"],
+          properties: { message: { type: "string" }, errorCode: { type: "string" } },
+        },
       },
     },
     paths: {
-      "/quote/v2": { post: { summary: "Executable quote", requestBody: quoteBody, responses: { "200": { description: "Quote response", content: json(anyObject) }, ...ERRORS } } },
-      "/quote": { post: { summary: "Executable quote (same as /quote/v2)", requestBody: quoteBody, responses: { "200": { description: "Quote response", content: json(anyObject) }, ...ERRORS } } },
+      "/quote/v2": {
+        post: {
+          summary: "Executable quote",
+          requestBody: quoteBody,
+          responses: { "200": { description: "Quote response", content: json(anyObject) }, ...ERRORS },
+        },
+      },
+      "/quote": {
+        post: {
+          summary: "Executable quote (same as /quote/v2)",
+          requestBody: quoteBody,
+          responses: { "200": { description: "Quote response", content: json(anyObject) }, ...ERRORS },
+        },
+      },
       "/price": {
         post: {
           summary: "Price only: the quote's fees and details; nothing stored",
           requestBody: quoteBody,
-          responses: { "200": { description: "{fees, details}", content: json({ type: "object", properties: { fees: anyObject, details: anyObject } }) }, ...ERRORS },
+          responses: {
+            "200": {
+              description: "{fees, details}",
+              content: json({ type: "object", properties: { fees: anyObject, details: anyObject } }),
+            },
+            ...ERRORS,
+          },
         },
       },
       "/intents/status/v3": {
         get: {
           summary: "Status of one request",
-          parameters: [{ name: "requestId", in: "query", required: true, schema: { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" } }],
-          responses: { "200": { description: "Status record", content: json(anyObject) }, "404": errorResponse("unknown request"), ...ERRORS },
+          parameters: [
+            {
+              name: "requestId",
+              in: "query",
+              required: true,
+              schema: { type: "string", pattern: "^0x[0-9a-fA-F]{64}$" },
+            },
+          ],
+          responses: {
+            "200": { description: "Status record", content: json(anyObject) },
+            "404": errorResponse("unknown request"),
+            ...ERRORS,
+          },
         },
       },
       "/requests/v3": {
@@ -78,7 +122,11 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
               content: json({
                 type: "object",
                 required: ["requests", "continuation"],
-                properties: { requests: { type: "array", items: anyObject }, continuation: { type: ["string", "null"] }, total: { type: "integer" } },
+                properties: {
+                  requests: { type: "array", items: anyObject },
+                  continuation: { type: ["string", "null"] },
+                  total: { type: "integer" },
+                },
               }),
             },
             ...ERRORS,
@@ -103,7 +151,12 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
           summary: "Quote-time data of one of your requests",
           security: [{ apiKey: [] }],
           parameters: queryParameters(quoteDataQuerySchema),
-          responses: { "200": { description: "Stored quote data", content: json(anyObject) }, "404": errorResponse("unknown request"), ...ERRORS, ...AUTH_ERRORS },
+          responses: {
+            "200": { description: "Stored quote data", content: json(anyObject) },
+            "404": errorResponse("unknown request"),
+            ...ERRORS,
+            ...AUTH_ERRORS,
+          },
         },
       },
       "/authorize": {
@@ -114,7 +167,15 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
           responses: {
             "200": {
               description: "recorded (or already recorded)",
-              content: json({ type: "object", properties: { message: { type: "string" }, requestId: { type: "string" }, depositor: { type: "string" }, nonce: { type: "string" } } }),
+              content: json({
+                type: "object",
+                properties: {
+                  message: { type: "string" },
+                  requestId: { type: "string" },
+                  depositor: { type: "string" },
+                  nonce: { type: "string" },
+                },
+              }),
             },
             "403": errorResponse("wallet is not the request's user"),
             "404": errorResponse("unknown request"),
@@ -123,12 +184,18 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
           },
         },
       },
-      "/chains": { get: { summary: "Chain metadata", responses: { "200": { description: "{chains}", content: json(anyObject) } } } },
+      "/chains": {
+        get: { summary: "Chain metadata", responses: { "200": { description: "{chains}", content: json(anyObject) } } },
+      },
       "/transactions/index": {
         post: {
           summary: "Index a transaction the indexer missed",
           requestBody: { required: true, content: json(inputSchema(indexBody)) },
-          responses: { "200": { description: "indexed", content: json(anyObject) }, "404": errorResponse("transaction not found"), ...ERRORS },
+          responses: {
+            "200": { description: "indexed", content: json(anyObject) },
+            "404": errorResponse("transaction not found"),
+            ...ERRORS,
+          },
         },
       },
     },

@@ -7,7 +7,9 @@ import { jsonBody } from "./jsonBody.js";
 import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
 
 /** POST /price: a quote's fees and details without an order; an API key is optional and only raises the rate limit. */
-export function priceRoutes(deps: RateLimitDeps & { pool: pg.Pool; quoteEngine: QuoteEngineDeps; limit: RouteLimit }): Hono<AuthEnv> {
+export function priceRoutes(
+  deps: RateLimitDeps & { pool: pg.Pool; quoteEngine: QuoteEngineDeps; limit: RouteLimit },
+): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.post("/price", apiKeyAuth(deps.pool, { required: false }), rateLimit(deps, deps.limit), async (c) =>
     c.json(await createPrice(deps.quoteEngine, await jsonBody(c.req.raw))),

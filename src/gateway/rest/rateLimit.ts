@@ -24,14 +24,22 @@ export type RouteLimits = typeof DEFAULT_ROUTE_LIMITS;
 export type RateLimitDeps = { limiter: RateLimiter; now: () => Date; trustForwardedFor: boolean };
 
 /** A client's address: the socket's peer, or the first X-Forwarded-For hop behind a trusted proxy. */
-export function pickClientAddress(forwardedFor: string | undefined, peer: string | undefined, trustForwardedFor: boolean): string {
+export function pickClientAddress(
+  forwardedFor: string | undefined,
+  peer: string | undefined,
+  trustForwardedFor: boolean,
+): string {
   const forwarded = trustForwardedFor ? forwardedFor?.split(",")[0]?.trim() : undefined;
   return forwarded || peer || "unknown";
 }
 
 /** The address of a client asking for a websocket upgrade (see pickClientAddress). */
 export function upgradeClientAddress(request: IncomingMessage, trustForwardedFor: boolean): string {
-  return pickClientAddress(request.headers["x-forwarded-for"]?.toString(), request.socket.remoteAddress, trustForwardedFor);
+  return pickClientAddress(
+    request.headers["x-forwarded-for"]?.toString(),
+    request.socket.remoteAddress,
+    trustForwardedFor,
+  );
 }
 
 /** The calling client's address (see pickClientAddress). */
@@ -83,7 +91,11 @@ export function setRateLimitHeaders(c: Context, outcome: RateLimitOutcome): void
 }
 
 /** Counts one call against the policy; the counters' store (Redis, Postgres) being down is a 503, retryable. */
-export async function countCall(deps: Pick<RateLimitDeps, "limiter">, policy: RateLimitPolicy, now: Date): Promise<RateLimitOutcome> {
+export async function countCall(
+  deps: Pick<RateLimitDeps, "limiter">,
+  policy: RateLimitPolicy,
+  now: Date,
+): Promise<RateLimitOutcome> {
   try {
     return await deps.limiter.hit(policy, now.getTime());
   } catch (error) {
@@ -95,17 +107,23 @@ export async function countCall(deps: Pick<RateLimitDeps, "limiter">, policy: Ra
  * Counts the call against each policy in order and stops at the first one exceeded (RateLimitedError); answers
  * the outcome of the policy closest to its limit.
  */
-export async function hitRateLimits(deps: RateLimitDeps, policies: RateLimitPolicy[]): Promise<RateLimitOutcome | undefined> {
+export async function hitRateLimits(
+  deps: RateLimitDeps,
+  policies: RateLimitPolicy[],
+): Promise<RateLimitOutcome | undefined> {
   let tightest: RateLimitOutcome | undefined;
   for (const policy of policies) {
     const outcome = await countCall(deps, policy, deps.now());
     if (!outcome.allowed) {
-      throw new RateLimitedError(`rate limit of ${policy.limit} requests per ${policy.windowSeconds} s exceeded; retry after ${outcome.resetSeconds} s`, {
-        retryAfterSeconds: outcome.resetSeconds,
-        limit: policy.limit,
-        windowSeconds: policy.windowSeconds,
-        policy: policy.name,
-      });
+      throw new RateLimitedError(
+        `rate limit of ${policy.limit} requests per ${policy.windowSeconds} s exceeded; retry after ${outcome.resetSeconds} s`,
+        {
+          retryAfterSeconds: outcome.resetSeconds,
+          limit: policy.limit,
+          windowSeconds: policy.windowSeconds,
+          policy: policy.name,
+        },
+      );
     }
     if (!tightest || outcome.remaining < tightest.remaining) tightest = outcome;
   }

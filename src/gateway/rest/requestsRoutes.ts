@@ -9,7 +9,12 @@ import { type RecordRegistry, recordLookups } from "../../requests/recordLookups
 import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
 import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
 
-export type RequestsRouteDeps = RateLimitDeps & { pool: pg.Pool; registry: RecordRegistry; cursorSecret: Buffer; limit: RouteLimit };
+export type RequestsRouteDeps = RateLimitDeps & {
+  pool: pg.Pool;
+  registry: RecordRegistry;
+  cursorSecret: Buffer;
+  limit: RouteLimit;
+};
 /** GET /requests/v3: an active key is required; every filter of the spec; keyset pages behind an opaque cursor. */
 export function requestsRoutes(deps: RequestsRouteDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -19,7 +24,8 @@ export function requestsRoutes(deps: RequestsRouteDeps): Hono<AuthEnv> {
     const parsed = parseRequestsV3Query(c.req.queries());
     const filter = await authorizeRequestFilter(deps.pool, parsed.filter, caller?.integrator);
     const sort = { sortBy: parsed.sortBy, sortDirection: parsed.sortDirection };
-    const after = parsed.continuation === undefined ? undefined : decodeCursor(deps.cursorSecret, sort, parsed.continuation);
+    const after =
+      parsed.continuation === undefined ? undefined : decodeCursor(deps.cursorSecret, sort, parsed.continuation);
     // One row beyond the page tells whether another page exists.
     const [views, total] = await Promise.all([
       listRequestViews(deps.pool, { filter, ...sort, limit: parsed.limit + 1, after }),
@@ -27,8 +33,15 @@ export function requestsRoutes(deps: RequestsRouteDeps): Hono<AuthEnv> {
     ]);
     const page = views.slice(0, parsed.limit);
     const last = page.at(-1);
-    const continuation = views.length > parsed.limit && last ? encodeCursor(deps.cursorSecret, sort, { value: last.sortValue, id: last.id }) : null;
-    const context = { ...lookups, callerIntegrator: caller?.integrator, includeAuthenticatedData: parsed.includeAuthenticatedData };
+    const continuation =
+      views.length > parsed.limit && last
+        ? encodeCursor(deps.cursorSecret, sort, { value: last.sortValue, id: last.id })
+        : null;
+    const context = {
+      ...lookups,
+      callerIntegrator: caller?.integrator,
+      includeAuthenticatedData: parsed.includeAuthenticatedData,
+    };
     return c.json({
       requests: page.map((view) => buildRequestRecordV3(view, context)),
       continuation,

@@ -36,11 +36,21 @@ export function requestsV2Routes(deps: RequestsV2Deps): Hono<AuthEnv> {
     await next();
     for (const [name, value] of Object.entries(v2DeprecationHeaders())) c.res.headers.set(name, value);
     const exposed = c.res.headers.get("Access-Control-Expose-Headers");
-    c.res.headers.set("Access-Control-Expose-Headers", [exposed, "Deprecation", "Sunset", "Link"].filter(Boolean).join(", "));
+    c.res.headers.set(
+      "Access-Control-Expose-Headers",
+      [exposed, "Deprecation", "Sunset", "Link"].filter(Boolean).join(", "),
+    );
   });
   app.use("/requests/v2", async (c, next) => {
     if (!v2IsSunset(deps.now())) return next();
-    return c.json({ message: "GET /requests/v2 was retired on 2026-11-24; use GET /requests/v3", successor: V2_SUCCESSOR, migrationGuide: V2_MIGRATION_GUIDE }, 410);
+    return c.json(
+      {
+        message: "GET /requests/v2 was retired on 2026-11-24; use GET /requests/v3",
+        successor: V2_SUCCESSOR,
+        migrationGuide: V2_MIGRATION_GUIDE,
+      },
+      410,
+    );
   });
   app.use("/requests/v2", apiKeyAuth(deps.pool, { required: false }));
   app.use("/requests/v2", async (c, next) => {
@@ -50,7 +60,11 @@ export function requestsV2Routes(deps: RequestsV2Deps): Hono<AuthEnv> {
     if (!outcome.allowed) {
       // The spec's v2 429: no retry-after value, a pointer to the successor instead.
       return c.json(
-        { message: `GET /requests/v2 is deprecated and throttled to ${policy.limit} requests per second; move to GET /requests/v3`, successor: V2_SUCCESSOR, migrationGuide: V2_MIGRATION_GUIDE },
+        {
+          message: `GET /requests/v2 is deprecated and throttled to ${policy.limit} requests per second; move to GET /requests/v3`,
+          successor: V2_SUCCESSOR,
+          migrationGuide: V2_MIGRATION_GUIDE,
+        },
         429,
       );
     }
@@ -60,9 +74,12 @@ export function requestsV2Routes(deps: RequestsV2Deps): Hono<AuthEnv> {
   app.get("/requests/v2", async (c) => {
     const caller = c.get("apiKey");
     const parsed = parseRequestsV2Query(c.req.queries());
-    const filter = await authorizeRequestFilter(deps.pool, parsed.filter, caller?.integrator, { referrerNeedsApiKey: false });
+    const filter = await authorizeRequestFilter(deps.pool, parsed.filter, caller?.integrator, {
+      referrerNeedsApiKey: false,
+    });
     const sort = { sortBy: parsed.sortBy, sortDirection: parsed.sortDirection };
-    const after = parsed.continuation === undefined ? undefined : decodeCursor(deps.cursorSecret, sort, parsed.continuation);
+    const after =
+      parsed.continuation === undefined ? undefined : decodeCursor(deps.cursorSecret, sort, parsed.continuation);
     const views = await listRequestViews(deps.pool, { filter, ...sort, limit: parsed.limit + 1, after });
     const page = views.slice(0, parsed.limit);
     const last = page.at(-1);
@@ -74,7 +91,10 @@ export function requestsV2Routes(deps: RequestsV2Deps): Hono<AuthEnv> {
     };
     return c.json({
       requests: page.map((view) => buildRequestRecordV2(view, context)),
-      continuation: views.length > parsed.limit && last ? encodeCursor(deps.cursorSecret, sort, { value: last.sortValue, id: last.id }) : null,
+      continuation:
+        views.length > parsed.limit && last
+          ? encodeCursor(deps.cursorSecret, sort, { value: last.sortValue, id: last.id })
+          : null,
       deprecation: v2DeprecationNotice(),
     });
   });

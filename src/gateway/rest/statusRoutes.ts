@@ -11,7 +11,8 @@ export function statusRoutes(deps: { pool: pg.Pool }): Hono {
     app.get(path, async (c) => {
       const requestId = c.req.query("requestId");
       if (!requestId) throw new InvalidInputError("INVALID_INPUT", "requestId is required");
-      if (!/^0x[0-9a-fA-F]{64}$/.test(requestId)) throw new InvalidInputError("INVALID_INPUT", "requestId must be a 32-byte hex string");
+      if (!/^0x[0-9a-fA-F]{64}$/.test(requestId))
+        throw new InvalidInputError("INVALID_INPUT", "requestId must be a 32-byte hex string");
       const record = await getStatusRecord(deps.pool, requestId.toLowerCase());
       if (!record) throw new NotFoundError("REQUEST_NOT_FOUND", `request ${requestId} was not found`);
       return c.json({

@@ -13,14 +13,24 @@ import { jsonBody, parseInput } from "./jsonBody.js";
 export const indexBody = z.object({
   txHash: z.string().refine((value) => isHash(value), "must be a 32-byte 0x-prefixed transaction hash"),
   // The official client sends the chain id as a decimal string.
-  chainId: z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]),
+  chainId: z.union([
+    z.number().int().positive(),
+    z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .transform(Number),
+  ]),
 });
 
 /**
  * POST /transactions/index: records the deposits of a mined transaction the indexer has not seen yet, from
  * its receipt, as chain facts (the reconcile tick applies them like the indexer's own).
  */
-export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry; client: (chainId: number) => EvmChainClient }): Hono {
+export function transactionRoutes(deps: {
+  pool: pg.Pool;
+  registry: ChainRegistry;
+  client: (chainId: number) => EvmChainClient;
+}): Hono {
   return new Hono().post("/transactions/index", async (c) => {
     const body = parseInput(indexBody, await jsonBody(c.req.raw));
     const chain = deps.registry.chain(body.chainId);
@@ -28,6 +38,10 @@ export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry
     const facts = await readDepositFacts(deps.client(chain.id), body.txHash as Hex);
     let recorded = 0;
     for (const fact of facts) if (await insertDepositFact(deps.pool, fact, "manual")) recorded += 1;
-    return c.json({ message: facts.length ? "Transaction indexed" : "Transaction has no deposit", deposits: facts.length, recorded });
+    return c.json({
+      message: facts.length ? "Transaction indexed" : "Transaction has no deposit",
+      deposits: facts.length,
+      recorded,
+    });
   });
 }

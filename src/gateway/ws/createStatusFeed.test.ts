@@ -15,7 +15,12 @@ const ID_A = `0x${"a".repeat(64)}`;
 const ID_B = `0x${"b".repeat(64)}`;
 const WALLET = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 
-function update(requestId: string, status: StatusUpdate["body"]["data"]["status"], wallets = [WALLET], chainIds = [31338, 31339]): StatusUpdate {
+function update(
+  requestId: string,
+  status: StatusUpdate["body"]["data"]["status"],
+  wallets = [WALLET],
+  chainIds = [31338, 31339],
+): StatusUpdate {
   return {
     eventId: String(Math.random()),
     requestId,
@@ -75,7 +80,11 @@ async function connect(url: string, apiKey?: string) {
 describe("websocket status feed", () => {
   const bus = createStatusBus();
   const fanout = createStatusFanout(bus);
-  const KEYS: Record<string, { integrator: string }> = { cf_acme: { integrator: "acme" }, cf_acme_2: { integrator: "acme" }, cf_other: { integrator: "other" } };
+  const KEYS: Record<string, { integrator: string }> = {
+    cf_acme: { integrator: "acme" },
+    cf_acme_2: { integrator: "acme" },
+    cf_other: { integrator: "other" },
+  };
   const authenticate = async (key: string) => {
     if (key === "cf_db_down") throw new Error("connect ECONNREFUSED postgres://admin:hunter2@db");
     if (!KEYS[key]) throw new UnauthorizedError("x-api-key is not a known API key");
@@ -120,7 +129,11 @@ describe("websocket status feed", () => {
 
   it("filters by wallet or chain, and sends an update once when several filters match", async () => {
     const client = await connect(url);
-    client.send({ type: "subscribe", event: "request.status.updated", filters: { wallet: WALLET.toUpperCase().replace("0X", "0x") } });
+    client.send({
+      type: "subscribe",
+      event: "request.status.updated",
+      filters: { wallet: WALLET.toUpperCase().replace("0X", "0x") },
+    });
     client.send({ type: "subscribe", event: "request.status.updated", filters: { chainId: 31339 } });
     await client.next();
     await client.next();
@@ -136,14 +149,19 @@ describe("websocket status feed", () => {
   it("answers malformed or unknown messages with an error and keeps the connection", async () => {
     const client = await connect(url);
     client.send("not json");
-    expect(await client.next()).toMatchObject({ type: "error", errorCode: "INVALID_INPUT", message: "message is not JSON" });
+    expect(await client.next()).toMatchObject({
+      type: "error",
+      errorCode: "INVALID_INPUT",
+      message: "message is not JSON",
+    });
     client.send({ type: "subscribe", event: "request.created", filters: { id: ID_A } });
     expect(await client.next()).toMatchObject({ type: "error", errorCode: "INVALID_INPUT" });
     client.send({ type: "subscribe", event: "request.status.updated", filters: { id: "0x1234" } });
     expect((await client.next()).message).toMatch(/32-byte hex/);
     client.send({ type: "subscribe", event: "request.status.updated", filters: { id: ID_A, wallet: WALLET } });
     expect(await client.next()).toMatchObject({ type: "error" });
-    for (const chainId of [1, 2, 3]) client.send({ type: "subscribe", event: "request.status.updated", filters: { chainId } });
+    for (const chainId of [1, 2, 3])
+      client.send({ type: "subscribe", event: "request.status.updated", filters: { chainId } });
     for (let i = 0; i < 3; i++) expect(await client.next()).toMatchObject({ type: "subscribed" });
     client.send({ type: "subscribe", event: "request.status.updated", filters: { chainId: 4 } });
     expect((await client.next()).message).toMatch(/at most 3 subscriptions/);
@@ -200,7 +218,12 @@ describe("websocket status feed", () => {
   it("shows a request's referrer only to connections with a key of the integrator that quoted it, and refuses bad keys before upgrading", async () => {
     const owned: StatusUpdate = { ...update(ID_A, "pending"), apiKeyId: "k1", apiKeyIntegrator: "acme" };
     owned.body = { ...owned.body, data: { ...owned.body.data, referrer: "acme.app" } };
-    const clients = await Promise.all([connect(url, "cf_acme"), connect(url, "cf_acme_2"), connect(url, "cf_other"), connect(url)]);
+    const clients = await Promise.all([
+      connect(url, "cf_acme"),
+      connect(url, "cf_acme_2"),
+      connect(url, "cf_other"),
+      connect(url),
+    ]);
     for (const client of clients) {
       client.send({ type: "subscribe", event: "request.status.updated", filters: { id: ID_A } });
       await client.next();
@@ -220,7 +243,10 @@ describe("websocket status feed", () => {
       });
       return { status: response.statusCode, body: JSON.parse(body) };
     };
-    expect(await refused("cf_unknown")).toEqual({ status: 401, body: { message: "x-api-key is not a known API key", errorCode: "UNAUTHORIZED" } });
+    expect(await refused("cf_unknown")).toEqual({
+      status: 401,
+      body: { message: "x-api-key is not a known API key", errorCode: "UNAUTHORIZED" },
+    });
     const failed = await refused("cf_db_down");
     expect(failed.status).toBe(500);
     expect(JSON.stringify(failed.body)).not.toContain("hunter2");

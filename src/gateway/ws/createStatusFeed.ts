@@ -31,7 +31,13 @@ export type StatusFeed = {
   close(): Promise<void>;
 };
 
-type Client = { socket: WebSocket; keys: Set<string>; alive: boolean; listener: StatusListener; integrator: string | undefined };
+type Client = {
+  socket: WebSocket;
+  keys: Set<string>;
+  alive: boolean;
+  listener: StatusListener;
+  integrator: string | undefined;
+};
 
 const MAX_FRAME_BYTES = 4 * 1024;
 
@@ -71,14 +77,21 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   };
 
   wss.on("connection", (socket: WebSocket, integrator: string | undefined) => {
-    const client: Client = { socket, keys: new Set(), alive: true, integrator, listener: (update) => send(client, bodyText(update, client)) };
+    const client: Client = {
+      socket,
+      keys: new Set(),
+      alive: true,
+      integrator,
+      listener: (update) => send(client, bodyText(update, client)),
+    };
     clients.add(client);
     socket.on("pong", () => {
       client.alive = true;
     });
     socket.on("message", (data, isBinary) => {
       client.alive = true;
-      if (isBinary) return reply(client, { type: "error", errorCode: "INVALID_INPUT", message: "send text frames of JSON" });
+      if (isBinary)
+        return reply(client, { type: "error", errorCode: "INVALID_INPUT", message: "send text frames of JSON" });
       const parsed = parseFeedMessage(data.toString());
       if (!parsed.ok) return reply(client, { type: "error", errorCode: "INVALID_INPUT", message: parsed.reason });
       const message = parsed.message;
@@ -86,7 +99,11 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
       const key = filterKey(message.filters);
       if (message.type === "subscribe") {
         if (!client.keys.has(key) && client.keys.size >= maxSubscriptions) {
-          return reply(client, { type: "error", errorCode: "INVALID_INPUT", message: `at most ${maxSubscriptions} subscriptions per connection` });
+          return reply(client, {
+            type: "error",
+            errorCode: "INVALID_INPUT",
+            message: `at most ${maxSubscriptions} subscriptions per connection`,
+          });
         }
         client.keys.add(key);
         options.fanout.add(key, client.listener);

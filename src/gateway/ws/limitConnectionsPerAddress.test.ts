@@ -11,10 +11,16 @@ describe("limitConnectionsPerAddress", () => {
   const server = createServer();
   let url: string;
   beforeAll(async () => {
-    const echo = (request: Parameters<WebSocketServer["handleUpgrade"]>[0], socket: Parameters<WebSocketServer["handleUpgrade"]>[1], head: Buffer) =>
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+    const echo = (
+      request: Parameters<WebSocketServer["handleUpgrade"]>[0],
+      socket: Parameters<WebSocketServer["handleUpgrade"]>[1],
+      head: Buffer,
+    ) => wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
     // the "address" is a header here, so one test process can be several clients
-    const limited = limitConnectionsPerAddress(echo, { max: 2, clientAddress: (request) => String(request.headers["x-client"]) });
+    const limited = limitConnectionsPerAddress(echo, {
+      max: 2,
+      clientAddress: (request) => String(request.headers["x-client"]),
+    });
     server.on("upgrade", routeUpgrades({ "/ws": limited }));
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
@@ -42,10 +48,12 @@ describe("limitConnectionsPerAddress", () => {
     expect((await open("b")).outcome).toBe("open");
     a1.socket.close();
     await once(a1.socket, "close");
-    await expect.poll(async () => {
-      const again = await open("a");
-      if (again.outcome === "open") again.socket.close();
-      return again.outcome;
-    }).toBe("open");
+    await expect
+      .poll(async () => {
+        const again = await open("a");
+        if (again.outcome === "open") again.socket.close();
+        return again.outcome;
+      })
+      .toBe("open");
   });
 });

@@ -17,7 +17,10 @@ export function limitConnectionsPerAddress(
     const address = options.clientAddress(request);
     const count = open.get(address) ?? 0;
     if (count >= options.max) {
-      return refuseUpgrade(socket, new RateLimitedError(`at most ${options.max} websocket connections at once per client address`));
+      return refuseUpgrade(
+        socket,
+        new RateLimitedError(`at most ${options.max} websocket connections at once per client address`),
+      );
     }
     open.set(address, count + 1);
     socket.once("close", () => {

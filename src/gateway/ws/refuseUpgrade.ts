@@ -6,7 +6,9 @@ import { errorBody } from "../rest/errorBody.js";
 export function refuseUpgrade(socket: Duplex, error: unknown): void {
   const { status, body, headers } = errorBody(error);
   const text = JSON.stringify(body);
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n${extra}Connection: close\r\n\r\n${text}`,
   );

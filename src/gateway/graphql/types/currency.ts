@@ -22,6 +22,10 @@ CurrencyRef.implement({
     name: t.exposeString("name"),
     decimals: t.exposeInt("decimals"),
     metadata: t.field({ type: CurrencyMetadataRef, resolve: (currency) => currency.metadata }),
-    chain: t.field({ type: ChainRef, nullable: true, resolve: (currency, _, context) => context.registry.chain(currency.chainId) ?? null }),
+    chain: t.field({
+      type: ChainRef,
+      nullable: true,
+      resolve: (currency, _, context) => context.registry.chain(currency.chainId) ?? null,
+    }),
   }),
 });

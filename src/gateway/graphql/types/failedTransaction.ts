@@ -11,9 +11,13 @@ const FailedCallRef = builder.objectRef<FailedTransaction["call"]>("FailedCall")
 });
 
 export const FailedTransactionRef = builder.objectRef<FailedTransaction>("FailedTransaction").implement({
-  description: "The destination transaction behind a failed fill (the v3 record's failedTxHash, failedTxBlockNumber, failedCallData).",
+  description:
+    "The destination transaction behind a failed fill (the v3 record's failedTxHash, failedTxBlockNumber, failedCallData).",
   fields: (t) => ({
-    txHash: t.exposeString("txHash", { nullable: true, description: "Null when the fill was refused in simulation and never sent." }),
+    txHash: t.exposeString("txHash", {
+      nullable: true,
+      description: "Null when the fill was refused in simulation and never sent.",
+    }),
     blockNumber: t.string({ nullable: true, resolve: (failed) => failed.blockNumber?.toString() ?? null }),
     call: t.field({ type: FailedCallRef, resolve: (failed) => failed.call }),
   }),

@@ -18,20 +18,30 @@ export type SponsorshipPhase = {
   sponsorPayment?: { amount: string; address: string; chainId: number };
 };
 
-const SponsorPaymentRef = builder.objectRef<NonNullable<SponsorshipPhase["sponsorPayment"]>>("SponsorPayment").implement({
-  fields: (t) => ({ amount: t.exposeString("amount"), address: t.exposeString("address"), chainId: t.exposeInt("chainId") }),
-});
+const SponsorPaymentRef = builder
+  .objectRef<NonNullable<SponsorshipPhase["sponsorPayment"]>>("SponsorPayment")
+  .implement({
+    fields: (t) => ({
+      amount: t.exposeString("amount"),
+      address: t.exposeString("address"),
+      chainId: t.exposeInt("chainId"),
+    }),
+  });
 
-const FeeSponsorshipComponentRef = builder.objectRef<Component & { component: string }>("FeeSponsorshipComponent").implement({
-  description: "One fee bucket of a sponsorship (the spec's `components.<component>`).",
-  fields: (t) => ({
-    component: t.exposeString("component", { description: "execution, swap, app, rent, and the service's own: relay in quotes, platform in request records." }),
-    selected: t.exposeBoolean("selected"),
-    total: t.field({ type: AmountRef, resolve: (component) => component.total }),
-    sponsored: t.field({ type: AmountRef, resolve: (component) => component.sponsored }),
-    userPays: t.field({ type: AmountRef, resolve: (component) => component.userPays }),
-  }),
-});
+const FeeSponsorshipComponentRef = builder
+  .objectRef<Component & { component: string }>("FeeSponsorshipComponent")
+  .implement({
+    description: "One fee bucket of a sponsorship (the spec's `components.<component>`).",
+    fields: (t) => ({
+      component: t.exposeString("component", {
+        description: "execution, swap, app, rent, and the service's own: relay in quotes, platform in request records.",
+      }),
+      selected: t.exposeBoolean("selected"),
+      total: t.field({ type: AmountRef, resolve: (component) => component.total }),
+      sponsored: t.field({ type: AmountRef, resolve: (component) => component.sponsored }),
+      userPays: t.field({ type: AmountRef, resolve: (component) => component.userPays }),
+    }),
+  });
 
 export const FeeSponsorshipPhaseRef = builder.objectRef<SponsorshipPhase>("FeeSponsorshipPhase").implement({
   fields: (t) => ({
@@ -55,12 +65,14 @@ export const FeeSponsorshipPhaseRef = builder.objectRef<SponsorshipPhase>("FeeSp
 });
 
 /** A quote's feeSponsorship. */
-export const FeeSponsorshipRef = builder.objectRef<{ quoted: SponsorshipPhase; actual: SponsorshipPhase }>("FeeSponsorship").implement({
-  fields: (t) => ({
-    quoted: t.field({ type: FeeSponsorshipPhaseRef, resolve: (sponsorship) => sponsorship.quoted }),
-    actual: t.field({ type: FeeSponsorshipPhaseRef, resolve: (sponsorship) => sponsorship.actual }),
-  }),
-});
+export const FeeSponsorshipRef = builder
+  .objectRef<{ quoted: SponsorshipPhase; actual: SponsorshipPhase }>("FeeSponsorship")
+  .implement({
+    fields: (t) => ({
+      quoted: t.field({ type: FeeSponsorshipPhaseRef, resolve: (sponsorship) => sponsorship.quoted }),
+      actual: t.field({ type: FeeSponsorshipPhaseRef, resolve: (sponsorship) => sponsorship.actual }),
+    }),
+  });
 
 /** A request record's data.feeSponsorship: the quote's phases (null when the quote had none) and the fee currency. */
 export const RequestFeeSponsorshipRef = builder
@@ -68,8 +80,16 @@ export const RequestFeeSponsorshipRef = builder
   .implement({
     description: "data.feeSponsorship of GET /requests/v3: the quote's phases, the service's component named platform.",
     fields: (t) => ({
-      quoted: t.field({ type: FeeSponsorshipPhaseRef, nullable: true, resolve: (sponsorship) => sponsorship.quoted as SponsorshipPhase | null }),
-      actual: t.field({ type: FeeSponsorshipPhaseRef, nullable: true, resolve: (sponsorship) => sponsorship.actual as SponsorshipPhase | null }),
+      quoted: t.field({
+        type: FeeSponsorshipPhaseRef,
+        nullable: true,
+        resolve: (sponsorship) => sponsorship.quoted as SponsorshipPhase | null,
+      }),
+      actual: t.field({
+        type: FeeSponsorshipPhaseRef,
+        nullable: true,
+        resolve: (sponsorship) => sponsorship.actual as SponsorshipPhase | null,
+      }),
       currency: t.field({ type: CurrencyRef, resolve: (sponsorship) => sponsorship.currency as Currency }),
     }),
   });

@@ -11,7 +11,12 @@ type Fees = Quote["fees"];
 type Details = Quote["details"];
 type Impact = { usd: string; percent: string };
 type SlippageSide = { usd: string; value: string; percent: string };
-type RouteLeg = { inputCurrency: AmountObject; outputCurrency: AmountObject; router: string; includedSwapSources: string[] };
+type RouteLeg = {
+  inputCurrency: AmountObject;
+  outputCurrency: AmountObject;
+  router: string;
+  includedSwapSources: string[];
+};
 type ProtocolV2 = Quote["protocol"]["v2"] & { orderSignature?: string };
 
 const StepCheckRef = builder.objectRef<{ endpoint: string; method: string }>("StepCheck").implement({
@@ -21,7 +26,11 @@ const StepCheckRef = builder.objectRef<{ endpoint: string; method: string }>("St
 const StepItemRef = builder.objectRef<StepItem>("StepItem").implement({
   fields: (t) => ({
     status: t.exposeString("status"),
-    data: t.field({ type: "JSON", description: "The transaction (from, to, data, value, chainId, …) or signature to perform.", resolve: (item) => item.data }),
+    data: t.field({
+      type: "JSON",
+      description: "The transaction (from, to, data, value, chainId, …) or signature to perform.",
+      resolve: (item) => item.data,
+    }),
     check: t.field({ type: StepCheckRef, nullable: true, resolve: (item) => item.check ?? null }),
   }),
 });
@@ -115,7 +124,10 @@ export const QuoteDetailsRef = builder.objectRef<Details>("QuoteDetails").implem
     fallbackType: t.exposeString("fallbackType"),
     isFixedRate: t.exposeBoolean("isFixedRate"),
     fixedRateFee: t.field({ type: UsdRef, resolve: (details) => details.fixedRateFee }),
-    route: t.field({ type: RouteRef, resolve: (details) => details.route as { origin: RouteLeg; destination: RouteLeg } }),
+    route: t.field({
+      type: RouteRef,
+      resolve: (details) => details.route as { origin: RouteLeg; destination: RouteLeg },
+    }),
   }),
 });
 
@@ -194,10 +206,13 @@ builder.mutationFields((t) => ({
   createQuote: t.field({
     type: QuoteRef,
     args: { input: t.arg({ type: CreateQuoteInput, required: true }) },
-    description: "POST /quote/v2 as a mutation. An x-api-key is optional; with one, the request is recorded as the key's.",
+    description:
+      "POST /quote/v2 as a mutation. An x-api-key is optional; with one, the request is recorded as the key's.",
     resolve: async (_, { input }, context) => {
       const key = await context.apiKey();
-      return createQuote(context.quoteEngine as QuoteEngineDeps, toQuoteBody(input as Record<string, unknown>), { apiKeyId: key?.id });
+      return createQuote(context.quoteEngine as QuoteEngineDeps, toQuoteBody(input as Record<string, unknown>), {
+        apiKeyId: key?.id,
+      });
     },
   }),
 }));

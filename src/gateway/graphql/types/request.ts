@@ -93,7 +93,11 @@ export const RequestRef = builder.loadableObject("Request", {
     refundTo: t.exposeString("refundTo", { nullable: true }),
     originChainId: t.exposeInt("originChainId"),
     destinationChainId: t.exposeInt("destinationChainId"),
-    originChain: t.field({ type: ChainRef, nullable: true, resolve: (request, _, context) => context.registry.chain(request.originChainId) ?? null }),
+    originChain: t.field({
+      type: ChainRef,
+      nullable: true,
+      resolve: (request, _, context) => context.registry.chain(request.originChainId) ?? null,
+    }),
     destinationChain: t.field({
       type: ChainRef,
       nullable: true,
@@ -102,31 +106,54 @@ export const RequestRef = builder.loadableObject("Request", {
     currencyIn: t.field({
       type: CurrencyRef,
       nullable: true,
-      resolve: (request, _, context) => context.registry.currency(request.originChainId, request.originCurrency) ?? null,
+      resolve: (request, _, context) =>
+        context.registry.currency(request.originChainId, request.originCurrency) ?? null,
     }),
     currencyOut: t.field({
       type: CurrencyRef,
       nullable: true,
-      resolve: (request, _, context) => context.registry.currency(request.destinationChainId, request.destinationCurrency) ?? null,
+      resolve: (request, _, context) =>
+        context.registry.currency(request.destinationChainId, request.destinationCurrency) ?? null,
     }),
-    amountIn: t.string({ description: "Quoted deposit, smallest unit.", resolve: (request) => request.amountIn.toString() }),
-    amountOut: t.string({ description: "Quoted output, smallest unit.", resolve: (request) => request.amountOut.toString() }),
+    amountIn: t.string({
+      description: "Quoted deposit, smallest unit.",
+      resolve: (request) => request.amountIn.toString(),
+    }),
+    amountOut: t.string({
+      description: "Quoted output, smallest unit.",
+      resolve: (request) => request.amountOut.toString(),
+    }),
     minimumAmountOut: t.string({ resolve: (request) => request.minimumAmountOut.toString() }),
     slippageTolerance: t.string({ description: "Basis points.", resolve: (request) => request.slippageBps.toString() }),
     deadline: t.field({ type: "DateTime", resolve: (request) => request.deadline }),
     referrer: t.string({
       nullable: true,
-      description: "The quote's referrer: only for a key of the integrator whose key quoted it (as data.referrer of GET /requests/v3), else null.",
+      description:
+        "The quote's referrer: only for a key of the integrator whose key quoted it (as data.referrer of GET /requests/v3), else null.",
       resolve: async (request, _, context) => {
         const key = await context.apiKey();
-        return key !== undefined && request.apiKeyIntegrator !== null && key.integrator === request.apiKeyIntegrator ? request.referrer : null;
+        return key !== undefined && request.apiKeyIntegrator !== null && key.integrator === request.apiKeyIntegrator
+          ? request.referrer
+          : null;
       },
     }),
     failReason: t.exposeString("failReason", { nullable: true }),
     refundFailReason: t.exposeString("refundFailReason", { nullable: true }),
-    failedTransaction: t.field({ type: FailedTransactionRef, nullable: true, resolve: (request) => request.failedTransaction }),
-    quotedFees: t.field({ type: FeesRef, nullable: true, resolve: (request) => ((request.quote as StoredQuote)?.fees as never) ?? null }),
-    quotedDetails: t.field({ type: QuoteDetailsRef, nullable: true, resolve: (request) => ((request.quote as StoredQuote)?.details as never) ?? null }),
+    failedTransaction: t.field({
+      type: FailedTransactionRef,
+      nullable: true,
+      resolve: (request) => request.failedTransaction,
+    }),
+    quotedFees: t.field({
+      type: FeesRef,
+      nullable: true,
+      resolve: (request) => ((request.quote as StoredQuote)?.fees as never) ?? null,
+    }),
+    quotedDetails: t.field({
+      type: QuoteDetailsRef,
+      nullable: true,
+      resolve: (request) => ((request.quote as StoredQuote)?.details as never) ?? null,
+    }),
     features: t.stringList({
       description: "As GET /requests/v3: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
       resolve: fromRecord((record) => record.features),
@@ -136,11 +163,17 @@ export const RequestRef = builder.loadableObject("Request", {
       description: "For a regenerated deposit-address request, the requestId that owns the sweep and fill.",
       resolve: fromRecord((record) => record.supersededByRequestId),
     }),
-    timeEstimate: t.int({ description: "Seconds, as quoted.", resolve: fromRecord((record) => record.data.timeEstimate) }),
+    timeEstimate: t.int({
+      description: "Seconds, as quoted.",
+      resolve: fromRecord((record) => record.data.timeEstimate),
+    }),
     // data.fees, data.appFees, data.feeSponsorship (the service's component named platform) and data.route of GET /requests/v3.
     fees: t.field({ type: RequestFeesRef, resolve: fromRecord((record) => record.data.fees) }),
     appFees: t.field({ type: RequestAppFeesRef, resolve: fromRecord((record) => record.data.appFees) }),
-    feeSponsorship: t.field({ type: RequestFeeSponsorshipRef, resolve: fromRecord((record) => record.data.feeSponsorship) }),
+    feeSponsorship: t.field({
+      type: RequestFeeSponsorshipRef,
+      resolve: fromRecord((record) => record.data.feeSponsorship),
+    }),
     route: t.field({ type: RequestRouteRef, resolve: fromRecord((record) => record.data.route) }),
     createdAt: t.field({ type: "DateTime", resolve: (request) => request.createdAt }),
     updatedAt: t.field({ type: "DateTime", resolve: (request) => request.updatedAt }),
@@ -192,7 +225,11 @@ builder.queryFields((t) => ({
 const RequestUpdateRef = builder.objectRef<StatusUpdate>("RequestUpdate").implement({
   fields: (t) => ({
     eventId: t.exposeID("eventId", { description: "Unique per status change." }),
-    status: t.field({ type: RequestStatusEnum, description: "The status this change moved to.", resolve: (update) => update.body.data.status }),
+    status: t.field({
+      type: RequestStatusEnum,
+      description: "The status this change moved to.",
+      resolve: (update) => update.body.data.status,
+    }),
     updatedAt: t.field({ type: "DateTime", resolve: (update) => new Date(update.body.data.updatedAt) }),
     request: t.field({ type: RequestRef, resolve: (update) => update.requestId }),
   }),
@@ -205,8 +242,11 @@ builder.subscriptionFields((t) => ({
       "Every later status change of one request (id), of a wallet's requests as user or recipient (wallet), of a chain's (chainId), or of every request quoted with the caller's API key (myKey: true). Give exactly one.",
     args: { id: t.arg.string(), wallet: t.arg.string(), chainId: t.arg.int(), myKey: t.arg.boolean() },
     subscribe: async (_, args, context) => {
-      const given = [args.id, args.wallet, args.chainId, args.myKey || undefined].filter((value) => value !== null && value !== undefined);
-      if (given.length !== 1) throw new InvalidInputError("INVALID_INPUT", "give exactly one of id, wallet, chainId, myKey: true");
+      const given = [args.id, args.wallet, args.chainId, args.myKey || undefined].filter(
+        (value) => value !== null && value !== undefined,
+      );
+      if (given.length !== 1)
+        throw new InvalidInputError("INVALID_INPUT", "give exactly one of id, wallet, chainId, myKey: true");
       if (args.myKey) {
         const key = await requireApiKey(context);
         return statusUpdateStream(context.statusUpdates, `key:${key.id}`, {

@@ -11,16 +11,22 @@ const AppFeeRef = builder.objectRef<AppFee>("AppFee").implement({
     bps: t.exposeString("bps", { description: "Basis points." }),
     amount: t.exposeString("amount"),
     amountFormatted: t.exposeString("amountFormatted"),
-    amountUsd: t.string({ nullable: true, description: "Only for the actual (paid) fees.", resolve: (fee) => fee.amountUsd ?? null }),
+    amountUsd: t.string({
+      nullable: true,
+      description: "Only for the actual (paid) fees.",
+      resolve: (fee) => fee.amountUsd ?? null,
+    }),
   }),
 });
 
 /** data.appFees of the v3 record. */
-export const RequestAppFeesRef = builder.objectRef<{ quoted: AppFee[]; actual: AppFee[]; currency: CurrencyObject }>("RequestAppFees").implement({
-  description: "data.appFees of GET /requests/v3.",
-  fields: (t) => ({
-    quoted: t.field({ type: [AppFeeRef], resolve: (fees) => fees.quoted }),
-    actual: t.field({ type: [AppFeeRef], resolve: (fees) => fees.actual }),
-    currency: t.field({ type: CurrencyRef, resolve: (fees) => fees.currency as Currency }),
-  }),
-});
+export const RequestAppFeesRef = builder
+  .objectRef<{ quoted: AppFee[]; actual: AppFee[]; currency: CurrencyObject }>("RequestAppFees")
+  .implement({
+    description: "data.appFees of GET /requests/v3.",
+    fields: (t) => ({
+      quoted: t.field({ type: [AppFeeRef], resolve: (fees) => fees.quoted }),
+      actual: t.field({ type: [AppFeeRef], resolve: (fees) => fees.actual }),
+      currency: t.field({ type: CurrencyRef, resolve: (fees) => fees.currency as Currency }),
+    }),
+  });

@@ -17,7 +17,10 @@ const RequestSortKey = builder.enumType("RequestSortKey", { values: SORT_KEYS })
 const SortDirection = builder.enumType("SortDirection", { values: ["asc", "desc"] as const });
 
 export const PageInfoRef = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>("PageInfo").implement({
-  fields: (t) => ({ hasNextPage: t.exposeBoolean("hasNextPage"), endCursor: t.exposeString("endCursor", { nullable: true }) }),
+  fields: (t) => ({
+    hasNextPage: t.exposeBoolean("hasNextPage"),
+    endCursor: t.exposeString("endCursor", { nullable: true }),
+  }),
 });
 
 const RequestEdgeRef = builder.objectRef<Edge>("RequestEdge").implement({
@@ -28,7 +31,8 @@ const RequestEdgeRef = builder.objectRef<Edge>("RequestEdge").implement({
 });
 
 const RequestConnectionRef = builder.objectRef<Connection>("RequestConnection").implement({
-  description: "One page of requests, newest first unless sorted otherwise; pass pageInfo.endCursor as `after` for the next.",
+  description:
+    "One page of requests, newest first unless sorted otherwise; pass pageInfo.endCursor as `after` for the next.",
   fields: (t) => ({
     edges: t.field({ type: [RequestEdgeRef], resolve: (page) => page.edges }),
     pageInfo: t.field({
@@ -42,7 +46,8 @@ const RequestConnectionRef = builder.objectRef<Connection>("RequestConnection").
 builder.queryFields((t) => ({
   requests: t.field({
     type: RequestConnectionRef,
-    description: "Requests matching a filter, like GET /requests/v3: an API key is required, and key filters must be the caller's.",
+    description:
+      "Requests matching a filter, like GET /requests/v3: an API key is required, and key filters must be the caller's.",
     args: {
       filter: t.arg({ type: RequestFilterInput }),
       sortBy: t.arg({ type: RequestSortKey }),
@@ -54,7 +59,8 @@ builder.queryFields((t) => ({
     resolve: async (_, args, context) => {
       const caller = await requireApiKey(context);
       const limit = args.first ?? PAGE.default;
-      if (!Number.isInteger(limit) || limit < 1 || limit > PAGE.max) throw new InvalidInputError("INVALID_INPUT", `first: 1 to ${PAGE.max}`);
+      if (!Number.isInteger(limit) || limit < 1 || limit > PAGE.max)
+        throw new InvalidInputError("INVALID_INPUT", `first: 1 to ${PAGE.max}`);
       const sortBy = args.sortBy ?? "createdAt";
       const sort = { sortBy, sortDirection: args.sortDirection ?? (sortBy === "amountUsd" ? "asc" : "desc") } as const;
       const filter = await authorizeRequestFilter(context.db, toRequestFilter(args.filter as never), caller.integrator);
@@ -65,7 +71,10 @@ builder.queryFields((t) => ({
       ]);
       const page = views.slice(0, limit);
       primeRequestViews(context, page);
-      const edges = page.map((view) => ({ cursor: encodeCursor(context.cursorSecret, sort, { value: view.sortValue, id: view.id }), node: view }));
+      const edges = page.map((view) => ({
+        cursor: encodeCursor(context.cursorSecret, sort, { value: view.sortValue, id: view.id }),
+        node: view,
+      }));
       return { edges, hasNextPage: views.length > limit, total };
     },
   }),

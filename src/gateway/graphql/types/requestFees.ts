@@ -8,7 +8,11 @@ type Phase = Fees["quoted"];
 
 const RequestFeeComponentRef = builder.objectRef<Phase["swap"]>("RequestFeeComponent").implement({
   description: "Signed values: negative is a cost to the user.",
-  fields: (t) => ({ usd: t.exposeString("usd"), amount: t.exposeString("amount"), amountFormatted: t.exposeString("amountFormatted") }),
+  fields: (t) => ({
+    usd: t.exposeString("usd"),
+    amount: t.exposeString("amount"),
+    amountFormatted: t.exposeString("amountFormatted"),
+  }),
 });
 
 const RequestFeePhaseRef = builder.objectRef<Phase>("RequestFeePhase").implement({
@@ -26,7 +30,11 @@ export const RequestFeesRef = builder.objectRef<Fees>("RequestFees").implement({
   description: "data.fees of GET /requests/v3: each component signed, negative a cost to the user.",
   fields: (t) => ({
     quoted: t.field({ type: RequestFeePhaseRef, resolve: (fees) => fees.quoted }),
-    actual: t.field({ type: RequestFeePhaseRef, description: "Fees are fixed at quote time: the quoted phase, before the fill too.", resolve: (fees) => fees.actual }),
+    actual: t.field({
+      type: RequestFeePhaseRef,
+      description: "Fees are fixed at quote time: the quoted phase, before the fill too.",
+      resolve: (fees) => fees.actual,
+    }),
     currency: t.field({ type: CurrencyRef, resolve: (fees) => fees.currency as Currency }),
   }),
 });

@@ -46,12 +46,20 @@ describe("toRequestFilter", () => {
     [{ amountUsdMin: "ten" }, /^filter\.amountUsdMin: must be a non-negative decimal number/],
     [{ startBlock: "-1" }, /^filter\.startBlock: must be/],
     [{ fillTimeMin: 10, fillTimeMax: 5 }, /^filter\.fillTimeMin: must not exceed fillTimeMax/],
-    [{ appFeesAmountUsdMin: "2", appFeesAmountUsdMax: "1" }, /^filter\.appFeesAmountUsdMin: must not exceed appFeesAmountUsdMax/],
+    [
+      { appFeesAmountUsdMin: "2", appFeesAmountUsdMax: "1" },
+      /^filter\.appFeesAmountUsdMin: must not exceed appFeesAmountUsdMax/,
+    ],
     [{ features: ["warp_drive"] }, /^filter\.features: must be a comma-separated list of/],
     [{ features: [] }, /^filter\.features/],
     [{ user: [USER], isNull: ["user"] }, /^filter\.isNull: user is also given values/],
-    [{ anyOf: [{ status: ["success"], isNull: ["status"] }] }, /^filter\.anyOf\[0\]\.isNull: status is also given values/],
+    [
+      { anyOf: [{ status: ["success"], isNull: ["status"] }] },
+      /^filter\.anyOf\[0\]\.isNull: status is also given values/,
+    ],
   ] as const)("refuses %j as INVALID_INPUT naming the field", (input, message) => {
-    expect(() => toRequestFilter(input as never)).toThrow(expect.objectContaining({ errorCode: "INVALID_INPUT", message: expect.stringMatching(message) }));
+    expect(() => toRequestFilter(input as never)).toThrow(
+      expect.objectContaining({ errorCode: "INVALID_INPUT", message: expect.stringMatching(message) }),
+    );
   });
 });

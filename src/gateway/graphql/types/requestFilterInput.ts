@@ -1,24 +1,60 @@
 import { InvalidInputError } from "../../../domain/errors.js";
 import { fieldValue } from "../../../requests/fieldValues.js";
 import { parseRequestsV3Query } from "../../../requests/parseRequestsQuery.js";
-import { FIELD_KEYS, type FieldCondition, type FieldKey, type RequestFilter, emptyFilter } from "../../../requests/requestFilter.js";
+import {
+  FIELD_KEYS,
+  type FieldCondition,
+  type FieldKey,
+  type RequestFilter,
+  emptyFilter,
+} from "../../../requests/requestFilter.js";
 import { builder } from "../builder.js";
 
 // The same fields as GET /requests/v3's filter language; each takes a list of values, OR-ed.
 const TEXT_FIELDS = [
-  "id", "orderId", "user", "recipient", "depositAddress", "status", "failReason", "refundFailReason", "apiKey", "requestType",
-  "referrer", "currencyInAddress", "currencyOutAddress", "currencyInSymbol", "currencyOutSymbol", "depositTxHash", "fillTxHash",
+  "id",
+  "orderId",
+  "user",
+  "recipient",
+  "depositAddress",
+  "status",
+  "failReason",
+  "refundFailReason",
+  "apiKey",
+  "requestType",
+  "referrer",
+  "currencyInAddress",
+  "currencyOutAddress",
+  "currencyInSymbol",
+  "currencyOutSymbol",
+  "depositTxHash",
+  "fillTxHash",
   "refundTxHash",
 ] as const satisfies readonly FieldKey[];
-const CHAIN_FIELDS = ["originChainId", "destinationChainId", "chainId", "currencyInChainId", "currencyOutChainId"] as const satisfies readonly FieldKey[];
+const CHAIN_FIELDS = [
+  "originChainId",
+  "destinationChainId",
+  "chainId",
+  "currencyInChainId",
+  "currencyOutChainId",
+] as const satisfies readonly FieldKey[];
 const MAX_VALUES = 50;
 const MAX_GROUPS = 10;
 
 // Top-level only, as in REST; the names and values of GET /requests/v3's range parameters.
-const BLOCK_AND_USD_RANGES = ["startBlock", "endBlock", "amountUsdMin", "amountUsdMax", "appFeesAmountUsdMin", "appFeesAmountUsdMax"] as const;
+const BLOCK_AND_USD_RANGES = [
+  "startBlock",
+  "endBlock",
+  "amountUsdMin",
+  "amountUsdMax",
+  "appFeesAmountUsdMin",
+  "appFeesAmountUsdMax",
+] as const;
 const SECONDS_RANGES = ["fillTimeMin", "fillTimeMax"] as const;
 
-type Conditions = { [K in (typeof TEXT_FIELDS)[number]]?: string[] | null } & { [K in (typeof CHAIN_FIELDS)[number]]?: number[] | null };
+type Conditions = { [K in (typeof TEXT_FIELDS)[number]]?: string[] | null } & {
+  [K in (typeof CHAIN_FIELDS)[number]]?: number[] | null;
+};
 type NullChecks = { isNull?: FieldKey[] | null; isNotNull?: FieldKey[] | null };
 type Group = Conditions & NullChecks & { not?: Conditions | null };
 type FilterInput = Group & {
@@ -27,9 +63,13 @@ type FilterInput = Group & {
   createdFrom?: Date | null;
   createdTo?: Date | null;
   features?: string[] | null;
-} & { [K in (typeof BLOCK_AND_USD_RANGES)[number]]?: string | null } & { [K in (typeof SECONDS_RANGES)[number]]?: number | null };
+} & { [K in (typeof BLOCK_AND_USD_RANGES)[number]]?: string | null } & {
+  [K in (typeof SECONDS_RANGES)[number]]?: number | null;
+};
 
-const conditionFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<never>, "InputObject">) => ({
+const conditionFields = (
+  t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<never>, "InputObject">,
+) => ({
   ...Object.fromEntries(TEXT_FIELDS.map((field) => [field, t.stringList()])),
   ...Object.fromEntries(CHAIN_FIELDS.map((field) => [field, t.intList()])),
 });
@@ -40,20 +80,33 @@ const RequestFilterField = builder.enumType("RequestFilterField", {
 });
 
 // GraphQL lists cannot carry a null value ("not given"), so the spec's null checks are named explicitly.
-const nullCheckFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<never>, "InputObject">) => ({
-  isNull: t.field({ type: [RequestFilterField] as never, description: 'Fields that must be empty (REST: `{"field": null}` in filters).' }),
-  isNotNull: t.field({ type: [RequestFilterField] as never, description: 'Fields that must be present (REST: `{"not:field": null}`).' }),
+const nullCheckFields = (
+  t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<never>, "InputObject">,
+) => ({
+  isNull: t.field({
+    type: [RequestFilterField] as never,
+    description: 'Fields that must be empty (REST: `{"field": null}` in filters).',
+  }),
+  isNotNull: t.field({
+    type: [RequestFilterField] as never,
+    description: 'Fields that must be present (REST: `{"not:field": null}`).',
+  }),
 });
 
 export const RequestConditionsInput = builder.inputType("RequestConditionsInput", {
-  description: "Field conditions, AND-ed; the values of one field are OR-ed. Same fields and values as GET /requests/v3.",
+  description:
+    "Field conditions, AND-ed; the values of one field are OR-ed. Same fields and values as GET /requests/v3.",
   fields: (t) => conditionFields(t as never) as never,
 });
 
 const RequestGroupInput = builder.inputType("RequestGroupInput", {
   description: "One alternative of `anyOf`: its conditions AND-ed, `not` negating each of its own.",
   fields: (t) =>
-    ({ ...(conditionFields(t as never) as object), ...nullCheckFields(t as never), not: t.field({ type: RequestConditionsInput }) }) as never,
+    ({
+      ...(conditionFields(t as never) as object),
+      ...nullCheckFields(t as never),
+      not: t.field({ type: RequestConditionsInput }),
+    }) as never,
 });
 
 export const RequestFilterInput = builder.inputType("RequestFilterInput", {
@@ -76,7 +129,10 @@ export const RequestFilterInput = builder.inputType("RequestFilterInput", {
       appFeesAmountUsdMax: t.string({ description: "USD, a decimal string." }),
       fillTimeMin: t.int({ description: "Seconds from deposit to fill." }),
       fillTimeMax: t.int({ description: "Seconds from deposit to fill." }),
-      features: t.stringList({ description: "Requests having every one of these: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address." }),
+      features: t.stringList({
+        description:
+          "Requests having every one of these: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
+      }),
     }) as never,
 });
 
@@ -86,8 +142,13 @@ function conditionsOf(input: Conditions | null | undefined, negate: boolean, pat
   for (const field of [...TEXT_FIELDS, ...CHAIN_FIELDS]) {
     const values = input[field];
     if (values === null || values === undefined) continue;
-    if (values.length === 0 || values.length > MAX_VALUES) throw new InvalidInputError("INVALID_INPUT", `${path}.${field}: give 1 to ${MAX_VALUES} values`);
-    conditions.push({ field, negate, values: values.map((value, index) => fieldValue(field, `${path}.${field}[${index}]`, value)) });
+    if (values.length === 0 || values.length > MAX_VALUES)
+      throw new InvalidInputError("INVALID_INPUT", `${path}.${field}: give 1 to ${MAX_VALUES} values`);
+    conditions.push({
+      field,
+      negate,
+      values: values.map((value, index) => fieldValue(field, `${path}.${field}[${index}]`, value)),
+    });
   }
   return conditions;
 }
@@ -99,12 +160,18 @@ function nullChecksOf(input: Group, path: string): FieldCondition[] {
     ...[...new Set(input.isNotNull ?? [])].map((field) => ({ field, negate: true, values: null })),
   ];
   const mixed = checks.find((check) => !check.negate && input[check.field as keyof Conditions] != null);
-  if (mixed) throw new InvalidInputError("INVALID_INPUT", `${path}.isNull: ${mixed.field} is also given values; a null check cannot be mixed with values (use anyOf for either)`);
+  if (mixed)
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      `${path}.isNull: ${mixed.field} is also given values; a null check cannot be mixed with values (use anyOf for either)`,
+    );
   return checks;
 }
 
 /** The ranges and features, validated and parsed by GET /requests/v3's own parser (errors name `filter.<field>`). */
-function rangesOf(input: FilterInput): Pick<RequestFilter, "originBlock" | "amountUsd" | "appFeesUsd" | "fillTimeSeconds" | "features"> {
+function rangesOf(
+  input: FilterInput,
+): Pick<RequestFilter, "originBlock" | "amountUsd" | "appFeesUsd" | "fillTimeSeconds" | "features"> {
   const params: Record<string, string[]> = {};
   for (const name of [...BLOCK_AND_USD_RANGES, ...SECONDS_RANGES]) {
     if (input[name] !== null && input[name] !== undefined) params[name] = [String(input[name])];
@@ -123,23 +190,38 @@ function rangesOf(input: FilterInput): Pick<RequestFilter, "originBlock" | "amou
 export function toRequestFilter(input: FilterInput | null | undefined): RequestFilter {
   const filter = emptyFilter();
   if (!input) return filter;
-  filter.conditions = [...conditionsOf(input, false, "filter"), ...conditionsOf(input.not, true, "filter.not"), ...nullChecksOf(input, "filter")];
+  filter.conditions = [
+    ...conditionsOf(input, false, "filter"),
+    ...conditionsOf(input.not, true, "filter.not"),
+    ...nullChecksOf(input, "filter"),
+  ];
   const groups = input.anyOf ?? [];
-  if (groups.length > MAX_GROUPS) throw new InvalidInputError("INVALID_INPUT", `filter.anyOf: at most ${MAX_GROUPS} groups`);
+  if (groups.length > MAX_GROUPS)
+    throw new InvalidInputError("INVALID_INPUT", `filter.anyOf: at most ${MAX_GROUPS} groups`);
   filter.groups = groups.map((group, index) => {
     const path = `filter.anyOf[${index}]`;
-    return [...conditionsOf(group, false, path), ...conditionsOf(group.not, true, `${path}.not`), ...nullChecksOf(group, path)];
+    return [
+      ...conditionsOf(group, false, path),
+      ...conditionsOf(group.not, true, `${path}.not`),
+      ...nullChecksOf(group, path),
+    ];
   });
-  if (filter.groups.some((group) => group.length === 0)) throw new InvalidInputError("INVALID_INPUT", "filter.anyOf: every group needs a condition");
+  if (filter.groups.some((group) => group.length === 0))
+    throw new InvalidInputError("INVALID_INPUT", "filter.anyOf: every group needs a condition");
   if (input.term !== null && input.term !== undefined) {
     const term = input.term.trim();
-    if (term === "" || term.length > 200) throw new InvalidInputError("INVALID_INPUT", "filter.term: a non-empty string of at most 200 characters");
+    if (term === "" || term.length > 200)
+      throw new InvalidInputError("INVALID_INPUT", "filter.term: a non-empty string of at most 200 characters");
     filter.term = term;
   }
   const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
   if (input.createdFrom) filter.createdAt.min = seconds(input.createdFrom);
   if (input.createdTo) filter.createdAt.max = seconds(input.createdTo);
-  if (filter.createdAt.min !== undefined && filter.createdAt.max !== undefined && filter.createdAt.min > filter.createdAt.max) {
+  if (
+    filter.createdAt.min !== undefined &&
+    filter.createdAt.max !== undefined &&
+    filter.createdAt.min > filter.createdAt.max
+  ) {
     throw new InvalidInputError("INVALID_INPUT", "filter.createdFrom must not be after filter.createdTo");
   }
   return { ...filter, ...rangesOf(input) };

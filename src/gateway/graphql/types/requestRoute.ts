@@ -36,7 +36,8 @@ const RequestActualRouteRef = builder.objectRef<Route["actual"]>("RequestActualR
 
 /** data.route of the v3 record: deposited = actual.origin.inputCurrency, received = actual.destination.outputCurrency. */
 export const RequestRouteRef = builder.objectRef<Route>("RequestRoute").implement({
-  description: "data.route of GET /requests/v3. Deposited: actual.origin.inputCurrency; received: actual.destination.outputCurrency.",
+  description:
+    "data.route of GET /requests/v3. Deposited: actual.origin.inputCurrency; received: actual.destination.outputCurrency.",
   fields: (t) => ({
     includedSwapSources: t.exposeStringList("includedSwapSources"),
     includedOriginSwapSources: t.exposeStringList("includedOriginSwapSources"),

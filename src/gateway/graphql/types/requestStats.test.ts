@@ -33,10 +33,41 @@ describe("requestStats (GraphQL)", () => {
     acme = await createApiKey(pool, serverKey, { name: "acme" });
     other = await createApiKey(pool, serverKey, { name: "other" });
     const base = { origin: 31338, destination: 31339, symbol: "USDC" };
-    await insertStatsRequest(pool, { ...base, apiKeyId: acme.id, createdAt: "2026-03-02T08:00:00Z", status: "success", amountUsd: "12.5", relayerFeeUsd: "0.25", fillSeconds: 6 });
-    await insertStatsRequest(pool, { ...base, apiKeyId: acme.id, createdAt: "2026-03-02T09:00:00Z", status: "failure", failReason: "SLIPPAGE", amountUsd: "7.5" });
-    await insertStatsRequest(pool, { ...base, apiKeyId: acme.id, createdAt: "2026-03-03T09:00:00Z", status: "success", amountUsd: "0.1", appFeeUsd: "0.01", fillSeconds: 12 });
-    await insertStatsRequest(pool, { ...base, apiKeyId: other.id, createdAt: "2026-03-03T10:00:00Z", status: "success", amountUsd: "1000", relayerFeeUsd: "3", fillSeconds: 30 });
+    await insertStatsRequest(pool, {
+      ...base,
+      apiKeyId: acme.id,
+      createdAt: "2026-03-02T08:00:00Z",
+      status: "success",
+      amountUsd: "12.5",
+      relayerFeeUsd: "0.25",
+      fillSeconds: 6,
+    });
+    await insertStatsRequest(pool, {
+      ...base,
+      apiKeyId: acme.id,
+      createdAt: "2026-03-02T09:00:00Z",
+      status: "failure",
+      failReason: "SLIPPAGE",
+      amountUsd: "7.5",
+    });
+    await insertStatsRequest(pool, {
+      ...base,
+      apiKeyId: acme.id,
+      createdAt: "2026-03-03T09:00:00Z",
+      status: "success",
+      amountUsd: "0.1",
+      appFeeUsd: "0.01",
+      fillSeconds: 12,
+    });
+    await insertStatsRequest(pool, {
+      ...base,
+      apiKeyId: other.id,
+      createdAt: "2026-03-03T10:00:00Z",
+      status: "success",
+      amountUsd: "1000",
+      relayerFeeUsd: "3",
+      fillSeconds: 30,
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -46,8 +77,13 @@ describe("requestStats (GraphQL)", () => {
   });
 
   async function gql(variables: Record<string, unknown>, apiKey?: string, query = STATS): Promise<any> {
-    const headers: Record<string, string> = { "content-type": "application/json", ...(apiKey ? { "x-api-key": apiKey } : {}) };
-    const response = await server.fetch(new Request("http://localhost/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }));
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      ...(apiKey ? { "x-api-key": apiKey } : {}),
+    };
+    const response = await server.fetch(
+      new Request("http://localhost/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }),
+    );
     return response.json();
   }
 
@@ -56,19 +92,58 @@ describe("requestStats (GraphQL)", () => {
     expect(body.errors).toBeUndefined();
     expect(body.data.requestStats).toEqual([
       {
-        originChainId: null, destinationChainId: null, status: "failure", currencyInSymbol: null, failReason: null,
-        day: "2026-03-02T00:00:00.000Z", hour: null, count: 1, volumeUsd: "7.5", filledVolumeUsd: "0", successes: 0, finished: 1,
-        successRate: "0.000000", fillSecondsP50: null, fillSecondsP95: null, feesUsd: "0",
+        originChainId: null,
+        destinationChainId: null,
+        status: "failure",
+        currencyInSymbol: null,
+        failReason: null,
+        day: "2026-03-02T00:00:00.000Z",
+        hour: null,
+        count: 1,
+        volumeUsd: "7.5",
+        filledVolumeUsd: "0",
+        successes: 0,
+        finished: 1,
+        successRate: "0.000000",
+        fillSecondsP50: null,
+        fillSecondsP95: null,
+        feesUsd: "0",
       },
       {
-        originChainId: null, destinationChainId: null, status: "success", currencyInSymbol: null, failReason: null,
-        day: "2026-03-02T00:00:00.000Z", hour: null, count: 1, volumeUsd: "12.5", filledVolumeUsd: "12.5", successes: 1, finished: 1,
-        successRate: "1.000000", fillSecondsP50: 6, fillSecondsP95: 6, feesUsd: "0.25",
+        originChainId: null,
+        destinationChainId: null,
+        status: "success",
+        currencyInSymbol: null,
+        failReason: null,
+        day: "2026-03-02T00:00:00.000Z",
+        hour: null,
+        count: 1,
+        volumeUsd: "12.5",
+        filledVolumeUsd: "12.5",
+        successes: 1,
+        finished: 1,
+        successRate: "1.000000",
+        fillSecondsP50: 6,
+        fillSecondsP95: 6,
+        feesUsd: "0.25",
       },
       {
-        originChainId: null, destinationChainId: null, status: "success", currencyInSymbol: null, failReason: null,
-        day: "2026-03-03T00:00:00.000Z", hour: null, count: 2, volumeUsd: "1000.1", filledVolumeUsd: "1000.1", successes: 2, finished: 2,
-        successRate: "1.000000", fillSecondsP50: 21, fillSecondsP95: 29.1, feesUsd: "3.01",
+        originChainId: null,
+        destinationChainId: null,
+        status: "success",
+        currencyInSymbol: null,
+        failReason: null,
+        day: "2026-03-03T00:00:00.000Z",
+        hour: null,
+        count: 2,
+        volumeUsd: "1000.1",
+        filledVolumeUsd: "1000.1",
+        successes: 2,
+        finished: 2,
+        successRate: "1.000000",
+        fillSecondsP50: 21,
+        fillSecondsP95: 29.1,
+        feesUsd: "3.01",
       },
     ]);
   });
@@ -86,7 +161,13 @@ describe("requestStats (GraphQL)", () => {
     ]);
     // The key itself works as the filter value too, as on REST.
     const byKey = await gql({ ...WINDOW, filter: { apiKey: [acme.key] } }, acme.key);
-    expect(byKey.data.requestStats[0]).toMatchObject({ count: 3, successes: 2, finished: 3, successRate: "0.666667", fillSecondsP50: 9 });
+    expect(byKey.data.requestStats[0]).toMatchObject({
+      count: 3,
+      successes: 2,
+      finished: 3,
+      successRate: "0.666667",
+      fillSecondsP50: 9,
+    });
   });
 
   it("refuses bad windows, repeated or unknown groups and bad filter values with INVALID_INPUT-style codes, never an internal error", async () => {
@@ -97,9 +178,18 @@ describe("requestStats (GraphQL)", () => {
     };
     expect(await code({ from: WINDOW.to, to: WINDOW.from })).toEqual(["INVALID_INPUT", "to must be after from"]);
     expect(await code({ from: WINDOW.from, to: WINDOW.from })).toEqual(["INVALID_INPUT", "to must be after from"]);
-    expect(await code({ from: "2025-01-01T00:00:00Z", to: "2026-01-02T00:00:01Z" })).toEqual(["INVALID_INPUT", "from/to: at most 366 days"]);
-    expect(await code({ from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z", groupBy: ["HOUR"] })).toEqual(["INVALID_INPUT", "groupBy HOUR: at most 31 days"]);
-    expect(await code({ ...WINDOW, groupBy: ["DAY", "DAY"] })).toEqual(["INVALID_INPUT", "groupBy: each group at most once"]);
+    expect(await code({ from: "2025-01-01T00:00:00Z", to: "2026-01-02T00:00:01Z" })).toEqual([
+      "INVALID_INPUT",
+      "from/to: at most 366 days",
+    ]);
+    expect(await code({ from: "2026-01-01T00:00:00Z", to: "2026-03-01T00:00:00Z", groupBy: ["HOUR"] })).toEqual([
+      "INVALID_INPUT",
+      "groupBy HOUR: at most 31 days",
+    ]);
+    expect(await code({ ...WINDOW, groupBy: ["DAY", "DAY"] })).toEqual([
+      "INVALID_INPUT",
+      "groupBy: each group at most once",
+    ]);
     expect((await code({ ...WINDOW, filter: { user: ["not an address"] } }))[0]).toBe("INVALID_INPUT");
     expect((await code({ ...WINDOW, groupBy: ["WALLET"] }))[0]).toBe("INVALID_INPUT");
     expect((await code({ ...WINDOW, from: "yesterday" }))[0]).toBe("INVALID_INPUT");
@@ -112,13 +202,21 @@ describe("requestStats (GraphQL)", () => {
     // one aggregation per operation, however aliased
     const twice = `query ($from: DateTime!, $to: DateTime!) { a: requestStats(from: $from, to: $to) { count } b: requestStats(from: $from, to: $to) { count } }`;
     expect(await code(WINDOW, twice)).toEqual(["INVALID_INPUT", "at most 1 requestStats per operation"]);
-    expect((await code({}, `{ requestStats(from: "2026-03-01T00:00:00Z", to: "2026-03-02T00:00:00Z", groupBy: [WALLET]) { count } }`))[0]).toBe(
-      "GRAPHQL_VALIDATION_FAILED",
-    );
+    expect(
+      (
+        await code(
+          {},
+          `{ requestStats(from: "2026-03-01T00:00:00Z", to: "2026-03-02T00:00:00Z", groupBy: [WALLET]) { count } }`,
+        )
+      )[0],
+    ).toBe("GRAPHQL_VALIDATION_FAILED");
   });
 
   it("accepts a full 366-day window", async () => {
-    const body = await gql({ from: "2025-03-08T00:00:00Z", to: "2026-03-09T00:00:00Z", groupBy: ["ORIGIN_CHAIN"] }, acme.key);
+    const body = await gql(
+      { from: "2025-03-08T00:00:00Z", to: "2026-03-09T00:00:00Z", groupBy: ["ORIGIN_CHAIN"] },
+      acme.key,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.requestStats).toMatchObject([{ originChainId: 31338, count: 4, volumeUsd: "1020.1" }]);
   });

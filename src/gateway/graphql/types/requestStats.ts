@@ -1,4 +1,9 @@
-import { REQUEST_STATS_GROUPS, type RequestStatsBucket, type RequestStatsGroup, requestStats } from "../../../../schema/requestStats.js";
+import {
+  REQUEST_STATS_GROUPS,
+  type RequestStatsBucket,
+  type RequestStatsGroup,
+  requestStats,
+} from "../../../../schema/requestStats.js";
 import { InvalidInputError } from "../../../domain/errors.js";
 import { authorizeRequestFilter } from "../../../requests/authorizeRequestFilter.js";
 import { builder } from "../builder.js";
@@ -12,7 +17,8 @@ const DAY_MS = 86_400_000;
 export const REQUEST_STATS_LIMITS = { maxDays: 366, maxHourlyDays: 31 } as const;
 
 const RequestStatsGroupEnum = builder.enumType("RequestStatsGroup", {
-  description: "A requestStats grouping key. DAY and HOUR are UTC buckets of the request's creation time; CURRENCY_IN is the input currency's symbol.",
+  description:
+    "A requestStats grouping key. DAY and HOUR are UTC buckets of the request's creation time; CURRENCY_IN is the input currency's symbol.",
   values: REQUEST_STATS_GROUPS,
 });
 
@@ -30,16 +36,19 @@ const RequestStatsBucketRef = builder.objectRef<RequestStatsBucket>("RequestStat
     hour: t.field({ type: "DateTime", nullable: true, resolve: (bucket) => bucket.hour }),
     count: t.exposeInt("count", { description: "Requests created in the window." }),
     volumeUsd: t.exposeString("volumeUsd", { description: "Quoted input value in USD of every request counted." }),
-    filledVolumeUsd: t.exposeString("filledVolumeUsd", { description: "Quoted input value in USD of the successful requests." }),
+    filledVolumeUsd: t.exposeString("filledVolumeUsd", {
+      description: "Quoted input value in USD of the successful requests.",
+    }),
     successes: t.exposeInt("successes", { description: "Requests in status success." }),
     finished: t.exposeInt("finished", { description: "Requests in a final status: success, failure or refund." }),
     successRate: t.exposeString("successRate", {
       nullable: true,
-      description: "successes / finished as a decimal string with 6 decimals (\"0.750000\"); null when nothing finished.",
+      description: 'successes / finished as a decimal string with 6 decimals ("0.750000"); null when nothing finished.',
     }),
     fillSecondsP50: t.exposeFloat("fillSecondsP50", {
       nullable: true,
-      description: "Median seconds from deposit to fill (chain timestamps; continuous percentile) of the filled requests; null without fills.",
+      description:
+        "Median seconds from deposit to fill (chain timestamps; continuous percentile) of the filled requests; null without fills.",
     }),
     fillSecondsP95: t.exposeFloat("fillSecondsP95", { nullable: true, description: "95th percentile of the same." }),
     feesUsd: t.exposeString("feesUsd", { description: "Quoted relayer + app fees in USD of the successful requests." }),
@@ -50,11 +59,13 @@ const RequestStatsBucketRef = builder.objectRef<RequestStatsBucket>("RequestStat
 function checkWindow(from: Date, to: Date, groupBy: RequestStatsGroup[]): void {
   if (to.getTime() <= from.getTime()) throw new InvalidInputError("INVALID_INPUT", "to must be after from");
   const days = (to.getTime() - from.getTime()) / DAY_MS;
-  if (days > REQUEST_STATS_LIMITS.maxDays) throw new InvalidInputError("INVALID_INPUT", `from/to: at most ${REQUEST_STATS_LIMITS.maxDays} days`);
+  if (days > REQUEST_STATS_LIMITS.maxDays)
+    throw new InvalidInputError("INVALID_INPUT", `from/to: at most ${REQUEST_STATS_LIMITS.maxDays} days`);
   if (groupBy.includes("HOUR") && days > REQUEST_STATS_LIMITS.maxHourlyDays) {
     throw new InvalidInputError("INVALID_INPUT", `groupBy HOUR: at most ${REQUEST_STATS_LIMITS.maxHourlyDays} days`);
   }
-  if (new Set(groupBy).size !== groupBy.length) throw new InvalidInputError("INVALID_INPUT", "groupBy: each group at most once");
+  if (new Set(groupBy).size !== groupBy.length)
+    throw new InvalidInputError("INVALID_INPUT", "groupBy: each group at most once");
 }
 
 builder.queryFields((t) => ({
@@ -66,7 +77,11 @@ builder.queryFields((t) => ({
     args: {
       filter: t.arg({ type: RequestFilterInput }),
       from: t.arg({ type: "DateTime", required: true }),
-      to: t.arg({ type: "DateTime", required: true, description: `Exclusive; at most ${REQUEST_STATS_LIMITS.maxDays} days after from (${REQUEST_STATS_LIMITS.maxHourlyDays} with HOUR).` }),
+      to: t.arg({
+        type: "DateTime",
+        required: true,
+        description: `Exclusive; at most ${REQUEST_STATS_LIMITS.maxDays} days after from (${REQUEST_STATS_LIMITS.maxHourlyDays} with HOUR).`,
+      }),
       groupBy: t.arg({ type: [RequestStatsGroupEnum] }),
     },
     resolve: async (_, args, context) => {

@@ -10,7 +10,12 @@ export const StatusEventRef = builder.objectRef<StatusEventRecord>("StatusEvent"
     status: t.field({ type: RequestStatusEnum, resolve: (event) => event.toStatus }),
     failReason: t.exposeString("failReason", { nullable: true }),
     refundFailReason: t.exposeString("refundFailReason", { nullable: true }),
-    details: t.field({ type: "JSON", nullable: true, description: "What the change recorded, e.g. the deposit transaction.", resolve: (event) => event.details }),
+    details: t.field({
+      type: "JSON",
+      nullable: true,
+      description: "What the change recorded, e.g. the deposit transaction.",
+      resolve: (event) => event.details,
+    }),
     createdAt: t.field({ type: "DateTime", resolve: (event) => event.createdAt }),
   }),
 });

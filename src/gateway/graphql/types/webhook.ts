@@ -25,7 +25,10 @@ const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>("WebhookEndpoint")
   fields: (t) => ({
     url: t.exposeString("url"),
     enabled: t.exposeBoolean("enabled"),
-    headerNames: t.stringList({ description: "Names of the custom headers sent with every webhook (values are not read back).", resolve: (endpoint) => Object.keys(endpoint.headers).sort() }),
+    headerNames: t.stringList({
+      description: "Names of the custom headers sent with every webhook (values are not read back).",
+      resolve: (endpoint) => Object.keys(endpoint.headers).sort(),
+    }),
     disabledReason: t.exposeString("disabledReason", { nullable: true }),
     disabledAt: t.field({ type: "DateTime", nullable: true, resolve: (endpoint) => endpoint.disabledAt }),
     updatedAt: t.field({ type: "DateTime", resolve: (endpoint) => endpoint.updatedAt }),
@@ -43,15 +46,20 @@ const WebhookDeliveryStatus = builder.enumType("WebhookDeliveryStatus", {
 
 const OUTCOMES = ["delivered", "retrying", "failed", "disabled"] as const satisfies readonly WebhookAttemptOutcome[];
 const WebhookAttemptOutcomeEnum = builder.enumType("WebhookAttemptOutcome", {
-  description: "DELIVERED: 2xx. RETRYING: failed, a retry is scheduled. FAILED: the last retry failed. DISABLED: 410 Gone.",
+  description:
+    "DELIVERED: 2xx. RETRYING: failed, a retry is scheduled. FAILED: the last retry failed. DISABLED: 410 Gone.",
   values: upperCaseValues(OUTCOMES),
 });
 
 const WebhookAttemptRef = builder.objectRef<WebhookAttempt>("WebhookAttempt").implement({
   description: "One POST of a delivery.",
   fields: (t) => ({
-    generation: t.exposeInt("generation", { description: "0 for the original attempts, n for those of the n-th replay." }),
-    attempt: t.exposeInt("attempt", { description: "1 for the first attempt of its generation, 2 for the first retry, …" }),
+    generation: t.exposeInt("generation", {
+      description: "0 for the original attempts, n for those of the n-th replay.",
+    }),
+    attempt: t.exposeInt("attempt", {
+      description: "1 for the first attempt of its generation, 2 for the first retry, …",
+    }),
     outcome: t.field({ type: WebhookAttemptOutcomeEnum, resolve: (attempt) => attempt.outcome }),
     statusCode: t.exposeInt("statusCode", { nullable: true }),
     error: t.exposeString("error", { nullable: true }),
@@ -64,18 +72,28 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDelivery>("WebhookDelivery")
   description: "One status event owed to the endpoint, with the outcome of its last attempt.",
   fields: (t) => ({
     id: t.exposeID("id"),
-    eventId: t.exposeString("eventId", { description: "Sent as X-Crossfill-Event-Id: the same on every attempt and replay." }),
+    eventId: t.exposeString("eventId", {
+      description: "Sent as X-Crossfill-Event-Id: the same on every attempt and replay.",
+    }),
     requestId: t.exposeString("requestId"),
     status: t.field({ type: WebhookDeliveryStatus, resolve: (delivery) => delivery.state }),
     attempts: t.exposeInt("attempts"),
     lastStatusCode: t.exposeInt("lastStatusCode", { nullable: true }),
     lastError: t.exposeString("lastError", { nullable: true }),
     latencyMs: t.exposeInt("lastLatencyMs", { nullable: true, description: "Duration of the last attempt." }),
-    nextAttemptAt: t.field({ type: "DateTime", nullable: true, resolve: (delivery) => (delivery.state === "pending" ? delivery.nextAttemptAt : null) }),
+    nextAttemptAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      resolve: (delivery) => (delivery.state === "pending" ? delivery.nextAttemptAt : null),
+    }),
     createdAt: t.field({ type: "DateTime", resolve: (delivery) => delivery.createdAt }),
     lastAttemptAt: t.field({ type: "DateTime", nullable: true, resolve: (delivery) => delivery.lastAttemptAt }),
     deliveredAt: t.field({ type: "DateTime", nullable: true, resolve: (delivery) => delivery.deliveredAt }),
-    body: t.field({ type: "JSON", description: "The request.status.updated body posted.", resolve: (delivery) => JSON.parse(delivery.body) }),
+    body: t.field({
+      type: "JSON",
+      description: "The request.status.updated body posted.",
+      resolve: (delivery) => JSON.parse(delivery.body),
+    }),
     attemptLog: t.loadableList({
       type: WebhookAttemptRef,
       description: "Every attempt, oldest first (across replays).",
@@ -87,15 +105,23 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDelivery>("WebhookDelivery")
 
 type Edge = { cursor: string; node: WebhookDelivery };
 const WebhookDeliveryEdgeRef = builder.objectRef<Edge>("WebhookDeliveryEdge").implement({
-  fields: (t) => ({ cursor: t.exposeString("cursor"), node: t.field({ type: WebhookDeliveryRef, resolve: (edge) => edge.node }) }),
-});
-const WebhookDeliveryConnectionRef = builder.objectRef<{ edges: Edge[]; hasNextPage: boolean }>("WebhookDeliveryConnection").implement({
-  description: "The delivery log, newest first; pass pageInfo.endCursor as `after` for the next page.",
   fields: (t) => ({
-    edges: t.field({ type: [WebhookDeliveryEdgeRef], resolve: (page) => page.edges }),
-    pageInfo: t.field({ type: PageInfoRef, resolve: (page) => ({ hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null }) }),
+    cursor: t.exposeString("cursor"),
+    node: t.field({ type: WebhookDeliveryRef, resolve: (edge) => edge.node }),
   }),
 });
+const WebhookDeliveryConnectionRef = builder
+  .objectRef<{ edges: Edge[]; hasNextPage: boolean }>("WebhookDeliveryConnection")
+  .implement({
+    description: "The delivery log, newest first; pass pageInfo.endCursor as `after` for the next page.",
+    fields: (t) => ({
+      edges: t.field({ type: [WebhookDeliveryEdgeRef], resolve: (page) => page.edges }),
+      pageInfo: t.field({
+        type: PageInfoRef,
+        resolve: (page) => ({ hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null }),
+      }),
+    }),
+  });
 
 // The log is per key and ids are not secret: the cursor is the last id seen, only made opaque.
 const encodeCursor = (id: string) => Buffer.from(`wd:${id}`).toString("base64url");
@@ -110,7 +136,8 @@ builder.queryFields((t) => ({
     type: WebhookEndpointRef,
     nullable: true,
     description: "The webhook endpoint of the caller's key (x-api-key), if one is set.",
-    resolve: async (_, __, context) => (await getWebhookEndpoint(context.db, (await requireApiKey(context)).id)) ?? null,
+    resolve: async (_, __, context) =>
+      (await getWebhookEndpoint(context.db, (await requireApiKey(context)).id)) ?? null,
   }),
   webhookDeliveries: t.field({
     type: WebhookDeliveryConnectionRef,
@@ -123,14 +150,18 @@ builder.queryFields((t) => ({
     resolve: async (_, args, context) => {
       const caller = await requireApiKey(context);
       const limit = args.first ?? PAGE.default;
-      if (!Number.isInteger(limit) || limit < 1 || limit > PAGE.max) throw new InvalidInputError("INVALID_INPUT", `first: 1 to ${PAGE.max}`);
+      if (!Number.isInteger(limit) || limit < 1 || limit > PAGE.max)
+        throw new InvalidInputError("INVALID_INPUT", `first: 1 to ${PAGE.max}`);
       const rows = await listWebhookDeliveries(context.db, {
         apiKeyId: caller.id,
         beforeId: args.after ? decodeCursor(args.after) : undefined,
         state: args.status ?? undefined,
         limit: limit + 1,
       });
-      return { edges: rows.slice(0, limit).map((node) => ({ cursor: encodeCursor(node.id), node })), hasNextPage: rows.length > limit };
+      return {
+        edges: rows.slice(0, limit).map((node) => ({ cursor: encodeCursor(node.id), node })),
+        hasNextPage: rows.length > limit,
+      };
     },
   }),
 }));
@@ -138,20 +169,30 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   setWebhook: t.field({
     type: WebhookEndpointRef,
-    description: "Sets the caller's key's webhook endpoint (one per key). Production accepts only https URLs to public addresses.",
+    description:
+      "Sets the caller's key's webhook endpoint (one per key). Production accepts only https URLs to public addresses.",
     args: {
       url: t.arg.string({ required: true }),
       enabled: t.arg.boolean({ defaultValue: true }),
-      headers: t.arg({ type: [WebhookHeaderInput], description: "Custom headers sent with every webhook; replaces the previous set." }),
+      headers: t.arg({
+        type: [WebhookHeaderInput],
+        description: "Custom headers sent with every webhook; replaces the previous set.",
+      }),
     },
     resolve: async (_, args, context) => {
       const caller = await requireApiKey(context);
-      return setWebhook(context.db, context.webhookPolicy, { apiKeyId: caller.id, url: args.url, enabled: args.enabled ?? true, headers: args.headers ?? [] });
+      return setWebhook(context.db, context.webhookPolicy, {
+        apiKeyId: caller.id,
+        url: args.url,
+        enabled: args.enabled ?? true,
+        headers: args.headers ?? [],
+      });
     },
   }),
   replayWebhookDelivery: t.field({
     type: WebhookDeliveryRef,
-    description: "Owes a delivery again from its first attempt (same body and event id, freshly signed); the worker picks it up within seconds.",
+    description:
+      "Owes a delivery again from its first attempt (same body and event id, freshly signed); the worker picks it up within seconds.",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_, args, context) => {
       const caller = await requireApiKey(context);
