@@ -105,15 +105,15 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   });
   if (!price) {
     throw new InvalidInputError(
-      "AMOUNT_TOO_LOW",
+      "AMOUNT_DOES_NOT_COVER_FEES",
       `amount ${request.amount} does not cover the fill's fees; quote a larger amount`,
     );
   }
   const callValue = request.calls.reduce((sum, call) => sum + call.value, 0n);
   if (price.minimumAmountOut < callValue) {
     throw new InvalidInputError(
-      "AMOUNT_TOO_LOW",
-      `the output (${price.minimumAmountOut} at minimum) does not cover the sum of txs[].value (${callValue})`,
+      "INVALID_INPUT",
+      `txs[].value: the output (${price.minimumAmountOut} at minimum) does not cover the sum of txs[].value (${callValue})`,
     );
   }
 
