@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
 import { startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { embeddedPostgresDataDir } from "../../devnet/embeddedPostgresDataDir.js";
 import { startEmbeddedPostgres } from "../../devnet/startEmbeddedPostgres.js";
 import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { createQueueBackend } from "../../jobs/queueBackend.js";
@@ -34,14 +35,15 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
 
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
+      const postgresDir = await embeddedPostgresDataDir(dataDir);
       const postgres = await startEmbeddedPostgres({
-        dataDir: path.join(dataDir, "postgres"),
+        dataDir: postgresDir,
         port: config.DEVNET_POSTGRES_PORT,
         fresh: true,
       });
       stops.push({ name: "embedded postgres", stop: postgres.stop });
       databaseUrl = postgres.databaseUrl;
-      logger.info({ port: config.DEVNET_POSTGRES_PORT }, "embedded postgres started");
+      logger.info({ port: config.DEVNET_POSTGRES_PORT, dataDir: postgresDir }, "embedded postgres started");
     }
 
     const devnet = await startDevnetChains({
