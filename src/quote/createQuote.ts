@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Hex, type LocalAccount, zeroAddress } from "viem";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
+import type { ChainAvailabilityReader } from "../chains/createChainAvailability.js";
 import type { EvmChainClient } from "../chains/evmChainClient.js";
 import { InvalidInputError } from "../domain/errors.js";
 import { formatAmount } from "../domain/money.js";
@@ -8,6 +9,7 @@ import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
 import { usdValueE18 } from "../pricing/usdValue.js";
 import { amountObject, formatUsd } from "./amountObject.js";
+import { assertChainsOpen } from "./assertChainsOpen.js";
 import { buildOrder } from "./buildOrder.js";
 import { buildSteps } from "./buildSteps.js";
 import { GAS_ESTIMATES } from "../chains/gasEstimates.js";
@@ -24,6 +26,7 @@ export type QuoteEngineDeps = {
   solver: LocalAccount;
   saveRequest: (request: NewRequest) => Promise<void>;
   settings: { serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
+  availability: ChainAvailabilityReader;
   now?: () => number;
 };
 
@@ -61,6 +64,7 @@ function percentOf(part: bigint, whole: bigint): string {
 export async function createQuote(deps: QuoteEngineDeps, body: unknown, context: { apiKeyId?: string } = {}) {
   const request = validateQuoteRequest(body, deps.registry);
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
+  await assertChainsOpen(deps.availability, [originChain, destinationChain]);
   const origin = deps.client(originChain.id);
   const destination = deps.client(destinationChain.id);
   const destinationNative = deps.registry.currency(destinationChain.id, zeroAddress)!;
@@ -154,6 +158,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     subsidized: zero(currencyIn),
   };
   const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
+  await assertChainsOpen(deps.availability, [originChain, destinationChain], usdIn);
   const usdOut = usdValueE18(price.amountOut, currencyOut, priceOut);
   const slippageBps = kind.isFixedRate ? 0n : (request.slippageBps ?? deps.settings.defaultSlippageBps);
   const slippageOut = price.amountOut - price.minimumAmountOut;

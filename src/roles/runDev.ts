@@ -5,6 +5,7 @@ import { startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { embeddedPostgresDataDir } from "../../devnet/embeddedPostgresDataDir.js";
 import { startEmbeddedPostgres } from "../../devnet/startEmbeddedPostgres.js";
 import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
+import { recordIndexerHeads } from "./recordIndexerHeads.js";
 import { createQueueBackend } from "../../jobs/queueBackend.js";
 import { createStatusBus } from "../events/createStatusBus.js";
 import { migrate } from "../../schema/migrate.js";
@@ -99,6 +100,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       },
     });
     stops.push({ name: "indexer", stop: indexer.stop });
+    const heads = recordIndexerHeads(pool, indexer, logger);
+    stops.push({ name: "indexer heads", stop: heads.close });
 
     // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
     const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
