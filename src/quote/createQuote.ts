@@ -9,6 +9,7 @@ import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
 import { usdValueE18 } from "../pricing/usdValue.js";
 import { amountObject, formatUsd } from "./amountObject.js";
+import { priceOf } from "./priceOf.js";
 import { assertChainsOpen } from "./assertChainsOpen.js";
 import { buildOrder } from "./buildOrder.js";
 import { buildSteps } from "./buildSteps.js";
@@ -29,16 +30,6 @@ export type QuoteEngineDeps = {
   availability: ChainAvailabilityReader;
   now?: () => number;
 };
-
-async function priceOf(prices: PriceSource, currency: Currency): Promise<bigint> {
-  const price = await prices.usdPriceE18(currency);
-  if (!price)
-    throw new InvalidInputError(
-      "UNSUPPORTED_CURRENCY",
-      `${currency.symbol} on chain ${currency.chainId} cannot be priced`,
-    );
-  return price;
-}
 
 function requestTypeOf(request: QuoteRequest): { requestType: string; operation: string; isFixedRate: boolean } {
   if (request.calls.length > 0) return { requestType: "Call", operation: "call", isFixedRate: false };
