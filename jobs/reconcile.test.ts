@@ -10,6 +10,7 @@ import { createTestDatabase } from "../test/support/testDatabase.js";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
+import { childRequestId } from "../src/domain/childRequestId.js";
 import { reconcile } from "./reconcile.js";
 
 const registry = createChainRegistry(
@@ -173,22 +174,58 @@ describe("reconcile", () => {
     expect(enqueued).toEqual([]);
   });
 
-  it("refunds a second deposit as DOUBLE_SPEND without moving the request again", async () => {
+  it("makes a second deposit a child request that fails as DOUBLE_SPEND and is refunded, without moving the parent", async () => {
     const request = await insertTestRequest(pool);
     await deposit(request.orderId);
     await run();
-    await deposit(request.orderId);
+    const second = hash();
+    await deposit(request.orderId, { tx_hash: second, amount: "700" });
+    // Two workers at once, then again: one child, one refund.
+    await Promise.all([run(), run()]);
     await run();
-    await run();
-    const applied = await pool.query(
-      "SELECT count(*)::int AS n FROM crossfill.request_deposits WHERE request_id = $1",
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+    expect(await refundsOf(request.id)).toEqual([]);
+
+    const children = await pool.query(
+      "SELECT id, order_id, status, fail_reason, amount_in::text, user_address FROM crossfill.requests WHERE parent_request_id = $1",
       [request.id],
     );
-    expect(applied.rows[0].n).toBe(2);
-    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
-    expect(await refundsOf(request.id)).toMatchObject([
-      { reason: "DOUBLE_SPEND", refunds_request: false, status: "queued" },
+    const childId = childRequestId(request.id, { chainId: 31338, txHash: second, logIndex: 0, blockHash: "0xblock" });
+    expect(children.rows).toEqual([
+      {
+        id: childId,
+        order_id: request.orderId,
+        status: "failure",
+        fail_reason: "DOUBLE_SPEND",
+        amount_in: "700",
+        user_address: request.user,
+      },
     ]);
+    expect(await statuses(childId)).toEqual([
+      { to_status: "waiting", fail_reason: null },
+      { to_status: "failure", fail_reason: "DOUBLE_SPEND" },
+    ]);
+    const applied = await pool.query("SELECT request_id FROM crossfill.request_deposits WHERE tx_hash = $1", [second]);
+    expect(applied.rows).toEqual([{ request_id: childId }]);
+    const [refund] = await refundsOf(childId);
+    expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: true, status: "queued" });
+    expect(refunds.filter((id) => id === refund.id)).toHaveLength(1);
+
+    // Once its withdrawal is indexed, the child (not the parent) moves to refund.
+    const txHash = hash();
+    await pool.query("UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 600 WHERE id = $1", [
+      refund.id,
+      txHash,
+    ]);
+    await pool.query(
+      `INSERT INTO onchain_fixture.withdrawal VALUES ($1, 31338, $2, $3, '0xabc', 600, $4, 0, 12, '0xblock', 1700000100, '0xabc')`,
+      [`${txHash}:0`, request.orderId, zeroAddress, txHash],
+    );
+    await run();
+    expect((await statuses(childId)).at(-1)).toMatchObject({ to_status: "refund" });
+    const child = await pool.query("SELECT status, fail_reason FROM crossfill.requests WHERE id = $1", [childId]);
+    expect(child.rows[0]).toEqual({ status: "refund", fail_reason: "DOUBLE_SPEND" });
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
   });
 
   it("moves a failed request to refund once its refund's withdrawal is indexed", async () => {

@@ -78,7 +78,7 @@ export async function findUnappliedDeposits(
   const { rows } = await db.query<DepositRow & { request_id: string }>(
     `SELECT d.*, r.id AS request_id
        FROM ${allDeposits(onchain)} d
-       JOIN crossfill.requests r ON r.order_id = d.order_id
+       JOIN crossfill.requests r ON r.order_id = d.order_id AND r.parent_request_id IS NULL
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_deposits a
                          WHERE a.chain_id = d.chain_id AND a.tx_hash = d.tx_hash AND a.log_index = d.log_index
                            AND a.block_hash = d.block_hash)
@@ -258,4 +258,14 @@ export async function markDepositReorged(
     `UPDATE crossfill.request_deposits SET reorg = $5 WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4`,
     [deposit.chainId, deposit.txHash, deposit.logIndex, deposit.blockHash, JSON.stringify(reorg)],
   );
+}
+
+/** Whether a deposit, as mined in its block, was applied to a request already (to its own, or as a child). */
+export async function isDepositApplied(db: Queryable, fact: DepositFact): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM crossfill.request_deposits
+      WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4`,
+    [fact.chainId, fact.txHash, fact.logIndex, fact.blockHash],
+  );
+  return rowCount === 1;
 }

@@ -19,7 +19,6 @@ export type ParsedRequestsV2Query = {
   continuation?: string;
   includeOrderData: boolean;
   includeAuthenticatedData: boolean;
-  includeChildRequests: boolean;
 };
 
 export const V2_LIMIT = { default: 20, min: 1, max: 50 } as const;
@@ -109,6 +108,7 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
   if (hash !== undefined)
     groups = andGroups(groups, [[condition("depositTxHash", hash, "hash")], [condition("fillTxHash", hash, "hash")]]);
   filter.groups = groups;
+  filter.includeChildRequests = booleanParameter("includeChildRequests", get("includeChildRequests"));
 
   const int = (name: string, max?: number) => {
     const raw = get(name);
@@ -149,6 +149,5 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
     ...(continuation !== undefined ? { continuation } : {}),
     includeOrderData: booleanParameter("includeOrderData", get("includeOrderData")),
     includeAuthenticatedData: booleanParameter("includeAuthenticatedData", get("includeAuthenticatedData")),
-    includeChildRequests: booleanParameter("includeChildRequests", get("includeChildRequests")),
   };
 }
