@@ -35,4 +35,45 @@ describe("repeatEvery", () => {
     await sleep(40);
     expect(passes).toBe(after);
   });
+
+  it("waits what a pass returns, and after failures what retryDelay gives for the count of failures in a row", async () => {
+    // No wait between passes by default: a loop that stops only does so because a returned or retry delay of an hour was used.
+    const hour = 3_600_000;
+    let passes = 0;
+    const returning = repeatEvery(
+      0,
+      async () => {
+        passes += 1;
+        return passes === 3 ? hour : undefined;
+      },
+      () => undefined,
+    );
+    while (passes < 3) await sleep(5);
+    await sleep(20);
+    await returning.close();
+    expect(passes).toBe(3);
+
+    const outcomes = ["fail", "ok", "fail", "fail"];
+    const retries: number[] = [];
+    passes = 0;
+    const failing = repeatEvery(
+      0,
+      async () => {
+        passes += 1;
+        if (outcomes[passes - 1] === "fail") throw new Error("source down");
+      },
+      () => undefined,
+      {
+        retryDelay: (failures) => {
+          retries.push(failures);
+          return failures >= 2 ? hour : 0;
+        },
+      },
+    );
+    while (passes < outcomes.length) await sleep(5);
+    await sleep(20);
+    await failing.close();
+    expect(passes).toBe(outcomes.length);
+    expect(retries).toEqual([1, 1, 2]);
+  });
 });
