@@ -40,7 +40,7 @@ export function onchainSchemaIdent(name: OnchainSchema): string {
 }
 
 /**
- * Every deposit fact, from Ponder's view and from the app's own fact table, as one relation: a deposit known to
+ * Every deposit fact, from Ponder's view and from the app's own fact table (manual index, pollers), as one relation: a deposit known to
  * both is one row, with the fee whichever source recorded it.
  */
 function allDeposits(onchain: OnchainSchema): string {
@@ -103,7 +103,7 @@ export async function findUnappliedDeposits(
   }));
 }
 
-/** Fills seen on-chain for known requests that have not been applied yet. */
+/** Fills seen on-chain (by Ponder or a poller) for known requests that have not been applied yet. */
 export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, limit = 200): Promise<FillFact[]> {
   const { rows } = await db.query<{
     chain_id: string;
@@ -118,7 +118,11 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
     tx_fee: string | null;
   }>(
     `SELECT f.chain_id, f.tx_hash, f.log_index, f.request_id, f.currency, f.recipient, f.amount, f.block_number, f.timestamp, f.tx_fee
-       FROM ${onchainSchemaIdent(onchain)}.fill f
+       FROM (SELECT chain_id::bigint, tx_hash, log_index, request_id, currency, recipient, amount, block_number, timestamp, tx_fee
+               FROM ${onchainSchemaIdent(onchain)}.fill
+             UNION ALL
+             SELECT chain_id, tx_hash, log_index, request_id, currency, recipient, amount, block_number, timestamp, tx_fee
+               FROM crossfill.fill_facts) f
        JOIN crossfill.requests r ON r.id = f.request_id
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
                          WHERE a.chain_id = f.chain_id AND a.tx_hash = f.tx_hash AND a.log_index = f.log_index)
@@ -140,30 +144,132 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
   }));
 }
 
-/** Records a deposit fact the app learned itself (manual index, non-EVM poller); a repeat is a no-op. */
+/** Records a deposit fact the app learned itself from an EVM receipt (manual index); a repeat is a no-op. */
 export async function insertDepositFact(db: Queryable, fact: DepositFact, source: string): Promise<boolean> {
+  const lowercased = {
+    ...fact,
+    txHash: fact.txHash.toLowerCase(),
+    orderId: fact.orderId.toLowerCase(),
+    depositor: fact.depositor.toLowerCase(),
+    currency: fact.currency.toLowerCase(),
+    blockHash: fact.blockHash.toLowerCase(),
+    txFrom: fact.txFrom.toLowerCase(),
+  };
+  return (await insertDepositFacts(db, [lowercased], source)) === 1;
+}
+
+/** The `source` of the deposit facts pollers write (indexers/poller): theirs to delete on a reorg. */
+export const POLLER_SOURCE = "poller";
+
+/**
+ * Records deposit facts as given (a poller's chain has its own encodings of hashes and addresses); repeats are no-ops.
+ * Returns how many were new.
+ */
+export async function insertDepositFacts(
+  db: Queryable,
+  facts: readonly DepositFact[],
+  source: string,
+): Promise<number> {
   const result = await db.query(
     `INSERT INTO crossfill.deposit_facts (chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number,
        block_hash, timestamp, tx_from, source, tx_fee)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     SELECT chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, $12, tx_fee
+       FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::bigint[],
+                   $9::text[], $10::bigint[], $11::text[], $13::numeric[])
+         AS f (chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee)
      ON CONFLICT DO NOTHING`,
     [
-      fact.chainId,
-      fact.txHash.toLowerCase(),
-      fact.logIndex,
-      fact.orderId.toLowerCase(),
-      fact.depositor.toLowerCase(),
-      fact.currency.toLowerCase(),
-      fact.amount.toString(),
-      fact.blockNumber.toString(),
-      fact.blockHash.toLowerCase(),
-      fact.timestamp.toString(),
-      fact.txFrom.toLowerCase(),
+      facts.map((fact) => fact.chainId),
+      facts.map((fact) => fact.txHash),
+      facts.map((fact) => fact.logIndex),
+      facts.map((fact) => fact.orderId),
+      facts.map((fact) => fact.depositor),
+      facts.map((fact) => fact.currency),
+      facts.map((fact) => fact.amount.toString()),
+      facts.map((fact) => fact.blockNumber.toString()),
+      facts.map((fact) => fact.blockHash),
+      facts.map((fact) => fact.timestamp.toString()),
+      facts.map((fact) => fact.txFrom),
       source,
-      fact.txFee?.toString() ?? null,
+      facts.map((fact) => fact.txFee?.toString() ?? null),
     ],
   );
-  return result.rowCount === 1;
+  return result.rowCount ?? 0;
+}
+
+/** A fill as a poller records it: with its block's hash, so a reorg can take it back. */
+export type PolledFillFact = FillFact & { blockHash: string };
+
+/** Records fills a poller read; repeats are no-ops. */
+export async function insertFillFacts(db: Queryable, facts: readonly PolledFillFact[]): Promise<void> {
+  await db.query(
+    `INSERT INTO crossfill.fill_facts (chain_id, tx_hash, log_index, request_id, currency, recipient, amount, block_number,
+       block_hash, timestamp, tx_fee)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+                          $8::bigint[], $9::text[], $10::bigint[], $11::numeric[])
+     ON CONFLICT DO NOTHING`,
+    [
+      facts.map((fact) => fact.chainId),
+      facts.map((fact) => fact.txHash),
+      facts.map((fact) => fact.logIndex),
+      facts.map((fact) => fact.requestId),
+      facts.map((fact) => fact.currency),
+      facts.map((fact) => fact.recipient),
+      facts.map((fact) => fact.amount.toString()),
+      facts.map((fact) => fact.blockNumber.toString()),
+      facts.map((fact) => fact.blockHash),
+      facts.map((fact) => fact.timestamp.toString()),
+      facts.map((fact) => fact.txFee?.toString() ?? null),
+    ],
+  );
+}
+
+/** A payout from the depository (a refund), as Ponder's `withdrawal` records it. */
+export type WithdrawalFact = {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  orderId: string;
+  currency: string;
+  recipient: string;
+  amount: bigint;
+  blockNumber: bigint;
+  blockHash: string;
+  timestamp: bigint;
+};
+
+/** Records withdrawals a poller read; repeats are no-ops. */
+export async function insertWithdrawalFacts(db: Queryable, facts: readonly WithdrawalFact[]): Promise<void> {
+  await db.query(
+    `INSERT INTO crossfill.withdrawal_facts (chain_id, tx_hash, log_index, order_id, currency, recipient, amount,
+       block_number, block_hash, timestamp)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+                          $8::bigint[], $9::text[], $10::bigint[])
+     ON CONFLICT DO NOTHING`,
+    [
+      facts.map((fact) => fact.chainId),
+      facts.map((fact) => fact.txHash),
+      facts.map((fact) => fact.logIndex),
+      facts.map((fact) => fact.orderId),
+      facts.map((fact) => fact.currency),
+      facts.map((fact) => fact.recipient),
+      facts.map((fact) => fact.amount.toString()),
+      facts.map((fact) => fact.blockNumber.toString()),
+      facts.map((fact) => fact.blockHash),
+      facts.map((fact) => fact.timestamp.toString()),
+    ],
+  );
+}
+
+/** Deletes what a poller recorded above `height` on its chain (blocks a reorg orphaned), as Ponder deletes its rows. */
+export async function deletePolledFactsAbove(db: Queryable, chainId: number, height: number): Promise<void> {
+  await db.query(`DELETE FROM crossfill.deposit_facts WHERE chain_id = $1 AND block_number > $2 AND source = $3`, [
+    chainId,
+    height,
+    POLLER_SOURCE,
+  ]);
+  await db.query(`DELETE FROM crossfill.fill_facts WHERE chain_id = $1 AND block_number > $2`, [chainId, height]);
+  await db.query(`DELETE FROM crossfill.withdrawal_facts WHERE chain_id = $1 AND block_number > $2`, [chainId, height]);
 }
 
 /** Marks a deposit as applied to its request; false when it already was (the unique key decides). */

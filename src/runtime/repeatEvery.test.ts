@@ -36,17 +36,18 @@ describe("repeatEvery", () => {
     expect(passes).toBe(after);
   });
 
-  it("waits what a pass returns, and after failures what retryDelay gives for the count of failures in a row", async () => {
-    // No wait between passes by default: a loop that stops only does so because a returned or retry delay of an hour was used.
+  it("starts after firstAfterMs, waits what a pass returns, and after failures what retryDelay gives for the failures in a row", async () => {
+    // An hour is "never" here: each loop goes on, or stops, only through the option or the delay under test.
     const hour = 3_600_000;
     let passes = 0;
     const returning = repeatEvery(
-      0,
+      hour,
       async () => {
         passes += 1;
-        return passes === 3 ? hour : undefined;
+        return passes < 3 ? 0 : undefined;
       },
       () => undefined,
+      { firstAfterMs: 0 },
     );
     while (passes < 3) await sleep(5);
     await sleep(20);

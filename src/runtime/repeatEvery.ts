@@ -1,6 +1,8 @@
 import { reportNewErrors } from "./reportNewErrors.js";
 
 export type RepeatOptions = {
+  /** The wait before the first pass; default `everyMs`. */
+  firstAfterMs?: number;
   /** The wait after the `failures`-th failed pass in a row (1, 2, …) instead of `everyMs`: a backoff. */
   retryDelay?: (failures: number) => number;
 };
@@ -40,7 +42,7 @@ export function repeatEvery(
       running = guarded().then(schedule);
     }, delayMs);
   };
-  schedule(everyMs);
+  schedule(options.firstAfterMs ?? everyMs);
   return {
     async close() {
       stopped = true;
