@@ -161,40 +161,66 @@ export async function insertDepositFact(db: Queryable, fact: DepositFact, source
 /** The `source` of the deposit facts pollers write (indexers/poller): theirs to delete on a reorg. */
 export const POLLER_SOURCE = "poller";
 
+/** A column of a fact table: its name, its Postgres type and the fact's value for it. */
+type Column<Fact> = readonly [name: string, type: string, value: (fact: Fact) => unknown];
+
+/** What every fact has: where on chain, in what, how much. */
+type LocatedFact = {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  currency: string;
+  amount: bigint;
+  blockNumber: bigint;
+  blockHash: string;
+  timestamp: bigint;
+};
+
+const locatedColumns: Column<LocatedFact>[] = [
+  ["chain_id", "bigint", (fact) => fact.chainId],
+  ["tx_hash", "text", (fact) => fact.txHash],
+  ["log_index", "integer", (fact) => fact.logIndex],
+  ["currency", "text", (fact) => fact.currency],
+  ["amount", "numeric", (fact) => fact.amount.toString()],
+  ["block_number", "bigint", (fact) => fact.blockNumber.toString()],
+  ["block_hash", "text", (fact) => fact.blockHash],
+  ["timestamp", "bigint", (fact) => fact.timestamp.toString()],
+];
+
+/** Inserts facts in one statement, values as given; a fact already there (same key) is skipped. Returns how many were new. */
+async function insertFacts<Fact>(
+  db: Queryable,
+  table: string,
+  columns: readonly Column<Fact>[],
+  facts: readonly Fact[],
+): Promise<number> {
+  const result = await db.query(
+    `INSERT INTO crossfill.${table} (${columns.map(([name]) => name).join(", ")})
+     SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(", ")})
+     ON CONFLICT DO NOTHING`,
+    columns.map(([, , value]) => facts.map(value)),
+  );
+  return result.rowCount ?? 0;
+}
+
 /**
  * Records deposit facts as given (a poller's chain has its own encodings of hashes and addresses); repeats are no-ops.
  * Returns how many were new.
  */
-export async function insertDepositFacts(
-  db: Queryable,
-  facts: readonly DepositFact[],
-  source: string,
-): Promise<number> {
-  const result = await db.query(
-    `INSERT INTO crossfill.deposit_facts (chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number,
-       block_hash, timestamp, tx_from, source, tx_fee)
-     SELECT chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, $12, tx_fee
-       FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::bigint[],
-                   $9::text[], $10::bigint[], $11::text[], $13::numeric[])
-         AS f (chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee)
-     ON CONFLICT DO NOTHING`,
+export function insertDepositFacts(db: Queryable, facts: readonly DepositFact[], source: string): Promise<number> {
+  return insertFacts<DepositFact>(
+    db,
+    "deposit_facts",
     [
-      facts.map((fact) => fact.chainId),
-      facts.map((fact) => fact.txHash),
-      facts.map((fact) => fact.logIndex),
-      facts.map((fact) => fact.orderId),
-      facts.map((fact) => fact.depositor),
-      facts.map((fact) => fact.currency),
-      facts.map((fact) => fact.amount.toString()),
-      facts.map((fact) => fact.blockNumber.toString()),
-      facts.map((fact) => fact.blockHash),
-      facts.map((fact) => fact.timestamp.toString()),
-      facts.map((fact) => fact.txFrom),
-      source,
-      facts.map((fact) => fact.txFee?.toString() ?? null),
+      ...locatedColumns,
+      ["order_id", "text", (fact) => fact.orderId],
+      ["depositor", "text", (fact) => fact.depositor],
+      ["tx_from", "text", (fact) => fact.txFrom],
+      ["tx_fee", "numeric", (fact) => fact.txFee?.toString() ?? null],
+      ["source", "text", () => source],
     ],
+    facts,
   );
-  return result.rowCount ?? 0;
 }
 
 /** A fill as a poller records it: with its block's hash, so a reorg can take it back. */
@@ -202,62 +228,29 @@ export type PolledFillFact = FillFact & { blockHash: string };
 
 /** Records fills a poller read; repeats are no-ops. */
 export async function insertFillFacts(db: Queryable, facts: readonly PolledFillFact[]): Promise<void> {
-  await db.query(
-    `INSERT INTO crossfill.fill_facts (chain_id, tx_hash, log_index, request_id, currency, recipient, amount, block_number,
-       block_hash, timestamp, tx_fee)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[],
-                          $8::bigint[], $9::text[], $10::bigint[], $11::numeric[])
-     ON CONFLICT DO NOTHING`,
+  await insertFacts<PolledFillFact>(
+    db,
+    "fill_facts",
     [
-      facts.map((fact) => fact.chainId),
-      facts.map((fact) => fact.txHash),
-      facts.map((fact) => fact.logIndex),
-      facts.map((fact) => fact.requestId),
-      facts.map((fact) => fact.currency),
-      facts.map((fact) => fact.recipient),
-      facts.map((fact) => fact.amount.toString()),
-      facts.map((fact) => fact.blockNumber.toString()),
-      facts.map((fact) => fact.blockHash),
-      facts.map((fact) => fact.timestamp.toString()),
-      facts.map((fact) => fact.txFee?.toString() ?? null),
+      ...locatedColumns,
+      ["request_id", "text", (fact) => fact.requestId],
+      ["recipient", "text", (fact) => fact.recipient],
+      ["tx_fee", "numeric", (fact) => fact.txFee?.toString() ?? null],
     ],
+    facts,
   );
 }
 
 /** A payout from the depository (a refund), as Ponder's `withdrawal` records it. */
-export type WithdrawalFact = {
-  chainId: number;
-  txHash: string;
-  logIndex: number;
-  orderId: string;
-  currency: string;
-  recipient: string;
-  amount: bigint;
-  blockNumber: bigint;
-  blockHash: string;
-  timestamp: bigint;
-};
+export type WithdrawalFact = LocatedFact & { orderId: string; recipient: string };
 
 /** Records withdrawals a poller read; repeats are no-ops. */
 export async function insertWithdrawalFacts(db: Queryable, facts: readonly WithdrawalFact[]): Promise<void> {
-  await db.query(
-    `INSERT INTO crossfill.withdrawal_facts (chain_id, tx_hash, log_index, order_id, currency, recipient, amount,
-       block_number, block_hash, timestamp)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[],
-                          $8::bigint[], $9::text[], $10::bigint[])
-     ON CONFLICT DO NOTHING`,
-    [
-      facts.map((fact) => fact.chainId),
-      facts.map((fact) => fact.txHash),
-      facts.map((fact) => fact.logIndex),
-      facts.map((fact) => fact.orderId),
-      facts.map((fact) => fact.currency),
-      facts.map((fact) => fact.recipient),
-      facts.map((fact) => fact.amount.toString()),
-      facts.map((fact) => fact.blockNumber.toString()),
-      facts.map((fact) => fact.blockHash),
-      facts.map((fact) => fact.timestamp.toString()),
-    ],
+  await insertFacts<WithdrawalFact>(
+    db,
+    "withdrawal_facts",
+    [...locatedColumns, ["order_id", "text", (fact) => fact.orderId], ["recipient", "text", (fact) => fact.recipient]],
+    facts,
   );
 }
 
