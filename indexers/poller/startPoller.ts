@@ -168,7 +168,7 @@ export function startPoller(options: StartPollerOptions): Poller {
       try {
         const more = await advance();
         health.lastSuccessAt = new Date();
-        return more ? 0 : pollEveryMs;
+        return more ? 0 : undefined;
       } catch (error) {
         health.lastError = { message: error instanceof Error ? error.message : String(error), at: new Date() };
         throw error;

@@ -17,9 +17,7 @@ export function startPollers(deps: {
   chains: readonly PollerChain[];
   healthLogEveryMs?: number;
 }): { stop(): Promise<void>; health(): PollerHealth[] } {
-  const pollers = deps.chains.map((chain) =>
-    startPoller({ ...chain, pool: deps.pool, logger: deps.logger.child({ chainId: chain.chainId }) }),
-  );
+  const pollers = deps.chains.map((chain) => startPoller({ ...chain, pool: deps.pool, logger: deps.logger }));
   const health = () => pollers.map((poller) => poller.health());
   const healthLog = repeatEvery(
     deps.healthLogEveryMs ?? 60_000,
