@@ -9,7 +9,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("startPollers", () => {
   const db = useMigratedDatabase();
 
-  it("polls each chain, logs and serves their health, and stops them all", async () => {
+  it("polls each chain, logs and serves their health and heads, and stops them all", async () => {
     const sources = [new FakePollerSource(), new FakePollerSource()];
     sources[0]!.mine();
     sources[0]!.mine();
@@ -30,6 +30,12 @@ describe("startPollers", () => {
       { chainId: 910_001, head: 0, cursor: 0 },
     ]);
     expect(lines.at(-1)?.msg).toBe("poller health");
+    expect(await pollers.heads()).toEqual(
+      new Map([
+        [910_000, 1],
+        [910_001, 0],
+      ]),
+    );
     const calls = sources.map((source) => source.calls.length);
     const logged = lines.length;
     await sleep(30);
