@@ -9,7 +9,7 @@ import {
 } from "../schema/notifyCursor.js";
 import { type OutboxEvent, outboxHead, readOutboxAfter } from "../schema/statusEvents.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import { repeatEvery } from "./repeatEvery.js";
+import { repeatEvery } from "../src/runtime/repeatEvery.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { failReasonAtEdge } from "../src/domain/failReasons.js";
 

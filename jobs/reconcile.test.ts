@@ -3,8 +3,10 @@ import pg from "pg";
 import pino from "pino";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startPoller } from "../indexers/poller/startPoller.js";
 import { insertDepositFact } from "../schema/chainFacts.js";
 import { migrate } from "../schema/migrate.js";
+import { FakePollerSource } from "../test/support/fakePollerSource.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
@@ -90,6 +92,14 @@ describe("reconcile", () => {
         requestId,
       ])
     ).rows;
+
+  /** Polls a fake chain to its head, as a fresh chain: the poller state of earlier tests on that chain id is dropped. */
+  const pollChain = async (source: FakePollerSource, chainId: number) => {
+    await pool.query("DELETE FROM crossfill.poller_blocks WHERE chain_id = $1", [chainId]);
+    const poller = startPoller({ pool, source, chainId, startHeight: 0, logger: pino({ level: "silent" }) });
+    while (poller.health().cursor !== source.blocks.length - 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await poller.stop();
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -291,5 +301,72 @@ describe("reconcile", () => {
     const { rows } = await pool.query("SELECT fill_amount FROM crossfill.requests WHERE id = $1", [tolerant.id]);
     // 1000 in, 10 of quoted fees, ETH to ETH at one price: 990, the quoted output
     expect(rows[0].fill_amount).toBe("990");
+  });
+
+  it("applies a poller's facts like Ponder's: its deposit moves the request to pending, its fill to success", async () => {
+    const request = await insertTestRequest(pool);
+    // The request's origin and destination chains, here polled instead of indexed by Ponder.
+    const origin = new FakePollerSource();
+    origin.mine({
+      deposits: [
+        {
+          txHash: "5VfydnLu4XwV2H2dLHPv22JxhLbYJruaM9YTaGY30TZjd4re",
+          logIndex: 0,
+          orderId: request.orderId,
+          depositor: "0xabc",
+          currency: zeroAddress,
+          amount: 1000n,
+          txFrom: "0xabc",
+          txFee: 5000n,
+        },
+      ],
+    });
+    const destination = new FakePollerSource();
+    destination.mine();
+    await pollChain(origin, 31338);
+    expect(await run()).toMatchObject({ deposits: 1 });
+    expect(enqueued).toContain(request.id);
+    expect((await statuses(request.id)).at(-1)).toEqual({ to_status: "pending", fail_reason: null });
+    destination.mine({
+      fills: [
+        {
+          txHash: "3nQv8GkXbqXjVfZHh1yXVYwfZ3t8zPe4y2M1U6Hn5vJk",
+          logIndex: 0,
+          requestId: request.id,
+          currency: zeroAddress,
+          recipient: request.recipient,
+          amount: 990n,
+          txFee: 5000n,
+        },
+      ],
+    });
+    await pollChain(destination, 31339);
+    expect(await run()).toMatchObject({ fills: 1 });
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending", "success"]);
+    const applied = await pool.query("SELECT tx_hash FROM crossfill.request_deposits WHERE request_id = $1", [
+      request.id,
+    ]);
+    expect(applied.rows).toEqual([{ tx_hash: "5VfydnLu4XwV2H2dLHPv22JxhLbYJruaM9YTaGY30TZjd4re" }]);
+  });
+
+  it("moves a failed request to refund once a poller records its refund's withdrawal", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId, { amount: "1" });
+    await run();
+    const [refund] = await refundsOf(request.id);
+    const txHash = "4tYp7sRefundTx";
+    await pool.query("UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 1 WHERE id = $1", [
+      refund.id,
+      txHash,
+    ]);
+    const source = new FakePollerSource();
+    source.mine({
+      withdrawals: [
+        { txHash, logIndex: 0, orderId: request.orderId, currency: zeroAddress, recipient: "0xr", amount: 1n },
+      ],
+    });
+    await pollChain(source, 31338);
+    await run();
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "failure", "refund"]);
   });
 });

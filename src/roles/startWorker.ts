@@ -24,7 +24,7 @@ import {
   refundJobId,
 } from "../../jobs/queues.js";
 import { reconcile } from "../../jobs/reconcile.js";
-import { reportNewErrors } from "../../jobs/reportNewErrors.js";
+import { reportNewErrors } from "../runtime/reportNewErrors.js";
 import { createRefundProcessor } from "../../jobs/refund.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { StatusBus } from "../events/createStatusBus.js";
