@@ -12,14 +12,11 @@ import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import { isCrossfillError } from "../../domain/errors.js";
-import { authenticate } from "../rest/apiKeyAuth.js";
-import {
-  type RateLimitDeps,
-  type RouteLimit,
-  hitRateLimits,
-  policyFor,
-  upgradeClientAddress,
-} from "../rest/rateLimit.js";
+import { authenticate } from "../http/authenticate.js";
+import { upgradeClientAddress } from "../http/clientAddress.js";
+import { type RateLimitDeps, hitRateLimits } from "../http/hitRateLimits.js";
+import { policyFor } from "../http/policyFor.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 import { badRequestStatus } from "./badRequestStatus.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
 import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";

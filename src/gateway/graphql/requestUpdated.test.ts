@@ -16,7 +16,7 @@ import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
 import { createApiKey } from "../../apiKeys/createApiKey.js";
 import { revokeApiKey } from "../../../schema/apiKeys.js";
-import { createPostgresRateLimiter } from "../../rateLimits/rateLimiter.js";
+import { createPostgresRateLimiter } from "../http/rateLimiter.js";
 import { routeUpgrades } from "../ws/routeUpgrades.js";
 import { createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
 import { GRAPHQL_LIMITS, type createGraphqlServer } from "./createGraphqlServer.js";

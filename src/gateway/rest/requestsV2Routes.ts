@@ -15,8 +15,11 @@ import {
   v2IsSunset,
   v2ThrottleShare,
 } from "../../requests/v2Deprecation.js";
-import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
-import { type RateLimitDeps, type RouteLimit, callerPolicy, countCall, setRateLimitHeaders } from "./rateLimit.js";
+import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
+import { type RateLimitDeps, countCall } from "../http/hitRateLimits.js";
+import { callerPolicy } from "../http/policyFor.js";
+import { setRateLimitHeaders } from "../http/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 import { recordLookups } from "../../requests/recordLookups.js";
 
 export type RequestsV2Deps = RateLimitDeps & {

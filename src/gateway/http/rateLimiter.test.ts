@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
+import { useMigratedDatabase } from "../../../test/support/useMigratedDatabase.js";
 import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "./rateLimiter.js";
 
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

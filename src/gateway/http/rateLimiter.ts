@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import type pg from "pg";
-import { hitRateLimitWindow, pruneRateLimitWindows } from "../../schema/rateLimitWindows.js";
+import { hitRateLimitWindow, pruneRateLimitWindows } from "../../../schema/rateLimitWindows.js";
 
 export type RateLimitPolicy = { name: string; key: string; limit: number; windowSeconds: number };
 export type RateLimitOutcome = { policy: RateLimitPolicy; allowed: boolean; remaining: number; resetSeconds: number };
