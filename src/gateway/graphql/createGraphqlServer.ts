@@ -17,9 +17,12 @@ import { upgradeClientAddress } from "../http/clientAddress.js";
 import { type RateLimitDeps, hitRateLimits } from "../http/hitRateLimits.js";
 import { policyFor } from "../http/policyFor.js";
 import type { RouteLimit } from "../http/routeLimits.js";
+import { checkJsonValue } from "../http/checkJsonValue.js";
 import { badRequestStatus } from "./badRequestStatus.js";
+import { checkGraphqlRequest } from "./checkGraphqlRequest.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
 import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
+import { noNulStringsRule } from "./noNulStringsRule.js";
 import { sharedFieldLimits } from "./sharedFieldLimits.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 import { schema } from "./schema.js";
@@ -100,6 +103,10 @@ const limitExpensiveFields: Plugin = {
   onValidate: ({ addValidationRule }) => addValidationRule(fieldOccurrencesRule(GRAPHQL_LIMITS.perOperation)),
 };
 
+const refuseNulStrings: Plugin = {
+  onValidate: ({ addValidationRule }) => addValidationRule(noNulStringsRule),
+};
+
 const codeValidationErrors: Plugin = {
   onValidate:
     () =>
@@ -172,6 +179,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
         ...reportRejection,
       }),
       limitExpensiveFields,
+      refuseNulStrings,
       ...(options.fieldLimits ? [sharedFieldLimits(options.fieldLimits.deps, options.fieldLimits.byField)] : []),
       codeValidationErrors,
       codeVariableErrors,
@@ -231,6 +239,12 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
         }
         const limited = await overLimit(ctx, ctx.extra.request);
         if (limited) return limited;
+        try {
+          checkJsonValue(payload.variables, "variables");
+        } catch (error) {
+          if (!isCrossfillError(error)) throw error;
+          return [domainGraphqlError(error)];
+        }
         const enveloped = yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
           req: ctx.extra.request,
@@ -259,7 +273,16 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
   );
 
   return {
-    fetch: (request) => yoga.fetch(request),
+    async fetch(request) {
+      let checked: Request;
+      try {
+        checked = await checkGraphqlRequest(request);
+      } catch (error) {
+        if (!isCrossfillError(error)) throw error;
+        return Response.json({ errors: [domainGraphqlError(error)] }, { status: error.status });
+      }
+      return yoga.fetch(checked);
+    },
     handleUpgrade(request, socket, head) {
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
     },

@@ -1,10 +1,22 @@
 import { InvalidInputError } from "../../domain/errors.js";
+import { checkJsonValue } from "./checkJsonValue.js";
 
-/** The parsed JSON body, or a 400 INVALID_INPUT naming what is wrong. */
-export async function jsonBody(request: Request): Promise<unknown> {
+/** Parses a JSON text of the request: 400 INVALID_INPUT for bad JSON, NUL characters or excessive nesting. */
+export function parseJsonText(text: string, root = "body"): unknown {
+  let value: unknown;
   try {
-    return await request.json();
+    value = JSON.parse(text);
   } catch {
-    throw new InvalidInputError("INVALID_INPUT", "the request body must be valid JSON");
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      `the request ${root === "body" ? "body" : `${root} parameter`} must be valid JSON`,
+    );
   }
+  checkJsonValue(value, root);
+  return value;
+}
+
+/** The parsed JSON body, or a 400 INVALID_INPUT naming what is wrong (see parseJsonText). */
+export async function jsonBody(request: Request): Promise<unknown> {
+  return parseJsonText(await request.text());
 }
