@@ -18,7 +18,8 @@ import { type RateLimitDeps, hitRateLimits } from "../http/hitRateLimits.js";
 import { policyFor } from "../http/policyFor.js";
 import type { RouteLimit } from "../http/routeLimits.js";
 import { checkJsonValue } from "../http/checkJsonValue.js";
-import { badRequestStatus } from "./badRequestStatus.js";
+import { domainErrorOf } from "../http/domainErrorOf.js";
+import { errorStatus } from "./errorStatus.js";
 import { checkGraphqlRequest } from "./checkGraphqlRequest.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
 import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
@@ -183,12 +184,16 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       ...(options.fieldLimits ? [sharedFieldLimits(options.fieldLimits.deps, options.fieldLimits.byField)] : []),
       codeValidationErrors,
       codeVariableErrors,
-      badRequestStatus,
+      errorStatus,
     ],
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        if (isCrossfillError(original)) return domainGraphqlError(original, error as GraphQLError);
+        const domainError = domainErrorOf(original);
+        if (domainError) {
+          if (domainError.status >= 500) logger.warn({ err: original }, "graphql operation failed");
+          return domainGraphqlError(domainError, error as GraphQLError);
+        }
         if (!(error instanceof GraphQLError) || error.originalError)
           logger.error({ err: original }, "graphql resolver failed");
         return maskError(error, message, isDev);
