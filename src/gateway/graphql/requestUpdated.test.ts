@@ -11,7 +11,7 @@ import { transitionRequest } from "../../../schema/transitionRequest.js";
 import { withTransaction } from "../../../schema/withTransaction.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../../../test/support/testDatabase.js";
-import { toStatusUpdate } from "../../../jobs/notify.js";
+import { toStatusUpdate } from "../../events/statusUpdate.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
 import { createApiKey } from "../../apiKeys/createApiKey.js";
