@@ -18,7 +18,7 @@ import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/http/routeLimits.js";
 import { createPostgresRateLimiter, createRedisRateLimiter } from "../src/gateway/http/rateLimiter.js";
 import { authorizeRequestFilter } from "../src/requests/authorizeRequestFilter.js";
 import { decodeCursor } from "../src/requests/continuationCursor.js";
-import { parseRequestsV3Query } from "../src/requests/parseRequestsQuery.js";
+import { parseRequestsV3Query } from "../src/gateway/rest/parseRequestsQuery.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { gitCommit, machineInfo } from "./machineInfo.js";
 import type { Target } from "./target.js";

@@ -18,7 +18,7 @@ import { requestsRoutes } from "./rest/requestsRoutes.js";
 import { requestsV2Routes } from "./rest/requestsV2Routes.js";
 import type { RateLimitDeps } from "./http/hitRateLimits.js";
 import type { RouteLimits } from "./http/routeLimits.js";
-import type { ThrottleSchedule } from "../requests/v2Deprecation.js";
+import type { ThrottleSchedule } from "../throttleSchedule.js";
 import { statusRoutes } from "./rest/statusRoutes.js";
 import { transactionRoutes } from "./rest/transactionRoutes.js";
 

@@ -2,7 +2,7 @@ import { hkdfSync } from "node:crypto";
 import type pg from "pg";
 import type { Config } from "../config.js";
 import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "../gateway/http/rateLimiter.js";
-import type { ThrottleSchedule } from "../requests/v2Deprecation.js";
+import type { ThrottleSchedule } from "../throttleSchedule.js";
 import { apiKeyEncryptionKey } from "./services.js";
 
 export type RestSettings = {

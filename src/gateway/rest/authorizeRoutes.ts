@@ -3,7 +3,7 @@ import type pg from "pg";
 import { type Address, type Hex, isAddress, isHex } from "viem";
 import { z } from "zod";
 import { authorizeNonceMapping } from "../../authorize/authorizeNonceMapping.js";
-import { validateQuery } from "../../requests/validateQuery.js";
+import { validateQuery } from "../http/validateQuery.js";
 import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
 import { jsonBody } from "../http/jsonBody.js";
 import { parseInput } from "../http/parseInput.js";

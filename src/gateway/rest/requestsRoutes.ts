@@ -4,7 +4,7 @@ import { countRequests, listRequestViews } from "../../../schema/requestsQuery.j
 import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
 import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
 import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";
-import { parseRequestsV3Query } from "../../requests/parseRequestsQuery.js";
+import { parseRequestsV3Query } from "./parseRequestsQuery.js";
 import { type RecordRegistry, recordLookups } from "../../requests/recordLookups.js";
 import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
 import type { RateLimitDeps } from "../http/hitRateLimits.js";

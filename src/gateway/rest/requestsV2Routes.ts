@@ -5,9 +5,9 @@ import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
 import { buildRequestRecordV2 } from "../../requests/buildRequestRecordV2.js";
 import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";
-import { parseRequestsV2Query } from "../../requests/parseRequestsV2Query.js";
+import { parseRequestsV2Query } from "./parseRequestsV2Query.js";
+import type { ThrottleSchedule } from "../../throttleSchedule.js";
 import {
-  type ThrottleSchedule,
   V2_MIGRATION_GUIDE,
   V2_SUCCESSOR,
   v2DeprecationHeaders,
