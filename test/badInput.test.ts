@@ -1,6 +1,7 @@
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postQuote } from "./support/postQuote.js";
+import { route } from "./support/route.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";
 
 const post = async (url: string, body: string, headers: Record<string, string> = {}) => {
@@ -20,11 +21,8 @@ describe("bad input over the real HTTP server: 400 INVALID_INPUT, nothing writte
     const [origin, destination] = stack.devnet.chains;
     quote = {
       user: stack.devnet.accounts[0].address,
-      originChainId: origin.id,
-      destinationChainId: destination.id,
-      originCurrency: zeroAddress,
-      destinationCurrency: zeroAddress,
-      amount: "1000000000000000000",
+      ...route(origin, destination),
+      amount: "1000",
       tradeType: "EXACT_INPUT",
     };
   });

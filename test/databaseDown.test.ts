@@ -1,16 +1,11 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import pino from "pino";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStatusBus } from "../src/events/createStatusBus.js";
 import { createRedisRateLimiter } from "../src/gateway/http/rateLimiter.js";
 import { type GatewayServer, startGatewayServer } from "../src/gateway/server.js";
-import { createStaticPriceSource } from "../src/pricing/priceSource.js";
-import { createSolverInventory } from "../src/quote/solverInventory.js";
-import { createChainClients } from "../src/roles/createChainClients.js";
-import { GRAPHQL_TEST_CHAINS } from "./support/createTestGraphqlServer.js";
+import { createTestQuoteEngine } from "./support/createTestGraphqlServer.js";
 
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const requestId = `0x${"ab".repeat(32)}`;
@@ -24,9 +19,7 @@ describe("a gateway whose database cannot be reached", () => {
   const rateLimiter = createRedisRateLimiter(redisUrl, `test-down-${randomBytes(4).toString("hex")}`);
   let server: GatewayServer;
   beforeAll(async () => {
-    const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
-    const client = createChainClients(GRAPHQL_TEST_CHAINS);
-    const solver = privateKeyToAccount(generatePrivateKey());
+    const { registry, client, solver, quoteEngine } = createTestQuoteEngine();
     server = await startGatewayServer({
       host: "127.0.0.1",
       port: 0,
@@ -37,15 +30,7 @@ describe("a gateway whose database cannot be reached", () => {
       logger: pino({ level: "silent" }),
       statusBus,
       rateLimiter,
-      quoteEngine: {
-        registry,
-        client,
-        prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
-        inventory: createSolverInventory(client, solver.address),
-        solver,
-        saveRequest: async () => undefined,
-        settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
-      },
+      quoteEngine,
     });
   });
   afterAll(async () => {
