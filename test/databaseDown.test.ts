@@ -19,7 +19,7 @@ describe("a gateway whose database cannot be reached", () => {
   const rateLimiter = createRedisRateLimiter(redisUrl, `test-down-${randomBytes(4).toString("hex")}`);
   let server: GatewayServer;
   beforeAll(async () => {
-    const { registry, client, solver, quoteEngine } = createTestQuoteEngine();
+    const { registry, client, solver, quoteEngine } = createTestQuoteEngine(pool);
     server = await startGatewayServer({
       host: "127.0.0.1",
       port: 0,

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Hex, type LocalAccount, zeroAddress } from "viem";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
+import type { ChainAvailabilityReader } from "../chains/createChainAvailability.js";
 import type { EvmChainClient } from "../chains/evmChainClient.js";
 import { InvalidInputError } from "../domain/errors.js";
 import { formatAmount } from "../domain/money.js";
@@ -8,6 +9,8 @@ import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
 import { usdValueE18 } from "../pricing/usdValue.js";
 import { amountObject, formatUsd } from "./amountObject.js";
+import { priceOf } from "./priceOf.js";
+import { assertChainsOpen } from "./assertChainsOpen.js";
 import { buildOrder } from "./buildOrder.js";
 import { buildSteps } from "./buildSteps.js";
 import { GAS_ESTIMATES } from "../chains/gasEstimates.js";
@@ -24,18 +27,9 @@ export type QuoteEngineDeps = {
   solver: LocalAccount;
   saveRequest: (request: NewRequest) => Promise<void>;
   settings: { serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
+  availability: ChainAvailabilityReader;
   now?: () => number;
 };
-
-async function priceOf(prices: PriceSource, currency: Currency): Promise<bigint> {
-  const price = await prices.usdPriceE18(currency);
-  if (!price)
-    throw new InvalidInputError(
-      "UNSUPPORTED_CURRENCY",
-      `${currency.symbol} on chain ${currency.chainId} cannot be priced`,
-    );
-  return price;
-}
 
 function requestTypeOf(request: QuoteRequest): { requestType: string; operation: string; isFixedRate: boolean } {
   if (request.calls.length > 0) return { requestType: "Call", operation: "call", isFixedRate: false };
@@ -61,6 +55,7 @@ function percentOf(part: bigint, whole: bigint): string {
 export async function createQuote(deps: QuoteEngineDeps, body: unknown, context: { apiKeyId?: string } = {}) {
   const request = validateQuoteRequest(body, deps.registry);
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
+  await assertChainsOpen(deps.availability, [originChain, destinationChain]);
   const origin = deps.client(originChain.id);
   const destination = deps.client(destinationChain.id);
   const destinationNative = deps.registry.currency(destinationChain.id, zeroAddress)!;
@@ -105,15 +100,15 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   });
   if (!price) {
     throw new InvalidInputError(
-      "AMOUNT_TOO_LOW",
+      "AMOUNT_DOES_NOT_COVER_FEES",
       `amount ${request.amount} does not cover the fill's fees; quote a larger amount`,
     );
   }
   const callValue = request.calls.reduce((sum, call) => sum + call.value, 0n);
   if (price.minimumAmountOut < callValue) {
     throw new InvalidInputError(
-      "AMOUNT_TOO_LOW",
-      `the output (${price.minimumAmountOut} at minimum) does not cover the sum of txs[].value (${callValue})`,
+      "INVALID_INPUT",
+      `txs[].value: the output (${price.minimumAmountOut} at minimum) does not cover the sum of txs[].value (${callValue})`,
     );
   }
 
@@ -154,6 +149,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     subsidized: zero(currencyIn),
   };
   const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
+  await assertChainsOpen(deps.availability, [originChain, destinationChain], usdIn);
   const usdOut = usdValueE18(price.amountOut, currencyOut, priceOut);
   const slippageBps = kind.isFixedRate ? 0n : (request.slippageBps ?? deps.settings.defaultSlippageBps);
   const slippageOut = price.amountOut - price.minimumAmountOut;

@@ -4,6 +4,7 @@ import type { LocalAccount } from "viem";
 import { type NewRequest, insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
+import { createChainAvailability } from "../chains/createChainAvailability.js";
 import type { StatusBus } from "../events/createStatusBus.js";
 import { type GatewayServer, startGatewayServer } from "../gateway/server.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
@@ -48,6 +49,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     solver: deps.solver,
     saveRequest: (request: NewRequest) => insertRequest(deps.pool, request),
     settings: deps.settings,
+    availability: createChainAvailability(deps.pool),
   };
   return startGatewayServer({
     pool: deps.pool,

@@ -4,6 +4,7 @@ import pino from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { chainConfigSchema } from "../../src/chains/chainConfig.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
+import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
 import type { StatusFanout } from "../../src/events/createStatusFanout.js";
 import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gateway/graphql/createGraphqlServer.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
@@ -27,7 +28,7 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
 );
 
 /** The chains, clients, solver and quote engine of GRAPHQL_TEST_CHAINS (no quote is ever saved). */
-export function createTestQuoteEngine() {
+export function createTestQuoteEngine(db: Pick<pg.Pool, "query">) {
   const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
   const client = createChainClients(GRAPHQL_TEST_CHAINS);
   const solver = privateKeyToAccount(generatePrivateKey());
@@ -39,6 +40,7 @@ export function createTestQuoteEngine() {
     solver,
     saveRequest: async () => undefined,
     settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+    availability: createChainAvailability(db),
   };
   return { registry, client, solver, quoteEngine };
 }
@@ -53,7 +55,7 @@ export function createTestGraphqlServer(options: {
   fieldLimits?: GraphqlServerOptions["fieldLimits"];
   keyRecheckMs?: number;
 }) {
-  const { registry, quoteEngine } = createTestQuoteEngine();
+  const { registry, quoteEngine } = createTestQuoteEngine(options.db);
   return createGraphqlServer({
     db: options.db,
     registry,

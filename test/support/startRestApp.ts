@@ -5,6 +5,7 @@ import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetCh
 import { migrate } from "../../schema/migrate.js";
 import { insertRequest } from "../../schema/requests.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
+import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type GatewayServerDeps, startGatewayServer } from "../../src/gateway/server.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
@@ -50,6 +51,7 @@ export async function startRestApp(extra: Partial<GatewayServerDeps> = {}): Prom
       solver: devnet.solver,
       saveRequest: (request) => insertRequest(pool, request),
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      availability: createChainAvailability(pool),
     },
     ...extra,
   });

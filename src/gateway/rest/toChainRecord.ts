@@ -1,8 +1,9 @@
 import { zeroAddress } from "viem";
 import type { ChainConfig } from "../../chains/chainConfig.js";
+import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 
 /** The spec's Chain record for a configured EVM chain. */
-export function toChainRecord(chain: ChainConfig, solver: string) {
+export function toChainRecord(chain: ChainConfig, solver: string, availability: ChainAvailability) {
   const erc20Currencies = chain.currencies.map((currency) => ({
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,
@@ -39,11 +40,12 @@ export function toChainRecord(chain: ChainConfig, solver: string) {
     explorerUrl: chain.explorerUrl,
     explorerName: chain.explorerUrl ? "Explorer" : "",
     explorerPaths: { transaction: "/tx/{TX_HASH}" },
-    depositEnabled: true,
+    depositEnabled: availability.depositEnabled,
     tokenSupport: "All",
-    disabled: false,
-    partialDisableLimit: 0,
-    blockProductionLagging: false,
+    disabled: availability.disabled,
+    // A number in USD, as the spec has it; 0 when the chain takes quotes of any size.
+    partialDisableLimit: availability.partialDisableLimitUsd === null ? 0 : Number(availability.partialDisableLimitUsd),
+    blockProductionLagging: availability.blockProductionLagging,
     currency: native,
     withdrawalFee: 0,
     depositFee: 0,
