@@ -25,6 +25,8 @@ describe("checkJsonValue", () => {
       `the request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
     );
     expect(() => checkJsonValue(nested(200_000))).toThrow(/nested deeper/);
-    expect(() => checkJsonValue(nested(MAX_JSON_DEPTH + 1), "variables")).toThrow(/^the request variables is nested/);
+    expect(() => checkJsonValue(nested(MAX_JSON_DEPTH + 1), "variables")).toThrow(
+      /^variables are nested deeper than 64 levels/,
+    );
   });
 });

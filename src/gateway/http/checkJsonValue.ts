@@ -34,7 +34,7 @@ export function checkJsonValue(value: unknown, root = "body"): void {
     if (depth > MAX_JSON_DEPTH) {
       throw new InvalidInputError(
         "INVALID_INPUT",
-        `the request ${root === "body" ? "body" : root} is nested deeper than ${MAX_JSON_DEPTH} levels`,
+        `${root === "body" ? "the request body is" : `${root} are`} nested deeper than ${MAX_JSON_DEPTH} levels`,
       );
     }
     const entries: Array<[string | number, unknown]> = Array.isArray(item.value)
