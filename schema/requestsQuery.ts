@@ -1,10 +1,4 @@
-import type {
-  FieldCondition,
-  FieldKey,
-  RequestFilter,
-  RequestListQuery,
-  SortKey,
-} from "../src/requests/requestFilter.js";
+import type { FieldCondition, FieldKey, RequestFilter, RequestListQuery, SortKey } from "./requestFilter.js";
 import type { RequestDeposit, RequestFill } from "./requestChainFacts.js";
 import { type RequestRow, type StoredRequest, type Queryable, toStoredRequest } from "./requests.js";
 

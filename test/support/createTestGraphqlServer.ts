@@ -10,6 +10,7 @@ import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gatewa
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
 import { createChainClients } from "../../src/roles/createChainClients.js";
+import type { QuoteEngineDeps } from "../../src/quote/createQuote.js";
 import type { WebhookPolicy } from "../../src/webhooks/validateWebhookUrl.js";
 
 export const TEST_USDC = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -26,6 +27,24 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
   }),
 );
 
+/** The chains, clients, solver and quote engine of GRAPHQL_TEST_CHAINS (no quote is ever saved). */
+export function createTestQuoteEngine(db: Pick<pg.Pool, "query">) {
+  const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
+  const client = createChainClients(GRAPHQL_TEST_CHAINS);
+  const solver = privateKeyToAccount(generatePrivateKey());
+  const quoteEngine: QuoteEngineDeps = {
+    registry,
+    client,
+    prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
+    inventory: createSolverInventory(client, solver.address),
+    solver,
+    saveRequest: async () => undefined,
+    settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+    availability: createChainAvailability(db),
+  };
+  return { registry, client, solver, quoteEngine };
+}
+
 /** The GraphQL server over a real database (through `db`, which tests may wrap to count queries). */
 export function createTestGraphqlServer(options: {
   db: Pick<pg.Pool, "query">;
@@ -36,9 +55,7 @@ export function createTestGraphqlServer(options: {
   fieldLimits?: GraphqlServerOptions["fieldLimits"];
   keyRecheckMs?: number;
 }) {
-  const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
-  const client = createChainClients(GRAPHQL_TEST_CHAINS);
-  const solver = privateKeyToAccount(generatePrivateKey());
+  const { registry, quoteEngine } = createTestQuoteEngine(options.db);
   return createGraphqlServer({
     db: options.db,
     registry,
@@ -50,15 +67,6 @@ export function createTestGraphqlServer(options: {
     websocketLimit: options.websocketLimit,
     fieldLimits: options.fieldLimits,
     keyRecheckMs: options.keyRecheckMs,
-    quoteEngine: {
-      registry,
-      client,
-      prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
-      inventory: createSolverInventory(client, solver.address),
-      solver,
-      saveRequest: async () => undefined,
-      settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
-      availability: createChainAvailability(options.db),
-    },
+    quoteEngine,
   });
 }

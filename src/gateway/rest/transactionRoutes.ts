@@ -7,7 +7,8 @@ import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import type { EvmChainClient } from "../../chains/evmChainClient.js";
 import { readDepositFacts } from "../../chains/readDepositFacts.js";
 import { InvalidInputError } from "../../domain/errors.js";
-import { jsonBody, parseInput } from "./jsonBody.js";
+import { jsonBody } from "../http/jsonBody.js";
+import { parseInput } from "../http/parseInput.js";
 
 /** The body of POST /transactions/index (also published in /openapi.json). */
 export const indexBody = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { STATUS_UPDATED_EVENT } from "../../events/statusUpdate.js";
+import { STATUS_UPDATED_EVENT, statusUpdateKey } from "../../events/statusUpdate.js";
 
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex request id");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 20-byte hex address");
@@ -25,9 +25,9 @@ export type FeedFilters = z.infer<typeof filters>;
 
 /** The index key of a filter: the same key the fan-out computes from each update. */
 export function filterKey(filter: FeedFilters): string {
-  if ("id" in filter) return `id:${filter.id.toLowerCase()}`;
-  if ("wallet" in filter) return `wallet:${filter.wallet.toLowerCase()}`;
-  return `chain:${filter.chainId}`;
+  if ("id" in filter) return statusUpdateKey.request(filter.id);
+  if ("wallet" in filter) return statusUpdateKey.wallet(filter.wallet);
+  return statusUpdateKey.chain(filter.chainId);
 }
 
 /** Parses one client frame; a readable reason instead of a throw for anything malformed. */

@@ -1,7 +1,7 @@
-import { InvalidInputError } from "../domain/errors.js";
+import { InvalidInputError } from "../../domain/errors.js";
 import { MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v2QuerySchema } from "./requestsQuerySchemas.js";
-import { validateQuery } from "./validateQuery.js";
+import { validateQuery } from "../http/validateQuery.js";
 import { booleanParameter, integerParameter } from "./parseRequestsQuery.js";
 import {
   type FieldCondition,
@@ -9,7 +9,7 @@ import {
   type SortDirection,
   emptyFilter,
   type RequestFilter,
-} from "./requestFilter.js";
+} from "../../../schema/requestFilter.js";
 
 export type ParsedRequestsV2Query = {
   filter: RequestFilter;

@@ -1,7 +1,7 @@
-import { InvalidInputError } from "../domain/errors.js";
+import { InvalidInputError } from "../../domain/errors.js";
 import { FEATURES, MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v3QuerySchema } from "./requestsQuerySchemas.js";
-import { validateQuery } from "./validateQuery.js";
+import { validateQuery } from "../http/validateQuery.js";
 import {
   FIELD_KEYS,
   type FieldCondition,
@@ -12,7 +12,7 @@ import {
   type SortDirection,
   type SortKey,
   emptyFilter,
-} from "./requestFilter.js";
+} from "../../../schema/requestFilter.js";
 
 export type ParsedRequestsQuery = {
   filter: RequestFilter;
