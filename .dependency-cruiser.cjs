@@ -1,0 +1,80 @@
+/**
+ * The import rules of shared/DESIGN.md, checked in CI (`npm run check:boundaries`). Paths are relative to the
+ * repository root. Tests (`*.test.ts`, test/) and the benchmarks may reach anything: they drive real chains.
+ */
+const CHAIN_SDKS =
+  "(^|/)node_modules/(viem|bitcoinjs-lib|ecpair|bip32|@bitcoinerlab/secp256k1|tiny-secp256k1|@solana/web3\\.js|litesvm|@ton/[^/]+)/";
+const TESTS = "(\\.test\\.ts$|^test/|^bench/)";
+// The composition roots start the gateway and the schema printer reads it; nothing else may depend on it.
+const COMPOSITION_ROOTS = "^(src/roles/|src/cli\\.ts$|scripts/printGraphqlSchema\\.ts$)";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "nothing-imports-the-gateway",
+      comment: "src/gateway serves clients; only the composition roots (src/roles, src/cli.ts) and tests start it.",
+      severity: "error",
+      from: { pathNot: [`^src/gateway/`, COMPOSITION_ROOTS, TESTS] },
+      to: { path: "^src/gateway/" },
+    },
+    {
+      name: "indexers-record-facts-only",
+      comment:
+        "Indexers import only fact and cursor writers in schema/, contract ABIs, chain config and the shared loop helpers: no jobs, gateway, quote or app-table writers.",
+      severity: "error",
+      from: { path: "^indexers/", pathNot: TESTS },
+      to: {
+        path: "^(jobs|src|schema)/",
+        pathNot: [
+          "^schema/(chainFacts|pollerBlocks|onchain|withTransaction|requests)\\.ts$",
+          "^src/chains/chainConfig\\.ts$",
+          "^src/runtime/",
+        ],
+      },
+    },
+    {
+      name: "schema-imports-no-jobs-or-gateway",
+      severity: "error",
+      from: { path: "^schema/", pathNot: TESTS },
+      to: { path: "^(jobs|src/gateway|src/quote|src/roles|indexers)/" },
+    },
+    {
+      name: "domain-imports-nothing-of-ours",
+      comment: "src/domain is pure: it imports only itself and npm packages.",
+      severity: "error",
+      from: { path: "^src/domain/", pathNot: TESTS },
+      to: {
+        path: "^(?!src/domain/)[^/]+/",
+        dependencyTypesNot: ["npm", "npm-dev", "npm-optional", "npm-peer", "core"],
+      },
+    },
+    {
+      name: "chain-sdks-only-in-adapters",
+      comment:
+        "Clients, wallets, signing and transactions of a chain family live in src/chains/<vm>/ (and indexers, devnet, contracts). Pure encoding/hashing helpers may serve src/domain.",
+      severity: "error",
+      from: {
+        pathNot: [
+          "^src/chains/[^/]+/",
+          "^src/domain/",
+          "^(indexers|devnet|contracts|scripts|examples)/",
+          "^ponder\\.config\\.ts$",
+          TESTS,
+        ],
+      },
+      to: { path: CHAIN_SDKS },
+    },
+    {
+      name: "web-imports-nothing-of-ours",
+      severity: "error",
+      from: { path: "^web/" },
+      to: { path: "^(src|schema|jobs|indexers|devnet|contracts)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(\\.ponder|\\.devnet|generated)/" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+  },
+};

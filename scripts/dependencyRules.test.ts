@@ -1,0 +1,65 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const depcruise = join(repo, "node_modules", ".bin", "depcruise");
+
+/** A tree of files in a fresh folder, with the repository's node_modules and tsconfig, checked by our rules. */
+function check(files: Record<string, string>) {
+  const root = mkdtempSync(join(tmpdir(), "crossfill-boundaries-"));
+  roots.push(root);
+  symlinkSync(join(repo, "node_modules"), join(root, "node_modules"));
+  writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { moduleResolution: "Bundler" } }));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const folders = [...new Set(Object.keys(files).map((path) => path.split("/")[0]))];
+  const run = spawnSync(depcruise, ["--config", join(repo, ".dependency-cruiser.cjs"), ...folders], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  return { code: run.status, output: `${run.stdout}${run.stderr}` };
+}
+const roots: string[] = [];
+
+describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
+  afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+  it("fails on each forbidden import, naming its rule", () => {
+    const { code, output } = check({
+      "src/gateway/server.ts": "export const server = 1;\n",
+      "src/quote/createQuote.ts": 'import { server } from "../gateway/server.js";\nexport const q = server;\n',
+      "jobs/fill.ts": 'import { keccak256 } from "viem";\nexport const f = keccak256;\n',
+      "jobs/queues.ts": "export const queues = 1;\n",
+      "schema/requests.ts": 'import { queues } from "../jobs/queues.js";\nexport const r = queues;\n',
+      "src/domain/money.ts": 'import { r } from "../../schema/requests.js";\nexport const m = r;\n',
+      "indexers/poller/startPoller.ts": 'import { queues } from "../../jobs/queues.js";\nexport const p = queues;\n',
+    });
+    expect(code, output).not.toBe(0);
+    for (const rule of [
+      "nothing-imports-the-gateway: src/quote/createQuote.ts → src/gateway/server.ts",
+      "chain-sdks-only-in-adapters: jobs/fill.ts",
+      "schema-imports-no-jobs-or-gateway: schema/requests.ts → jobs/queues.ts",
+      "domain-imports-nothing-of-ours: src/domain/money.ts → schema/requests.ts",
+      "indexers-record-facts-only: indexers/poller/startPoller.ts → jobs/queues.ts",
+    ]) {
+      expect(output).toContain(rule);
+    }
+  });
+
+  it("passes the allowed directions: jobs → schema, the adapter → its SDK, a composition root → the gateway", () => {
+    const { code, output } = check({
+      "src/gateway/server.ts": "export const server = 1;\n",
+      "src/roles/startApi.ts": 'import { server } from "../gateway/server.js";\nexport const a = server;\n',
+      "src/chains/evm/evmAdapter.ts": 'import { keccak256 } from "viem";\nexport const e = keccak256;\n',
+      "schema/requests.ts": "export const r = 1;\n",
+      "jobs/fill.ts": 'import { r } from "../schema/requests.js";\nexport const f = r;\n',
+    });
+    expect(code, output).toBe(0);
+  });
+});
