@@ -40,9 +40,3 @@ export async function saveNotifyCursor(client: pg.PoolClient, cursor: NotifyCurs
     [cursor.name, cursor.lastEventId.toString(), cursor.publishedAbove.map(String), JSON.stringify(cursor.gaps)],
   );
 }
-
-/** Where the cursor stands, without locking it (the notifier's cheap "anything new?" check). */
-export async function peekNotifyCursor(db: Queryable, name: string): Promise<bigint | undefined> {
-  const { rows } = await db.query("SELECT last_event_id::text FROM crossfill.notify_cursors WHERE name = $1", [name]);
-  return rows[0] ? BigInt(rows[0].last_event_id) : undefined;
-}

@@ -106,13 +106,6 @@ export async function getRefund(
   return rows[0] && toRefund(rows[0]);
 }
 
-export async function listRefunds(db: Queryable, requestId: string): Promise<Refund[]> {
-  const { rows } = await db.query<RefundRow>("SELECT * FROM crossfill.refunds WHERE request_id = $1 ORDER BY id", [
-    requestId,
-  ]);
-  return rows.map(toRefund);
-}
-
 export async function markRefundSent(
   db: pg.PoolClient,
   id: string,

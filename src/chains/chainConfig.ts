@@ -49,7 +49,6 @@ export const chainConfigSchema = z.object({
 /** The chains file: the devnet manifest is one, a hand-written file for real chains is another. */
 export const chainsFileSchema = z.object({ chains: z.array(chainConfigSchema).min(1) });
 
-export type CurrencyConfig = z.infer<typeof currencyConfigSchema>;
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
 export function loadChainsFile(path: string): ChainConfig[] {

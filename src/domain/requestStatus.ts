@@ -10,8 +10,6 @@ export const REQUEST_STATUSES = [
 ] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
-export const FINAL_STATUSES: ReadonlySet<RequestStatus> = new Set(["success", "refund"]);
-
 const TRANSITIONS: Record<RequestStatus, readonly RequestStatus[]> = {
   waiting: ["depositing", "pending", "failure"],
   depositing: ["pending", "failure"],
@@ -25,8 +23,4 @@ const TRANSITIONS: Record<RequestStatus, readonly RequestStatus[]> = {
 
 export function canTransition(from: RequestStatus, to: RequestStatus): boolean {
   return TRANSITIONS[from].includes(to);
-}
-
-export function isRequestStatus(value: string): value is RequestStatus {
-  return (REQUEST_STATUSES as readonly string[]).includes(value);
 }

@@ -39,5 +39,3 @@ export const quoteRequestSchema = z.object({
   // Refused when non-empty (validateQuoteRequest): ignoring it would quote without the integrator's fee.
   appFees: z.array(z.unknown()).max(20).optional(),
 });
-
-export type QuoteRequestBody = z.infer<typeof quoteRequestSchema>;
