@@ -22,26 +22,29 @@ const READY: Record<Role, { args: string[]; message: string }> = {
 export type CrashCluster = {
   devnet: DevnetChains;
   pool: pg.Pool;
+  /** The first gateway's URL; `apiUrls` lists every gateway. */
   apiUrl: string;
+  apiUrls: string[];
   /** The roles' API_KEY_ENCRYPTION_KEY: keys created with it get their webhooks signed by the worker. */
   serverKey: Buffer;
-  /** SIGKILLs a role's whole process group, starts it again and resolves once it is ready (ms it took). */
+  /** SIGKILLs a role's (first) process group, starts it again and resolves once it is ready (ms it took). */
   crash(role: Role): Promise<number>;
   stop(): Promise<void>;
 };
 
 /**
  * Crossfill as separate processes (`crossfill api`, `worker`, `indexer evm`) on devnet chains, a fresh
- * database and Redis, so a test can kill any of them at any moment, as production would see it.
+ * database and Redis, so a test can kill any of them at any moment, as production would see it; with several
+ * gateways and workers, it is the scale-out deployment of docs/OPERATIONS.md.
  */
-export async function startCrashCluster(): Promise<CrashCluster> {
+export async function startCrashCluster(options: { apis?: number; workers?: number } = {}): Promise<CrashCluster> {
   const db = await createTestDatabase("crossfill_crash");
   const devnet = await startDevnetChains({ chainIds: [31338, 31339], blockTime: 1 });
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
   await migrate(pool);
   const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-crash-")), "chains.json");
   writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
-  const port = await freePort();
+  const ports = await Promise.all(Array.from({ length: options.apis ?? 1 }, () => freePort()));
   const serverKey = randomBytes(32);
   const env = {
     DATABASE_URL: db.url,
@@ -51,14 +54,16 @@ export async function startCrashCluster(): Promise<CrashCluster> {
     API_KEY_ENCRYPTION_KEY: serverKey.toString("hex"),
     // Webhooks go to a receiver on 127.0.0.1, as on the devnet.
     WEBHOOK_ALLOW_PRIVATE: "true",
-    PORT: String(port),
     INDEXER_PORT: String(await freePort()),
     QUEUE_PREFIX: `crash-${db.name}`,
     LOG_LEVEL: "info",
   };
-  const roles = new Map<Role, RoleProcess>();
-  const start = async (role: Role) =>
-    roles.set(role, await startRoleProcess(READY[role].args, env, READY[role].message));
+  // Keyed `role#n`: the n-th replica of a role, each gateway on its own port.
+  const roles = new Map<string, RoleProcess>();
+  const start = async (role: Role, replica = 0) => {
+    const roleEnv = role === "api" ? { ...env, PORT: String(ports[replica]) } : env;
+    roles.set(`${role}#${replica}`, await startRoleProcess(READY[role].args, roleEnv, READY[role].message));
+  };
   const stop = async () => {
     for (const role of [...roles.values()].reverse()) await role.stop().catch(() => undefined);
     await pool.end();
@@ -67,8 +72,8 @@ export async function startCrashCluster(): Promise<CrashCluster> {
   };
   try {
     await start("indexer");
-    await start("worker");
-    await start("api");
+    for (let n = 0; n < (options.workers ?? 1); n++) await start("worker", n);
+    for (let n = 0; n < ports.length; n++) await start("api", n);
   } catch (error) {
     await stop();
     throw error;
@@ -76,10 +81,11 @@ export async function startCrashCluster(): Promise<CrashCluster> {
   return {
     devnet,
     pool,
-    apiUrl: `http://127.0.0.1:${port}`,
+    apiUrl: `http://127.0.0.1:${ports[0]}`,
+    apiUrls: ports.map((port) => `http://127.0.0.1:${port}`),
     serverKey,
     async crash(role) {
-      await roles.get(role)?.kill();
+      await roles.get(`${role}#0`)?.kill();
       const startedAt = Date.now();
       await start(role);
       return Date.now() - startedAt;
