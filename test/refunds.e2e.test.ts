@@ -5,7 +5,7 @@ import { callTargetAbi, depositoryAbi, testTokenAbi } from "../contracts/abis.js
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
-import { createEvmChainClient } from "../src/chains/evmChainClient.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";

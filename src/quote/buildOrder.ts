@@ -1,4 +1,3 @@
-import { type Address, type Hex } from "viem";
 import type { OrderData } from "../domain/order.js";
 import { encodeOrderCall } from "../domain/order.js";
 import type { PriceQuote } from "./priceQuote.js";
@@ -8,7 +7,7 @@ import type { QuoteRequest } from "./validateQuoteRequest.js";
 export function buildOrder(
   request: QuoteRequest,
   price: PriceQuote,
-  options: { solver: Address; salt: bigint; deadline: number },
+  options: { solver: string; salt: bigint; deadline: number },
 ): OrderData {
   const origin = request.originChain.name;
   const destination = request.destinationChain.name;
@@ -48,7 +47,9 @@ export function buildOrder(
           expectedAmount: price.amountOut.toString(),
         },
       ],
-      calls: request.calls.map((call) => encodeOrderCall(call)) as Hex[],
+      calls: request.calls.map((call) =>
+        encodeOrderCall({ ...call, to: call.to as `0x${string}`, data: call.data as `0x${string}` }),
+      ),
       deadline: options.deadline,
       extraData: "0x",
     },

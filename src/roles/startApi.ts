@@ -3,9 +3,9 @@ import { type ServerType, serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { LocalAccount } from "viem";
 import { type NewRequest, insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
+import type { EvmSolver } from "../chains/evm/evmSolver.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import type { StatusBus } from "../events/createStatusBus.js";
 import { createStatusFanout } from "../events/createStatusFanout.js";
@@ -21,13 +21,13 @@ import { routeUpgrades } from "../gateway/ws/routeUpgrades.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createPostgresRateLimiter } from "../rateLimits/rateLimiter.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
-import { createChainClients } from "./createChainClients.js";
+import { solverAdapters } from "./solverAdapters.js";
 import type { RestSettings } from "./restSettings.js";
 
 export type ApiDeps = {
   pool: pg.Pool;
   chains: readonly ChainConfig[];
-  solver: LocalAccount;
+  solver: EvmSolver;
   logger: Logger;
   host: string;
   port: number;
@@ -52,21 +52,19 @@ export type RunningApi = { url: string; port: number; close(): Promise<void> };
 /** The gateway process: REST routes, GraphQL (HTTP and graphql-ws) and the websocket feed over one HTTP server. */
 export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const registry = createChainRegistry(deps.chains);
-  const client = createChainClients(deps.chains);
+  const adapters = solverAdapters(deps.chains, { evm: deps.solver });
   const quoteEngine = {
     registry,
-    client,
+    adapters,
     prices: createStaticPriceSource(deps.settings.prices),
-    inventory: createSolverInventory(client, deps.solver.address),
-    solver: deps.solver,
+    inventory: createSolverInventory(adapters),
     saveRequest: (request: NewRequest) => insertRequest(deps.pool, request),
     settings: deps.settings,
   };
   const app = createRestApp({
     pool: deps.pool,
     registry,
-    client,
-    solverAddress: deps.solver.address,
+    adapters,
     logger: deps.logger,
     ...deps.rest,
     quoteEngine,

@@ -8,7 +8,7 @@ import type { StatusFanout } from "../../src/events/createStatusFanout.js";
 import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gateway/graphql/createGraphqlServer.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
-import { createChainClients } from "../../src/roles/createChainClients.js";
+import { solverAdapters } from "../../src/roles/solverAdapters.js";
 import type { WebhookPolicy } from "../../src/webhooks/validateWebhookUrl.js";
 
 export const TEST_USDC = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -36,8 +36,7 @@ export function createTestGraphqlServer(options: {
   keyRecheckMs?: number;
 }) {
   const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
-  const client = createChainClients(GRAPHQL_TEST_CHAINS);
-  const solver = privateKeyToAccount(generatePrivateKey());
+  const adapters = solverAdapters(GRAPHQL_TEST_CHAINS, { evm: privateKeyToAccount(generatePrivateKey()) });
   return createGraphqlServer({
     db: options.db,
     registry,
@@ -51,10 +50,9 @@ export function createTestGraphqlServer(options: {
     keyRecheckMs: options.keyRecheckMs,
     quoteEngine: {
       registry,
-      client,
+      adapters,
       prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
-      inventory: createSolverInventory(client, solver.address),
-      solver,
+      inventory: createSolverInventory(adapters),
       saveRequest: async () => undefined,
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     },

@@ -9,7 +9,7 @@ import { createChainRegistry } from "../../src/chains/chainRegistry.js";
 import { type RestAppDeps, createRestApp } from "../../src/gateway/createRestApp.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
-import { createChainClients } from "../../src/roles/createChainClients.js";
+import { solverAdapters } from "../../src/roles/solverAdapters.js";
 import { createTestDatabase } from "./testDatabase.js";
 
 export type RestAppStack = {
@@ -28,19 +28,17 @@ export async function startRestApp(extra: Partial<RestAppDeps> = {}): Promise<Re
   await migrate(pool);
   const devnet = await startDevnetChains({ chainIds: [31338, 31339], blockTime: 0 });
   const registry = createChainRegistry(devnet.chains);
-  const client = createChainClients(devnet.chains);
+  const adapters = solverAdapters(devnet.chains, { evm: devnet.solver });
   const app = createRestApp({
     pool,
     registry,
-    client,
-    solverAddress: devnet.solver.address,
+    adapters,
     logger,
     quoteEngine: {
       registry,
-      client,
+      adapters,
       prices: createStaticPriceSource({ ETH: "3000", WETH: "3000", USDC: "1" }),
-      inventory: createSolverInventory(client, devnet.solver.address),
-      solver: devnet.solver,
+      inventory: createSolverInventory(adapters),
       saveRequest: (request) => insertRequest(pool, request),
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     },

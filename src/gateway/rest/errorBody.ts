@@ -1,6 +1,7 @@
 import { isCrossfillError } from "../../domain/errors.js";
 
-export type ErrorBody = { message: string; errorCode: string; requestId?: string };
+/** The spec's error body; a quote's failed simulation adds errorData, requestId, approxSimulatedBlock, failedCallData. */
+export type ErrorBody = { message: string; errorCode: string; requestId?: string; [field: string]: unknown };
 
 /** The edge translation of any thrown value into a status, the spec's error body and headers; internals stay hidden. */
 export function errorBody(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
@@ -21,5 +22,9 @@ export function errorBody(error: unknown): { status: number; body: ErrorBody; he
     headers.RateLimit = `limit=${limit}, remaining=0, reset=${retryAfterSeconds}`;
     headers["RateLimit-Policy"] = `${limit};w=${windowSeconds}`;
   }
-  return { status: error.status, body: { message: error.message, errorCode: error.errorCode }, headers };
+  return {
+    status: error.status,
+    body: { message: error.message, errorCode: error.errorCode, ...error.data },
+    headers,
+  };
 }

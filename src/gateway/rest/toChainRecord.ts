@@ -1,8 +1,8 @@
-import { zeroAddress } from "viem";
-import type { ChainConfig } from "../../chains/chainConfig.js";
+import type { ChainAdapter } from "../../chains/adapter.js";
 
-/** The spec's Chain record for a configured EVM chain. */
-export function toChainRecord(chain: ChainConfig, solver: string) {
+/** The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. */
+export function toChainRecord(adapter: ChainAdapter) {
+  const { chain, nativeCurrency } = adapter;
   const erc20Currencies = chain.currencies.map((currency) => ({
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,
@@ -18,7 +18,7 @@ export function toChainRecord(chain: ChainConfig, solver: string) {
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
     name: chain.nativeCurrency.name,
-    address: zeroAddress,
+    address: nativeCurrency,
     decimals: chain.nativeCurrency.decimals,
     supportsBridging: true,
   };
@@ -28,7 +28,7 @@ export function toChainRecord(chain: ChainConfig, solver: string) {
     name,
     address,
     decimals,
-    metadata: { logoURI: "", verified: true, isNative: address === zeroAddress },
+    metadata: { logoURI: "", verified: true, isNative: address === nativeCurrency },
   }));
   return {
     id: chain.id,
@@ -53,17 +53,17 @@ export function toChainRecord(chain: ChainConfig, solver: string) {
     solverCurrencies: featured,
     iconUrl: "",
     contracts: {
-      multicall3: zeroAddress,
+      multicall3: nativeCurrency,
       multicaller: chain.receiver,
       onlyOwnerMulticaller: chain.receiver,
       relayReceiver: chain.receiver,
-      erc20Router: zeroAddress,
-      approvalProxy: zeroAddress,
-      v3: { erc20Router: zeroAddress, approvalProxy: zeroAddress },
+      erc20Router: nativeCurrency,
+      approvalProxy: nativeCurrency,
+      v3: { erc20Router: nativeCurrency, approvalProxy: nativeCurrency },
     },
     vmType: chain.vmType,
     baseChainId: chain.id,
-    solverAddresses: [solver],
+    solverAddresses: [adapter.solverAddress],
     tags: [],
     protocol: { v2: { chainId: chain.name, depository: chain.depository } },
   };

@@ -1,6 +1,6 @@
 import { encodeErrorResult, encodeFunctionResult } from "viem";
 import { describe, expect, it } from "vitest";
-import { receiverAbi, testTokenAbi } from "../contracts/abis.js";
+import { receiverAbi, testTokenAbi } from "../../../contracts/abis.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 
 const context = { recipient: "0xabc", currencySymbol: "USDC" };
