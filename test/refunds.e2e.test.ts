@@ -54,12 +54,28 @@ describe("failures and refunds, end to end", () => {
         {
           to: destination.callTarget,
           value: value.toString(),
-          data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
+          data: encodeFunctionData({
+            abi: callTargetAbi,
+            functionName: "deposit",
+            args: [user.address, zeroAddress, value],
+          }),
         },
       ],
     });
     expect(quote.status).toBe(200);
     const requestId = quote.body.requestId;
+    // The quote simulated the call and it passed (a call reverting then refuses the quote, see quoteApi.test.ts);
+    // the destination changes before the fill, so the fill's own simulation now sees it revert.
+    await stack.pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
+      requestId,
+      JSON.stringify([
+        {
+          to: destination.callTarget,
+          value: value.toString(),
+          data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
+        },
+      ]),
+    ]);
     const deposited = BigInt(quote.body.details.currencyIn.amount);
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
