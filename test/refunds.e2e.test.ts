@@ -8,6 +8,7 @@ import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
+import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
 import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { runRefundsCommand } from "../src/roles/runRefundsCommand.js";
@@ -50,32 +51,11 @@ describe("failures and refunds, end to end", () => {
       ...route(origin, destination),
       amount: value.toString(),
       tradeType: "EXACT_OUTPUT",
-      txs: [
-        {
-          to: destination.callTarget,
-          value: value.toString(),
-          data: encodeFunctionData({
-            abi: callTargetAbi,
-            functionName: "deposit",
-            args: [user.address, zeroAddress, value],
-          }),
-        },
-      ],
+      txs: [harmlessCall(destination.callTarget, user.address)],
     });
     expect(quote.status).toBe(200);
     const requestId = quote.body.requestId;
-    // The quote simulated the call and it passed (a call reverting then refuses the quote, see quoteApi.test.ts);
-    // the destination changes before the fill, so the fill's own simulation now sees it revert.
-    await stack.pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
-      requestId,
-      JSON.stringify([
-        {
-          to: destination.callTarget,
-          value: value.toString(),
-          data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
-        },
-      ]),
-    ]);
+    await revertCallsBeforeFill(stack.pool, requestId, destination.callTarget);
     const deposited = BigInt(quote.body.details.currencyIn.amount);
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);
