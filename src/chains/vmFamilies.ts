@@ -15,3 +15,12 @@ export function anyAddressKey(value: string, families: readonly VmFamily[] = Obj
   }
   return undefined;
 }
+
+/** A transaction hash of any family, in that family's canonical form; undefined when none takes it. */
+export function anyTransactionHash(value: string): string | undefined {
+  for (const family of Object.values(VM_FAMILIES)) {
+    const parsed = family.parseTransactionHash(value);
+    if (parsed !== undefined) return parsed;
+  }
+  return undefined;
+}

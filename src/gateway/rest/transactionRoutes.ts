@@ -4,7 +4,7 @@ import { z } from "zod";
 import { insertDepositFact } from "../../../schema/chainFacts.js";
 import type { ChainAdapters } from "../../chains/chainAdapters.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
-import { VM_FAMILIES } from "../../chains/vmFamilies.js";
+import { anyTransactionHash } from "../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { jsonBody, parseInput } from "./jsonBody.js";
 
@@ -14,7 +14,7 @@ export const indexBody = z.object({
   txHash: z
     .string()
     .refine(
-      (value) => Object.values(VM_FAMILIES).some((family) => family.parseTransactionHash(value) !== undefined),
+      (value) => anyTransactionHash(value) !== undefined,
       "must be a transaction hash (EVM: 32 bytes, 0x-prefixed)",
     ),
   // The official client sends the chain id as a decimal string.
