@@ -133,6 +133,9 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   const deadline = Math.floor(now / 1000) + deps.settings.quoteTtlSeconds;
   const order = buildOrder(request, price, {
     solver: destination.solverAddress,
+    feeRecipient: origin.solverAddress,
+    originAddress: origin.address,
+    destinationAddress: destination.address,
     salt: BigInt(`0x${randomBytes(8).toString("hex")}`),
     deadline,
   });
