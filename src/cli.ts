@@ -16,7 +16,9 @@ import {
   requireSetting,
   solverAccount,
 } from "./roles/services.js";
+import { runChainsCommand } from "./roles/runChainsCommand.js";
 import { runRefundsCommand } from "./roles/runRefundsCommand.js";
+import { recordIndexerHeads } from "./roles/recordIndexerHeads.js";
 import { startApi } from "./roles/startApi.js";
 import { startWorker } from "./roles/startWorker.js";
 
@@ -28,7 +30,8 @@ const USAGE = `usage: crossfill <role>
   migrate        apply database migrations and exit
   keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
   webhooks       set or show a key's webhook endpoint (webhooks set --key ID --url URL [--header "N: v"]… [--disable])
-  refunds        list, retry or settle refunds that need an operator (crossfill refunds for details)`;
+  refunds        list, retry or settle refunds that need an operator (crossfill refunds for details)
+  chains         disable, enable or limit a chain's new quotes; list switches and heads (crossfill chains for details)`;
 
 /** The composition root of every process: configuration is read here and nowhere else. */
 async function main(argv: string[]): Promise<Shutdown | undefined> {
@@ -36,6 +39,18 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
   const logger = pino({ level: config.LOG_LEVEL });
   const role = argv[0];
   const databaseUrl = () => requireSetting(config.DATABASE_URL, "DATABASE_URL", `for crossfill ${role}`);
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  // An operator's one-off command: a small pool on a migrated database, closed when it is done.
+  const operatorCommand = async (run: (pool: ReturnType<typeof createPool>) => Promise<void>) => {
+    const pool = createPool(databaseUrl(), 2);
+    try {
+      await migrate(pool);
+      await run(pool);
+    } finally {
+      await pool.end();
+    }
+    return undefined;
+  };
   switch (role) {
     case "dev":
       return runDev(config, logger);
@@ -46,38 +61,22 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       logger.info({ applied }, applied.length ? "migrations applied" : "database is up to date");
       return undefined;
     }
-    case "keys": {
-      const pool = createPool(databaseUrl(), 2);
-      try {
-        await migrate(pool);
-        process.stdout.write(`${await runKeysCommand(pool, apiKeyEncryptionKey(config, role), argv.slice(1))}\n`);
-      } finally {
-        await pool.end();
-      }
-      return undefined;
-    }
-    case "webhooks": {
-      const pool = createPool(databaseUrl(), 2);
-      try {
-        await migrate(pool);
-        process.stdout.write(
-          `${await runWebhooksCommand(pool, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false }, argv.slice(1))}\n`,
-        );
-      } finally {
-        await pool.end();
-      }
-      return undefined;
-    }
-    case "refunds": {
-      const pool = createPool(databaseUrl(), 2);
-      try {
-        await migrate(pool);
-        process.exitCode = await runRefundsCommand(pool, argv.slice(1), (line) => process.stdout.write(`${line}\n`));
-      } finally {
-        await pool.end();
-      }
-      return undefined;
-    }
+    case "keys":
+      return operatorCommand(async (pool) => {
+        print(await runKeysCommand(pool, apiKeyEncryptionKey(config, role), argv.slice(1)));
+      });
+    case "webhooks":
+      return operatorCommand(async (pool) => {
+        print(await runWebhooksCommand(pool, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false }, argv.slice(1)));
+      });
+    case "chains":
+      return operatorCommand(async (pool) => {
+        process.exitCode = await runChainsCommand(pool, argv.slice(1), print);
+      });
+    case "refunds":
+      return operatorCommand(async (pool) => {
+        process.exitCode = await runRefundsCommand(pool, argv.slice(1), print);
+      });
     case "api": {
       const pool = createPool(databaseUrl());
       await migrate(pool);
@@ -157,7 +156,14 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         },
       });
       logger.info({ schema: indexer.schema, viewsSchema: indexer.viewsSchema }, "indexer ready");
-      return indexer.stop;
+      const pool = createPool(databaseUrl(), 2);
+      await migrate(pool);
+      const heads = recordIndexerHeads(pool, indexer, logger);
+      return async () => {
+        await heads.close();
+        await indexer.stop();
+        await pool.end();
+      };
     }
     default:
       process.stderr.write(`${USAGE}\n`);

@@ -10,6 +10,8 @@ import { callTargetAbi, receiverAbi } from "../contracts/abis.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeOrderId, computeRequestId } from "../src/domain/order.js";
 import { postQuote } from "./support/postQuote.js";
+import { recordChainHead } from "../schema/chainHeads.js";
+import { runChainsCommand } from "../src/roles/runChainsCommand.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 describe("quote, chains and status over HTTP", () => {
@@ -198,8 +200,10 @@ describe("quote, chains and status over HTTP", () => {
       [{ ...base, amount: "-1" }, "INVALID_INPUT"],
       [{ ...base, amount: "1.5" }, "INVALID_INPUT"],
       [{ ...base, amount: "9".repeat(100) }, "INVALID_INPUT"],
-      [{ ...base, amount: "0" }, "AMOUNT_TOO_LOW"],
-      [{ ...base, amount: "1000" }, "AMOUNT_TOO_LOW"],
+      [{ ...base, amount: "0" }, "INVALID_INPUT"],
+      [{ ...base, amount: "1000" }, "AMOUNT_DOES_NOT_COVER_FEES"],
+      [{ ...base, amount: "1000", txs: [{ to: base.user, value: "0", data: "0x" }] }, "AMOUNT_DOES_NOT_COVER_FEES"],
+      [{ ...base, txs: [{ to: base.user, value: (2n * 10n ** 18n).toString(), data: "0x" }] }, "INVALID_INPUT"],
       [{ ...base, tradeType: "EXACT" }, "INVALID_INPUT"],
       [{ ...base, originChainId: 999_999 }, "UNSUPPORTED_CHAIN"],
       [{ ...base, destinationChainId: "abc" }, "INVALID_INPUT"],
@@ -301,5 +305,69 @@ describe("quote, chains and status over HTTP", () => {
       txs: [{ to: stack.devnet.accounts[1].address, value: "1", data: "0x" }],
     });
     expect(status).toBe(200);
+  });
+
+  it("follows the operator's chain switches and the indexer's heads in GET /chains and in quotes", async () => {
+    const origin = stack.devnet.chains[0];
+    const chainsCommand = (...argv: string[]) => runChainsCommand(stack.pool, argv, () => {});
+    const chainRecord = async () => {
+      const { chains } = (await (await fetch(`${stack.api.url}/chains`)).json()) as { chains: any[] };
+      return chains.find((chain) => chain.id === origin.id);
+    };
+    // Every replica reads the switches at most a second late: poll until this one has.
+    const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
+      for (let i = 0; ; i++) {
+        const value = await read();
+        if (done(value) || i === 50) return value;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect(await chainsCommand("disable", String(origin.id), "--reason", "RPC incident")).toBe(0);
+    const disabled = await eventually(
+      () => postQuote(stack.api.url, base),
+      (r) => r.status !== 200,
+    );
+    expect(disabled).toMatchObject({ status: 400, body: { errorCode: "CHAIN_DISABLED" } });
+    expect(disabled.body.message).toMatch(/disabled.*RPC incident/);
+    expect(await chainRecord()).toMatchObject({ disabled: true, depositEnabled: false });
+    const before = await requestCount();
+    expect((await postQuote(stack.api.url, base)).status).toBe(400);
+    expect(await requestCount()).toBe(before);
+
+    expect(await chainsCommand("enable", String(origin.id))).toBe(0);
+    expect(
+      (
+        await eventually(
+          () => postQuote(stack.api.url, base),
+          (r) => r.status === 200,
+        )
+      ).status,
+    ).toBe(200);
+    expect(await chainRecord()).toMatchObject({ disabled: false, depositEnabled: true, partialDisableLimit: 0 });
+
+    // 1 ETH is 3,000 USD on the devnet's prices.
+    expect(await chainsCommand("limit", String(origin.id), "2500")).toBe(0);
+    const limited = await eventually(
+      () => postQuote(stack.api.url, base),
+      (r) => r.status !== 200,
+    );
+    expect(limited).toMatchObject({ status: 400, body: { errorCode: "AMOUNT_TOO_HIGH" } });
+    expect(await chainRecord()).toMatchObject({ partialDisableLimit: 2500 });
+    expect((await postQuote(stack.api.url, { ...base, amount: "500000000000000000" })).status).toBe(200);
+    expect(await chainsCommand("limit", String(origin.id), "none")).toBe(0);
+    expect(await chainsCommand("limit", String(origin.id), "-5")).toBe(2);
+
+    // This stack runs no indexer: no head seen is lagging; a head that moves is not; one that stood still is.
+    expect((await chainRecord()).blockProductionLagging).toBe(true);
+    await recordChainHead(stack.pool, origin.id, 10n);
+    expect((await eventually(chainRecord, (c) => !c.blockProductionLagging)).blockProductionLagging).toBe(false);
+    await recordChainHead(stack.pool, origin.id, 10n);
+    await stack.pool.query(
+      "UPDATE crossfill.chain_heads SET moved_at = now() - interval '1 minute' WHERE chain_id = $1",
+      [origin.id],
+    );
+    expect((await eventually(chainRecord, (c) => c.blockProductionLagging)).blockProductionLagging).toBe(true);
+    await recordChainHead(stack.pool, origin.id, 11n);
+    expect((await eventually(chainRecord, (c) => !c.blockProductionLagging)).blockProductionLagging).toBe(false);
   });
 });

@@ -69,6 +69,14 @@ describe("a quote whose chain node fails", () => {
         inventory: createSolverInventory(adapters),
         saveRequest: async () => undefined,
         settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+        // Both chains open: only their nodes fail here.
+        availability: async () => ({
+          disabled: false,
+          depositEnabled: true,
+          partialDisableLimitUsd: null,
+          blockProductionLagging: false,
+          reason: null,
+        }),
       },
     });
     const server = await new Promise<ServerType>((resolve) => {

@@ -57,6 +57,8 @@ export interface EvmIndexer {
   viewsSchema: string;
   /** The child's pid. */
   pid: number;
+  /** The block each chain is indexed up to now (chain id → block number), from Ponder's `/status`. */
+  heads(): Promise<Map<number, number>>;
   /** SIGTERM, wait for exit (SIGKILL after 10 s). Idempotent. */
   stop(): Promise<void>;
 }
@@ -146,6 +148,14 @@ async function rpcBlockNumber(rpcUrl: string): Promise<number> {
   return Number(BigInt(body.result));
 }
 
+/** The block each chain is indexed up to, from Ponder's `/status`. */
+async function indexedHeads(baseUrl: string): Promise<Map<number, number>> {
+  const response = await fetch(`${baseUrl}/status`, { signal: AbortSignal.timeout(1_000) });
+  if (!response.ok) throw new Error(`ponder /status answered ${response.status}`);
+  const status = (await response.json()) as Record<string, { id: number; block: { number: number } }>;
+  return new Map(Object.values(status).map((s) => [s.id, s.block.number]));
+}
+
 /**
  * Waits until Ponder's `/status` shows every chain at (or past) the head each chain has now. A chain whose RPC does
  * not answer here is not waited for (Ponder retries it on its own).
@@ -162,9 +172,7 @@ async function waitForHeads(chainsFile: string, baseUrl: string, deadline: numbe
   let behind = "";
   while (Date.now() <= deadline) {
     try {
-      const response = await fetch(`${baseUrl}/status`, { signal: AbortSignal.timeout(1_000) });
-      const status = (await response.json()) as Record<string, { id: number; block: { number: number } }>;
-      const indexed = new Map(Object.values(status).map((s) => [s.id, s.block.number]));
+      const indexed = await indexedHeads(baseUrl);
       const lagging = [...heads].filter(([id, head]) => (indexed.get(id) ?? -1) < head);
       if (lagging.length === 0) return;
       behind = lagging.map(([id, head]) => `chain ${id} at ${indexed.get(id) ?? "none"} of ${head}`).join(", ");
@@ -332,5 +340,5 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
     throw failure;
   }
 
-  return { schema, viewsSchema, pid: child.pid!, stop };
+  return { schema, viewsSchema, pid: child.pid!, heads: () => indexedHeads(baseUrl), stop };
 }

@@ -10,7 +10,11 @@ export type ErrorCode =
   | "UNSUPPORTED_CHAIN"
   | "UNSUPPORTED_CURRENCY"
   | "UNSUPPORTED_ROUTE"
+  /** Crossfill's own: an operator disabled the chain (`crossfill chains disable`); it takes no new requests. */
+  | "CHAIN_DISABLED"
   | "AMOUNT_TOO_LOW"
+  /** Crossfill's own: the fill's fees take the whole input (the spec keeps AMOUNT_TOO_LOW for small same-chain swaps). */
+  | "AMOUNT_DOES_NOT_COVER_FEES"
   | "AMOUNT_TOO_HIGH"
   | "INSUFFICIENT_LIQUIDITY"
   | "REQUEST_NOT_FOUND"

@@ -2,12 +2,15 @@ import { randomBytes } from "node:crypto";
 import type { ChainAdapter, FillOrder } from "../chains/adapter.js";
 import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
+import type { ChainAvailabilityReader } from "../chains/createChainAvailability.js";
 import { InvalidInputError, SimulationRevertedError } from "../domain/errors.js";
 import { formatAmount } from "../domain/money.js";
 import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
 import { usdValueE18 } from "../pricing/usdValue.js";
 import { amountObject, formatUsd } from "./amountObject.js";
+import { priceOf } from "./priceOf.js";
+import { assertChainsOpen } from "./assertChainsOpen.js";
 import { buildOrder } from "./buildOrder.js";
 import type { PriceSource } from "../pricing/priceSource.js";
 import { priceQuote } from "./priceQuote.js";
@@ -21,18 +24,9 @@ export type QuoteEngineDeps = {
   inventory: SolverInventory;
   saveRequest: (request: NewRequest) => Promise<void>;
   settings: { serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
+  availability: ChainAvailabilityReader;
   now?: () => number;
 };
-
-async function priceOf(prices: PriceSource, currency: Currency): Promise<bigint> {
-  const price = await prices.usdPriceE18(currency);
-  if (!price)
-    throw new InvalidInputError(
-      "UNSUPPORTED_CURRENCY",
-      `${currency.symbol} on chain ${currency.chainId} cannot be priced`,
-    );
-  return price;
-}
 
 function requestTypeOf(request: QuoteRequest): { requestType: string; operation: string; isFixedRate: boolean } {
   if (request.calls.length > 0) return { requestType: "Call", operation: "call", isFixedRate: false };
@@ -77,6 +71,7 @@ async function simulateCalls(destination: ChainAdapter, order: FillOrder): Promi
 export async function createQuote(deps: QuoteEngineDeps, body: unknown, context: { apiKeyId?: string } = {}) {
   const request = validateQuoteRequest(body, deps.registry, deps.adapters);
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
+  await assertChainsOpen(deps.availability, [originChain, destinationChain]);
   const origin = deps.adapters.adapter(originChain.id);
   const destination = deps.adapters.adapter(destinationChain.id);
   const destinationNative = deps.registry.currency(destinationChain.id, destination.nativeCurrency)!;
@@ -107,15 +102,15 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   });
   if (!price) {
     throw new InvalidInputError(
-      "AMOUNT_TOO_LOW",
+      "AMOUNT_DOES_NOT_COVER_FEES",
       `amount ${request.amount} does not cover the fill's fees; quote a larger amount`,
     );
   }
   const callValue = request.calls.reduce((sum, call) => sum + call.value, 0n);
   if (price.minimumAmountOut < callValue) {
     throw new InvalidInputError(
-      "AMOUNT_TOO_LOW",
-      `the output (${price.minimumAmountOut} at minimum) does not cover the sum of txs[].value (${callValue})`,
+      "INVALID_INPUT",
+      `txs[].value: the output (${price.minimumAmountOut} at minimum) does not cover the sum of txs[].value (${callValue})`,
     );
   }
 
@@ -141,16 +136,6 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   });
   const orderId = computeOrderId(order);
   const requestId = computeRequestId(orderId);
-  if (request.calls.length > 0) {
-    await simulateCalls(destination, {
-      requestId,
-      currency: currencyOut.address,
-      amount: price.amountOut,
-      recipient: request.recipient,
-      calls: request.calls,
-      currencySymbol: currencyOut.symbol,
-    });
-  }
   const steps = origin.depositSteps({
     user: request.user,
     currency: currencyIn,
@@ -173,6 +158,17 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     subsidized: zero(currencyIn),
   };
   const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
+  await assertChainsOpen(deps.availability, [originChain, destinationChain], usdIn);
+  if (request.calls.length > 0) {
+    await simulateCalls(destination, {
+      requestId,
+      currency: currencyOut.address,
+      amount: price.amountOut,
+      recipient: request.recipient,
+      calls: request.calls,
+      currencySymbol: currencyOut.symbol,
+    });
+  }
   const usdOut = usdValueE18(price.amountOut, currencyOut, priceOut);
   const slippageBps = kind.isFixedRate ? 0n : (request.slippageBps ?? deps.settings.defaultSlippageBps);
   const slippageOut = price.amountOut - price.minimumAmountOut;

@@ -25,7 +25,7 @@ export type PriceQuote = {
 };
 
 /**
- * The quote's amounts. Returns undefined when fees eat the whole input: the caller answers AMOUNT_TOO_LOW.
+ * The quote's amounts. Returns undefined when fees eat the whole input: the caller answers AMOUNT_DOES_NOT_COVER_FEES.
  */
 export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
   const relayerGasFee = convertAmount(input.fillGasCost, input.destinationNative, input.currencyIn, true);

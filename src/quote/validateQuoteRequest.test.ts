@@ -74,7 +74,7 @@ describe("validateQuoteRequest", () => {
     expect(codeOf({ ...base, originChainId: 30 })).toBe("UNSUPPORTED_CHAIN");
     expect(codeOf({ ...base, destinationChainId: 10 })).toBe("UNSUPPORTED_ROUTE");
     expect(codeOf({ ...base, useDepositAddress: true })).toBe("UNSUPPORTED_ROUTE");
-    expect(codeOf({ ...base, amount: "0" })).toBe("AMOUNT_TOO_LOW");
+    expect(codeOf({ ...base, amount: "0" })).toBe("INVALID_INPUT");
   });
 
   it("holds destination calls to the amount rules", () => {

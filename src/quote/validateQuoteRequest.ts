@@ -110,7 +110,7 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   }
 
   const amount = BigInt(input.amount);
-  if (amount === 0n) throw new InvalidInputError("AMOUNT_TOO_LOW", "amount must be greater than zero");
+  if (amount === 0n) throw new InvalidInputError("INVALID_INPUT", "amount must be greater than zero");
 
   const calls = (input.txs ?? []).map((tx, index) => ({
     to: address(destination, tx.to, `txs[${index}].to`, "INVALID_INPUT"),

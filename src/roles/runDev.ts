@@ -2,8 +2,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
 import { startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { embeddedPostgresDataDir } from "../../devnet/embeddedPostgresDataDir.js";
 import { startEmbeddedPostgres } from "../../devnet/startEmbeddedPostgres.js";
 import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
+import { recordIndexerHeads } from "./recordIndexerHeads.js";
 import { createQueueBackend } from "../../jobs/queueBackend.js";
 import { createStatusBus } from "../events/createStatusBus.js";
 import { migrate } from "../../schema/migrate.js";
@@ -34,14 +36,15 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
 
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
+      const postgresDir = await embeddedPostgresDataDir(dataDir);
       const postgres = await startEmbeddedPostgres({
-        dataDir: path.join(dataDir, "postgres"),
+        dataDir: postgresDir,
         port: config.DEVNET_POSTGRES_PORT,
         fresh: true,
       });
       stops.push({ name: "embedded postgres", stop: postgres.stop });
       databaseUrl = postgres.databaseUrl;
-      logger.info({ port: config.DEVNET_POSTGRES_PORT }, "embedded postgres started");
+      logger.info({ port: config.DEVNET_POSTGRES_PORT, dataDir: postgresDir }, "embedded postgres started");
     }
 
     const devnet = await startDevnetChains({
@@ -97,6 +100,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       },
     });
     stops.push({ name: "indexer", stop: indexer.stop });
+    const heads = recordIndexerHeads(pool, indexer, logger);
+    stops.push({ name: "indexer heads", stop: heads.close });
 
     // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
     const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });

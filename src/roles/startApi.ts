@@ -7,6 +7,7 @@ import { type NewRequest, insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { EvmSolver } from "../chains/evm/evmSolver.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
+import { createChainAvailability } from "../chains/createChainAvailability.js";
 import type { StatusBus } from "../events/createStatusBus.js";
 import { createStatusFanout } from "../events/createStatusFanout.js";
 import { createRestApp } from "../gateway/createRestApp.js";
@@ -60,6 +61,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     inventory: createSolverInventory(adapters),
     saveRequest: (request: NewRequest) => insertRequest(deps.pool, request),
     settings: deps.settings,
+    availability: createChainAvailability(deps.pool),
   };
   const app = createRestApp({
     pool: deps.pool,

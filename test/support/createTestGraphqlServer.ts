@@ -4,6 +4,7 @@ import pino from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { chainConfigSchema } from "../../src/chains/chainConfig.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
+import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
 import type { StatusFanout } from "../../src/events/createStatusFanout.js";
 import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gateway/graphql/createGraphqlServer.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
@@ -55,6 +56,7 @@ export function createTestGraphqlServer(options: {
       inventory: createSolverInventory(adapters),
       saveRequest: async () => undefined,
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      availability: createChainAvailability(options.db),
     },
   });
 }

@@ -6,6 +6,7 @@ import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetCh
 import { migrate } from "../../schema/migrate.js";
 import { insertRequest } from "../../schema/requests.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
+import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
 import { type RestAppDeps, createRestApp } from "../../src/gateway/createRestApp.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
@@ -41,6 +42,7 @@ export async function startRestApp(extra: Partial<RestAppDeps> = {}): Promise<Re
       inventory: createSolverInventory(adapters),
       saveRequest: (request) => insertRequest(pool, request),
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      availability: createChainAvailability(pool),
     },
     ...extra,
   });

@@ -1,7 +1,8 @@
 import type { ChainAdapter } from "../../chains/adapter.js";
+import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 
 /** The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. */
-export function toChainRecord(adapter: ChainAdapter) {
+export function toChainRecord(adapter: ChainAdapter, availability: ChainAvailability) {
   const { chain, nativeCurrency } = adapter;
   const erc20Currencies = chain.currencies.map((currency) => ({
     id: currency.symbol.toLowerCase(),
@@ -39,11 +40,12 @@ export function toChainRecord(adapter: ChainAdapter) {
     explorerUrl: chain.explorerUrl,
     explorerName: chain.explorerUrl ? "Explorer" : "",
     explorerPaths: { transaction: "/tx/{TX_HASH}" },
-    depositEnabled: true,
+    depositEnabled: availability.depositEnabled,
     tokenSupport: "All",
-    disabled: false,
-    partialDisableLimit: 0,
-    blockProductionLagging: false,
+    disabled: availability.disabled,
+    // A number in USD, as the spec has it; 0 when the chain takes quotes of any size.
+    partialDisableLimit: availability.partialDisableLimitUsd === null ? 0 : Number(availability.partialDisableLimitUsd),
+    blockProductionLagging: availability.blockProductionLagging,
     currency: native,
     withdrawalFee: 0,
     depositFee: 0,

@@ -1,0 +1,56 @@
+import { listChainHeads } from "../../schema/chainHeads.js";
+import { listChainSwitches } from "../../schema/chainSwitches.js";
+import type { Queryable } from "../../schema/requests.js";
+import { blockProductionLagging } from "../domain/blockProductionLagging.js";
+import type { ChainConfig } from "./chainConfig.js";
+
+export type ChainAvailability = {
+  disabled: boolean;
+  depositEnabled: boolean;
+  /** Decimal USD: the largest quote the chain takes for now; null when it takes any size. */
+  partialDisableLimitUsd: string | null;
+  blockProductionLagging: boolean;
+  reason: string | null;
+};
+
+export type ChainAvailabilityReader = (chain: ChainConfig) => Promise<ChainAvailability>;
+
+/**
+ * What the operator switches (`crossfill chains`) and the indexer's heads say of each chain, as every gateway
+ * replica sees it: read from Postgres at most once per `ttlMs`, so a switch reaches all replicas within it.
+ */
+export function createChainAvailability(
+  db: Queryable,
+  options: { ttlMs?: number; now?: () => number } = {},
+): ChainAvailabilityReader {
+  const ttlMs = options.ttlMs ?? 1_000;
+  const now = options.now ?? Date.now;
+  let cached:
+    | {
+        at: number;
+        value: Promise<[Awaited<ReturnType<typeof listChainSwitches>>, Awaited<ReturnType<typeof listChainHeads>>]>;
+      }
+    | undefined;
+  const load = () => {
+    if (!cached || now() - cached.at >= ttlMs) {
+      const value = Promise.all([listChainSwitches(db), listChainHeads(db)]);
+      cached = { at: now(), value };
+      // A failed read is not kept: the next caller tries again.
+      value.catch(() => (cached = undefined));
+    }
+    return cached.value;
+  };
+  return async (chain) => {
+    const [switches, heads] = await load();
+    const switched = switches.find((s) => s.chainId === chain.id);
+    const head = heads.find((h) => h.chainId === chain.id);
+    const disabled = switched?.disabled ?? false;
+    return {
+      disabled,
+      depositEnabled: !disabled,
+      partialDisableLimitUsd: switched?.partialDisableLimitUsd ?? null,
+      blockProductionLagging: blockProductionLagging(head, chain.blockTimeSeconds, now()),
+      reason: switched?.reason ?? null,
+    };
+  };
+}
