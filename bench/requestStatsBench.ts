@@ -13,7 +13,7 @@ import { explainRequestStats, requestStats } from "../schema/requestStats.js";
 import { seedBenchRequests } from "../schema/seedBenchRequests.js";
 import { createStatusBus } from "../src/events/createStatusBus.js";
 import { createStatusFanout } from "../src/events/createStatusFanout.js";
-import { emptyFilter } from "../src/requests/requestFilter.js";
+import { emptyFilter } from "../schema/requestFilter.js";
 import { createTestGraphqlServer } from "../test/support/createTestGraphqlServer.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";

@@ -9,9 +9,8 @@ import {
 } from "../schema/notifyCursor.js";
 import { type OutboxEvent, outboxHead, readOutboxAfter } from "../schema/statusEvents.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import { repeatEvery } from "./repeatEvery.js";
-import type { StatusUpdate } from "../src/events/statusUpdate.js";
-import { failReasonAtEdge } from "../src/domain/failReasons.js";
+import { repeatEvery } from "../src/runtime/repeatEvery.js";
+import { type StatusUpdate, toStatusUpdate } from "../src/events/statusUpdate.js";
 
 export type NotifyDeps = {
   pool: pg.Pool;
@@ -37,37 +36,6 @@ const GAP_MIN_AGE_MS = 2_000;
 // milliseconds long. Events past a gap are published meanwhile either way; only the cursor waits.
 const GAP_MAX_AGE_MS = 30_000;
 const DEFAULT_CURSOR = "pubsub";
-
-/** The spec's `request.status.updated` body of one outbox event, plus what subscribers route on. */
-export function toStatusUpdate(event: OutboxEvent, now: number): StatusUpdate {
-  const failed = event.status === "failure" || event.status === "refund";
-  return {
-    eventId: event.id.toString(),
-    requestId: event.requestId,
-    wallets: [...new Set([event.user.toLowerCase(), event.recipient.toLowerCase()])],
-    chainIds: [...new Set([event.originChainId, event.destinationChainId])],
-    apiKeyId: event.apiKeyId,
-    apiKeyIntegrator: event.apiKeyIntegrator,
-    body: {
-      event: "request.status.updated",
-      timestamp: now,
-      data: {
-        status: event.status,
-        inTxHashes: event.inTxHashes,
-        txHashes: event.txHashes,
-        updatedAt: event.createdAt.getTime(),
-        originChainId: event.originChainId,
-        destinationChainId: event.destinationChainId,
-        depositAddress: null,
-        requestId: event.requestId,
-        referrer: event.referrer,
-        details: event.details,
-        failReason: failReasonAtEdge(event.status, event.failReason ?? event.requestFailReason),
-        refundFailReason: event.refundFailReason ?? (failed ? event.requestRefundFailReason : null) ?? "N/A",
-      },
-    },
-  };
-}
 
 /**
  * Where the cursor can move after a read: over every id published (now or before) and over every gap whose

@@ -1,18 +1,16 @@
 import { Queue, Worker, createPostgresBackend, withBackend } from "bullmq";
 import IORedis from "ioredis";
+import { type JobProcessor, unrecoverableOnFinalErrors } from "./unrecoverableOnFinalErrors.js";
 
 /**
  * BullMQ on Redis in production, on its Postgres backend for the embedded single-box mode. Either way the
- * rest of the code sees the same Queue and Worker classes and one `close`.
+ * rest of the code sees the same Queue and Worker classes and one `close`, and every processor is wrapped by
+ * unrecoverableOnFinalErrors (a domain error that retrying cannot cure fails its job at once).
  */
 export type QueueBackend = {
   kind: "redis" | "postgres";
   createQueue<T>(name: string): Queue<T>;
-  createWorker<T>(
-    name: string,
-    processor: (job: { id?: string; name: string; data: T }) => Promise<unknown>,
-    options?: { concurrency?: number },
-  ): Worker<T>;
+  createWorker<T>(name: string, processor: JobProcessor<T>, options?: { concurrency?: number }): Worker<T>;
   close(): Promise<void>;
 };
 
@@ -37,7 +35,7 @@ export function createQueueBackend(options: { redisUrl?: string; databaseUrl: st
       createWorker(name, processor, workerOptions) {
         // Its own connection (a worker blocks on it); BullMQ leaves a connection it was given open, so it is quit here.
         const connection = new IORedis(redisUrl, { maxRetriesPerRequest: null });
-        const worker = new Worker(name, processor as never, {
+        const worker = new Worker(name, unrecoverableOnFinalErrors(processor) as never, {
           connection,
           prefix,
           concurrency: workerOptions?.concurrency ?? 1,
@@ -64,7 +62,7 @@ export function createQueueBackend(options: { redisUrl?: string; databaseUrl: st
       return queue;
     },
     createWorker(name, processor, workerOptions) {
-      const worker = new postgres.Worker(name, processor as never, {
+      const worker = new postgres.Worker(name, unrecoverableOnFinalErrors(processor) as never, {
         connection,
         concurrency: workerOptions?.concurrency ?? 1,
         ...LOCK_SETTINGS,

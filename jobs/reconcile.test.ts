@@ -3,13 +3,16 @@ import pg from "pg";
 import pino from "pino";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startPoller } from "../indexers/poller/startPoller.js";
 import { insertDepositFact } from "../schema/chainFacts.js";
 import { migrate } from "../schema/migrate.js";
+import { FakePollerSource } from "../test/support/fakePollerSource.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
+import { childRequestId } from "../src/domain/childRequestId.js";
 import { reconcile } from "./reconcile.js";
 
 const registry = createChainRegistry(
@@ -89,6 +92,14 @@ describe("reconcile", () => {
         requestId,
       ])
     ).rows;
+
+  /** Polls a fake chain to its head, as a fresh chain: the poller state of earlier tests on that chain id is dropped. */
+  const pollChain = async (source: FakePollerSource, chainId: number) => {
+    await pool.query("DELETE FROM crossfill.poller_blocks WHERE chain_id = $1", [chainId]);
+    const poller = startPoller({ pool, source, chainId, startHeight: 0, logger: pino({ level: "silent" }) });
+    while (poller.health().cursor !== source.blocks.length - 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await poller.stop();
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -173,22 +184,58 @@ describe("reconcile", () => {
     expect(enqueued).toEqual([]);
   });
 
-  it("refunds a second deposit as DOUBLE_SPEND without moving the request again", async () => {
+  it("makes a second deposit a child request that fails as DOUBLE_SPEND and is refunded, without moving the parent", async () => {
     const request = await insertTestRequest(pool);
     await deposit(request.orderId);
     await run();
-    await deposit(request.orderId);
+    const second = hash();
+    await deposit(request.orderId, { tx_hash: second, amount: "700" });
+    // Two workers at once, then again: one child, one refund.
+    await Promise.all([run(), run()]);
     await run();
-    await run();
-    const applied = await pool.query(
-      "SELECT count(*)::int AS n FROM crossfill.request_deposits WHERE request_id = $1",
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+    expect(await refundsOf(request.id)).toEqual([]);
+
+    const children = await pool.query(
+      "SELECT id, order_id, status, fail_reason, amount_in::text, user_address FROM crossfill.requests WHERE parent_request_id = $1",
       [request.id],
     );
-    expect(applied.rows[0].n).toBe(2);
-    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
-    expect(await refundsOf(request.id)).toMatchObject([
-      { reason: "DOUBLE_SPEND", refunds_request: false, status: "queued" },
+    const childId = childRequestId(request.id, { chainId: 31338, txHash: second, logIndex: 0, blockHash: "0xblock" });
+    expect(children.rows).toEqual([
+      {
+        id: childId,
+        order_id: request.orderId,
+        status: "failure",
+        fail_reason: "DOUBLE_SPEND",
+        amount_in: "700",
+        user_address: request.user,
+      },
     ]);
+    expect(await statuses(childId)).toEqual([
+      { to_status: "waiting", fail_reason: null },
+      { to_status: "failure", fail_reason: "DOUBLE_SPEND" },
+    ]);
+    const applied = await pool.query("SELECT request_id FROM crossfill.request_deposits WHERE tx_hash = $1", [second]);
+    expect(applied.rows).toEqual([{ request_id: childId }]);
+    const [refund] = await refundsOf(childId);
+    expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: true, status: "queued" });
+    expect(refunds.filter((id) => id === refund.id)).toHaveLength(1);
+
+    // Once its withdrawal is indexed, the child (not the parent) moves to refund.
+    const txHash = hash();
+    await pool.query("UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 600 WHERE id = $1", [
+      refund.id,
+      txHash,
+    ]);
+    await pool.query(
+      `INSERT INTO onchain_fixture.withdrawal VALUES ($1, 31338, $2, $3, '0xabc', 600, $4, 0, 12, '0xblock', 1700000100, '0xabc')`,
+      [`${txHash}:0`, request.orderId, zeroAddress, txHash],
+    );
+    await run();
+    expect((await statuses(childId)).at(-1)).toMatchObject({ to_status: "refund" });
+    const child = await pool.query("SELECT status, fail_reason FROM crossfill.requests WHERE id = $1", [childId]);
+    expect(child.rows[0]).toEqual({ status: "refund", fail_reason: "DOUBLE_SPEND" });
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
   });
 
   it("moves a failed request to refund once its refund's withdrawal is indexed", async () => {
@@ -254,5 +301,72 @@ describe("reconcile", () => {
     const { rows } = await pool.query("SELECT fill_amount FROM crossfill.requests WHERE id = $1", [tolerant.id]);
     // 1000 in, 10 of quoted fees, ETH to ETH at one price: 990, the quoted output
     expect(rows[0].fill_amount).toBe("990");
+  });
+
+  it("applies a poller's facts like Ponder's: its deposit moves the request to pending, its fill to success", async () => {
+    const request = await insertTestRequest(pool);
+    // The request's origin and destination chains, here polled instead of indexed by Ponder.
+    const origin = new FakePollerSource();
+    origin.mine({
+      deposits: [
+        {
+          txHash: "5VfydnLu4XwV2H2dLHPv22JxhLbYJruaM9YTaGY30TZjd4re",
+          logIndex: 0,
+          orderId: request.orderId,
+          depositor: "0xabc",
+          currency: zeroAddress,
+          amount: 1000n,
+          txFrom: "0xabc",
+          txFee: 5000n,
+        },
+      ],
+    });
+    const destination = new FakePollerSource();
+    destination.mine();
+    await pollChain(origin, 31338);
+    expect(await run()).toMatchObject({ deposits: 1 });
+    expect(enqueued).toContain(request.id);
+    expect((await statuses(request.id)).at(-1)).toEqual({ to_status: "pending", fail_reason: null });
+    destination.mine({
+      fills: [
+        {
+          txHash: "3nQv8GkXbqXjVfZHh1yXVYwfZ3t8zPe4y2M1U6Hn5vJk",
+          logIndex: 0,
+          requestId: request.id,
+          currency: zeroAddress,
+          recipient: request.recipient,
+          amount: 990n,
+          txFee: 5000n,
+        },
+      ],
+    });
+    await pollChain(destination, 31339);
+    expect(await run()).toMatchObject({ fills: 1 });
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending", "success"]);
+    const applied = await pool.query("SELECT tx_hash FROM crossfill.request_deposits WHERE request_id = $1", [
+      request.id,
+    ]);
+    expect(applied.rows).toEqual([{ tx_hash: "5VfydnLu4XwV2H2dLHPv22JxhLbYJruaM9YTaGY30TZjd4re" }]);
+  });
+
+  it("moves a failed request to refund once a poller records its refund's withdrawal", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId, { amount: "1" });
+    await run();
+    const [refund] = await refundsOf(request.id);
+    const txHash = "4tYp7sRefundTx";
+    await pool.query("UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 1 WHERE id = $1", [
+      refund.id,
+      txHash,
+    ]);
+    const source = new FakePollerSource();
+    source.mine({
+      withdrawals: [
+        { txHash, logIndex: 0, orderId: request.orderId, currency: zeroAddress, recipient: "0xr", amount: 1n },
+      ],
+    });
+    await pollChain(source, 31338);
+    await run();
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "failure", "refund"]);
   });
 });

@@ -1,17 +1,19 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import {
+  isDepositApplied,
   findUnappliedDeposits,
   findUnappliedFills,
   recordRequestDeposit,
   recordRequestFill,
 } from "../schema/chainFacts.js";
 import { findPendingWithoutFill, findStaleSubmitted } from "../schema/fillAttempts.js";
-import { findIndexedRefunds, findOpenRefunds, markRefundConfirmed, queueRefund } from "../schema/refunds.js";
-import { getRequest, setFillAmount } from "../schema/requests.js";
+import { findIndexedRefunds, findOpenRefunds, markRefundConfirmed } from "../schema/refunds.js";
+import { getRequest, insertChildRequest, setFillAmount } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit } from "../src/domain/assessDeposit.js";
+import { childRequestId } from "../src/domain/childRequestId.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { failRequest } from "./failRequest.js";
@@ -39,7 +41,7 @@ const FILL_RECHECK_AFTER_MS = 5_000;
  * One pass over chain facts not yet applied to requests: deposits move `waiting` requests to `pending`
  * (or `failure` when the deposit does not match the order), indexed fills move them to `success`.
  * A deposit that does not match its order fails the request and is refunded; a further deposit on a
- * request already under way is refunded as DOUBLE_SPEND. Indexed refund withdrawals move failed requests
+ * request already under way becomes a child request, failed as DOUBLE_SPEND and refunded. Indexed refund withdrawals move failed requests
  * to `refund`. Every step is keyed in Postgres, so running it twice, or on two workers at once, changes nothing.
  */
 export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
@@ -49,24 +51,30 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
   const deposits = await findUnappliedDeposits(pool, deps.onchainSchema);
   for (const deposit of deposits) {
     const queued = await withTransaction(pool, async (client): Promise<{ fill?: string; refund?: string }> => {
-      if (!(await recordRequestDeposit(client, deposit))) return {};
+      // Every deposit of one order locks its request first, so two workers never both apply one deposit.
       const request = await getRequest(client, deposit.requestId, { forUpdate: true });
-      if (!request) return {};
+      if (!request || (await isDepositApplied(client, deposit))) return {};
       if (request.status !== "waiting") {
-        // The order was paid already: this deposit goes back; the first is still filled exactly once.
-        const refundId = await queueRefund(client, {
-          requestId: request.id,
-          deposit,
-          reason: "DOUBLE_SPEND",
-          refundsRequest: false,
-          recipient: request.refundTo ?? deposit.depositor,
-        });
+        // The order was paid already: this deposit becomes a child request of its own that fails as DOUBLE_SPEND
+        // and is refunded (its depositor follows it by id); the first deposit is still filled exactly once.
+        const childId = childRequestId(request.id, deposit);
+        await insertChildRequest(client, { id: childId, parentId: request.id, amountIn: deposit.amount });
+        await recordRequestDeposit(client, { ...deposit, requestId: childId });
         logger.warn(
-          { requestId: request.id, txHash: deposit.txHash, status: request.status },
-          "second deposit for one order; refunding it",
+          { requestId: request.id, childRequestId: childId, txHash: deposit.txHash, status: request.status },
+          "second deposit for one order; refunding it as a child request",
         );
-        return { refund: refundId };
+        return {
+          refund: await failRequest(client, {
+            request: { id: childId, refundTo: request.refundTo },
+            from: ["waiting"],
+            failReason: "DOUBLE_SPEND",
+            deposit,
+            details: { depositTxHash: deposit.txHash, depositChainId: deposit.chainId, parentRequestId: request.id },
+          }),
+        };
       }
+      await recordRequestDeposit(client, deposit);
       const late = deposit.timestamp * 1000n > BigInt(request.deadline.getTime());
       const repriced =
         late && request.latePaymentSlippageBps !== null

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { foldRequestStatsChanges } from "../schema/foldRequestStatsChanges.js";
-import { repeatEvery } from "./repeatEvery.js";
+import { repeatEvery } from "../src/runtime/repeatEvery.js";
 
 /** Readers add up at most this long's changes on top of the rollups. */
 export const STATS_FOLD_EVERY_MS = 5_000;

@@ -23,7 +23,7 @@ import { setWebhook } from "../src/webhooks/setWebhook.js";
 import { verifyWebhookSignature } from "../src/webhooks/signWebhook.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
-import { toStatusUpdate } from "./notify.js";
+import { toStatusUpdate } from "../src/events/statusUpdate.js";
 import { createQueueBackend } from "./queueBackend.js";
 import { QUEUES, WEBHOOK_JOB_OPTIONS, type WebhookJob } from "./queues.js";
 import { createWebhookProcessor } from "./webhook.js";

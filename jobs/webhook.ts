@@ -12,6 +12,7 @@ import {
 import { disableWebhookEndpoint } from "../schema/webhookEndpoints.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { openSecret } from "../src/apiKeys/secretBox.js";
+import { HeldElsewhereError } from "../src/domain/errors.js";
 import { type WebhookPoster, WEBHOOK_TIMEOUT_MS } from "../src/webhooks/postWebhook.js";
 import { signWebhook } from "../src/webhooks/signWebhook.js";
 import { WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_BASE_MS, webhookRetryDelay } from "../src/webhooks/webhookRetryDelay.js";
@@ -36,10 +37,6 @@ export type WebhookDeps = {
 export const EVENT_ID_HEADER = "X-Crossfill-Event-Id";
 // Longer than one POST can take, so a job only loses its claim by dying.
 const LEASE_MS = WEBHOOK_TIMEOUT_MS + 2_000;
-
-export class AttemptHeldError extends Error {
-  override name = "AttemptHeldError";
-}
 
 /**
  * One attempt of one delivery: POST the stored body, signed, to the endpoint. Any 2xx delivers it; 410 disables
@@ -71,7 +68,7 @@ export function createWebhookProcessor(deps: WebhookDeps) {
         current.attempts === attempt &&
         current.leaseUntil !== null &&
         current.leaseUntil.getTime() > Date.now();
-      if (held) throw new AttemptHeldError("attempt held by another job");
+      if (held) throw new HeldElsewhereError("attempt held by another job");
       return "not due";
     }
     const { delivery, url, headers: customHeaders, secretCipher: cipher } = claimed;

@@ -9,7 +9,7 @@ import {
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { type EnqueueWebhook, type FindNextDelivery, kickWebhookDelivery } from "./kickWebhookDelivery.js";
 import { type RunningNotifier, startNotifier } from "./notify.js";
-import { repeatEvery } from "./repeatEvery.js";
+import { repeatEvery } from "../src/runtime/repeatEvery.js";
 import { webhookJobId } from "./queues.js";
 
 /** The notifier cursor of the webhook fan-out (the pub/sub notifier has its own). */

@@ -40,7 +40,7 @@ export function onchainSchemaIdent(name: OnchainSchema): string {
 }
 
 /**
- * Every deposit fact, from Ponder's view and from the app's own fact table, as one relation: a deposit known to
+ * Every deposit fact, from Ponder's view and from the app's own fact table (manual index, pollers), as one relation: a deposit known to
  * both is one row, with the fee whichever source recorded it.
  */
 function allDeposits(onchain: OnchainSchema): string {
@@ -78,7 +78,7 @@ export async function findUnappliedDeposits(
   const { rows } = await db.query<DepositRow & { request_id: string }>(
     `SELECT d.*, r.id AS request_id
        FROM ${allDeposits(onchain)} d
-       JOIN crossfill.requests r ON r.order_id = d.order_id
+       JOIN crossfill.requests r ON r.order_id = d.order_id AND r.parent_request_id IS NULL
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_deposits a
                          WHERE a.chain_id = d.chain_id AND a.tx_hash = d.tx_hash AND a.log_index = d.log_index
                            AND a.block_hash = d.block_hash)
@@ -103,7 +103,7 @@ export async function findUnappliedDeposits(
   }));
 }
 
-/** Fills seen on-chain for known requests that have not been applied yet. */
+/** Fills seen on-chain (by Ponder or a poller) for known requests that have not been applied yet. */
 export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, limit = 200): Promise<FillFact[]> {
   const { rows } = await db.query<{
     chain_id: string;
@@ -118,7 +118,11 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
     tx_fee: string | null;
   }>(
     `SELECT f.chain_id, f.tx_hash, f.log_index, f.request_id, f.currency, f.recipient, f.amount, f.block_number, f.timestamp, f.tx_fee
-       FROM ${onchainSchemaIdent(onchain)}.fill f
+       FROM (SELECT chain_id::bigint, tx_hash, log_index, request_id, currency, recipient, amount, block_number, timestamp, tx_fee
+               FROM ${onchainSchemaIdent(onchain)}.fill
+             UNION ALL
+             SELECT chain_id, tx_hash, log_index, request_id, currency, recipient, amount, block_number, timestamp, tx_fee
+               FROM crossfill.fill_facts) f
        JOIN crossfill.requests r ON r.id = f.request_id
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
                          WHERE a.chain_id = f.chain_id AND a.tx_hash = f.tx_hash AND a.log_index = f.log_index)
@@ -140,30 +144,125 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
   }));
 }
 
-/** Records a deposit fact the app learned itself (manual index, non-EVM poller); a repeat is a no-op. */
+/** Records a deposit fact the app learned itself from an EVM receipt (manual index); a repeat is a no-op. */
 export async function insertDepositFact(db: Queryable, fact: DepositFact, source: string): Promise<boolean> {
+  const lowercased = {
+    ...fact,
+    txHash: fact.txHash.toLowerCase(),
+    orderId: fact.orderId.toLowerCase(),
+    depositor: fact.depositor.toLowerCase(),
+    currency: fact.currency.toLowerCase(),
+    blockHash: fact.blockHash.toLowerCase(),
+    txFrom: fact.txFrom.toLowerCase(),
+  };
+  return (await insertDepositFacts(db, [lowercased], source)) === 1;
+}
+
+/** The `source` of the deposit facts pollers write (indexers/poller): theirs to delete on a reorg. */
+export const POLLER_SOURCE = "poller";
+
+/** A column of a fact table: its name, its Postgres type and the fact's value for it. */
+type Column<Fact> = readonly [name: string, type: string, value: (fact: Fact) => unknown];
+
+/** What every fact has: where on chain, in what, how much. */
+type LocatedFact = {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  currency: string;
+  amount: bigint;
+  blockNumber: bigint;
+  blockHash: string;
+  timestamp: bigint;
+};
+
+const locatedColumns: Column<LocatedFact>[] = [
+  ["chain_id", "bigint", (fact) => fact.chainId],
+  ["tx_hash", "text", (fact) => fact.txHash],
+  ["log_index", "integer", (fact) => fact.logIndex],
+  ["currency", "text", (fact) => fact.currency],
+  ["amount", "numeric", (fact) => fact.amount.toString()],
+  ["block_number", "bigint", (fact) => fact.blockNumber.toString()],
+  ["block_hash", "text", (fact) => fact.blockHash],
+  ["timestamp", "bigint", (fact) => fact.timestamp.toString()],
+];
+
+/** Inserts facts in one statement, values as given; a fact already there (same key) is skipped. Returns how many were new. */
+async function insertFacts<Fact>(
+  db: Queryable,
+  table: string,
+  columns: readonly Column<Fact>[],
+  facts: readonly Fact[],
+): Promise<number> {
   const result = await db.query(
-    `INSERT INTO crossfill.deposit_facts (chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number,
-       block_hash, timestamp, tx_from, source, tx_fee)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    `INSERT INTO crossfill.${table} (${columns.map(([name]) => name).join(", ")})
+     SELECT * FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(", ")})
      ON CONFLICT DO NOTHING`,
-    [
-      fact.chainId,
-      fact.txHash.toLowerCase(),
-      fact.logIndex,
-      fact.orderId.toLowerCase(),
-      fact.depositor.toLowerCase(),
-      fact.currency.toLowerCase(),
-      fact.amount.toString(),
-      fact.blockNumber.toString(),
-      fact.blockHash.toLowerCase(),
-      fact.timestamp.toString(),
-      fact.txFrom.toLowerCase(),
-      source,
-      fact.txFee?.toString() ?? null,
-    ],
+    columns.map(([, , value]) => facts.map(value)),
   );
-  return result.rowCount === 1;
+  return result.rowCount ?? 0;
+}
+
+/**
+ * Records deposit facts as given (a poller's chain has its own encodings of hashes and addresses); repeats are no-ops.
+ * Returns how many were new.
+ */
+export function insertDepositFacts(db: Queryable, facts: readonly DepositFact[], source: string): Promise<number> {
+  return insertFacts<DepositFact>(
+    db,
+    "deposit_facts",
+    [
+      ...locatedColumns,
+      ["order_id", "text", (fact) => fact.orderId],
+      ["depositor", "text", (fact) => fact.depositor],
+      ["tx_from", "text", (fact) => fact.txFrom],
+      ["tx_fee", "numeric", (fact) => fact.txFee?.toString() ?? null],
+      ["source", "text", () => source],
+    ],
+    facts,
+  );
+}
+
+/** A fill as a poller records it: with its block's hash, so a reorg can take it back. */
+export type PolledFillFact = FillFact & { blockHash: string };
+
+/** Records fills a poller read; repeats are no-ops. */
+export async function insertFillFacts(db: Queryable, facts: readonly PolledFillFact[]): Promise<void> {
+  await insertFacts<PolledFillFact>(
+    db,
+    "fill_facts",
+    [
+      ...locatedColumns,
+      ["request_id", "text", (fact) => fact.requestId],
+      ["recipient", "text", (fact) => fact.recipient],
+      ["tx_fee", "numeric", (fact) => fact.txFee?.toString() ?? null],
+    ],
+    facts,
+  );
+}
+
+/** A payout from the depository (a refund), as Ponder's `withdrawal` records it. */
+export type WithdrawalFact = LocatedFact & { orderId: string; recipient: string };
+
+/** Records withdrawals a poller read; repeats are no-ops. */
+export async function insertWithdrawalFacts(db: Queryable, facts: readonly WithdrawalFact[]): Promise<void> {
+  await insertFacts<WithdrawalFact>(
+    db,
+    "withdrawal_facts",
+    [...locatedColumns, ["order_id", "text", (fact) => fact.orderId], ["recipient", "text", (fact) => fact.recipient]],
+    facts,
+  );
+}
+
+/** Deletes what a poller recorded above `height` on its chain (blocks a reorg orphaned), as Ponder deletes its rows. */
+export async function deletePolledFactsAbove(db: Queryable, chainId: number, height: number): Promise<void> {
+  await db.query(`DELETE FROM crossfill.deposit_facts WHERE chain_id = $1 AND block_number > $2 AND source = $3`, [
+    chainId,
+    height,
+    POLLER_SOURCE,
+  ]);
+  await db.query(`DELETE FROM crossfill.fill_facts WHERE chain_id = $1 AND block_number > $2`, [chainId, height]);
+  await db.query(`DELETE FROM crossfill.withdrawal_facts WHERE chain_id = $1 AND block_number > $2`, [chainId, height]);
 }
 
 /** Marks a deposit as applied to its request; false when it already was (the unique key decides). */
@@ -258,4 +357,14 @@ export async function markDepositReorged(
     `UPDATE crossfill.request_deposits SET reorg = $5 WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4`,
     [deposit.chainId, deposit.txHash, deposit.logIndex, deposit.blockHash, JSON.stringify(reorg)],
   );
+}
+
+/** Whether a deposit, as mined in its block, was applied to a request already (to its own, or as a child). */
+export async function isDepositApplied(db: Queryable, fact: DepositFact): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM crossfill.request_deposits
+      WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4`,
+    [fact.chainId, fact.txHash, fact.logIndex, fact.blockHash],
+  );
+  return rowCount === 1;
 }

@@ -148,12 +148,13 @@ export async function markRefundSettled(db: Queryable, id: string, txHash: strin
   return result.rowCount === 1;
 }
 
-/** Sent refunds whose Withdrawal the indexer has seen. */
+/** Sent refunds whose Withdrawal an indexer (Ponder or a poller) has seen. */
 export async function findIndexedRefunds(db: Queryable, onchainSchema: string): Promise<Refund[]> {
   const { rows } = await db.query<RefundRow>(
     `SELECT r.* FROM crossfill.refunds r
       WHERE r.status = 'sent'
-        AND EXISTS (SELECT 1 FROM ${onchainSchemaIdent(onchainSchema)}.withdrawal w WHERE w.chain_id = r.chain_id AND w.tx_hash = r.tx_hash)`,
+        AND (EXISTS (SELECT 1 FROM ${onchainSchemaIdent(onchainSchema)}.withdrawal w WHERE w.chain_id = r.chain_id AND w.tx_hash = r.tx_hash)
+          OR EXISTS (SELECT 1 FROM crossfill.withdrawal_facts w WHERE w.chain_id = r.chain_id AND w.tx_hash = r.tx_hash))`,
   );
   return rows.map(toRefund);
 }

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { emptyFilter } from "../src/requests/requestFilter.js";
+import { emptyFilter } from "./requestFilter.js";
 import { insertStatsRequest } from "../test/support/insertStatsRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { type FieldCondition, type RequestFilter } from "../src/requests/requestFilter.js";
+import { type FieldCondition, type RequestFilter } from "./requestFilter.js";
 import { type RequestStatsBucket, type RequestStatsGroup, requestStats, rollupDays } from "./requestStats.js";
 
 const DAY1 = "2026-01-01T00:00:00.000Z";

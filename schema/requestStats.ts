@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { FieldKey, RequestFilter } from "../src/requests/requestFilter.js";
+import type { FieldKey, RequestFilter } from "./requestFilter.js";
 import type { Queryable } from "./requests.js";
 import { Params, whereSql } from "./requestsQuery.js";
 import { withTransaction } from "./withTransaction.js";

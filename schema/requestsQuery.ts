@@ -1,10 +1,4 @@
-import type {
-  FieldCondition,
-  FieldKey,
-  RequestFilter,
-  RequestListQuery,
-  SortKey,
-} from "../src/requests/requestFilter.js";
+import type { FieldCondition, FieldKey, RequestFilter, RequestListQuery, SortKey } from "./requestFilter.js";
 import type { RequestDeposit, RequestFill } from "./requestChainFacts.js";
 import { type RequestRow, type StoredRequest, type Queryable, toStoredRequest } from "./requests.js";
 
@@ -88,8 +82,11 @@ const FIELD_SQL: Record<FieldKey, FieldSql> = {
   },
 };
 
-function conditionSql(condition: FieldCondition, params: Params): string {
-  const spec = FIELD_SQL[condition.field];
+// With includeChildRequests, an id names a request and the children of its order.
+const ID_WITH_CHILDREN: FieldSql = { kind: "columns", columns: ["r.id", "r.parent_request_id"], cast: "text" };
+
+function conditionSql(condition: FieldCondition, params: Params, includeChildRequests: boolean): string {
+  const spec = includeChildRequests && condition.field === "id" ? ID_WITH_CHILDREN : FIELD_SQL[condition.field];
   let sql: string;
   if (spec.kind === "never") {
     sql = condition.values === null ? "TRUE" : "FALSE";
@@ -138,10 +135,11 @@ function termSql(term: string, params: Params): string {
 
 /** The WHERE conditions of a filter over `crossfill.requests r` (also the GROUP BY queries of schema/requestStats.ts). */
 export function whereSql(filter: RequestFilter, params: Params): string[] {
-  const where = filter.conditions.map((condition) => conditionSql(condition, params));
+  const children = filter.includeChildRequests;
+  const where = filter.conditions.map((condition) => conditionSql(condition, params, children));
   if (filter.groups.length > 0) {
     where.push(
-      `(${filter.groups.map((group) => `(${group.map((condition) => conditionSql(condition, params)).join(" AND ")})`).join(" OR ")})`,
+      `(${filter.groups.map((group) => `(${group.map((condition) => conditionSql(condition, params, children)).join(" AND ")})`).join(" OR ")})`,
     );
   }
   if (filter.term !== undefined) where.push(termSql(filter.term, params));
@@ -162,6 +160,15 @@ export function whereSql(filter: RequestFilter, params: Params): string[] {
   if (fillTimeSeconds.max !== undefined) where.push(`r.fill_seconds <= ${params.add(fillTimeSeconds.max, "bigint")}`);
   if (filter.features.length > 0) where.push(`r.features @> ${params.add(filter.features, "text[]")}`);
   return where;
+}
+
+/**
+ * A listing's conditions: the filter's, and no child requests unless it asks for them. (Analytics count children
+ * as the requests they are: requestStats uses whereSql alone.)
+ */
+function listingWhereSql(filter: RequestFilter, params: Params): string[] {
+  const where = whereSql(filter, params);
+  return filter.includeChildRequests ? where : [...where, "r.parent_request_id IS NULL"];
 }
 
 type ViewRow = RequestRow & {
@@ -255,7 +262,7 @@ const HYDRATE = `
 /** The SQL of one page (exported for EXPLAIN in the benchmark). */
 export function requestPageSql(query: RequestListQuery): { text: string; values: unknown[] } {
   const params = new Params();
-  const where = whereSql(query.filter, params);
+  const where = listingWhereSql(query.filter, params);
   const sort = SORT_COLUMNS[query.sortBy];
   const direction = query.sortDirection === "asc" ? "ASC" : "DESC";
   if (query.after) {
@@ -301,7 +308,7 @@ export async function listRequestViews(db: Queryable, query: RequestListQuery): 
 
 export function requestCountSql(filter: RequestFilter): { text: string; values: unknown[] } {
   const params = new Params();
-  const where = whereSql(filter, params);
+  const where = listingWhereSql(filter, params);
   return {
     text: `SELECT count(*)::bigint AS total FROM crossfill.requests r ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
     values: params.values,

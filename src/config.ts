@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseThrottleSchedule } from "./requests/v2Deprecation.js";
+import { parseThrottleSchedule } from "./throttleSchedule.js";
 
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte hex private key");
 const csvNumbers = z

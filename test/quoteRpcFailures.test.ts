@@ -1,4 +1,3 @@
-import { type ServerType, serve } from "@hono/node-server";
 import { type AddressInfo, type Socket, createServer } from "node:net";
 import pg from "pg";
 import pino from "pino";
@@ -7,11 +6,14 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
-import { createRestApp } from "../src/gateway/createRestApp.js";
+import { createStatusBus } from "../src/events/createStatusBus.js";
+import { type GatewayServer, startGatewayServer } from "../src/gateway/server.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { createSolverInventory } from "../src/quote/solverInventory.js";
 import { solverAdapters } from "../src/roles/solverAdapters.js";
+import { migrate } from "../schema/migrate.js";
 import { postQuote } from "./support/postQuote.js";
+import { createTestDatabase } from "./support/testDatabase.js";
 
 /** Two chains served by one node URL, with a short RPC timeout. */
 function chainsAt(rpcUrl: string) {
@@ -28,7 +30,9 @@ function chainsAt(rpcUrl: string) {
 }
 
 describe("a quote whose chain node fails", () => {
-  const servers: ServerType[] = [];
+  const servers: GatewayServer[] = [];
+  const statusBus = createStatusBus();
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
   const sockets: Socket[] = [];
   // Accepts connections and never answers.
   const silent = createServer((socket) => void sockets.push(socket));
@@ -37,7 +41,9 @@ describe("a quote whose chain node fails", () => {
   let refusedUrl: string;
 
   beforeAll(async () => {
-    pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+    db = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    await migrate(pool);
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     // A port that was just free and is closed again: connections to it are refused.
@@ -47,17 +53,22 @@ describe("a quote whose chain node fails", () => {
     await new Promise((resolve) => closed.close(resolve));
   });
   afterAll(async () => {
-    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    for (const server of servers) await server.close();
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));
+    await statusBus.close();
     await pool?.end();
+    await db?.drop();
   });
 
   async function apiWith(rpcUrl: string): Promise<string> {
     const chains = chainsAt(rpcUrl);
     const registry = createChainRegistry(chains);
     const adapters = solverAdapters(chains, { evm: privateKeyToAccount(generatePrivateKey()) });
-    const app = createRestApp({
+    const server = await startGatewayServer({
+      host: "127.0.0.1",
+      port: 0,
+      statusBus,
       pool,
       registry,
       adapters,
@@ -79,11 +90,8 @@ describe("a quote whose chain node fails", () => {
         }),
       },
     });
-    const server = await new Promise<ServerType>((resolve) => {
-      const started = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(started));
-    });
     servers.push(server);
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return server.url;
   }
 
   const quote = {

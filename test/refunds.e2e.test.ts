@@ -245,7 +245,7 @@ describe("failures and refunds, end to end", () => {
     expect(usdcOut).toBeDefined();
   });
 
-  it("fills a doubly paid order once and refunds the second deposit (DOUBLE_SPEND)", async () => {
+  it("fills a doubly paid order once and refunds the second deposit as a child request (DOUBLE_SPEND)", async () => {
     const { origin, destination, originClient, destinationClient } = setup();
     const user = stack.devnet.accounts[4];
     const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
@@ -257,8 +257,25 @@ describe("failures and refunds, end to end", () => {
     expect((await pollStatus(stack.api.url, requestId)).last.status).toBe("success");
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const second = await sendSteps(quote.body, user, origin);
+    expect(first.deposit).not.toBe(second.deposit);
+
+    // The duplicate is a request of its own, listed with its parent when child requests are asked for.
+    const key = await createApiKey(stack.pool, stack.serverKey, { name: "double-spend reader" });
+    const list = async (query: string) =>
+      (await fetch(`${stack.api.url}/requests/v3?${query}`, { headers: { "x-api-key": key.key } })
+        .then((response) => response.json())
+        .then((body) => body.requests)) as Array<{ id: string; status: string; data: any }>;
+    const family = await checks.waitFor(
+      () => list(`id=${requestId}&includeChildRequests=true`),
+      (requests) => requests.length === 2,
+      "the child request",
+    );
+    const child = family.find((r) => r.id !== requestId)!;
+    expect(child.data.inTxs.map((tx: { txHash: string }) => tx.txHash)).toEqual([second.deposit]);
+    expect((await list(`id=${requestId}`)).map((r) => r.id)).toEqual([requestId]);
+
     const refund = await checks.expectRefunded({
-      requestId,
+      requestId: child.id,
       chainClient: originClient,
       currency: zeroAddress,
       user: user.address,
@@ -266,8 +283,11 @@ describe("failures and refunds, end to end", () => {
       deposited: 50_000_000_000_000_000n,
       ...before,
     });
-    expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: false });
-    expect(first.deposit).not.toBe(second.deposit);
+    expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: true });
+    // Its depositor follows it by id, like any request.
+    const { last } = await pollStatus(stack.api.url, child.id, { until: ["refund"] });
+    expect(last).toMatchObject({ status: "refund", failReason: "DOUBLE_SPEND", txHashes: [refund.tx_hash] });
+    expect(await checks.events(child.id)).toEqual(["waiting", "failure", "refund"]);
     expect(await destinationClient.publicClient.getBalance({ address: recipient })).toBe(
       BigInt(quote.body.details.currencyOut.amount),
     );

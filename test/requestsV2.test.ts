@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreatedApiKey, createApiKey } from "../src/apiKeys/createApiKey.js";
-import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/rest/rateLimit.js";
-import { type RateLimiter, createPostgresRateLimiter } from "../src/rateLimits/rateLimiter.js";
+import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/http/routeLimits.js";
+import { type RateLimiter, createPostgresRateLimiter } from "../src/gateway/http/rateLimiter.js";
 import { insertTestRequest } from "./support/insertTestRequest.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";
 

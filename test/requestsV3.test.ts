@@ -3,7 +3,7 @@ import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreatedApiKey, createApiKey } from "../src/apiKeys/createApiKey.js";
 import { revokeApiKey } from "../schema/apiKeys.js";
-import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/rest/rateLimit.js";
+import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/http/routeLimits.js";
 import { insertTestRequest } from "./support/insertTestRequest.js";
 import { postQuote } from "./support/postQuote.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";

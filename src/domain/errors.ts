@@ -151,6 +151,14 @@ export class SimulationRevertedError extends CrossfillError {
   }
 }
 
+/** Another worker holds the thing right now (its claim or lease); retrying later finds it free, or done. */
+export class HeldElsewhereError extends CrossfillError {
+  override name = "HeldElsewhereError";
+  constructor(message: string) {
+    super("SERVICE_UNAVAILABLE", message, { status: 409, retryable: true });
+  }
+}
+
 export function isCrossfillError(error: unknown): error is CrossfillError {
   return error instanceof CrossfillError;
 }

@@ -85,5 +85,10 @@ export type RefundFailReason = (typeof REFUND_FAIL_REASONS)[number];
  * `failure` and `refund`, `N/A` on every other status. (v3 request records use null instead.)
  */
 export function failReasonAtEdge(status: string, reason: string | null | undefined): string {
-  return status === "failure" || status === "refund" ? (reason ?? "UNKNOWN") : "N/A";
+  return orNotApplicable(status === "failure" || status === "refund" ? (reason ?? "UNKNOWN") : null);
+}
+
+/** How the status endpoint, the webhook and the v2 listing show a reason there is none of: `N/A`. */
+export function orNotApplicable(reason: string | null | undefined): string {
+  return reason ?? "N/A";
 }

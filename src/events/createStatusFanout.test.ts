@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createStatusBus } from "./createStatusBus.js";
-import { createStatusFanout, statusUpdateKeys } from "./createStatusFanout.js";
+import { createStatusFanout } from "./createStatusFanout.js";
+import { statusUpdateKeys } from "./statusUpdate.js";
 import type { StatusUpdate } from "./statusUpdate.js";
 
 const update = (requestId: string, apiKeyId: string | null = null): StatusUpdate => ({

@@ -1,20 +1,7 @@
 import type { StatusBus } from "./createStatusBus.js";
-import type { StatusUpdate } from "./statusUpdate.js";
+import { type StatusUpdate, statusUpdateKeys } from "./statusUpdate.js";
 
 export type StatusListener = (update: StatusUpdate) => void;
-
-/**
- * The keys an update is delivered under: its request, each wallet (user, recipient), each chain (origin,
- * destination) and the API key it was quoted with. Subscribers register under one or more of these.
- */
-export function statusUpdateKeys(update: StatusUpdate): string[] {
-  return [
-    `id:${update.requestId.toLowerCase()}`,
-    ...update.wallets.map((wallet) => `wallet:${wallet.toLowerCase()}`),
-    ...update.chainIds.map((chainId) => `chain:${chainId}`),
-    ...(update.apiKeyId ? [`key:${update.apiKeyId}`] : []),
-  ];
-}
 
 export type StatusFanout = {
   add(key: string, listener: StatusListener): void;

@@ -1,8 +1,16 @@
+import type { OutboxEvent } from "../../schema/statusEvents.js";
+import { failReasonAtEdge, orNotApplicable } from "../domain/failReasons.js";
 import type { RequestStatus } from "../domain/requestStatus.js";
+
+/**
+ * The one definition of a status update: the spec's `request.status.updated` body (webhooks, the `/ws` feed), what
+ * pub/sub carries, and the keys subscribers (the feed, GraphQL subscriptions) register under.
+ */
+export const STATUS_UPDATED_EVENT = "request.status.updated";
 
 /** The spec's `request.status.updated` body, as posted to webhooks and sent on the websocket feed. */
 export type StatusUpdatedBody = {
-  event: "request.status.updated";
+  event: typeof STATUS_UPDATED_EVENT;
   timestamp: number;
   data: {
     status: RequestStatus;
@@ -41,4 +49,54 @@ export type StatusUpdate = {
   body: StatusUpdatedBody;
 };
 
-export const STATUS_UPDATED_EVENT = "request.status.updated";
+/** The keys an update is delivered under, one per thing a subscriber follows (lower-cased where the spec's are hex). */
+export const statusUpdateKey = {
+  request: (requestId: string) => `id:${requestId.toLowerCase()}`,
+  wallet: (wallet: string) => `wallet:${wallet.toLowerCase()}`,
+  chain: (chainId: number) => `chain:${chainId}`,
+  apiKey: (apiKeyId: string) => `key:${apiKeyId}`,
+};
+
+/**
+ * The keys an update is delivered under: its request, each wallet (user, recipient), each chain (origin,
+ * destination) and the API key it was quoted with. Subscribers register under one or more of these.
+ */
+export function statusUpdateKeys(update: StatusUpdate): string[] {
+  return [
+    statusUpdateKey.request(update.requestId),
+    ...update.wallets.map(statusUpdateKey.wallet),
+    ...update.chainIds.map(statusUpdateKey.chain),
+    ...(update.apiKeyId ? [statusUpdateKey.apiKey(update.apiKeyId)] : []),
+  ];
+}
+
+/** The status update of one outbox event at `now` (ms): the body, plus what subscribers route on. */
+export function toStatusUpdate(event: OutboxEvent, now: number): StatusUpdate {
+  const failed = event.status === "failure" || event.status === "refund";
+  return {
+    eventId: event.id.toString(),
+    requestId: event.requestId,
+    wallets: [...new Set([event.user.toLowerCase(), event.recipient.toLowerCase()])],
+    chainIds: [...new Set([event.originChainId, event.destinationChainId])],
+    apiKeyId: event.apiKeyId,
+    apiKeyIntegrator: event.apiKeyIntegrator,
+    body: {
+      event: STATUS_UPDATED_EVENT,
+      timestamp: now,
+      data: {
+        status: event.status,
+        inTxHashes: event.inTxHashes,
+        txHashes: event.txHashes,
+        updatedAt: event.createdAt.getTime(),
+        originChainId: event.originChainId,
+        destinationChainId: event.destinationChainId,
+        depositAddress: null,
+        requestId: event.requestId,
+        referrer: event.referrer,
+        details: event.details,
+        failReason: failReasonAtEdge(event.status, event.failReason ?? event.requestFailReason),
+        refundFailReason: orNotApplicable(event.refundFailReason ?? (failed ? event.requestRefundFailReason : null)),
+      },
+    },
+  };
+}

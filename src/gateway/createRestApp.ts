@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -9,7 +8,7 @@ import type { ChainRegistry } from "../chains/chainRegistry.js";
 import type { QuoteEngineDeps } from "../quote/createQuote.js";
 import { authorizeRoutes } from "./rest/authorizeRoutes.js";
 import { chainRoutes } from "./rest/chainRoutes.js";
-import { errorBody } from "./rest/errorBody.js";
+import { errorBody } from "./http/errorBody.js";
 import { quoteRoutes } from "./rest/quoteRoutes.js";
 import { docsRoutes } from "./rest/docsRoutes.js";
 import { integratorRoutes } from "./rest/integratorRoutes.js";
@@ -17,9 +16,9 @@ import { priceRoutes } from "./rest/priceRoutes.js";
 import { removedRoutes } from "./rest/removedRoutes.js";
 import { requestsRoutes } from "./rest/requestsRoutes.js";
 import { requestsV2Routes } from "./rest/requestsV2Routes.js";
-import { DEFAULT_ROUTE_LIMITS, type RouteLimits } from "./rest/rateLimit.js";
-import { type RateLimiter, createPostgresRateLimiter } from "../rateLimits/rateLimiter.js";
-import { DEFAULT_V2_THROTTLE, type ThrottleSchedule } from "../requests/v2Deprecation.js";
+import type { RateLimitDeps } from "./http/hitRateLimits.js";
+import type { RouteLimits } from "./http/routeLimits.js";
+import type { ThrottleSchedule } from "../throttleSchedule.js";
 import { statusRoutes } from "./rest/statusRoutes.js";
 import { transactionRoutes } from "./rest/transactionRoutes.js";
 
@@ -29,16 +28,12 @@ export type RestAppDeps = {
   adapters: ChainAdapters;
   quoteEngine: QuoteEngineDeps;
   logger: Logger;
-  /** Signs listing cursors; give every replica the same one (startApi derives it from API_KEY_ENCRYPTION_KEY). */
-  cursorSecret?: Buffer;
-  /** Shared counters (Redis or Postgres); defaults to Postgres on `pool`. */
-  rateLimiter?: RateLimiter;
-  routeLimits?: RouteLimits;
-  v2Throttle?: ThrottleSchedule;
-  /** Count X-Forwarded-For's first hop as the client (only behind a proxy that sets it). */
-  trustForwardedFor?: boolean;
-  /** The clock of rate windows and the v2 retirement; injectable for tests. */
-  now?: () => Date;
+  /** Signs listing cursors; every replica has the same one (restSettings derives it from API_KEY_ENCRYPTION_KEY). */
+  cursorSecret: Buffer;
+  /** The counters, clock and client address rule the server shares with GraphQL. */
+  limits: RateLimitDeps;
+  routeLimits: RouteLimits;
+  v2Throttle: ThrottleSchedule;
 };
 
 // The largest legitimate body is a quote with 16 destination calls; anything far beyond it is refused unread.
@@ -47,13 +42,7 @@ const MAX_BODY_BYTES = 256 * 1024;
 /** The REST surface: one route module per domain, errors translated to the spec's body here only. */
 export function createRestApp(deps: RestAppDeps): Hono {
   const app = new Hono();
-  const cursorSecret = deps.cursorSecret ?? randomBytes(32);
-  const limits = {
-    limiter: deps.rateLimiter ?? createPostgresRateLimiter(deps.pool),
-    now: deps.now ?? (() => new Date()),
-    trustForwardedFor: deps.trustForwardedFor ?? false,
-  };
-  const routeLimits = deps.routeLimits ?? DEFAULT_ROUTE_LIMITS;
+  const { cursorSecret, limits, routeLimits } = deps;
   app.use("*", cors({ origin: "*", exposeHeaders: ["RateLimit", "RateLimit-Policy", "Retry-After"] }));
   app.use(
     "*",
@@ -94,7 +83,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
       ...limits,
       cursorSecret,
       limit: routeLimits.requestsV2,
-      throttle: deps.v2Throttle ?? DEFAULT_V2_THROTTLE,
+      throttle: deps.v2Throttle,
     }),
   );
   return app;

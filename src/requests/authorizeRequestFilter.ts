@@ -2,7 +2,7 @@ import { findApiKeys } from "../../schema/apiKeys.js";
 import type { Queryable } from "../../schema/requests.js";
 import { hashApiKey } from "../apiKeys/hashApiKey.js";
 import { ForbiddenError, InvalidInputError } from "../domain/errors.js";
-import type { FieldCondition, RequestFilter } from "./requestFilter.js";
+import type { FieldCondition, RequestFilter } from "../../schema/requestFilter.js";
 
 /**
  * The spec's ownership rules on a parsed filter: a referrer condition (top level or inside `filters`, negated

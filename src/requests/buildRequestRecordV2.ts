@@ -1,5 +1,6 @@
 import type { RequestView } from "../../schema/requestsQuery.js";
 import { type RecordContext, failReasonOf } from "./buildRequestRecordV3.js";
+import { orNotApplicable } from "../domain/failReasons.js";
 import { type Amount, requestRoute } from "./requestRoute.js";
 
 type StoredQuote = {
@@ -63,8 +64,8 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
     referrer: view.referrer,
     data: {
       slippageTolerance: view.slippageBps.toString(),
-      failReason: failReasonOf(view) ?? "N/A",
-      refundFailReason: view.refundFailReason ?? "N/A",
+      failReason: orNotApplicable(failReasonOf(view)),
+      refundFailReason: orNotApplicable(view.refundFailReason),
       supersededByRequestId: null,
       failedTxHash: view.failedTransaction?.txHash ?? null,
       failedTxBlockNumber:

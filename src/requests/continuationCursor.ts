@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidInputError } from "../domain/errors.js";
-import type { Keyset, SortDirection, SortKey } from "./requestFilter.js";
+import type { Keyset, SortDirection, SortKey } from "../../schema/requestFilter.js";
 
 type CursorBody = { s: SortKey; d: SortDirection; v: string; i: string };
 

@@ -1,6 +1,6 @@
 import { type RequestView, listRequestViews } from "../../schema/requestsQuery.js";
 import type { Queryable } from "../../schema/requests.js";
-import { emptyFilter } from "./requestFilter.js";
+import { emptyFilter } from "../../schema/requestFilter.js";
 
 /** Many requests by id, hydrated as GET /requests/v3 hydrates its page (one query); unknown ids are absent. */
 export function requestViewsByIds(db: Queryable, ids: readonly string[]): Promise<RequestView[]> {

@@ -1,3 +1,5 @@
+import type { ThrottleSchedule } from "../throttleSchedule.js";
+
 /** The v2 listing's retirement: dates from the spec, a monthly throttling schedule from configuration. */
 export const V2_DEPRECATED_AT = new Date("2026-07-22T00:00:00Z");
 export const V2_THROTTLED_FROM = new Date("2026-09-01T00:00:00Z");
@@ -5,36 +7,11 @@ export const V2_SUNSET_AT = new Date("2026-11-24T00:00:00Z");
 export const V2_SUCCESSOR = "/requests/v3";
 export const V2_MIGRATION_GUIDE = "/docs/api.md#migrating-from-get-requestsv2";
 
-/**
- * From each date on (sorted), the share of a caller's normal v2 limit it keeps, in percent: every tier is
- * lowered month by month. Before the first entry v2 keeps its normal limits.
- */
-export type ThrottleSchedule = ReadonlyArray<{ from: Date; percent: number }>;
-
 export const DEFAULT_V2_THROTTLE: ThrottleSchedule = [
   { from: new Date("2026-09-01T00:00:00Z"), percent: 75 },
   { from: new Date("2026-10-01T00:00:00Z"), percent: 50 },
   { from: new Date("2026-11-01T00:00:00Z"), percent: 25 },
 ];
-
-/** "2026-09-01=75%,2026-10-01=50%" → a schedule; throws naming the bad entry. */
-export function parseThrottleSchedule(text: string): ThrottleSchedule {
-  const entries = text
-    .split(",")
-    .filter((entry) => entry.trim() !== "")
-    .map((entry) => {
-      const match = /^\s*(\d{4}-\d{2}-\d{2})\s*=\s*(\d{1,3})\s*%\s*$/.exec(entry);
-      const from = match ? new Date(`${match[1]}T00:00:00Z`) : undefined;
-      const percent = match ? Number(match[2]) : Number.NaN;
-      if (!match || !from || Number.isNaN(from.getTime()) || percent < 1 || percent > 100) {
-        throw new Error(
-          `bad throttle entry "${entry}"; expected YYYY-MM-DD=<1 to 100>% (the share of each caller's normal limit)`,
-        );
-      }
-      return { from, percent };
-    });
-  return entries.sort((a, b) => a.from.getTime() - b.from.getTime());
-}
 
 /** The share (0–1] of the normal limit in force at `now`, or undefined before throttling starts. */
 export function v2ThrottleShare(schedule: ThrottleSchedule, now: Date): number | undefined {

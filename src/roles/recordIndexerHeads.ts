@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { repeatEvery } from "../../jobs/repeatEvery.js";
+import { repeatEvery } from "../runtime/repeatEvery.js";
 import { recordChainHead } from "../../schema/chainHeads.js";
 
 /**

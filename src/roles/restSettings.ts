@@ -1,8 +1,8 @@
 import { hkdfSync } from "node:crypto";
 import type pg from "pg";
 import type { Config } from "../config.js";
-import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "../rateLimits/rateLimiter.js";
-import type { ThrottleSchedule } from "../requests/v2Deprecation.js";
+import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "../gateway/http/rateLimiter.js";
+import type { ThrottleSchedule } from "../throttleSchedule.js";
 import { apiKeyEncryptionKey } from "./services.js";
 
 export type RestSettings = {

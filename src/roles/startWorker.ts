@@ -7,6 +7,7 @@ import { startStatsFold } from "../../jobs/startStatsFold.js";
 import type { QueueBackend } from "../../jobs/queueBackend.js";
 import { createWebhookProcessor } from "../../jobs/webhook.js";
 import { startWebhookFanout } from "../../jobs/webhookFanout.js";
+import { HeldElsewhereError } from "../domain/errors.js";
 import { createWebhookPoster } from "../webhooks/postWebhook.js";
 import {
   type FillJob,
@@ -22,7 +23,7 @@ import {
   refundJobId,
 } from "../../jobs/queues.js";
 import { reconcile } from "../../jobs/reconcile.js";
-import { reportNewErrors } from "../../jobs/reportNewErrors.js";
+import { reportNewErrors } from "../runtime/reportNewErrors.js";
 import { createRefundProcessor } from "../../jobs/refund.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { EvmSolver } from "../chains/evm/evmSolver.js";
@@ -180,7 +181,8 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
     { concurrency: settings.concurrency ?? 32 },
   );
   worker.on("failed", (job, error) => {
-    if (error.name !== "AttemptHeldError")
+    // Another job holding the attempt is how concurrent kicks of one delivery meet: expected, not worth a warning.
+    if (!(error instanceof HeldElsewhereError))
       deps.logger.warn({ deliveryId: job?.data.deliveryId, err: error }, "webhook job failed");
   });
   const fanout = await startWebhookFanout({ pool: deps.pool, enqueue, logger: deps.logger });

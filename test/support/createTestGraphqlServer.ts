@@ -10,6 +10,7 @@ import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gatewa
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
 import { solverAdapters } from "../../src/roles/solverAdapters.js";
+import type { QuoteEngineDeps } from "../../src/quote/createQuote.js";
 import type { WebhookPolicy } from "../../src/webhooks/validateWebhookUrl.js";
 
 export const TEST_USDC = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -26,6 +27,22 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
   }),
 );
 
+/** The chains, adapters (a random solver) and quote engine of GRAPHQL_TEST_CHAINS (no quote is ever saved). */
+export function createTestQuoteEngine(db: Pick<pg.Pool, "query">) {
+  const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
+  const adapters = solverAdapters(GRAPHQL_TEST_CHAINS, { evm: privateKeyToAccount(generatePrivateKey()) });
+  const quoteEngine: QuoteEngineDeps = {
+    registry,
+    adapters,
+    prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
+    inventory: createSolverInventory(adapters),
+    saveRequest: async () => undefined,
+    settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+    availability: createChainAvailability(db),
+  };
+  return { registry, adapters, quoteEngine };
+}
+
 /** The GraphQL server over a real database (through `db`, which tests may wrap to count queries). */
 export function createTestGraphqlServer(options: {
   db: Pick<pg.Pool, "query">;
@@ -36,8 +53,7 @@ export function createTestGraphqlServer(options: {
   fieldLimits?: GraphqlServerOptions["fieldLimits"];
   keyRecheckMs?: number;
 }) {
-  const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
-  const adapters = solverAdapters(GRAPHQL_TEST_CHAINS, { evm: privateKeyToAccount(generatePrivateKey()) });
+  const { registry, quoteEngine } = createTestQuoteEngine(options.db);
   return createGraphqlServer({
     db: options.db,
     registry,
@@ -49,14 +65,6 @@ export function createTestGraphqlServer(options: {
     websocketLimit: options.websocketLimit,
     fieldLimits: options.fieldLimits,
     keyRecheckMs: options.keyRecheckMs,
-    quoteEngine: {
-      registry,
-      adapters,
-      prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
-      inventory: createSolverInventory(adapters),
-      saveRequest: async () => undefined,
-      settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
-      availability: createChainAvailability(options.db),
-    },
+    quoteEngine,
   });
 }

@@ -1,4 +1,3 @@
-import { type ServerType, serve } from "@hono/node-server";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import pino from "pino";
@@ -7,7 +6,8 @@ import { migrate } from "../../schema/migrate.js";
 import { insertRequest } from "../../schema/requests.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
 import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
-import { type RestAppDeps, createRestApp } from "../../src/gateway/createRestApp.js";
+import { createStatusBus } from "../../src/events/createStatusBus.js";
+import { type GatewayServerDeps, startGatewayServer } from "../../src/gateway/server.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
 import { solverAdapters } from "../../src/roles/solverAdapters.js";
@@ -21,8 +21,11 @@ export type RestAppStack = {
   stop(): Promise<void>;
 };
 
-/** The REST app alone over real HTTP, a fresh Postgres database and anvil chains; `extra` overrides app deps. */
-export async function startRestApp(extra: Partial<RestAppDeps> = {}): Promise<RestAppStack> {
+/**
+ * The gateway server (REST, /graphql, websockets) over real HTTP, a fresh Postgres database and anvil chains, with an
+ * in-process status bus; `extra` overrides server deps.
+ */
+export async function startRestApp(extra: Partial<GatewayServerDeps> = {}): Promise<RestAppStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
   const db = await createTestDatabase();
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
@@ -30,7 +33,11 @@ export async function startRestApp(extra: Partial<RestAppDeps> = {}): Promise<Re
   const devnet = await startDevnetChains({ chainIds: [31338, 31339], blockTime: 0 });
   const registry = createChainRegistry(devnet.chains);
   const adapters = solverAdapters(devnet.chains, { evm: devnet.solver });
-  const app = createRestApp({
+  const statusBus = createStatusBus();
+  const server = await startGatewayServer({
+    host: "127.0.0.1",
+    port: 0,
+    statusBus,
     pool,
     registry,
     adapters,
@@ -46,18 +53,14 @@ export async function startRestApp(extra: Partial<RestAppDeps> = {}): Promise<Re
     },
     ...extra,
   });
-  const server = await new Promise<ServerType>((resolve) => {
-    const started = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(started));
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     pool,
     devnet,
     serverKey: randomBytes(32),
     async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
+      await statusBus.close();
       await devnet.stop();
       await pool.end();
       await db.drop();

@@ -13,7 +13,7 @@ import { createTestDatabase } from "../../../test/support/testDatabase.js";
 import { createApiKey } from "../../apiKeys/createApiKey.js";
 import { createChainRegistry } from "../../chains/chainRegistry.js";
 import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
-import { emptyFilter } from "../../requests/requestFilter.js";
+import { emptyFilter } from "../../../schema/requestFilter.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
 import {

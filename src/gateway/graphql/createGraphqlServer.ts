@@ -12,17 +12,18 @@ import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
 import type { ApiKeyRecord } from "../../../schema/apiKeys.js";
 import { isCrossfillError } from "../../domain/errors.js";
-import { authenticate } from "../rest/apiKeyAuth.js";
-import {
-  type RateLimitDeps,
-  type RouteLimit,
-  hitRateLimits,
-  policyFor,
-  upgradeClientAddress,
-} from "../rest/rateLimit.js";
-import { badRequestStatus } from "./badRequestStatus.js";
+import { authenticate } from "../http/authenticate.js";
+import { upgradeClientAddress } from "../http/clientAddress.js";
+import { type RateLimitDeps, hitRateLimits } from "../http/hitRateLimits.js";
+import { policyFor } from "../http/policyFor.js";
+import type { RouteLimit } from "../http/routeLimits.js";
+import { checkJsonValue } from "../http/checkJsonValue.js";
+import { domainErrorOf } from "../http/domainErrorOf.js";
+import { errorStatus } from "./errorStatus.js";
+import { checkGraphqlRequest } from "./checkGraphqlRequest.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
 import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
+import { noNulStringsRule } from "./noNulStringsRule.js";
 import { sharedFieldLimits } from "./sharedFieldLimits.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 import { schema } from "./schema.js";
@@ -103,6 +104,10 @@ const limitExpensiveFields: Plugin = {
   onValidate: ({ addValidationRule }) => addValidationRule(fieldOccurrencesRule(GRAPHQL_LIMITS.perOperation)),
 };
 
+const refuseNulStrings: Plugin = {
+  onValidate: ({ addValidationRule }) => addValidationRule(noNulStringsRule),
+};
+
 const codeValidationErrors: Plugin = {
   onValidate:
     () =>
@@ -175,15 +180,20 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
         ...reportRejection,
       }),
       limitExpensiveFields,
+      refuseNulStrings,
       ...(options.fieldLimits ? [sharedFieldLimits(options.fieldLimits.deps, options.fieldLimits.byField)] : []),
       codeValidationErrors,
       codeVariableErrors,
-      badRequestStatus,
+      errorStatus,
     ],
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        if (isCrossfillError(original)) return domainGraphqlError(original, error as GraphQLError);
+        const domainError = domainErrorOf(original);
+        if (domainError) {
+          if (domainError.status >= 500) logger.warn({ err: original }, "graphql operation failed");
+          return domainGraphqlError(domainError, error as GraphQLError);
+        }
         if (!(error instanceof GraphQLError) || error.originalError)
           logger.error({ err: original }, "graphql resolver failed");
         return maskError(error, message, isDev);
@@ -234,6 +244,12 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
         }
         const limited = await overLimit(ctx, ctx.extra.request);
         if (limited) return limited;
+        try {
+          checkJsonValue(payload.variables, "variables");
+        } catch (error) {
+          if (!isCrossfillError(error)) throw error;
+          return [domainGraphqlError(error)];
+        }
         const enveloped = yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
           req: ctx.extra.request,
@@ -262,7 +278,16 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
   );
 
   return {
-    fetch: (request) => yoga.fetch(request),
+    async fetch(request) {
+      let checked: Request;
+      try {
+        checked = await checkGraphqlRequest(request);
+      } catch (error) {
+        if (!isCrossfillError(error)) throw error;
+        return Response.json({ errors: [domainGraphqlError(error)] }, { status: error.status });
+      }
+      return yoga.fetch(checked);
+    },
     handleUpgrade(request, socket, head) {
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
     },

@@ -1,4 +1,4 @@
-import type { RouteLimit } from "../rest/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 
 /**
  * Operations per second on POST/GET /graphql, by caller tier (API key, elevated key, or client address), counted

@@ -4,7 +4,7 @@ import { useMigratedDatabase } from "../../../test/support/useMigratedDatabase.j
 import { createApiKey } from "../../apiKeys/createApiKey.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
 import { createStatusFanout } from "../../events/createStatusFanout.js";
-import { createPostgresRateLimiter } from "../../rateLimits/rateLimiter.js";
+import { createPostgresRateLimiter } from "../http/rateLimiter.js";
 
 describe("sharedFieldLimits", () => {
   const database = useMigratedDatabase();

@@ -1,7 +1,9 @@
 import type { Plugin } from "graphql-yoga";
 import { type DocumentNode, Kind, type OperationDefinitionNode, type SelectionNode } from "graphql";
 import { isCrossfillError } from "../../domain/errors.js";
-import { type RateLimitDeps, type RouteLimit, hitRateLimits, policyFor } from "../rest/rateLimit.js";
+import { type RateLimitDeps, hitRateLimits } from "../http/hitRateLimits.js";
+import { policyFor } from "../http/policyFor.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 

@@ -4,10 +4,14 @@ import type { Address, Hex } from "viem";
 import { z } from "zod";
 import { authorizeNonceMapping } from "../../authorize/authorizeNonceMapping.js";
 import { evmFamily } from "../../chains/evm/evmFamily.js";
-import { validateQuery } from "../../requests/validateQuery.js";
-import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
-import { jsonBody, parseInput } from "./jsonBody.js";
-import { type RateLimitDeps, type RouteLimit, callerPolicy, enforceRateLimits } from "./rateLimit.js";
+import { validateQuery } from "../http/validateQuery.js";
+import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
+import { jsonBody } from "../http/jsonBody.js";
+import { parseInput } from "../http/parseInput.js";
+import type { RateLimitDeps } from "../http/hitRateLimits.js";
+import { callerPolicy } from "../http/policyFor.js";
+import { enforceRateLimits } from "../http/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 
 // The perps exchange's accounts are EVM addresses.
 const address = z

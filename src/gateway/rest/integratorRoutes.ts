@@ -2,10 +2,12 @@ import { Hono } from "hono";
 import type pg from "pg";
 import { getRequestQuoteData } from "../../../schema/requestQuoteData.js";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "../../domain/errors.js";
-import { quoteDataQuerySchema } from "../../requests/requestsQuerySchemas.js";
-import { validateQuery } from "../../requests/validateQuery.js";
-import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
-import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
+import { quoteDataQuerySchema } from "./requestsQuerySchemas.js";
+import { validateQuery } from "../http/validateQuery.js";
+import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
+import type { RateLimitDeps } from "../http/hitRateLimits.js";
+import { rateLimit } from "../http/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 
 /**
  * GET /integrators/quote-data?requestId=…: what was quoted for one of the caller's requests (fees, details,

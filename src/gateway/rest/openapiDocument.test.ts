@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { V2_PARAMETERS } from "../../requests/parseRequestsV2Query.js";
-import { V3_PARAMETERS } from "../../requests/parseRequestsQuery.js";
+import { V2_PARAMETERS } from "./parseRequestsV2Query.js";
+import { V3_PARAMETERS } from "./parseRequestsQuery.js";
 import { docsRoutes } from "./docsRoutes.js";
 import { openapiDocument } from "./openapiDocument.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { quoteRequestSchema } from "../../quote/quoteRequestSchema.js";
-import { quoteDataQuerySchema, v2QuerySchema, v3QuerySchema } from "../../requests/requestsQuerySchemas.js";
+import { quoteDataQuerySchema, v2QuerySchema, v3QuerySchema } from "./requestsQuerySchemas.js";
 import { authorizeBody, authorizeQuery } from "./authorizeRoutes.js";
 import { indexBody } from "./transactionRoutes.js";
 

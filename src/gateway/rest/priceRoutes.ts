@@ -2,9 +2,11 @@ import { Hono } from "hono";
 import type pg from "pg";
 import { createPrice } from "../../quote/createPrice.js";
 import type { QuoteEngineDeps } from "../../quote/createQuote.js";
-import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
-import { jsonBody } from "./jsonBody.js";
-import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
+import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
+import { jsonBody } from "../http/jsonBody.js";
+import type { RateLimitDeps } from "../http/hitRateLimits.js";
+import { rateLimit } from "../http/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 
 /** POST /price: a quote's fees and details without an order; an API key is optional and only raises the rate limit. */
 export function priceRoutes(

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type pg from "pg";
 import { type QuoteEngineDeps, createQuote } from "../../quote/createQuote.js";
-import { authenticate } from "./apiKeyAuth.js";
-import { jsonBody } from "./jsonBody.js";
+import { authenticate } from "../http/authenticate.js";
+import { jsonBody } from "../http/jsonBody.js";
 
 /** POST /quote and /quote/v2: the same fields and the same answer; a key is optional (the official client sends none). */
 export function quoteRoutes(deps: { quoteEngine: QuoteEngineDeps; pool: pg.Pool }): Hono {

@@ -4,10 +4,12 @@ import { countRequests, listRequestViews } from "../../../schema/requestsQuery.j
 import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
 import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
 import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";
-import { parseRequestsV3Query } from "../../requests/parseRequestsQuery.js";
+import { parseRequestsV3Query } from "./parseRequestsQuery.js";
 import { type RecordRegistry, recordLookups } from "../../requests/recordLookups.js";
-import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
-import { type RateLimitDeps, type RouteLimit, rateLimit } from "./rateLimit.js";
+import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
+import type { RateLimitDeps } from "../http/hitRateLimits.js";
+import { rateLimit } from "../http/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 
 export type RequestsRouteDeps = RateLimitDeps & {
   pool: pg.Pool;

@@ -5,9 +5,9 @@ import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
 import { buildRequestRecordV2 } from "../../requests/buildRequestRecordV2.js";
 import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";
-import { parseRequestsV2Query } from "../../requests/parseRequestsV2Query.js";
+import { parseRequestsV2Query } from "./parseRequestsV2Query.js";
+import type { ThrottleSchedule } from "../../throttleSchedule.js";
 import {
-  type ThrottleSchedule,
   V2_MIGRATION_GUIDE,
   V2_SUCCESSOR,
   v2DeprecationHeaders,
@@ -15,8 +15,11 @@ import {
   v2IsSunset,
   v2ThrottleShare,
 } from "../../requests/v2Deprecation.js";
-import { type AuthEnv, apiKeyAuth } from "./apiKeyAuth.js";
-import { type RateLimitDeps, type RouteLimit, callerPolicy, countCall, setRateLimitHeaders } from "./rateLimit.js";
+import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
+import { type RateLimitDeps, countCall } from "../http/hitRateLimits.js";
+import { callerPolicy } from "../http/policyFor.js";
+import { setRateLimitHeaders } from "../http/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 import { recordLookups } from "../../requests/recordLookups.js";
 
 export type RequestsV2Deps = RateLimitDeps & {

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type pg from "pg";
 import { getStatusRecord } from "../../../schema/statusRecord.js";
 import { InvalidInputError, NotFoundError } from "../../domain/errors.js";
-import { failReasonAtEdge } from "../../domain/failReasons.js";
+import { failReasonAtEdge, orNotApplicable } from "../../domain/failReasons.js";
 
 /** GET /intents/status/v3 (and the older /intents/status the official client rewrites to it). */
 export function statusRoutes(deps: { pool: pg.Pool }): Hono {
@@ -23,7 +23,7 @@ export function statusRoutes(deps: { pool: pg.Pool }): Hono {
         originChainId: record.originChainId,
         destinationChainId: record.destinationChainId,
         failReason: failReasonAtEdge(record.status, record.failReason),
-        refundFailReason: record.refundFailReason ?? "N/A",
+        refundFailReason: orNotApplicable(record.refundFailReason),
         details: record.failureDetails,
       });
     });

@@ -6,7 +6,8 @@ import type { ChainAdapters } from "../../chains/chainAdapters.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { anyTransactionHash } from "../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../domain/errors.js";
-import { jsonBody, parseInput } from "./jsonBody.js";
+import { jsonBody } from "../http/jsonBody.js";
+import { parseInput } from "../http/parseInput.js";
 
 /** The body of POST /transactions/index (also published in /openapi.json). */
 export const indexBody = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { anyAddressKey } from "../../chains/vmFamilies.js";
-import { STATUS_UPDATED_EVENT } from "../../events/statusUpdate.js";
+import { STATUS_UPDATED_EVENT, statusUpdateKey } from "../../events/statusUpdate.js";
 
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex request id");
 // A wallet of any chain family; echoed as sent, keyed as its family compares it (EVM: lower case).
@@ -27,9 +27,9 @@ export type FeedFilters = z.infer<typeof filters>;
 
 /** The index key of a filter: the same key the fan-out computes from each update. */
 export function filterKey(filter: FeedFilters): string {
-  if ("id" in filter) return `id:${filter.id.toLowerCase()}`;
-  if ("wallet" in filter) return `wallet:${anyAddressKey(filter.wallet)}`;
-  return `chain:${filter.chainId}`;
+  if ("id" in filter) return statusUpdateKey.request(filter.id);
+  if ("wallet" in filter) return statusUpdateKey.wallet(anyAddressKey(filter.wallet)!);
+  return statusUpdateKey.chain(filter.chainId);
 }
 
 /** Parses one client frame; a readable reason instead of a throw for anything malformed. */

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { errorBody } from "../rest/errorBody.js";
+import { errorBody } from "../http/errorBody.js";
 
 /** Answers a websocket upgrade with the HTTP error a REST route would give for `error`, and closes the socket. */
 export function refuseUpgrade(socket: Duplex, error: unknown): void {

@@ -8,7 +8,7 @@ import type { RequestView } from "../../../../schema/requestsQuery.js";
 import { statusEventsOfRequests } from "../../../../schema/statusEvents.js";
 import { anyAddressKey } from "../../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../../domain/errors.js";
-import type { StatusUpdate } from "../../../events/statusUpdate.js";
+import { type StatusUpdate, statusUpdateKey } from "../../../events/statusUpdate.js";
 import { buildRequestRecordV3 } from "../../../requests/buildRequestRecordV3.js";
 import { requestViewsByIds } from "../../../requests/requestViewsByIds.js";
 import { recordLookups } from "../../../requests/recordLookups.js";
@@ -249,21 +249,21 @@ builder.subscriptionFields((t) => ({
         throw new InvalidInputError("INVALID_INPUT", "give exactly one of id, wallet, chainId, myKey: true");
       if (args.myKey) {
         const key = await requireApiKey(context);
-        return statusUpdateStream(context.statusUpdates, `key:${key.id}`, {
+        return statusUpdateStream(context.statusUpdates, statusUpdateKey.apiKey(key.id), {
           stillAllowed: () => isApiKeyActive(context.db, key.id),
           recheckMs: context.keyRecheckMs ?? 30_000,
         });
       }
       if (args.id) {
         const id = requestId(args.id);
-        return statusUpdateStream(context.statusUpdates, `id:${id}`);
+        return statusUpdateStream(context.statusUpdates, statusUpdateKey.request(id));
       }
       if (args.wallet) {
         const wallet = anyAddressKey(args.wallet);
         if (wallet === undefined) throw new InvalidInputError("INVALID_INPUT", "wallet must be an address");
-        return statusUpdateStream(context.statusUpdates, `wallet:${wallet}`);
+        return statusUpdateStream(context.statusUpdates, statusUpdateKey.wallet(wallet));
       }
-      return statusUpdateStream(context.statusUpdates, `chain:${args.chainId}`);
+      return statusUpdateStream(context.statusUpdates, statusUpdateKey.chain(args.chainId!));
     },
     // A subscription keeps one context for its life, so its loaders would serve what an earlier update cached.
     // Each update gets the loader scope shared by all its subscribers instead: current, and read once.

@@ -2,7 +2,7 @@ import { countRequests, listRequestViews } from "../../../../schema/requestsQuer
 import { InvalidInputError } from "../../../domain/errors.js";
 import { authorizeRequestFilter } from "../../../requests/authorizeRequestFilter.js";
 import { decodeCursor, encodeCursor } from "../../../requests/continuationCursor.js";
-import { SORT_KEYS } from "../../../requests/requestFilter.js";
+import { SORT_KEYS } from "../../../../schema/requestFilter.js";
 import { builder } from "../builder.js";
 import { requireApiKey } from "../graphqlContext.js";
 import { RequestRef, primeRequestViews } from "./request.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRequestsV3Query } from "../../../requests/parseRequestsQuery.js";
+import { parseRequestsV3Query } from "../../rest/parseRequestsQuery.js";
 import { toRequestFilter } from "./requestFilterInput.js";
 
 const USER = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";

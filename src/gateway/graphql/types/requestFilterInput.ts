@@ -1,13 +1,13 @@
 import { InvalidInputError } from "../../../domain/errors.js";
-import { fieldValue } from "../../../requests/fieldValues.js";
-import { parseRequestsV3Query } from "../../../requests/parseRequestsQuery.js";
+import { fieldValue } from "../../rest/fieldValues.js";
+import { parseRequestsV3Query } from "../../rest/parseRequestsQuery.js";
 import {
   FIELD_KEYS,
   type FieldCondition,
   type FieldKey,
   type RequestFilter,
   emptyFilter,
-} from "../../../requests/requestFilter.js";
+} from "../../../../schema/requestFilter.js";
 import { builder } from "../builder.js";
 
 // The same fields as GET /requests/v3's filter language; each takes a list of values, OR-ed.

@@ -1,7 +1,7 @@
-import { anyAddressKey } from "../chains/vmFamilies.js";
-import { InvalidInputError } from "../domain/errors.js";
-import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../domain/failReasons.js";
-import type { FieldKey } from "./requestFilter.js";
+import { anyAddressKey } from "../../chains/vmFamilies.js";
+import { InvalidInputError } from "../../domain/errors.js";
+import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../../domain/failReasons.js";
+import type { FieldKey } from "../../../schema/requestFilter.js";
 
 export const LISTABLE_STATUSES = ["success", "failure", "refund", "pending", "depositing"] as const;
 export const REQUEST_TYPES = [

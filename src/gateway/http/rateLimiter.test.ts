@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
+import { useMigratedDatabase } from "../../../test/support/useMigratedDatabase.js";
 import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "./rateLimiter.js";
 
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -43,5 +44,22 @@ describe("rate limiters shared across replicas", () => {
     const policy = { name: "t", key: "shared", limit: 1, windowSeconds: 60 };
     expect((await a.hit(policy, 1_800_000_000_000)).allowed).toBe(true);
     expect((await b.hit(policy, 1_800_000_000_000)).allowed).toBe(false);
+  });
+
+  it("postgres: keys longer than 255 characters count (a trusted X-Forwarded-For hop is the client's to choose)", async () => {
+    const limiter = createPostgresRateLimiter(database.pool);
+    const policy = { name: "t", key: `t:ip:${"9".repeat(400)}`, limit: 1, windowSeconds: 60 };
+    expect((await limiter.hit(policy, 1_800_000_000_000)).allowed).toBe(true);
+    expect((await limiter.hit(policy, 1_800_000_000_000)).allowed).toBe(false);
+  });
+
+  it("a store that cannot count rejects (the gateway answers 503) instead of allowing or refusing", async () => {
+    const unreachable = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:1/none" });
+    try {
+      const policy = { name: "t", key: "down", limit: 5, windowSeconds: 1 };
+      await expect(createPostgresRateLimiter(unreachable).hit(policy, Date.now())).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await unreachable.end();
+    }
   });
 });

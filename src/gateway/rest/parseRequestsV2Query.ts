@@ -1,7 +1,7 @@
-import { InvalidInputError } from "../domain/errors.js";
+import { InvalidInputError } from "../../domain/errors.js";
 import { MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v2QuerySchema } from "./requestsQuerySchemas.js";
-import { validateQuery } from "./validateQuery.js";
+import { validateQuery } from "../http/validateQuery.js";
 import { booleanParameter, integerParameter } from "./parseRequestsQuery.js";
 import {
   type FieldCondition,
@@ -9,7 +9,7 @@ import {
   type SortDirection,
   emptyFilter,
   type RequestFilter,
-} from "./requestFilter.js";
+} from "../../../schema/requestFilter.js";
 
 export type ParsedRequestsV2Query = {
   filter: RequestFilter;
@@ -19,7 +19,6 @@ export type ParsedRequestsV2Query = {
   continuation?: string;
   includeOrderData: boolean;
   includeAuthenticatedData: boolean;
-  includeChildRequests: boolean;
 };
 
 export const V2_LIMIT = { default: 20, min: 1, max: 50 } as const;
@@ -109,6 +108,7 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
   if (hash !== undefined)
     groups = andGroups(groups, [[condition("depositTxHash", hash, "hash")], [condition("fillTxHash", hash, "hash")]]);
   filter.groups = groups;
+  filter.includeChildRequests = booleanParameter("includeChildRequests", get("includeChildRequests"));
 
   const int = (name: string, max?: number) => {
     const raw = get(name);
@@ -149,6 +149,5 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
     ...(continuation !== undefined ? { continuation } : {}),
     includeOrderData: booleanParameter("includeOrderData", get("includeOrderData")),
     includeAuthenticatedData: booleanParameter("includeAuthenticatedData", get("includeAuthenticatedData")),
-    includeChildRequests: booleanParameter("includeChildRequests", get("includeChildRequests")),
   };
 }

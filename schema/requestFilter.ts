@@ -54,6 +54,11 @@ export type RequestFilter = {
   appFeesUsd: Range<string>;
   fillTimeSeconds: Range<number>;
   features: string[];
+  /**
+   * Child requests (a further deposit for a paid order, refunded as DOUBLE_SPEND) are listed only when asked for;
+   * then an `id` condition also matches the children of that id.
+   */
+  includeChildRequests: boolean;
 };
 
 export type RequestListQuery = {
@@ -74,5 +79,6 @@ export function emptyFilter(): RequestFilter {
     appFeesUsd: {},
     fillTimeSeconds: {},
     features: [],
+    includeChildRequests: false,
   };
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { InvalidInputError } from "../domain/errors.js";
+import { InvalidInputError } from "../../domain/errors.js";
 
 /** Runs a query schema over the parameters, each of which may be given once; 400 naming the first bad parameter. */
 export function validateQuery<T extends z.ZodType>(schema: T, params: Record<string, string[]>): z.infer<T> {

@@ -35,4 +35,46 @@ describe("repeatEvery", () => {
     await sleep(40);
     expect(passes).toBe(after);
   });
+
+  it("starts after firstAfterMs, waits what a pass returns, and after failures what retryDelay gives for the failures in a row", async () => {
+    // An hour is "never" here: each loop goes on, or stops, only through the option or the delay under test.
+    const hour = 3_600_000;
+    let passes = 0;
+    const returning = repeatEvery(
+      hour,
+      async () => {
+        passes += 1;
+        return passes < 3 ? 0 : undefined;
+      },
+      () => undefined,
+      { firstAfterMs: 0 },
+    );
+    while (passes < 3) await sleep(5);
+    await sleep(20);
+    await returning.close();
+    expect(passes).toBe(3);
+
+    const outcomes = ["fail", "ok", "fail", "fail"];
+    const retries: number[] = [];
+    passes = 0;
+    const failing = repeatEvery(
+      0,
+      async () => {
+        passes += 1;
+        if (outcomes[passes - 1] === "fail") throw new Error("source down");
+      },
+      () => undefined,
+      {
+        retryDelay: (failures) => {
+          retries.push(failures);
+          return failures >= 2 ? hour : 0;
+        },
+      },
+    );
+    while (passes < outcomes.length) await sleep(5);
+    await sleep(20);
+    await failing.close();
+    expect(passes).toBe(outcomes.length);
+    expect(retries).toEqual([1, 1, 2]);
+  });
 });

@@ -1,11 +1,12 @@
-import { isCrossfillError } from "../../domain/errors.js";
+import { domainErrorOf } from "./domainErrorOf.js";
 
 /** The spec's error body; a quote's failed simulation adds errorData, requestId, approxSimulatedBlock, failedCallData. */
 export type ErrorBody = { message: string; errorCode: string; requestId?: string; [field: string]: unknown };
 
 /** The edge translation of any thrown value into a status, the spec's error body and headers; internals stay hidden. */
-export function errorBody(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
-  if (!isCrossfillError(error))
+export function errorBody(thrown: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  const error = domainErrorOf(thrown);
+  if (!error)
     return {
       status: 500,
       body: { message: "Internal error; it has been logged", errorCode: "UNKNOWN_ERROR" },

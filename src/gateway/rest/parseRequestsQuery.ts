@@ -1,7 +1,7 @@
-import { InvalidInputError } from "../domain/errors.js";
+import { InvalidInputError } from "../../domain/errors.js";
 import { FEATURES, MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v3QuerySchema } from "./requestsQuerySchemas.js";
-import { validateQuery } from "./validateQuery.js";
+import { validateQuery } from "../http/validateQuery.js";
 import {
   FIELD_KEYS,
   type FieldCondition,
@@ -12,7 +12,7 @@ import {
   type SortDirection,
   type SortKey,
   emptyFilter,
-} from "./requestFilter.js";
+} from "../../../schema/requestFilter.js";
 
 export type ParsedRequestsQuery = {
   filter: RequestFilter;
@@ -22,7 +22,6 @@ export type ParsedRequestsQuery = {
   continuation?: string;
   includeTotal: boolean;
   includeAuthenticatedData: boolean;
-  includeChildRequests: boolean;
   privateChainsToInclude: string[];
 };
 
@@ -211,6 +210,7 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
     dec("appFeesAmountUsdMax"),
     compareDecimal,
   );
+  filter.includeChildRequests = booleanParameter("includeChildRequests", get("includeChildRequests"));
   filter.fillTimeSeconds = range("fillTimeMin", "fillTimeMax", int("fillTimeMin", 0), int("fillTimeMax", 0), byNumber);
 
   const features = get("features");
@@ -256,7 +256,6 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
     ...(continuation !== undefined ? { continuation } : {}),
     includeTotal: booleanParameter("includeTotal", get("includeTotal")),
     includeAuthenticatedData: booleanParameter("includeAuthenticatedData", get("includeAuthenticatedData")),
-    includeChildRequests: booleanParameter("includeChildRequests", get("includeChildRequests")),
     privateChainsToInclude,
   };
 }

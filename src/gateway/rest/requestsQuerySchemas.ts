@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../domain/failReasons.js";
+import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../../domain/failReasons.js";
 import { FEATURES, LISTABLE_STATUSES, MAX_UNIX_SECONDS, NO_CONTROL_CHARACTERS, REQUEST_TYPES } from "./fieldValues.js";
-import { SORT_KEYS } from "./requestFilter.js";
+import { SORT_KEYS } from "../../../schema/requestFilter.js";
 
 /**
  * The query parameters of the listing endpoints as zod schemas: the parsers run them first (types, enums,

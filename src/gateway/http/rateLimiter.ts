@@ -1,0 +1,91 @@
+import { Redis } from "ioredis";
+import type pg from "pg";
+import { type RateLimiterAbstract, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+
+export type RateLimitPolicy = { name: string; key: string; limit: number; windowSeconds: number };
+export type RateLimitOutcome = { policy: RateLimitPolicy; allowed: boolean; remaining: number; resetSeconds: number };
+
+/** Fixed-window counters shared by every gateway replica: Redis when configured, else Postgres. */
+export type RateLimiter = {
+  kind: "redis" | "postgres";
+  hit(policy: RateLimitPolicy, nowMs: number): Promise<RateLimitOutcome>;
+  close(): Promise<void>;
+};
+
+// Windows are aligned to the clock the gateway is given (tests move it), not to the store's first hit: the
+// window's start is part of the key, and the store's expiry (longer than the window) only clears old counters.
+const EXPIRY_MARGIN_SECONDS = 60;
+
+/**
+ * Counts with npm rate-limiter-flexible over `store`, one library limiter per (limit, window) pair; a store that
+ * fails rejects with its error (the caller answers 503), a call past the limit resolves as not allowed.
+ */
+function countingLimiter(
+  kind: RateLimiter["kind"],
+  store: (points: number, durationSeconds: number) => RateLimiterAbstract,
+  close: () => Promise<void>,
+): RateLimiter {
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const limiterFor = (policy: RateLimitPolicy) => {
+    const id = `${policy.limit}/${policy.windowSeconds}`;
+    let limiter = limiters.get(id);
+    if (!limiter) limiters.set(id, (limiter = store(policy.limit, policy.windowSeconds + EXPIRY_MARGIN_SECONDS)));
+    return limiter;
+  };
+  return {
+    kind,
+    async hit(policy, nowMs) {
+      const windowStart = Math.floor(nowMs / 1000 / policy.windowSeconds) * policy.windowSeconds;
+      let consumed: RateLimiterRes;
+      try {
+        consumed = await limiterFor(policy).consume(`${policy.key}:${policy.windowSeconds}:${windowStart}`);
+      } catch (rejection) {
+        // The library rejects with its result past the limit, with the store's error otherwise.
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        consumed = rejection;
+      }
+      return {
+        policy,
+        allowed: consumed.consumedPoints <= policy.limit,
+        remaining: Math.max(0, policy.limit - consumed.consumedPoints),
+        resetSeconds: Math.max(1, Math.ceil(windowStart + policy.windowSeconds - nowMs / 1000)),
+      };
+    },
+    close,
+  };
+}
+
+export function createRedisRateLimiter(redisUrl: string, prefix = "crossfill:rl"): RateLimiter {
+  const redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  return countingLimiter(
+    "redis",
+    (points, duration) => new RateLimiterRedis({ storeClient: redis, keyPrefix: prefix, points, duration }),
+    async () => {
+      await redis.quit();
+    },
+  );
+}
+
+/** The embedded mode's store: the table of migration 0080; the library's own expired-row cleanup runs on one limiter. */
+export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
+  let cleaning = false;
+  return countingLimiter(
+    "postgres",
+    (points, duration) => {
+      const clearExpiredByTimeout = !cleaning;
+      cleaning = true;
+      return new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: "pool",
+        schemaName: "crossfill",
+        tableName: "rate_limit_points",
+        tableCreated: true,
+        clearExpiredByTimeout,
+        keyPrefix: "",
+        points,
+        duration,
+      });
+    },
+    async () => undefined,
+  );
+}
