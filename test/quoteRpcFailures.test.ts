@@ -1,21 +1,11 @@
 import { type AddressInfo, type Socket, createServer } from "node:net";
-import pg from "pg";
-import pino from "pino";
 import { zeroAddress } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
-import { createChainRegistry } from "../src/chains/chainRegistry.js";
-import { createStatusBus } from "../src/events/createStatusBus.js";
-import { type GatewayServer, startGatewayServer } from "../src/gateway/server.js";
-import { createStaticPriceSource } from "../src/pricing/priceSource.js";
-import { createSolverInventory } from "../src/quote/solverInventory.js";
-import { solverAdapters } from "../src/roles/solverAdapters.js";
-import { migrate } from "../schema/migrate.js";
 import { postQuote } from "./support/postQuote.js";
-import { createTestDatabase } from "./support/testDatabase.js";
+import { type RestAppStack, startRestApp } from "./support/startRestApp.js";
 
-/** Two chains served by one node URL, with a short RPC timeout. */
+/** The devnet's two chain ids served by one node URL, with a short RPC timeout. */
 function chainsAt(rpcUrl: string) {
   return [31338, 31339].map((id) =>
     chainConfigSchema.parse({
@@ -30,20 +20,14 @@ function chainsAt(rpcUrl: string) {
 }
 
 describe("a quote whose chain node fails", () => {
-  const servers: GatewayServer[] = [];
-  const statusBus = createStatusBus();
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  const stacks: RestAppStack[] = [];
   const sockets: Socket[] = [];
   // Accepts connections and never answers.
   const silent = createServer((socket) => void sockets.push(socket));
-  let pool: pg.Pool;
   let silentUrl: string;
   let refusedUrl: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    pool = new pg.Pool({ connectionString: db.url, max: 2 });
-    await migrate(pool);
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     // A port that was just free and is closed again: connections to it are refused.
@@ -53,45 +37,15 @@ describe("a quote whose chain node fails", () => {
     await new Promise((resolve) => closed.close(resolve));
   });
   afterAll(async () => {
-    for (const server of servers) await server.close();
+    for (const stack of stacks) await stack.stop();
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));
-    await statusBus.close();
-    await pool?.end();
-    await db?.drop();
   });
 
   async function apiWith(rpcUrl: string): Promise<string> {
-    const chains = chainsAt(rpcUrl);
-    const registry = createChainRegistry(chains);
-    const adapters = solverAdapters(chains, { evm: privateKeyToAccount(generatePrivateKey()) });
-    const server = await startGatewayServer({
-      host: "127.0.0.1",
-      port: 0,
-      statusBus,
-      pool,
-      registry,
-      adapters,
-      logger: pino({ level: "silent" }),
-      quoteEngine: {
-        registry,
-        adapters,
-        prices: createStaticPriceSource({ ETH: "3000" }),
-        inventory: createSolverInventory(adapters),
-        saveRequest: async () => undefined,
-        settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
-        // Both chains open: only their nodes fail here.
-        availability: async () => ({
-          disabled: false,
-          depositEnabled: true,
-          partialDisableLimitUsd: null,
-          blockProductionLagging: false,
-          reason: null,
-        }),
-      },
-    });
-    servers.push(server);
-    return server.url;
+    const stack = await startRestApp({}, { chains: () => chainsAt(rpcUrl) });
+    stacks.push(stack);
+    return stack.url;
   }
 
   const quote = {

@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ChainAdapter } from "./adapter.js";
-import { chainConfigSchema } from "./chainConfig.js";
+import { GRAPHQL_TEST_CHAINS } from "../../test/support/createTestGraphqlServer.js";
 import { createChainAdapters } from "./chainAdapters.js";
 import { evmFamily } from "./evm/evmFamily.js";
 
-const chain = (id: number) =>
-  chainConfigSchema.parse({
-    id,
-    name: `chain-${id}`,
-    rpcUrl: "http://127.0.0.1:1",
-    depository: "0x00000000000000000000000000000000000000d0",
-    receiver: "0x00000000000000000000000000000000000000e0",
-  });
-
 describe("createChainAdapters", () => {
   const made: number[] = [];
-  const adapters = createChainAdapters([chain(10), chain(20)], {
+  const adapters = createChainAdapters(GRAPHQL_TEST_CHAINS, {
     evm: (config) => {
       made.push(config.id);
       return { ...evmFamily, chain: config } as ChainAdapter;
@@ -23,10 +14,10 @@ describe("createChainAdapters", () => {
   });
 
   it("makes one adapter per chain with its vmType's factory, and refuses an unconfigured chain", () => {
-    expect(made).toEqual([10, 20]);
-    expect(adapters.adapter(20).chain.id).toBe(20);
-    expect(adapters.all.map((adapter) => adapter.chain.id)).toEqual([10, 20]);
-    expect(() => adapters.adapter(30)).toThrow("no adapter for chain 30");
+    expect(made).toEqual([31338, 31339]);
+    expect(adapters.adapter(31339).chain.id).toBe(31339);
+    expect(adapters.all.map((adapter) => adapter.chain.id)).toEqual([31338, 31339]);
+    expect(() => adapters.adapter(1)).toThrow("no adapter for chain 1");
   });
 
   it("keys an address any configured family accepts, and nothing else", () => {

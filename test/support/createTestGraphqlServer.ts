@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import pino from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { chainConfigSchema } from "../../src/chains/chainConfig.js";
+import { type ChainConfig, chainConfigSchema } from "../../src/chains/chainConfig.js";
+import type { EvmSolver } from "../../src/chains/evm/evmSolver.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
 import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
 import type { StatusFanout } from "../../src/events/createStatusFanout.js";
@@ -27,16 +28,27 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
   }),
 );
 
-/** The chains, adapters (a random solver) and quote engine of GRAPHQL_TEST_CHAINS (no quote is ever saved). */
-export function createTestQuoteEngine(db: Pick<pg.Pool, "query">) {
-  const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
-  const adapters = solverAdapters(GRAPHQL_TEST_CHAINS, { evm: privateKeyToAccount(generatePrivateKey()) });
+/**
+ * The registry, adapters and quote engine of test chains: GRAPHQL_TEST_CHAINS, a random solver and no quote saved
+ * unless told otherwise.
+ */
+export function createTestQuoteEngine(
+  db: Pick<pg.Pool, "query">,
+  options: {
+    chains?: readonly ChainConfig[];
+    solver?: EvmSolver;
+    saveRequest?: QuoteEngineDeps["saveRequest"];
+  } = {},
+) {
+  const chains = options.chains ?? GRAPHQL_TEST_CHAINS;
+  const registry = createChainRegistry(chains);
+  const adapters = solverAdapters(chains, { evm: options.solver ?? privateKeyToAccount(generatePrivateKey()) });
   const quoteEngine: QuoteEngineDeps = {
     registry,
     adapters,
-    prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
+    prices: createStaticPriceSource({ ETH: "3000", WETH: "3000", USDC: "1" }),
     inventory: createSolverInventory(adapters),
-    saveRequest: async () => undefined,
+    saveRequest: options.saveRequest ?? (async () => undefined),
     settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     availability: createChainAvailability(db),
   };
