@@ -1,6 +1,6 @@
-import { type Address, encodeFunctionData, zeroAddress } from "viem";
-import { callTargetAbi } from "../contracts/abis.js";
+import { zeroAddress } from "viem";
 import { type CrashCluster, type Role, checkInvariants, startCrashCluster } from "../test/support/crashCluster.js";
+import { harmlessCall, revertCallsBeforeFill } from "../test/support/revertingCalls.js";
 import { sendSteps } from "../test/support/sendSteps.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
 import { type Summary, summarize } from "./percentiles.js";
@@ -86,21 +86,14 @@ export async function crashBench(options: CrashBenchOptions, log: (line: string)
               amount: "10000000000000000",
               tradeType: failing ? "EXACT_OUTPUT" : "EXACT_INPUT",
               ...(failing
-                ? {
-                    txs: [
-                      {
-                        to: destination.callTarget as Address,
-                        value: "0",
-                        data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
-                      },
-                    ],
-                  }
+                ? { txs: [harmlessCall(destination.callTarget, cluster.devnet.accounts[account].address)] }
                 : {}),
             }),
           });
           if (response.status !== 200) throw new Error(`quote answered ${response.status}`);
           return response.json();
         }, deadline);
+        if (failing) await revertCallsBeforeFill(cluster.pool, quote.requestId, destination.callTarget);
         await sendSteps(quote, cluster.devnet.accounts[account], origin);
         for (;;) {
           const status = await retrying(async () => {

@@ -1,7 +1,7 @@
 import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, http, maxUint256 } from "viem";
 import { defaultViewsSchema } from "../indexers/evm/startEvmIndexer.js";
 import { type FillJob, QUEUES } from "../jobs/queues.js";
-import { toViemChain } from "../src/chains/evmChainClient.js";
+import { toViemChain } from "../src/chains/evm/evmChainClient.js";
 import { startTestStack } from "../test/support/startTestStack.js";
 import { type BlockWatcher, watchChainBlocks } from "./blockWatcher.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";

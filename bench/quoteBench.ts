@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import type { Address } from "viem";
-import { createEvmChainClient } from "../src/chains/evmChainClient.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { startTestStack } from "../test/support/startTestStack.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
 import { type Summary, summarize } from "./percentiles.js";

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import { prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
+import { prepareSolverTransaction, signSolverTransaction } from "../src/chains/evm/solverTransaction.js";
 import { migrate } from "../schema/migrate.js";
-import { createChainClients } from "../src/roles/createChainClients.js";
+import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { solverAdapters } from "../src/roles/solverAdapters.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { callTargetAbi, depositoryAbi, receiverAbi } from "../contracts/abis.js";
@@ -16,7 +17,6 @@ import { getRequest } from "../schema/requests.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
-import { ensureReceiverAllowances } from "./ensureReceiverAllowances.js";
 import { type FillDeps, createFillProcessor } from "./fill.js";
 
 describe("fill processor", () => {
@@ -25,7 +25,8 @@ describe("fill processor", () => {
   let devnet: DevnetChains;
   let processFill: ReturnType<typeof createFillProcessor>;
   let deps: FillDeps;
-  let client: ReturnType<typeof createChainClients>;
+  // Tests drive anvil and sign their own stuck transactions through viem; the processor goes through the adapters.
+  let client: (chainId: number) => EvmChainClient;
   const refunds: string[] = [];
 
   beforeAll(async () => {
@@ -35,14 +36,15 @@ describe("fill processor", () => {
     ]);
     pool = new pg.Pool({ connectionString: db.url, max: 6 });
     await migrate(pool);
-    client = createChainClients(devnet.chains);
+    const clients = new Map(devnet.chains.map((chain) => [chain.id, createEvmChainClient(chain)]));
+    client = (chainId) => clients.get(chainId)!;
     const logger = pino({ level: "silent" });
-    await ensureReceiverAllowances(pool, devnet.chains, client, devnet.solver, logger);
+    const adapters = solverAdapters(devnet.chains, { evm: devnet.solver });
+    for (const adapter of adapters.all) await adapter.prepareSolver(pool);
     deps = {
       pool,
-      client,
+      adapters,
       registry: createChainRegistry(devnet.chains),
-      solver: devnet.solver,
       enqueueRefund: async (id: string) => void refunds.push(id),
       enqueueFill: async () => undefined,
       prices: createStaticPriceSource({ ETH: "3000", USDC: "1", WETH: "3000" }),

@@ -1,32 +1,18 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import {
-  type Address,
-  type Hex,
-  type LocalAccount,
-  encodeFunctionData,
-  getAddress,
-  parseTransaction,
-  zeroAddress,
-} from "viem";
-import { receiverAbi } from "../contracts/abis.js";
 import { listRequestDeposits, markDepositReorged } from "../schema/chainFacts.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { type StoredRequest, getRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
+import type { FillOrder, StuckFillPolicy } from "../src/chains/adapter.js";
+import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
-import type { EvmChainClient } from "../src/chains/evmChainClient.js";
-import { findRevert } from "../src/chains/findRevert.js";
-import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import type { FailReason } from "../src/domain/failReasons.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
-import { classifyFillRevert } from "./classifyFillRevert.js";
 import { failRequest } from "./failRequest.js";
-import { DEFAULT_STUCK_FILL_POLICY, type StuckFillPolicy, followFill } from "./followFill.js";
-import { type SolverCall, prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
 
 /**
  * A deposit made in time but not filled by its order's deadline plus this window is refunded instead: the
@@ -37,11 +23,16 @@ export const FILL_WINDOW_AFTER_DEADLINE_MS = 10 * 60_000;
 /** A referrer that makes the devnet's solver refuse the fill, so integrators can exercise their refund handling. */
 export const DEBUG_FORCE_REFUND_REFERRER = "debug-force-refund";
 
+export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = {
+  bumpAfterMs: 30_000,
+  maxBumps: 3,
+  maxBroadcastFailures: 10,
+};
+
 export type FillDeps = {
   pool: pg.Pool;
-  client: (chainId: number) => EvmChainClient;
+  adapters: ChainAdapters;
   registry: ChainRegistry;
-  solver: LocalAccount;
   enqueueRefund: (refundId: string) => Promise<void>;
   /** Runs the fill again later: while its deposit gathers confirmations. */
   enqueueFill: (requestId: string, options: { delayMs: number; key: string }) => Promise<void>;
@@ -53,21 +44,14 @@ export type FillDeps = {
   logger: Logger;
 };
 
-function fillCall(request: StoredRequest, amountOut: bigint, receiver: Address): SolverCall {
-  const currency = request.destinationCurrency as Address;
-  const calls = request.calls.map((call) => ({
-    to: call.to as Address,
-    value: BigInt(call.value),
-    data: call.data as Hex,
-  }));
+function fillOrder(request: StoredRequest, amount: bigint, currencySymbol: string): FillOrder {
   return {
-    to: receiver,
-    data: encodeFunctionData({
-      abi: receiverAbi,
-      functionName: "fill",
-      args: [request.id as Hex, currency, amountOut, request.recipient as Address, calls],
-    }),
-    value: currency === zeroAddress ? amountOut : 0n,
+    requestId: request.id,
+    currency: request.destinationCurrency,
+    amount,
+    recipient: request.recipient,
+    calls: request.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data })),
+    currencySymbol,
   };
 }
 
@@ -79,7 +63,7 @@ function fillCall(request: StoredRequest, amountOut: bigint, receiver: Address):
  * second fill of one request id on-chain.
  */
 export function createFillProcessor(deps: FillDeps) {
-  const { pool, logger, solver } = deps;
+  const { pool, logger } = deps;
 
   async function fail(
     request: StoredRequest,
@@ -113,8 +97,8 @@ export function createFillProcessor(deps: FillDeps) {
           message: `not filled within ${FILL_WINDOW_AFTER_DEADLINE_MS / 1000} s of the order's deadline`,
         });
       }
-      const origin = deps.client(first.chainId);
-      const check = await checkDeposit(first, { chain: origin, registry: deps.registry, prices: deps.prices });
+      const origin = deps.adapters.adapter(first.chainId);
+      const check = await checkDeposit(first, { adapter: origin, registry: deps.registry, prices: deps.prices });
       if (check.state === "confirming") {
         const delayMs = Math.max(200, check.missingBlocks * origin.chain.blockTimeSeconds * 1000);
         await deps.enqueueFill(requestId, { delayMs, key: `${first.blockNumber + BigInt(check.missingBlocks)}` });
@@ -140,93 +124,67 @@ export function createFillProcessor(deps: FillDeps) {
           message: `the devnet solver refuses fills with referrer ${DEBUG_FORCE_REFUND_REFERRER}`,
         });
       }
-      const chain = deps.client(request.destinationChainId);
+      const chain = deps.adapters.adapter(request.destinationChainId);
       const currency = deps.registry.currency(chain.chain.id, request.destinationCurrency);
-      const native = request.destinationCurrency === zeroAddress;
+      const native = request.destinationCurrency === chain.nativeCurrency;
       const gasReserve = native
-        ? (GAS_ESTIMATES.fillNative + GAS_ESTIMATES.perCall * BigInt(request.calls.length)) * (await chain.gasPrice())
+        ? await chain.estimateFee("fill", request.destinationCurrency, request.calls.length)
         : 0n;
-      const balance = await chain.balanceOf(solver.address, request.destinationCurrency as Address);
+      const balance = await chain.balanceOf(chain.solverAddress, request.destinationCurrency);
       if (balance < amountOut + gasReserve) {
         return fail(request, "SOLVER_BALANCE_TOO_LOW", {
           message: `the solver holds ${balance} of ${currency?.symbol ?? request.destinationCurrency} on chain ${chain.chain.id} and needs ${amountOut + gasReserve}`,
         });
       }
-      const call = fillCall(request, amountOut, chain.chain.receiver as Address);
-      try {
-        const prepared = await prepareSolverTransaction(chain, solver, call);
-        attempt = await withTransaction(pool, async (db) => {
-          // Serialises signing per request across replicas; the nonce row lock serialises nonces per chain.
-          await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [request.id]);
-          const existing = await getFillAttempt(db, request.id);
-          if (existing) return existing;
-          // Failed meanwhile (a refund may be on its way): never sign a fill for it.
-          const current = await getRequest(db, request.id, { forUpdate: true });
-          if (current?.status !== "pending") return undefined;
-          const signed = await signSolverTransaction(db, chain, solver, prepared);
-          const stored = {
-            requestId: request.id,
-            chainId: chain.chain.id,
-            solver: solver.address,
-            nonce: signed.nonce,
-            txHash: signed.txHash,
-            rawTx: signed.rawTx,
-            currency: request.destinationCurrency,
-            amount: amountOut,
-            recipient: request.recipient,
-          };
-          await insertFillAttempt(db, stored);
-          return getFillAttempt(db, request.id);
-        });
-      } catch (error) {
-        const revert = findRevert(error);
-        if (!revert) throw error;
-        const failure = classifyFillRevert(revert.data, {
-          recipient: request.recipient,
-          currencySymbol: currency?.symbol ?? request.destinationCurrency,
-        });
+      const prepared = await chain.prepareFill(
+        fillOrder(request, amountOut, currency?.symbol ?? request.destinationCurrency),
+      );
+      if ("refusal" in prepared) {
+        const { failure, call } = prepared.refusal;
         return fail(request, failure.failReason, failure.details, {
           txHash: null,
           blockNumber: null,
           timestamp: null,
           fee: null,
-          call: { from: solver.address, to: getAddress(call.to), data: call.data, value: call.value.toString() },
+          call: { ...call, value: call.value.toString() },
         });
       }
+      attempt = await withTransaction(pool, async (db) => {
+        // Serialises signing per request across replicas; the nonce row lock serialises nonces per chain.
+        await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [request.id]);
+        const existing = await getFillAttempt(db, request.id);
+        if (existing) return existing;
+        // Failed meanwhile (a refund may be on its way): never sign a fill for it.
+        const current = await getRequest(db, request.id, { forUpdate: true });
+        if (current?.status !== "pending") return undefined;
+        const signed = await chain.signTransaction(db, prepared.transaction);
+        await insertFillAttempt(db, {
+          requestId: request.id,
+          chainId: chain.chain.id,
+          solver: chain.solverAddress,
+          nonce: signed.nonce,
+          txHash: signed.txHash,
+          rawTx: signed.rawTx,
+          currency: request.destinationCurrency,
+          amount: amountOut,
+          recipient: request.recipient,
+        });
+        return getFillAttempt(db, request.id);
+      });
     }
     if (!attempt) return "skipped: no longer pending";
     const sent = attempt;
-    const outcome = await followFill(sent, {
+    const outcome = await deps.adapters.adapter(sent.chainId).followFill(sent, {
       pool,
-      chain: deps.client(sent.chainId),
-      solver,
       policy: deps.stuckFill ?? DEFAULT_STUCK_FILL_POLICY,
     });
-    if (outcome.state === "mined" && !outcome.success) {
+    if (outcome.state === "reverted") {
       // Mined and reverted: its nonce is spent, so it can never pay; the deposit goes back.
-      const failure = classifyFillRevert(undefined, {
-        recipient: request.recipient,
-        currencySymbol: request.destinationCurrency,
-      });
-      // Re-priced versions differ only in fees: the stored one carries the call that reverted.
-      const sentTx = parseTransaction(sent.rawTx as Hex);
-      const block = await deps.client(sent.chainId).publicClient.getBlock({ blockNumber: outcome.blockNumber });
       return fail(
         request,
-        failure.failReason,
-        { ...failure.details, fillTxHash: outcome.txHash, message: "the fill transaction reverted on-chain" },
-        {
-          txHash: outcome.txHash,
-          blockNumber: outcome.blockNumber,
-          timestamp: block.timestamp,
-          fee: outcome.fee,
-          call: {
-            from: getAddress(sent.solver),
-            to: getAddress(sentTx.to!),
-            data: sentTx.data ?? "0x",
-            value: (sentTx.value ?? 0n).toString(),
-          },
-        },
+        outcome.failure.failReason,
+        { ...outcome.failure.details, fillTxHash: outcome.txHash, message: "the fill transaction reverted on-chain" },
+        outcome.failedTransaction,
       );
     }
     if (outcome.state === "cancelled") {

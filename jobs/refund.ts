@@ -1,26 +1,21 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { type Address, type Hex, type LocalAccount, encodeFunctionData, zeroAddress } from "viem";
-import { depositoryAbi } from "../contracts/abis.js";
 import { getRefund, markRefundSent, markRefundStuck } from "../schema/refunds.js";
 import { getRequest } from "../schema/requests.js";
 import { setRefundFailReason } from "../schema/setRefundFailReason.js";
 import { withTransaction } from "../schema/withTransaction.js";
+import type { ChainAdapter, SignedTransaction } from "../src/chains/adapter.js";
+import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
-import type { EvmChainClient } from "../src/chains/evmChainClient.js";
-import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
 import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
-import { findRevert } from "../src/chains/findRevert.js";
-import { broadcastTransaction, prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
 
 export type RefundDeps = {
   pool: pg.Pool;
-  client: (chainId: number) => EvmChainClient;
+  adapters: ChainAdapters;
   registry: ChainRegistry;
   prices: PriceSource;
-  solver: LocalAccount;
   logger: Logger;
 };
 
@@ -33,11 +28,10 @@ export function createRefundProcessor(deps: RefundDeps) {
   const { pool, logger } = deps;
 
   /** The gas the refund spends, in the refunded currency. */
-  async function gasCostIn(chain: EvmChainClient, currency: string): Promise<bigint | undefined> {
-    const native = currency === zeroAddress;
-    const gasCost = (native ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20) * (await chain.gasPrice());
-    if (native) return gasCost;
-    const nativeCurrency = deps.registry.currency(chain.chain.id, zeroAddress)!;
+  async function gasCostIn(chain: ChainAdapter, currency: string): Promise<bigint | undefined> {
+    const gasCost = await chain.estimateFee("refund", currency);
+    if (currency === chain.nativeCurrency) return gasCost;
+    const nativeCurrency = deps.registry.currency(chain.chain.id, chain.nativeCurrency)!;
     const token = deps.registry.currency(chain.chain.id, currency);
     const [nativePrice, tokenPrice] = await Promise.all([
       deps.prices.usdPriceE18(nativeCurrency),
@@ -55,9 +49,9 @@ export function createRefundProcessor(deps: RefundDeps) {
   return async function processRefund(job: { data: { refundId: string } }): Promise<string> {
     const refund = await getRefund(pool, job.data.refundId);
     if (!refund) return "skipped: unknown";
-    const chain = deps.client(refund.chainId);
+    const chain = deps.adapters.adapter(refund.chainId);
     if (refund.status === "sent") {
-      await broadcastTransaction(chain, { rawTx: refund.rawTx!, txHash: refund.txHash! });
+      await chain.broadcast({ rawTx: refund.rawTx!, txHash: refund.txHash! });
       return refund.txHash!;
     }
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
@@ -85,36 +79,24 @@ export function createRefundProcessor(deps: RefundDeps) {
       );
     }
     const { amount } = payable;
-    const call = {
-      to: chain.chain.depository as Address,
-      data: encodeFunctionData({
-        abi: depositoryAbi,
-        functionName: "withdraw",
-        args: [request.orderId as Hex, refund.currency as Address, refund.recipient as Address, amount],
-      }),
-      value: 0n,
-    };
-    let signed: { nonce: number; rawTx: Hex; txHash: Hex } | undefined;
-    try {
-      const prepared = await prepareSolverTransaction(chain, deps.solver, call);
-      signed = await withTransaction(pool, async (db) => {
-        const current = await getRefund(db, refund.id, { forUpdate: true });
-        if (current?.status !== "queued") return undefined;
-        const transaction = await signSolverTransaction(db, chain, deps.solver, prepared);
-        await markRefundSent(db, refund.id, { amount, gasCost, ...transaction });
-        return transaction;
-      });
-    } catch (error) {
-      if (!findRevert(error)) throw error;
-      return stuck(
-        "manual",
-        "MANUAL_REFUND_REQUIRED",
-        `the refund withdrawal reverts: ${(error as Error).message.split("\n")[0]}`,
-      );
-    }
+    const prepared = await chain.prepareRefund({
+      orderId: request.orderId,
+      currency: refund.currency,
+      recipient: refund.recipient,
+      amount,
+    });
+    if ("refusal" in prepared)
+      return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund withdrawal reverts: ${prepared.refusal}`);
+    const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {
+      const current = await getRefund(db, refund.id, { forUpdate: true });
+      if (current?.status !== "queued") return undefined;
+      const transaction = await chain.signTransaction(db, prepared.transaction);
+      await markRefundSent(db, refund.id, { amount, gasCost, ...transaction });
+      return transaction;
+    });
     // Another run signed it meanwhile: send what it stored.
     if (!signed) return processRefund(job);
-    await broadcastTransaction(chain, signed);
+    await chain.broadcast(signed);
     logger.info(
       { refundId: refund.id, requestId: refund.requestId, txHash: signed.txHash, amount: amount.toString() },
       "refund sent",

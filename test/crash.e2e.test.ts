@@ -1,14 +1,14 @@
-import { type Address, encodeFunctionData, zeroAddress } from "viem";
+import { zeroAddress } from "viem";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTargetAbi } from "../contracts/abis.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { verifyWebhookSignature } from "../src/webhooks/signWebhook.js";
 import { setWebhook } from "../src/webhooks/setWebhook.js";
 import { type CrashCluster, type Role, checkInvariants, startCrashCluster } from "./support/crashCluster.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
+import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
 import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 
@@ -36,18 +36,11 @@ describe("crash safety", () => {
       amount: value.toString(),
       tradeType: options.failing ? "EXACT_OUTPUT" : "EXACT_INPUT",
       ...(options.failing
-        ? {
-            txs: [
-              {
-                to: destination.callTarget as Address,
-                value: "0",
-                data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
-              },
-            ],
-          }
+        ? { txs: [harmlessCall(destination.callTarget, cluster.devnet.accounts[account].address)] }
         : {}),
     });
     expect(quote.status).toBe(200);
+    if (options.failing) await revertCallsBeforeFill(cluster.pool, quote.body.requestId, destination.callTarget);
     return {
       quote: quote.body,
       requestId: quote.body.requestId as string,

@@ -19,14 +19,13 @@ describe("a gateway whose database cannot be reached", () => {
   const rateLimiter = createRedisRateLimiter(redisUrl, `test-down-${randomBytes(4).toString("hex")}`);
   let server: GatewayServer;
   beforeAll(async () => {
-    const { registry, client, solver, quoteEngine } = createTestQuoteEngine(pool);
+    const { registry, adapters, quoteEngine } = createTestQuoteEngine(pool);
     server = await startGatewayServer({
       host: "127.0.0.1",
       port: 0,
       pool,
       registry,
-      client,
-      solverAddress: solver.address,
+      adapters,
       logger: pino({ level: "silent" }),
       statusBus,
       rateLimiter,

@@ -2,8 +2,8 @@ import { type Address, type Hex, encodeFunctionData, erc20Abi, zeroAddress } fro
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTargetAbi } from "../contracts/abis.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
-import { createEvmChainClient } from "../src/chains/evmChainClient.js";
-import { GAS_ESTIMATES } from "../src/chains/gasEstimates.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { GAS_ESTIMATES } from "../src/chains/evm/gasEstimates.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";

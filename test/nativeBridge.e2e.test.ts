@@ -1,7 +1,7 @@
 import { type Hex, createWalletClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
-import { createEvmChainClient, toViemChain } from "../src/chains/evmChainClient.js";
+import { createEvmChainClient, toViemChain } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote } from "./support/postQuote.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";

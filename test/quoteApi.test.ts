@@ -1,4 +1,12 @@
-import { type Address, type Hex, recoverMessageAddress, zeroAddress } from "viem";
+import {
+  type Address,
+  type Hex,
+  decodeErrorResult,
+  encodeFunctionData,
+  recoverMessageAddress,
+  zeroAddress,
+} from "viem";
+import { callTargetAbi, receiverAbi } from "../contracts/abis.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeOrderId, computeRequestId } from "../src/domain/order.js";
 import { postQuote } from "./support/postQuote.js";
@@ -251,6 +259,54 @@ describe("quote, chains and status over HTTP", () => {
     const out = BigInt(exactIn.body.details.currencyOut.amount);
     expect(BigInt(exactIn.body.details.currencyOut.minimumAmount)).toBe(out - out / 100n);
   });
+
+  it("refuses a quote whose destination call reverts, with what the simulation saw and writing nothing", async () => {
+    const before = await requestCount();
+    const destination = stack.devnet.chains[1];
+    const data = encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" });
+    const head = Number(
+      (
+        await (
+          await fetch(destination.rpcUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+          })
+        ).json()
+      ).result,
+    );
+    const { status, body } = await postQuote(stack.api.url, {
+      ...base,
+      txs: [{ to: destination.callTarget, value: "0", data }],
+    });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({
+      errorCode: "DESTINATION_TX_FAILED",
+      message: "destination call 0 reverts: CallTarget: always reverts",
+      requestId: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      failedCallData: {
+        from: stack.devnet.solver.address,
+        to: destination.receiver,
+        data: expect.stringMatching(/^0x/),
+        value: expect.stringMatching(/^\d+$/),
+      },
+    });
+    expect(body.approxSimulatedBlock).toBeGreaterThanOrEqual(head);
+    expect(decodeErrorResult({ abi: receiverAbi, data: body.errorData })).toMatchObject({
+      errorName: "CallFailed",
+      args: [0n, expect.any(String)],
+    });
+    expect(await requestCount()).toBe(before);
+  });
+
+  it("quotes a destination call that succeeds in simulation", async () => {
+    const { status } = await postQuote(stack.api.url, {
+      ...base,
+      txs: [{ to: stack.devnet.accounts[1].address, value: "1", data: "0x" }],
+    });
+    expect(status).toBe(200);
+  });
+
   it("follows the operator's chain switches and the indexer's heads in GET /chains and in quotes", async () => {
     const origin = stack.devnet.chains[0];
     const chainsCommand = (...argv: string[]) => runChainsCommand(stack.pool, argv, () => {});

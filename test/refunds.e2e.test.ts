@@ -5,9 +5,10 @@ import { callTargetAbi, depositoryAbi, testTokenAbi } from "../contracts/abis.js
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
-import { createEvmChainClient } from "../src/chains/evmChainClient.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
+import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
 import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { runRefundsCommand } from "../src/roles/runRefundsCommand.js";
@@ -50,16 +51,11 @@ describe("failures and refunds, end to end", () => {
       ...route(origin, destination),
       amount: value.toString(),
       tradeType: "EXACT_OUTPUT",
-      txs: [
-        {
-          to: destination.callTarget,
-          value: value.toString(),
-          data: encodeFunctionData({ abi: callTargetAbi, functionName: "alwaysReverts" }),
-        },
-      ],
+      txs: [harmlessCall(destination.callTarget, user.address)],
     });
     expect(quote.status).toBe(200);
     const requestId = quote.body.requestId;
+    await revertCallsBeforeFill(stack.pool, requestId, destination.callTarget);
     const deposited = BigInt(quote.body.details.currencyIn.amount);
     const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
     const { deposit } = await sendSteps(quote.body, user, origin);

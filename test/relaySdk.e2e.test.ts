@@ -2,7 +2,7 @@ import { LogLevel, createClient, getClient } from "@relayprotocol/relay-sdk";
 import { configureDynamicChains } from "@relayprotocol/relay-sdk/chain-utils";
 import { type Address, createWalletClient, http, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEvmChainClient } from "../src/chains/evmChainClient.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 /** The official client of the interface, unmodified, pointed at our base URL. */

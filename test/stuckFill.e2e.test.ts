@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Address, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEvmChainClient } from "../src/chains/evmChainClient.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote } from "./support/postQuote.js";
 import { refundChecks } from "./support/refundChecks.js";

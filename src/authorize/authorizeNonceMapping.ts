@@ -1,9 +1,10 @@
-import { type Address, type Hex, recoverTypedDataAddress } from "viem";
+import type { Address, Hex } from "viem";
 import { type NonceMapping, findNonceMapping, insertNonceMapping } from "../../schema/nonceMappings.js";
 import { type Queryable, getRequest } from "../../schema/requests.js";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { nonceMappingTypedData } from "../domain/nonceMappingTypedData.js";
 import { PERPS_CHAIN_ID } from "../domain/perpsChain.js";
+import { recoverTypedDataSigner } from "../chains/evm/recoverTypedDataSigner.js";
 
 export type NonceMappingAuthorization = {
   wallet: Address;
@@ -17,13 +18,14 @@ export type NonceMappingAuthorization = {
   apiKeyId: string | null;
 };
 
-async function recoverSigner(authorization: NonceMappingAuthorization): Promise<Address> {
+// The exchange's accounts sign EIP-712 like any EVM wallet.
+async function recoverSigner(authorization: NonceMappingAuthorization): Promise<string> {
   const { wallet, depositor, nonce, id, signatureChainId, signature } = authorization;
   try {
-    return await recoverTypedDataAddress({
-      ...nonceMappingTypedData({ wallet, depositor, nonce, id }, signatureChainId),
+    return await recoverTypedDataSigner(
+      nonceMappingTypedData({ wallet, depositor, nonce, id }, signatureChainId),
       signature,
-    });
+    );
   } catch (cause) {
     throw new InvalidInputError(
       "INVALID_SIGNATURE",

@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { evmFamily } from "./evm/evmFamily.js";
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "expected a 20-byte hex address");
+// Only EVM chains are configured here so far; another family brings its own schema and validator.
+const address = z
+  .string()
+  .refine((value) => evmFamily.address.parse(value) !== undefined, "expected a 20-byte hex address");
 
 export const currencyConfigSchema = z.object({
   symbol: z.string().min(1),
@@ -26,6 +30,8 @@ export const chainConfigSchema = z.object({
   explorerUrl: z.string().default(""),
   blockTimeSeconds: z.number().positive().default(2),
   startBlock: z.number().int().min(0).default(0),
+  /** How long one RPC call may take before it fails as REQUEST_TIMED_OUT (the client's default: 10 s). */
+  rpcTimeoutMs: z.number().int().positive().optional(),
   depository: address,
   receiver: address,
   nativeCurrency: z

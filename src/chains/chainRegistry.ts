@@ -1,9 +1,10 @@
-import { type Address, getAddress, isAddress, zeroAddress } from "viem";
 import type { ChainConfig } from "./chainConfig.js";
+import { VM_FAMILIES } from "./vmFamilies.js";
 
 export type Currency = {
   chainId: number;
-  address: Address;
+  /** As the chain's family shows it (EVM: checksummed); the native currency at the family's native id. */
+  address: string;
   symbol: string;
   name: string;
   decimals: number;
@@ -14,7 +15,7 @@ export type ChainRegistry = {
   chains: readonly ChainConfig[];
   chain(chainId: number): ChainConfig | undefined;
   chainByName(name: string): ChainConfig | undefined;
-  /** A supported currency of a chain: the native one at the zero address, or a configured ERC-20. */
+  /** A supported currency of a chain: the native one at its family's native id (EVM: 0x0), or a configured token. */
   currency(chainId: number, address: string): Currency | undefined;
   currencies(chainId: number): Currency[];
 };
@@ -22,7 +23,7 @@ export type ChainRegistry = {
 function nativeCurrency(chain: ChainConfig): Currency {
   return {
     chainId: chain.id,
-    address: zeroAddress,
+    address: VM_FAMILIES[chain.vmType].nativeCurrency,
     symbol: chain.nativeCurrency.symbol,
     name: chain.nativeCurrency.name,
     decimals: chain.nativeCurrency.decimals,
@@ -40,7 +41,7 @@ export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegist
         nativeCurrency(chain),
         ...chain.currencies.map((currency) => ({
           chainId: chain.id,
-          address: getAddress(currency.address),
+          address: VM_FAMILIES[chain.vmType].address.parse(currency.address)!,
           symbol: currency.symbol,
           name: currency.name ?? currency.symbol,
           decimals: currency.decimals,
@@ -54,9 +55,12 @@ export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegist
     chain: (chainId) => byId.get(chainId),
     chainByName: (name) => byName.get(name),
     currency(chainId, address) {
-      if (!isAddress(address, { strict: false })) return undefined;
-      const wanted = address.toLowerCase();
-      return currencies.get(chainId)?.find((currency) => currency.address.toLowerCase() === wanted);
+      const chain = byId.get(chainId);
+      const codec = chain && VM_FAMILIES[chain.vmType].address;
+      const parsed = codec?.parse(address);
+      if (!codec || parsed === undefined) return undefined;
+      const wanted = codec.key(parsed);
+      return currencies.get(chainId)?.find((currency) => codec.key(currency.address) === wanted);
     },
     currencies: (chainId) => currencies.get(chainId) ?? [],
   };

@@ -38,6 +38,8 @@ export type CrossfillErrorOptions = {
   retryable?: boolean;
   cause?: unknown;
   details?: Record<string, unknown>;
+  /** Fields the error body carries beside message and errorCode (the quote endpoints' simulation facts). */
+  data?: Record<string, unknown>;
 };
 
 export class CrossfillError extends Error {
@@ -46,6 +48,7 @@ export class CrossfillError extends Error {
   readonly status: number;
   readonly retryable: boolean;
   readonly details?: Record<string, unknown>;
+  readonly data?: Record<string, unknown>;
 
   constructor(errorCode: ErrorCode, message: string, options: CrossfillErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -53,6 +56,7 @@ export class CrossfillError extends Error {
     this.status = options.status;
     this.retryable = options.retryable ?? false;
     this.details = options.details;
+    this.data = options.data;
   }
 }
 
@@ -112,6 +116,38 @@ export class TransientError extends CrossfillError {
   override name = "TransientError";
   constructor(errorCode: ErrorCode, message: string, cause?: unknown) {
     super(errorCode, message, { status: 503, retryable: true, cause });
+  }
+}
+
+/** A chain node did not answer in time (REQUEST_TIMED_OUT); 504, as a gateway whose upstream timed out. */
+export class UpstreamTimeoutError extends CrossfillError {
+  override name = "UpstreamTimeoutError";
+  constructor(message: string, cause?: unknown) {
+    super("REQUEST_TIMED_OUT", message, { status: 504, retryable: true, cause });
+  }
+}
+
+/** A chain node could not be reached or answered with an error (RPC_HTTP_ERROR); 502, a bad upstream answer. */
+export class UpstreamFailureError extends CrossfillError {
+  override name = "UpstreamFailureError";
+  constructor(message: string, cause?: unknown) {
+    super("RPC_HTTP_ERROR", message, { status: 502, retryable: true, cause });
+  }
+}
+
+/** What a quote's failed simulation tells the client: the spec's quote error body fields. */
+export type SimulationFailure = {
+  errorData: string;
+  requestId: string;
+  approxSimulatedBlock: number;
+  failedCallData: { from: string; to: string; data: string; value: string };
+};
+
+/** A quote whose destination fill reverts in simulation: nothing is recorded, the client sees why. */
+export class SimulationRevertedError extends CrossfillError {
+  override name = "SimulationRevertedError";
+  constructor(message: string, data: SimulationFailure) {
+    super("DESTINATION_TX_FAILED", message, { status: 400, data });
   }
 }
 

@@ -3,8 +3,8 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type pg from "pg";
 import type { Logger } from "pino";
+import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainRegistry } from "../chains/chainRegistry.js";
-import type { EvmChainClient } from "../chains/evmChainClient.js";
 import type { QuoteEngineDeps } from "../quote/createQuote.js";
 import { authorizeRoutes } from "./rest/authorizeRoutes.js";
 import { chainRoutes } from "./rest/chainRoutes.js";
@@ -25,9 +25,8 @@ import { transactionRoutes } from "./rest/transactionRoutes.js";
 export type RestAppDeps = {
   pool: pg.Pool;
   registry: ChainRegistry;
-  client: (chainId: number) => EvmChainClient;
+  adapters: ChainAdapters;
   quoteEngine: QuoteEngineDeps;
-  solverAddress: string;
   logger: Logger;
   /** Signs listing cursors; every replica has the same one (restSettings derives it from API_KEY_ENCRYPTION_KEY). */
   cursorSecret: Buffer;

@@ -1,4 +1,4 @@
-import { type Address, type Hex } from "viem";
+import type { AddressCodec } from "../chains/adapter.js";
 import type { OrderData } from "../domain/order.js";
 import { encodeOrderCall } from "../domain/order.js";
 import type { PriceQuote } from "./priceQuote.js";
@@ -8,29 +8,40 @@ import type { QuoteRequest } from "./validateQuoteRequest.js";
 export function buildOrder(
   request: QuoteRequest,
   price: PriceQuote,
-  options: { solver: Address; salt: bigint; deadline: number },
+  options: {
+    /** The solver's account on the destination chain, which fills. */
+    solver: string;
+    /** The solver's account on the origin chain, which is paid the fees. */
+    feeRecipient: string;
+    salt: bigint;
+    deadline: number;
+    /** Each side's addresses as its chain family compares them (EVM: lower case), so the order id is stable. */
+    originAddress: AddressCodec;
+    destinationAddress: AddressCodec;
+  },
 ): OrderData {
   const origin = request.originChain.name;
   const destination = request.destinationChain.name;
-  const lower = (value: string) => value.toLowerCase();
+  const atOrigin = options.originAddress.key;
+  const atDestination = options.destinationAddress.key;
   return {
     version: "v1",
     solverChainId: destination,
-    solver: lower(options.solver),
+    solver: atDestination(options.solver),
     salt: options.salt.toString(),
     inputs: [
       {
         payment: {
           chainId: origin,
-          currency: lower(request.currencyIn.address),
+          currency: atOrigin(request.currencyIn.address),
           amount: price.amountIn.toString(),
           weight: "1",
         },
         refunds: [
           {
             chainId: origin,
-            recipient: lower(request.refundTo),
-            currency: lower(request.currencyIn.address),
+            recipient: atOrigin(request.refundTo),
+            currency: atOrigin(request.currencyIn.address),
             minimumAmount: "0",
             deadline: options.deadline,
             extraData: "0x",
@@ -42,22 +53,24 @@ export function buildOrder(
       chainId: destination,
       payments: [
         {
-          recipient: lower(request.recipient),
-          currency: lower(request.currencyOut.address),
+          recipient: atDestination(request.recipient),
+          currency: atDestination(request.currencyOut.address),
           minimumAmount: price.minimumAmountOut.toString(),
           expectedAmount: price.amountOut.toString(),
         },
       ],
-      calls: request.calls.map((call) => encodeOrderCall(call)) as Hex[],
+      calls: request.calls.map((call) =>
+        encodeOrderCall({ ...call, to: call.to as `0x${string}`, data: call.data as `0x${string}` }),
+      ),
       deadline: options.deadline,
       extraData: "0x",
     },
     fees: [
       {
         recipientChainId: origin,
-        recipient: lower(options.solver),
+        recipient: atOrigin(options.feeRecipient),
         currencyChainId: origin,
-        currency: lower(request.currencyIn.address),
+        currency: atOrigin(request.currencyIn.address),
         amount: (price.relayerGasFee + price.relayerServiceFee).toString(),
       },
     ],

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { type Hex, type LocalAccount, zeroAddress } from "viem";
+import type { ChainAdapter, FillOrder } from "../chains/adapter.js";
+import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import type { ChainAvailabilityReader } from "../chains/createChainAvailability.js";
-import type { EvmChainClient } from "../chains/evmChainClient.js";
-import { InvalidInputError } from "../domain/errors.js";
+import { InvalidInputError, SimulationRevertedError } from "../domain/errors.js";
 import { formatAmount } from "../domain/money.js";
 import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
@@ -12,8 +12,6 @@ import { amountObject, formatUsd } from "./amountObject.js";
 import { priceOf } from "./priceOf.js";
 import { assertChainsOpen } from "./assertChainsOpen.js";
 import { buildOrder } from "./buildOrder.js";
-import { buildSteps } from "./buildSteps.js";
-import { GAS_ESTIMATES } from "../chains/gasEstimates.js";
 import type { PriceSource } from "../pricing/priceSource.js";
 import { priceQuote } from "./priceQuote.js";
 import type { SolverInventory } from "./solverInventory.js";
@@ -21,10 +19,9 @@ import { type QuoteRequest, validateQuoteRequest } from "./validateQuoteRequest.
 
 export type QuoteEngineDeps = {
   registry: ChainRegistry;
-  client: (chainId: number) => EvmChainClient;
+  adapters: ChainAdapters;
   prices: PriceSource;
   inventory: SolverInventory;
-  solver: LocalAccount;
   saveRequest: (request: NewRequest) => Promise<void>;
   settings: { serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
   availability: ChainAvailabilityReader;
@@ -51,48 +48,53 @@ function percentOf(part: bigint, whole: bigint): string {
   return formatAmount((part * 10_000n) / whole, 2);
 }
 
+/**
+ * A quote with destination calls runs its fill first: a call that reverts (or a token refusing the recipient)
+ * refuses the quote with what the simulation saw. Other reverts (the solver's own setup) are the fill's to judge.
+ */
+async function simulateCalls(destination: ChainAdapter, order: FillOrder): Promise<void> {
+  const { blockNumber, refusal } = await destination.simulateFill(order);
+  if (!refusal) return;
+  const { failure, call } = refusal;
+  const causedByRequest =
+    failure.details.callIndex !== undefined || failure.failReason === "DESTINATION_TOKEN_TRANSFER_REJECTED";
+  if (!causedByRequest) return;
+  throw new SimulationRevertedError(String(failure.details.message), {
+    errorData: refusal.revertData ?? "0x",
+    requestId: order.requestId,
+    approxSimulatedBlock: Number(blockNumber),
+    failedCallData: { ...call, value: call.value.toString() },
+  });
+}
+
 /** Validates, prices, records and answers one quote: the spec's Quote response. */
 export async function createQuote(deps: QuoteEngineDeps, body: unknown, context: { apiKeyId?: string } = {}) {
-  const request = validateQuoteRequest(body, deps.registry);
+  const request = validateQuoteRequest(body, deps.registry, deps.adapters);
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
   await assertChainsOpen(deps.availability, [originChain, destinationChain]);
-  const origin = deps.client(originChain.id);
-  const destination = deps.client(destinationChain.id);
-  const destinationNative = deps.registry.currency(destinationChain.id, zeroAddress)!;
-  const originNative = deps.registry.currency(originChain.id, zeroAddress)!;
+  const origin = deps.adapters.adapter(originChain.id);
+  const destination = deps.adapters.adapter(destinationChain.id);
+  const destinationNative = deps.registry.currency(destinationChain.id, destination.nativeCurrency)!;
+  const originNative = deps.registry.currency(originChain.id, origin.nativeCurrency)!;
 
-  const [
-    priceIn,
-    priceOut,
-    priceDestinationNative,
-    priceOriginNative,
-    destinationGasPrice,
-    originGasPrice,
-    userBalance,
-    allowance,
-  ] = await Promise.all([
-    priceOf(deps.prices, currencyIn),
-    priceOf(deps.prices, currencyOut),
-    priceOf(deps.prices, destinationNative),
-    priceOf(deps.prices, originNative),
-    destination.gasPrice(),
-    origin.gasPrice(),
-    origin.balanceOf(request.user, currencyIn.address),
-    currencyIn.metadata.isNative
-      ? Promise.resolve(0n)
-      : origin.allowance(request.user, currencyIn.address, originChain.depository as Hex),
-  ]);
+  const [priceIn, priceOut, priceDestinationNative, priceOriginNative, fillGasCost, originGasFee, depositAccount] =
+    await Promise.all([
+      priceOf(deps.prices, currencyIn),
+      priceOf(deps.prices, currencyOut),
+      priceOf(deps.prices, destinationNative),
+      priceOf(deps.prices, originNative),
+      destination.estimateFee("fill", currencyOut.address, request.calls.length),
+      origin.estimateFee("deposit", currencyIn.address),
+      origin.readDepositAccount(request.user, currencyIn.address),
+    ]);
 
   const kind = requestTypeOf(request);
-  const fillGas =
-    (currencyOut.metadata.isNative ? GAS_ESTIMATES.fillNative : GAS_ESTIMATES.fillErc20) +
-    GAS_ESTIMATES.perCall * BigInt(request.calls.length);
   const price = priceQuote({
     tradeType: request.tradeType,
     amount: request.amount,
     currencyIn: { decimals: currencyIn.decimals, usdPriceE18: priceIn },
     currencyOut: { decimals: currencyOut.decimals, usdPriceE18: priceOut },
-    fillGasCost: fillGas * destinationGasPrice,
+    fillGasCost,
     destinationNative: { decimals: destinationNative.decimals, usdPriceE18: priceDestinationNative },
     serviceFeeBps: deps.settings.serviceFeeBps,
     slippageBps: request.slippageBps ?? deps.settings.defaultSlippageBps,
@@ -112,10 +114,10 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     );
   }
 
-  const solverNeeds = price.amountOut + (currencyOut.metadata.isNative ? fillGas * destinationGasPrice : 0n);
+  const solverNeeds = price.amountOut + (currencyOut.metadata.isNative ? fillGasCost : 0n);
   const available = await deps.inventory.available(destinationChain.id, currencyOut.address);
   if (solverNeeds > available) {
-    const most = currencyOut.metadata.isNative ? available - fillGas * destinationGasPrice : available;
+    const most = currencyOut.metadata.isNative ? available - fillGasCost : available;
     throw new InvalidInputError(
       "INSUFFICIENT_LIQUIDITY",
       `the solver can fill at most ${formatAmount(most > 0n ? most : 0n, currencyOut.decimals)} ${currencyOut.symbol} on chain ${destinationChain.id} right now`,
@@ -125,19 +127,26 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   const now = deps.now?.() ?? Date.now();
   const deadline = Math.floor(now / 1000) + deps.settings.quoteTtlSeconds;
   const order = buildOrder(request, price, {
-    solver: deps.solver.address,
+    solver: destination.solverAddress,
+    feeRecipient: origin.solverAddress,
+    originAddress: origin.address,
+    destinationAddress: destination.address,
     salt: BigInt(`0x${randomBytes(8).toString("hex")}`),
     deadline,
   });
   const orderId = computeOrderId(order);
   const requestId = computeRequestId(orderId);
-  const steps = buildSteps(request, { requestId, orderId, amountIn: price.amountIn, allowance });
-  const orderSignature = request.includeProtocolData
-    ? await deps.solver.signMessage({ message: { raw: orderId } })
-    : undefined;
+  const steps = origin.depositSteps({
+    user: request.user,
+    currency: currencyIn,
+    amount: price.amountIn,
+    orderId,
+    requestId,
+    allowance: depositAccount.allowance,
+    destinationName: destinationChain.displayName ?? destinationChain.name,
+  });
+  const orderSignature = request.includeProtocolData ? await destination.signOrder(orderId) : undefined;
 
-  const originGasFee =
-    (currencyIn.metadata.isNative ? GAS_ESTIMATES.depositNative : GAS_ESTIMATES.depositErc20) * originGasPrice;
   const relayerFee = price.relayerGasFee + price.relayerServiceFee;
   const zero = (currency: Currency) => amountObject(currency, 0n, 0n);
   const fees = {
@@ -150,6 +159,16 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   };
   const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
   await assertChainsOpen(deps.availability, [originChain, destinationChain], usdIn);
+  if (request.calls.length > 0) {
+    await simulateCalls(destination, {
+      requestId,
+      currency: currencyOut.address,
+      amount: price.amountOut,
+      recipient: request.recipient,
+      calls: request.calls,
+      currencySymbol: currencyOut.symbol,
+    });
+  }
   const usdOut = usdValueE18(price.amountOut, currencyOut, priceOut);
   const slippageBps = kind.isFixedRate ? 0n : (request.slippageBps ?? deps.settings.defaultSlippageBps);
   const slippageOut = price.amountOut - price.minimumAmountOut;
@@ -183,7 +202,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
       },
     },
     timeEstimate: Math.ceil(originChain.blockTimeSeconds + destinationChain.blockTimeSeconds + 1),
-    userBalance: userBalance.toString(),
+    userBalance: depositAccount.balance.toString(),
     fallbackType: "none",
     isFixedRate: kind.isFixedRate,
     fixedRateFee: { usd: "0" },
@@ -218,7 +237,10 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   };
   const feeSponsorship = {
     quoted: sponsorship,
-    actual: { ...sponsorship, sponsorPayment: { amount: "0", address: zeroAddress, chainId: originChain.id } },
+    actual: {
+      ...sponsorship,
+      sponsorPayment: { amount: "0", address: origin.nativeCurrency, chainId: originChain.id },
+    },
   };
   const protocol = {
     v2: {

@@ -1,8 +1,10 @@
 import { zeroAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { chainConfigSchema } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
+import { solverAdapters } from "../roles/solverAdapters.js";
 import { validateQuoteRequest } from "./validateQuoteRequest.js";
 
 const usdcA = "0x00000000000000000000000000000000000000a1";
@@ -16,7 +18,9 @@ const chain = (id: number, name: string, usdc: string) =>
     receiver: "0x00000000000000000000000000000000000000e0",
     currencies: [{ symbol: "USDC", address: usdc, decimals: 6 }],
   });
-const registry = createChainRegistry([chain(10, "a", usdcA), chain(20, "b", usdcB)]);
+const chains = [chain(10, "a", usdcA), chain(20, "b", usdcB)];
+const registry = createChainRegistry(chains);
+const adapters = solverAdapters(chains, { evm: privateKeyToAccount(generatePrivateKey()) });
 const user = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const base = {
   user,
@@ -30,7 +34,7 @@ const base = {
 
 function codeOf(body: unknown): string | undefined {
   try {
-    validateQuoteRequest(body, registry);
+    validateQuoteRequest(body, registry, adapters);
     return undefined;
   } catch (error) {
     expect(error).toBeInstanceOf(InvalidInputError);
@@ -40,7 +44,7 @@ function codeOf(body: unknown): string | undefined {
 
 describe("validateQuoteRequest", () => {
   it("normalises a valid request: checksummed addresses, defaults for recipient and refundTo, bigint amount", () => {
-    const request = validateQuoteRequest({ ...base, originChainId: "10", slippageTolerance: "75" }, registry);
+    const request = validateQuoteRequest({ ...base, originChainId: "10", slippageTolerance: "75" }, registry, adapters);
     expect(request.user).toBe("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
     expect(request.recipient).toBe(request.user);
     expect(request.refundTo).toBe(request.user);
@@ -52,8 +56,8 @@ describe("validateQuoteRequest", () => {
 
   it("matches currencies case-insensitively", () => {
     expect(
-      validateQuoteRequest({ ...base, originCurrency: usdcA.toUpperCase().replace("0X", "0x") }, registry).currencyIn
-        .symbol,
+      validateQuoteRequest({ ...base, originCurrency: usdcA.toUpperCase().replace("0X", "0x") }, registry, adapters)
+        .currencyIn.symbol,
     ).toBe("USDC");
   });
 
@@ -83,7 +87,7 @@ describe("validateQuoteRequest", () => {
     );
     expect(codeOf({ ...base, destinationCurrency: usdcB, txs: [call("1")] })).toBe("INVALID_INPUT");
     expect(codeOf({ ...base, txs: [{ to: user, value: "0", data: "0x123" }] })).toBe("INVALID_INPUT");
-    expect(validateQuoteRequest({ ...base, txs: [{ to: user }] }, registry).calls).toEqual([
+    expect(validateQuoteRequest({ ...base, txs: [{ to: user }] }, registry, adapters).calls).toEqual([
       { to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", value: 0n, data: "0x" },
     ]);
   });

@@ -1,16 +1,18 @@
-import { type Address, type Hex, getAddress, isAddress, zeroAddress } from "viem";
 import { z } from "zod";
+import type { ChainAdapter } from "../chains/adapter.js";
+import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
 import { quoteRequestSchema } from "./quoteRequestSchema.js";
 
-export type DestinationCall = { to: Address; value: bigint; data: Hex };
+export type DestinationCall = { to: string; value: bigint; data: string };
 
+/** Addresses in their chain's canonical form: user and refundTo on the origin chain, the rest on the destination. */
 export type QuoteRequest = {
-  user: Address;
-  recipient: Address;
-  refundTo: Address;
+  user: string;
+  recipient: string;
+  refundTo: string;
   originChain: ChainConfig;
   destinationChain: ChainConfig;
   currencyIn: Currency;
@@ -33,18 +35,20 @@ function slippage(value: unknown, field: string): bigint | undefined {
   );
 }
 
-function evmAddress(
+function address(
+  adapter: ChainAdapter,
   value: string,
   field: string,
   errorCode: "INVALID_ADDRESS" | "INVALID_INPUT" = "INVALID_ADDRESS",
-): Address {
-  if (!isAddress(value, { strict: false }))
-    throw new InvalidInputError(errorCode, `${field} is not a valid EVM address: ${value}`);
-  return getAddress(value);
+): string {
+  const parsed = adapter.address.parse(value);
+  if (parsed === undefined)
+    throw new InvalidInputError(errorCode, `${field} is not a valid address on chain ${adapter.chain.id}: ${value}`);
+  return parsed;
 }
 
 /** Turns an untrusted body into a quote request the engine can price, or throws a 400 with the spec's code. */
-export function validateQuoteRequest(body: unknown, registry: ChainRegistry): QuoteRequest {
+export function validateQuoteRequest(body: unknown, registry: ChainRegistry, adapters: ChainAdapters): QuoteRequest {
   const parsed = quoteRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -81,22 +85,14 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry): Qu
     );
   }
 
-  const user = evmAddress(input.user, "user");
-  const recipient = input.recipient === undefined ? user : evmAddress(input.recipient, "recipient");
-  const contracts = [
-    destinationChain.depository,
-    destinationChain.receiver,
-    ...registry.currencies(destinationChain.id).map((c) => c.address),
-  ];
-  if (recipient !== zeroAddress && contracts.some((address) => address.toLowerCase() === recipient.toLowerCase())) {
-    throw new InvalidInputError(
-      "INVALID_RECIPIENT",
-      `recipient ${recipient} is a token or protocol contract and cannot receive the fill`,
-    );
-  }
-  if (recipient === zeroAddress)
-    throw new InvalidInputError("INVALID_ADDRESS", "recipient must not be the zero address");
-  const refundTo = input.refundTo === undefined ? user : evmAddress(input.refundTo, "refundTo");
+  const origin = adapters.adapter(originChain.id);
+  const destination = adapters.adapter(destinationChain.id);
+  const user = address(origin, input.user, "user");
+  // Without a recipient the user is paid, so the user must also be an address of the destination chain.
+  const recipient = address(destination, input.recipient ?? input.user, "recipient");
+  const refusal = destination.recipientRefusal(recipient);
+  if (refusal) throw new InvalidInputError(refusal.errorCode, refusal.message);
+  const refundTo = input.refundTo === undefined ? user : address(origin, input.refundTo, "refundTo");
 
   if (input.useDepositAddress)
     throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are not offered for EVM origins");
@@ -117,9 +113,9 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry): Qu
   if (amount === 0n) throw new InvalidInputError("INVALID_INPUT", "amount must be greater than zero");
 
   const calls = (input.txs ?? []).map((tx, index) => ({
-    to: evmAddress(tx.to, `txs[${index}].to`, "INVALID_INPUT"),
+    to: address(destination, tx.to, `txs[${index}].to`, "INVALID_INPUT"),
     value: BigInt(tx.value),
-    data: tx.data as Hex,
+    data: tx.data,
   }));
   const callValue = calls.reduce((sum, call) => sum + call.value, 0n);
   if (callValue > 0n && !currencyOut.metadata.isNative) {

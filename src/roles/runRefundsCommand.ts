@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import type pg from "pg";
-import { isAddress, isHash } from "viem";
 import { settleRefund } from "../../jobs/settleRefund.js";
 import { type RefundStatus, listRefundsByStatus, requeueRefund } from "../../schema/refunds.js";
+import { anyAddressKey, anyTransactionHash } from "../chains/vmFamilies.js";
 
 export const REFUNDS_USAGE = `usage: crossfill refunds <command>
   list [--status manual,unrefundable,queued,sent]   refunds that need an operator (default: manual,unrefundable)
@@ -39,15 +39,17 @@ export async function runRefundsCommand(pool: pg.Pool, argv: string[], print: (l
     return 0;
   }
   if (command === "retry" && refundId) {
-    if (values.to !== undefined && !isAddress(values.to)) return fail(print, `--to is not an address: ${values.to}`);
+    if (values.to !== undefined && anyAddressKey(values.to) === undefined)
+      return fail(print, `--to is not an address: ${values.to}`);
     if (!(await requeueRefund(pool, refundId, values.to)))
       return fail(print, `refund ${refundId} is not stuck (manual or unrefundable)`);
     print(`refund ${refundId} queued again${values.to ? ` to ${values.to}` : ""}; a running worker sends it`);
     return 0;
   }
   if (command === "settle" && refundId) {
-    if (!values.tx || !isHash(values.tx)) return fail(print, "--tx <transaction hash> is required");
-    const result = await settleRefund(pool, refundId, values.tx.toLowerCase(), values.note ?? "settled by hand");
+    const tx = values.tx && anyTransactionHash(values.tx);
+    if (!tx) return fail(print, "--tx <transaction hash> is required");
+    const result = await settleRefund(pool, refundId, tx, values.note ?? "settled by hand");
     if (!result.settled) return fail(print, `refund ${refundId} is not stuck (manual or unrefundable)`);
     print(`refund ${refundId} settled with ${values.tx}; request ${result.requestId}`);
     return 0;

@@ -1,8 +1,7 @@
 import pg from "pg";
-import type { Hex, LocalAccount } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { loadChainsFile } from "../chains/chainConfig.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
+import { type EvmSolver, evmSolver } from "../chains/evm/evmSolver.js";
 import type { Config } from "../config.js";
 
 /** What every production role needs from configuration, or a clear error naming the missing variable. */
@@ -21,10 +20,8 @@ export function productionChains(config: Config): ChainConfig[] {
   );
 }
 
-export function solverAccount(config: Config): LocalAccount {
-  return privateKeyToAccount(
-    requireSetting(config.SOLVER_PRIVATE_KEY, "SOLVER_PRIVATE_KEY", "to sign orders and fills") as Hex,
-  );
+export function solverAccount(config: Config): EvmSolver {
+  return evmSolver(requireSetting(config.SOLVER_PRIVATE_KEY, "SOLVER_PRIVATE_KEY", "to sign orders and fills"));
 }
 
 export function createPool(databaseUrl: string, max = 10): pg.Pool {

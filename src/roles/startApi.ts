@@ -1,21 +1,21 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { LocalAccount } from "viem";
 import { type NewRequest, insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
+import type { EvmSolver } from "../chains/evm/evmSolver.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { createChainAvailability } from "../chains/createChainAvailability.js";
 import type { StatusBus } from "../events/createStatusBus.js";
 import { type GatewayServer, startGatewayServer } from "../gateway/server.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
-import { createChainClients } from "./createChainClients.js";
+import { solverAdapters } from "./solverAdapters.js";
 import type { RestSettings } from "./restSettings.js";
 
 export type ApiDeps = {
   pool: pg.Pool;
   chains: readonly ChainConfig[];
-  solver: LocalAccount;
+  solver: EvmSolver;
   logger: Logger;
   host: string;
   port: number;
@@ -40,13 +40,12 @@ export type RunningApi = GatewayServer;
 /** The gateway role: chains, prices and the solver's inventory for the quote engine, then the gateway's server. */
 export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const registry = createChainRegistry(deps.chains);
-  const client = createChainClients(deps.chains);
+  const adapters = solverAdapters(deps.chains, { evm: deps.solver });
   const quoteEngine = {
     registry,
-    client,
+    adapters,
     prices: createStaticPriceSource(deps.settings.prices),
-    inventory: createSolverInventory(client, deps.solver.address),
-    solver: deps.solver,
+    inventory: createSolverInventory(adapters),
     saveRequest: (request: NewRequest) => insertRequest(deps.pool, request),
     settings: deps.settings,
     availability: createChainAvailability(deps.pool),
@@ -54,8 +53,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   return startGatewayServer({
     pool: deps.pool,
     registry,
-    client,
-    solverAddress: deps.solver.address,
+    adapters,
     logger: deps.logger,
     quoteEngine,
     ...deps.rest,

@@ -1,9 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { LocalAccount } from "viem";
-import { ensureReceiverAllowances } from "../../jobs/ensureReceiverAllowances.js";
 import { createFillProcessor } from "../../jobs/fill.js";
-import type { StuckFillPolicy } from "../../jobs/followFill.js";
+import type { StuckFillPolicy } from "../chains/adapter.js";
 import { startNotifier } from "../../jobs/notify.js";
 import { startStatsFold } from "../../jobs/startStatsFold.js";
 import type { QueueBackend } from "../../jobs/queueBackend.js";
@@ -28,15 +26,16 @@ import { reconcile } from "../../jobs/reconcile.js";
 import { reportNewErrors } from "../runtime/reportNewErrors.js";
 import { createRefundProcessor } from "../../jobs/refund.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
+import type { EvmSolver } from "../chains/evm/evmSolver.js";
 import type { StatusBus } from "../events/createStatusBus.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
-import { createChainClients } from "./createChainClients.js";
+import { solverAdapters } from "./solverAdapters.js";
 
 export type WorkerDeps = {
   pool: pg.Pool;
   chains: readonly ChainConfig[];
-  solver: LocalAccount;
+  solver: EvmSolver;
   queues: QueueBackend;
   onchainSchema: string;
   logger: Logger;
@@ -67,11 +66,14 @@ export type RunningWorker = { close(): Promise<void> };
 
 /** The worker process: the reconcile tick, the solver's fills and refunds, the requestStats fold. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
-  const { logger, pool, solver } = deps;
-  const client = createChainClients(deps.chains);
+  const { logger, pool } = deps;
+  const adapters = solverAdapters(deps.chains, { evm: deps.solver });
   const registry = createChainRegistry(deps.chains);
   const prices = createStaticPriceSource(deps.prices);
-  await ensureReceiverAllowances(pool, deps.chains, client, solver, logger);
+  for (const adapter of adapters.all) {
+    const done = await adapter.prepareSolver(pool);
+    if (done.length) logger.info({ chainId: adapter.chain.id, done }, "solver prepared");
+  }
   const fillQueue = deps.queues.createQueue<FillJob>(QUEUES.fill);
   const refundQueue = deps.queues.createQueue<RefundJob>(QUEUES.refund);
   const reconcileQueue = deps.queues.createQueue<ReconcileJob>(QUEUES.reconcile);
@@ -93,10 +95,9 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     QUEUES.fill,
     createFillProcessor({
       pool,
-      client,
+      adapters,
       registry,
       prices,
-      solver,
       enqueueRefund,
       enqueueFill: enqueueDelayedFill,
       debugReferrers: deps.debugReferrers ?? false,
@@ -110,7 +111,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
   const refundWorker = deps.queues.createWorker<RefundJob>(
     QUEUES.refund,
-    createRefundProcessor({ pool, client, registry, prices, solver, logger }),
+    createRefundProcessor({ pool, adapters, registry, prices, logger }),
     { concurrency: 2 },
   );
   refundWorker.on("failed", (job, error) =>

@@ -7,7 +7,7 @@ import { type Address, parseAbiItem } from "viem";
 import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { freePort } from "../../devnet/freePort.js";
 import { migrate } from "../../schema/migrate.js";
-import { createEvmChainClient } from "../../src/chains/evmChainClient.js";
+import { createEvmChainClient } from "../../src/chains/evm/evmChainClient.js";
 import { canTransition } from "../../src/domain/requestStatus.js";
 import { type RoleProcess, startRoleProcess } from "./startRoleProcess.js";
 import { createTestDatabase } from "./testDatabase.js";

@@ -2,14 +2,15 @@ import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import pino from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { chainConfigSchema } from "../../src/chains/chainConfig.js";
+import { type ChainConfig, chainConfigSchema } from "../../src/chains/chainConfig.js";
+import type { EvmSolver } from "../../src/chains/evm/evmSolver.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
 import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
 import type { StatusFanout } from "../../src/events/createStatusFanout.js";
 import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gateway/graphql/createGraphqlServer.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
-import { createChainClients } from "../../src/roles/createChainClients.js";
+import { solverAdapters } from "../../src/roles/solverAdapters.js";
 import type { QuoteEngineDeps } from "../../src/quote/createQuote.js";
 import type { WebhookPolicy } from "../../src/webhooks/validateWebhookUrl.js";
 
@@ -27,22 +28,31 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
   }),
 );
 
-/** The chains, clients, solver and quote engine of GRAPHQL_TEST_CHAINS (no quote is ever saved). */
-export function createTestQuoteEngine(db: Pick<pg.Pool, "query">) {
-  const registry = createChainRegistry(GRAPHQL_TEST_CHAINS);
-  const client = createChainClients(GRAPHQL_TEST_CHAINS);
-  const solver = privateKeyToAccount(generatePrivateKey());
+/**
+ * The registry, adapters and quote engine of test chains: GRAPHQL_TEST_CHAINS, a random solver and no quote saved
+ * unless told otherwise.
+ */
+export function createTestQuoteEngine(
+  db: Pick<pg.Pool, "query">,
+  options: {
+    chains?: readonly ChainConfig[];
+    solver?: EvmSolver;
+    saveRequest?: QuoteEngineDeps["saveRequest"];
+  } = {},
+) {
+  const chains = options.chains ?? GRAPHQL_TEST_CHAINS;
+  const registry = createChainRegistry(chains);
+  const adapters = solverAdapters(chains, { evm: options.solver ?? privateKeyToAccount(generatePrivateKey()) });
   const quoteEngine: QuoteEngineDeps = {
     registry,
-    client,
-    prices: createStaticPriceSource({ ETH: "3000", USDC: "1" }),
-    inventory: createSolverInventory(client, solver.address),
-    solver,
-    saveRequest: async () => undefined,
+    adapters,
+    prices: createStaticPriceSource({ ETH: "3000", WETH: "3000", USDC: "1" }),
+    inventory: createSolverInventory(adapters),
+    saveRequest: options.saveRequest ?? (async () => undefined),
     settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     availability: createChainAvailability(db),
   };
-  return { registry, client, solver, quoteEngine };
+  return { registry, adapters, quoteEngine };
 }
 
 /** The GraphQL server over a real database (through `db`, which tests may wrap to count queries). */

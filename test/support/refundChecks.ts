@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
 import { zeroAddress } from "viem";
 import { expect } from "vitest";
-import { type EvmChainClient } from "../../src/chains/evmChainClient.js";
-import { GAS_ESTIMATES } from "../../src/chains/gasEstimates.js";
+import { type EvmChainClient } from "../../src/chains/evm/evmChainClient.js";
+import { GAS_ESTIMATES } from "../../src/chains/evm/gasEstimates.js";
 import type { TestStack } from "./startTestStack.js";
 
 /**

@@ -1,7 +1,7 @@
 import { type Hex, createPublicClient, createWalletClient, http } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
-import { toViemChain } from "../../src/chains/evmChainClient.js";
+import { toViemChain } from "../../src/chains/evm/evmChainClient.js";
 
 type QuoteSteps = {
   steps: Array<{ id: string; items: Array<{ data: { to: Hex; data: Hex; value: string; chainId: number } }> }>;

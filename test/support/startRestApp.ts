@@ -4,13 +4,10 @@ import pino from "pino";
 import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { migrate } from "../../schema/migrate.js";
 import { insertRequest } from "../../schema/requests.js";
-import { createChainRegistry } from "../../src/chains/chainRegistry.js";
-import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
+import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type GatewayServerDeps, startGatewayServer } from "../../src/gateway/server.js";
-import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
-import { createSolverInventory } from "../../src/quote/solverInventory.js";
-import { createChainClients } from "../../src/roles/createChainClients.js";
+import { createTestQuoteEngine } from "./createTestGraphqlServer.js";
 import { createTestDatabase } from "./testDatabase.js";
 
 export type RestAppStack = {
@@ -23,16 +20,22 @@ export type RestAppStack = {
 
 /**
  * The gateway server (REST, /graphql, websockets) over real HTTP, a fresh Postgres database and anvil chains, with an
- * in-process status bus; `extra` overrides server deps.
+ * in-process status bus; `extra` overrides server deps, `options.chains` the chains it serves (the devnet's).
  */
-export async function startRestApp(extra: Partial<GatewayServerDeps> = {}): Promise<RestAppStack> {
+export async function startRestApp(
+  extra: Partial<GatewayServerDeps> = {},
+  options: { chains?: (devnet: DevnetChains) => readonly ChainConfig[] } = {},
+): Promise<RestAppStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
   const db = await createTestDatabase();
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
   await migrate(pool);
   const devnet = await startDevnetChains({ chainIds: [31338, 31339], blockTime: 0 });
-  const registry = createChainRegistry(devnet.chains);
-  const client = createChainClients(devnet.chains);
+  const { registry, adapters, quoteEngine } = createTestQuoteEngine(pool, {
+    chains: options.chains?.(devnet) ?? devnet.chains,
+    solver: devnet.solver,
+    saveRequest: (request) => insertRequest(pool, request),
+  });
   const statusBus = createStatusBus();
   const server = await startGatewayServer({
     host: "127.0.0.1",
@@ -40,19 +43,9 @@ export async function startRestApp(extra: Partial<GatewayServerDeps> = {}): Prom
     statusBus,
     pool,
     registry,
-    client,
-    solverAddress: devnet.solver.address,
+    adapters,
     logger,
-    quoteEngine: {
-      registry,
-      client,
-      prices: createStaticPriceSource({ ETH: "3000", WETH: "3000", USDC: "1" }),
-      inventory: createSolverInventory(client, devnet.solver.address),
-      solver: devnet.solver,
-      saveRequest: (request) => insertRequest(pool, request),
-      settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
-      availability: createChainAvailability(pool),
-    },
+    quoteEngine,
     ...extra,
   });
   return {

@@ -12,7 +12,7 @@ import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/roles/startApi.js";
 import { type RunningWorker, startWorker } from "../../src/roles/startWorker.js";
-import type { StuckFillPolicy } from "../../jobs/followFill.js";
+import type { StuckFillPolicy } from "../../src/chains/adapter.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
 import { createTestDatabase } from "./testDatabase.js";
 

@@ -309,19 +309,23 @@ describe("GraphQL over HTTP", () => {
   });
 
   it("maps quote engine errors to extensions.code", async () => {
-    const { body } = await gql(`mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId } }`, {
-      input: {
-        user: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-        originChainId: 31338,
-        destinationChainId: 999999,
-        originCurrency: zeroAddress,
-        destinationCurrency: zeroAddress,
-        amount: "1000",
-        tradeType: "EXACT_INPUT",
-      },
-    });
+    const quote = (destinationChainId: number) =>
+      gql(`mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId } }`, {
+        input: {
+          user: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+          originChainId: 31338,
+          destinationChainId,
+          originCurrency: zeroAddress,
+          destinationCurrency: zeroAddress,
+          amount: "1000",
+          tradeType: "EXACT_INPUT",
+        },
+      });
+    const { body } = await quote(999999);
     expect(body.data).toBeNull();
     expect(body.errors[0].extensions.code).toBe("UNSUPPORTED_CHAIN");
+    // The test chains' nodes are ports nothing listens on.
+    expect((await quote(31339)).body.errors[0].extensions.code).toBe("RPC_HTTP_ERROR");
   });
 
   it("lists requests like GET /requests/v3: an API key is required, typed filters, cursor pages, loaders on the nodes", async () => {

@@ -1,6 +1,7 @@
 import { domainErrorOf } from "./domainErrorOf.js";
 
-export type ErrorBody = { message: string; errorCode: string; requestId?: string };
+/** The spec's error body; a quote's failed simulation adds errorData, requestId, approxSimulatedBlock, failedCallData. */
+export type ErrorBody = { message: string; errorCode: string; requestId?: string; [field: string]: unknown };
 
 /** The edge translation of any thrown value into a status, the spec's error body and headers; internals stay hidden. */
 export function errorBody(thrown: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
@@ -22,5 +23,9 @@ export function errorBody(thrown: unknown): { status: number; body: ErrorBody; h
     headers.RateLimit = `limit=${limit}, remaining=0, reset=${retryAfterSeconds}`;
     headers["RateLimit-Policy"] = `${limit};w=${windowSeconds}`;
   }
-  return { status: error.status, body: { message: error.message, errorCode: error.errorCode }, headers };
+  return {
+    status: error.status,
+    body: { message: error.message, errorCode: error.errorCode, ...error.data },
+    headers,
+  };
 }

@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import type pg from "pg";
-import { type Address, type Hex, isAddress, isHex } from "viem";
+import type { Address, Hex } from "viem";
 import { z } from "zod";
 import { authorizeNonceMapping } from "../../authorize/authorizeNonceMapping.js";
+import { evmFamily } from "../../chains/evm/evmFamily.js";
 import { validateQuery } from "../http/validateQuery.js";
 import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
 import { jsonBody } from "../http/jsonBody.js";
@@ -12,9 +13,10 @@ import { callerPolicy } from "../http/policyFor.js";
 import { enforceRateLimits } from "../http/rateLimit.js";
 import type { RouteLimit } from "../http/routeLimits.js";
 
+// The perps exchange's accounts are EVM addresses.
 const address = z
   .string()
-  .refine((value) => isAddress(value, { strict: false }), "must be a 0x-prefixed 20-byte address");
+  .refine((value) => evmFamily.address.parse(value) !== undefined, "must be a 0x-prefixed 20-byte address");
 const chainId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const MAX_UINT256 = 2n ** 256n - 1n;
 
@@ -32,7 +34,7 @@ export const authorizeBody = z
       ])
       .transform((value) => BigInt(value))
       .refine((value) => value <= MAX_UINT256, "must fit in uint256"),
-    id: z.string().refine((value) => isHex(value) && value.length === 66, "must be the 32-byte 0x-prefixed request id"),
+    id: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be the 32-byte 0x-prefixed request id"),
     signatureChainId: chainId,
     // The official client adds its source here; it plays no part in the mapping.
     referrer: z.string().max(256).optional(),

@@ -1,3 +1,4 @@
+import { anyAddressKey } from "../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../../domain/failReasons.js";
 import type { FieldKey } from "../../../schema/requestFilter.js";
@@ -15,7 +16,6 @@ export const REQUEST_TYPES = [
 export const FEATURES = ["gasless_execution", "fast_fill", "gas_top_up", "app_fees", "deposit_address"] as const;
 
 const HASH = /^0x[0-9a-fA-F]{64}$/;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function bad(parameter: string, message: string): never {
   throw new InvalidInputError("INVALID_INPUT", `${parameter}: ${message}`);
@@ -45,11 +45,9 @@ function oneOf(parameter: string, value: unknown, allowed: readonly string[], ca
   return found;
 }
 
-/** Addresses of EVM chains compare case-insensitively; other chains' (e.g. Bitcoin) keep their case. */
+/** A filter's address belongs to no one chain: any chain family's address, in the form that family compares by. */
 export function normaliseAddress(parameter: string, value: unknown): string {
-  const given = text(parameter, value);
-  if (/\s/.test(given)) bad(parameter, "must be an address");
-  return EVM_ADDRESS.test(given) ? given.toLowerCase() : given;
+  return anyAddressKey(text(parameter, value)) ?? bad(parameter, "must be an address");
 }
 
 export function normaliseHash(parameter: string, value: unknown): string {

@@ -1,9 +1,9 @@
-import { zeroAddress } from "viem";
-import type { ChainConfig } from "../../chains/chainConfig.js";
+import type { ChainAdapter } from "../../chains/adapter.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 
-/** The spec's Chain record for a configured EVM chain. */
-export function toChainRecord(chain: ChainConfig, solver: string, availability: ChainAvailability) {
+/** The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. */
+export function toChainRecord(adapter: ChainAdapter, availability: ChainAvailability) {
+  const { chain, nativeCurrency } = adapter;
   const erc20Currencies = chain.currencies.map((currency) => ({
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,
@@ -19,7 +19,7 @@ export function toChainRecord(chain: ChainConfig, solver: string, availability: 
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
     name: chain.nativeCurrency.name,
-    address: zeroAddress,
+    address: nativeCurrency,
     decimals: chain.nativeCurrency.decimals,
     supportsBridging: true,
   };
@@ -29,7 +29,7 @@ export function toChainRecord(chain: ChainConfig, solver: string, availability: 
     name,
     address,
     decimals,
-    metadata: { logoURI: "", verified: true, isNative: address === zeroAddress },
+    metadata: { logoURI: "", verified: true, isNative: address === nativeCurrency },
   }));
   return {
     id: chain.id,
@@ -55,17 +55,17 @@ export function toChainRecord(chain: ChainConfig, solver: string, availability: 
     solverCurrencies: featured,
     iconUrl: "",
     contracts: {
-      multicall3: zeroAddress,
+      multicall3: nativeCurrency,
       multicaller: chain.receiver,
       onlyOwnerMulticaller: chain.receiver,
       relayReceiver: chain.receiver,
-      erc20Router: zeroAddress,
-      approvalProxy: zeroAddress,
-      v3: { erc20Router: zeroAddress, approvalProxy: zeroAddress },
+      erc20Router: nativeCurrency,
+      approvalProxy: nativeCurrency,
+      v3: { erc20Router: nativeCurrency, approvalProxy: nativeCurrency },
     },
     vmType: chain.vmType,
     baseChainId: chain.id,
-    solverAddresses: [solver],
+    solverAddresses: [adapter.solverAddress],
     tags: [],
     protocol: { v2: { chainId: chain.name, depository: chain.depository } },
   };

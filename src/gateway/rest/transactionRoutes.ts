@@ -1,18 +1,23 @@
 import { Hono } from "hono";
 import type pg from "pg";
-import { type Hex, isHash } from "viem";
 import { z } from "zod";
 import { insertDepositFact } from "../../../schema/chainFacts.js";
+import type { ChainAdapters } from "../../chains/chainAdapters.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
-import type { EvmChainClient } from "../../chains/evmChainClient.js";
-import { readDepositFacts } from "../../chains/readDepositFacts.js";
+import { anyTransactionHash } from "../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { jsonBody } from "../http/jsonBody.js";
 import { parseInput } from "../http/parseInput.js";
 
 /** The body of POST /transactions/index (also published in /openapi.json). */
 export const indexBody = z.object({
-  txHash: z.string().refine((value) => isHash(value), "must be a 32-byte 0x-prefixed transaction hash"),
+  // A hash of some family here; the chain's own family checks it below.
+  txHash: z
+    .string()
+    .refine(
+      (value) => anyTransactionHash(value) !== undefined,
+      "must be a transaction hash (EVM: 32 bytes, 0x-prefixed)",
+    ),
   // The official client sends the chain id as a decimal string.
   chainId: z.union([
     z.number().int().positive(),
@@ -27,16 +32,16 @@ export const indexBody = z.object({
  * POST /transactions/index: records the deposits of a mined transaction the indexer has not seen yet, from
  * its receipt, as chain facts (the reconcile tick applies them like the indexer's own).
  */
-export function transactionRoutes(deps: {
-  pool: pg.Pool;
-  registry: ChainRegistry;
-  client: (chainId: number) => EvmChainClient;
-}): Hono {
+export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry; adapters: ChainAdapters }): Hono {
   return new Hono().post("/transactions/index", async (c) => {
     const body = parseInput(indexBody, await jsonBody(c.req.raw));
     const chain = deps.registry.chain(body.chainId);
     if (!chain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${body.chainId} is not supported`);
-    const facts = await readDepositFacts(deps.client(chain.id), body.txHash as Hex);
+    const adapter = deps.adapters.adapter(chain.id);
+    const txHash = adapter.parseTransactionHash(body.txHash);
+    if (txHash === undefined)
+      throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
+    const facts = await adapter.readDepositFacts(txHash);
     let recorded = 0;
     for (const fact of facts) if (await insertDepositFact(deps.pool, fact, "manual")) recorded += 1;
     return c.json({

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { anyAddressKey } from "../../chains/vmFamilies.js";
 import { STATUS_UPDATED_EVENT, statusUpdateKey } from "../../events/statusUpdate.js";
 
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex request id");
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 20-byte hex address");
+// A wallet of any chain family; echoed as sent, keyed as its family compares it (EVM: lower case).
+const address = z.string().refine((value) => anyAddressKey(value) !== undefined, "must be an address");
 
 /** Exactly one filter: a request id, a wallet (user or recipient) or a chain (origin or destination). */
 const filters = z.union([
@@ -26,7 +28,7 @@ export type FeedFilters = z.infer<typeof filters>;
 /** The index key of a filter: the same key the fan-out computes from each update. */
 export function filterKey(filter: FeedFilters): string {
   if ("id" in filter) return statusUpdateKey.request(filter.id);
-  if ("wallet" in filter) return statusUpdateKey.wallet(filter.wallet);
+  if ("wallet" in filter) return statusUpdateKey.wallet(anyAddressKey(filter.wallet)!);
   return statusUpdateKey.chain(filter.chainId);
 }
 

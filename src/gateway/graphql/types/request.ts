@@ -6,6 +6,7 @@ import { type OwnedRequest, requestsByIds } from "../../../../schema/requestsByI
 import { refundsOfRequests } from "../../../../schema/refunds.js";
 import type { RequestView } from "../../../../schema/requestsQuery.js";
 import { statusEventsOfRequests } from "../../../../schema/statusEvents.js";
+import { anyAddressKey } from "../../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../../domain/errors.js";
 import { type StatusUpdate, statusUpdateKey } from "../../../events/statusUpdate.js";
 import { buildRequestRecordV3 } from "../../../requests/buildRequestRecordV3.js";
@@ -29,7 +30,6 @@ import { RequestStatusEnum } from "./requestStatus.js";
 import { StatusEventRef } from "./statusEvent.js";
 
 const REQUEST_ID = /^0x[0-9a-f]{64}$/;
-const WALLET = /^0x[0-9a-f]{40}$/;
 const MAX_IDS = 50;
 
 function requestId(value: string, name = "id"): string {
@@ -259,8 +259,8 @@ builder.subscriptionFields((t) => ({
         return statusUpdateStream(context.statusUpdates, statusUpdateKey.request(id));
       }
       if (args.wallet) {
-        const wallet = args.wallet.toLowerCase();
-        if (!WALLET.test(wallet)) throw new InvalidInputError("INVALID_INPUT", "wallet must be a 20-byte hex address");
+        const wallet = anyAddressKey(args.wallet);
+        if (wallet === undefined) throw new InvalidInputError("INVALID_INPUT", "wallet must be an address");
         return statusUpdateStream(context.statusUpdates, statusUpdateKey.wallet(wallet));
       }
       return statusUpdateStream(context.statusUpdates, statusUpdateKey.chain(args.chainId!));

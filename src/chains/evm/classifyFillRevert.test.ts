@@ -1,6 +1,6 @@
 import { encodeErrorResult, encodeFunctionResult } from "viem";
 import { describe, expect, it } from "vitest";
-import { receiverAbi, testTokenAbi } from "../contracts/abis.js";
+import { receiverAbi, testTokenAbi } from "../../../contracts/abis.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 
 const context = { recipient: "0xabc", currencySymbol: "USDC" };
@@ -15,6 +15,8 @@ const stringError = (message: string) =>
     errorName: "Error",
     args: [message],
   });
+const callFailed = (index: bigint, message: string) =>
+  encodeErrorResult({ abi: receiverAbi, errorName: "CallFailed", args: [index, stringError(message)] });
 
 describe("classifyFillRevert", () => {
   it("reads a token's refusal of the recipient, direct or inside a call", () => {
@@ -22,23 +24,14 @@ describe("classifyFillRevert", () => {
       failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED",
       details: { errorCode: "DESTINATION_TX_FAILED", message: "the recipient 0xabc cannot receive USDC" },
     });
-    const wrapped = encodeErrorResult({
-      abi: receiverAbi,
-      errorName: "CallFailed",
-      args: [1n, stringError("Blacklistable: account is blacklisted")],
-    });
-    expect(classifyFillRevert(wrapped, context)).toMatchObject({
+    expect(classifyFillRevert(callFailed(1n, "Blacklistable: account is blacklisted"), context)).toMatchObject({
       failReason: "DESTINATION_TOKEN_TRANSFER_REJECTED",
       details: { callIndex: 1 },
     });
   });
 
   it("reports a failing destination call with its index and reason", () => {
-    const wrapped = encodeErrorResult({
-      abi: receiverAbi,
-      errorName: "CallFailed",
-      args: [0n, stringError("CallTarget: always reverts")],
-    });
+    const wrapped = callFailed(0n, "CallTarget: always reverts");
     expect(classifyFillRevert(wrapped, context)).toEqual({
       failReason: "EXECUTION_REVERTED",
       details: {

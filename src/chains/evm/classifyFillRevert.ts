@@ -1,6 +1,6 @@
 import { type Hex, decodeErrorResult } from "viem";
-import { receiverAbi, testTokenAbi } from "../contracts/abis.js";
-import type { FailReason } from "../src/domain/failReasons.js";
+import { receiverAbi, testTokenAbi } from "../../../contracts/abis.js";
+import type { FillFailure } from "../adapter.js";
 
 const KNOWN_ERRORS = [...receiverAbi, ...testTokenAbi].filter((item) => item.type === "error");
 // Tokens that block addresses say so in their own words; these are the common ones.
@@ -17,8 +17,6 @@ function decode(data: Hex | undefined) {
     return undefined;
   }
 }
-
-export type FillFailure = { failReason: FailReason; details: Record<string, unknown> };
 
 /**
  * Why a fill would revert, from the revert data of its simulation: a destination call that fails is

@@ -1,5 +1,5 @@
 import { type Address, type PublicClient, createPublicClient, defineChain, erc20Abi, http, zeroAddress } from "viem";
-import type { ChainConfig } from "./chainConfig.js";
+import type { ChainConfig } from "../chainConfig.js";
 
 /** A viem chain definition for a configured chain, for public and wallet clients alike. */
 export function toViemChain(chain: ChainConfig) {
@@ -9,6 +9,12 @@ export function toViemChain(chain: ChainConfig) {
     nativeCurrency: chain.nativeCurrency,
     rpcUrls: { default: { http: [chain.rpcUrl], ...(chain.wsUrl ? { webSocket: [chain.wsUrl] } : {}) } },
   });
+}
+
+/** The chain's JSON-RPC over HTTP, with its configured timeout, for public and wallet clients alike. */
+export function evmTransport(chain: ChainConfig) {
+  // No JSON-RPC batching: viem's batch waits a timer tick per call, which costs a quote more than it saves.
+  return http(chain.rpcUrl, { retryCount: 1, timeout: chain.rpcTimeoutMs });
 }
 
 export type EvmChainClient = {
@@ -23,8 +29,7 @@ export type EvmChainClient = {
 export function createEvmChainClient(chain: ChainConfig, options: { gasPriceTtlMs?: number } = {}): EvmChainClient {
   const publicClient = createPublicClient({
     chain: toViemChain(chain),
-    // No JSON-RPC batching: viem's batch waits a timer tick per call, which costs a quote more than it saves.
-    transport: http(chain.rpcUrl, { retryCount: 1 }),
+    transport: evmTransport(chain),
     cacheTime: 0,
   }) as PublicClient;
   const ttl = options.gasPriceTtlMs ?? 1000;

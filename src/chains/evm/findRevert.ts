@@ -1,11 +1,15 @@
 import { BaseError, type Hex } from "viem";
 
+const TRANSPORT_FAILURES = new Set(["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"]);
+
 /**
  * The revert inside a viem error (a failed simulation, estimate or call), with its raw data when the node
  * returned any; undefined when the error is not a revert (a network failure, a timeout…).
  */
 export function findRevert(error: unknown): { data: Hex | undefined; message: string } | undefined {
   if (!(error instanceof BaseError)) return undefined;
+  // viem wraps a call's transport failure in the same CallExecutionError as a revert.
+  if (error.walk((e) => TRANSPORT_FAILURES.has((e as { name?: string }).name ?? ""))) return undefined;
   const revert = error.walk((e) => {
     const name = (e as { name?: string }).name;
     return (

@@ -1,7 +1,7 @@
 import { type Hex, TransactionReceiptNotFoundError, parseEventLogs } from "viem";
-import { depositoryAbi } from "../../contracts/abis.js";
-import type { DepositFact } from "../../schema/chainFacts.js";
-import { NotFoundError } from "../domain/errors.js";
+import { depositoryAbi } from "../../../contracts/abis.js";
+import type { DepositFact } from "../../../schema/chainFacts.js";
+import { NotFoundError } from "../../domain/errors.js";
 import type { EvmChainClient } from "./evmChainClient.js";
 
 /** The Depository deposits a mined transaction made, read from its receipt; 404 when it is unknown or unmined. */

@@ -3,8 +3,7 @@ import {
   type Hex,
   type LocalAccount,
   type TransactionSerializableEIP1559,
-  createWalletClient,
-  http,
+  getAddress,
   keccak256,
   parseTransaction,
 } from "viem";
@@ -13,30 +12,11 @@ import {
   recordBroadcastFailure,
   recordFillCancel,
   recordFillReplacement,
-} from "../schema/fillAttempts.js";
-import type { EvmChainClient } from "../src/chains/evmChainClient.js";
-import { toViemChain } from "../src/chains/evmChainClient.js";
-import { broadcastTransaction } from "./solverTransaction.js";
-
-export type StuckFillPolicy = {
-  /** How long a sent fill may stay unmined before it is re-sent with higher fees. */
-  bumpAfterMs: number;
-  /** Re-priced sends before the nonce is spent on a cancellation instead. */
-  maxBumps: number;
-  /** Outright refusals of the fill by the node before its nonce is spent on a cancellation. */
-  maxBroadcastFailures: number;
-};
-
-export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = {
-  bumpAfterMs: 30_000,
-  maxBumps: 3,
-  maxBroadcastFailures: 10,
-};
-
-export type FillOutcome =
-  | { state: "mined"; txHash: string; blockNumber: bigint; success: boolean; fee: bigint }
-  | { state: "cancelled"; nonceSpentBy: string; neverAccepted: boolean }
-  | { state: "in-flight"; txHash: string; action: "re-sent" | "bumped" | "cancelling" };
+} from "../../../schema/fillAttempts.js";
+import type { FillOutcome, StuckFillPolicy } from "../adapter.js";
+import { classifyFillRevert } from "./classifyFillRevert.js";
+import type { EvmChainClient } from "./evmChainClient.js";
+import { broadcastTransaction, walletFor } from "./solverTransaction.js";
 
 const bump = (value: bigint) => (value * 125n) / 100n + 1n;
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -55,15 +35,30 @@ export async function followFill(
   const receiptOf = (hash: string) => client.getTransactionReceipt({ hash: hash as Hex }).catch(() => undefined);
   for (const hash of [attempt.txHash, ...[...attempt.previousTxHashes].reverse()]) {
     const receipt = await receiptOf(hash);
-    if (receipt) {
-      return {
-        state: "mined",
+    if (!receipt) continue;
+    const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+    if (receipt.status === "success") return { state: "mined", txHash: hash, blockNumber: receipt.blockNumber, fee };
+    // Re-priced versions differ only in fees: the stored one carries the call that reverted.
+    const sent = parseTransaction(attempt.rawTx as Hex);
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    return {
+      state: "reverted",
+      txHash: hash,
+      // A mined revert leaves no revert data in the receipt.
+      failure: classifyFillRevert(undefined, { recipient: attempt.recipient, currencySymbol: attempt.currency }),
+      failedTransaction: {
         txHash: hash,
         blockNumber: receipt.blockNumber,
-        success: receipt.status === "success",
-        fee: receipt.gasUsed * receipt.effectiveGasPrice,
-      };
-    }
+        timestamp: block.timestamp,
+        fee,
+        call: {
+          from: getAddress(attempt.solver),
+          to: getAddress(sent.to!),
+          data: sent.data ?? "0x",
+          value: (sent.value ?? 0n).toString(),
+        },
+      },
+    };
   }
   const neverAccepted = attempt.broadcastFailures >= deps.policy.maxBroadcastFailures;
   if (attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash)))
@@ -94,11 +89,7 @@ export async function followFill(
     }
   }
 
-  const wallet = createWalletClient({
-    account: deps.solver,
-    chain: toViemChain(chain.chain),
-    transport: http(chain.chain.rpcUrl),
-  });
+  const wallet = walletFor(chain, deps.solver);
   // Without its signature: a signature left on the object would be serialised instead of the new one.
   const {
     r: _r,

@@ -1,14 +1,18 @@
 import type pg from "pg";
 import { type Address, type Hex, type LocalAccount, createWalletClient, http, keccak256 } from "viem";
-import { lockNextNonce, saveNextNonce } from "../schema/solverNonces.js";
-import type { EvmChainClient } from "../src/chains/evmChainClient.js";
-import { toViemChain } from "../src/chains/evmChainClient.js";
+import { lockNextNonce, saveNextNonce } from "../../../schema/solverNonces.js";
+import { type EvmChainClient, toViemChain } from "./evmChainClient.js";
 
 export type SolverCall = { to: Address; data: Hex; value: bigint };
 export type SignedTransaction = { nonce: number; rawTx: Hex; txHash: Hex };
 
-function walletFor(chain: EvmChainClient, solver: LocalAccount) {
-  return createWalletClient({ account: solver, chain: toViemChain(chain.chain), transport: http(chain.chain.rpcUrl) });
+/** The solver's wallet on a chain: it prepares and signs; nothing is sent through it. */
+export function walletFor(chain: EvmChainClient, solver: LocalAccount) {
+  return createWalletClient({
+    account: solver,
+    chain: toViemChain(chain.chain),
+    transport: http(chain.chain.rpcUrl, { timeout: chain.chain.rpcTimeoutMs }),
+  });
 }
 
 export type PreparedSolverTransaction = Awaited<ReturnType<typeof prepareSolverTransaction>>;

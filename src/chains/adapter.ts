@@ -1,0 +1,162 @@
+import type pg from "pg";
+import type { AppliedDeposit, DepositFact } from "../../schema/chainFacts.js";
+import type { StoredFillAttempt } from "../../schema/fillAttempts.js";
+import type { FailReason } from "../domain/failReasons.js";
+import type { FailedTransaction } from "../domain/failedTransaction.js";
+import type { ChainConfig } from "./chainConfig.js";
+import type { Currency } from "./chainRegistry.js";
+
+export type VmType = ChainConfig["vmType"];
+
+/** How one chain family writes addresses: what is valid, how it is shown, how two are compared. */
+export type AddressCodec = {
+  /** The address in the family's canonical form (EVM: checksummed), or undefined when it is not one. */
+  parse(value: string): string | undefined;
+  /** The form addresses are indexed and compared by (EVM: lower case); only for values `parse` accepts. */
+  key(address: string): string;
+};
+
+/** What every chain of one VM family shares, known without any chain configured: its address and hash formats. */
+export type VmFamily = {
+  readonly vmType: VmType;
+  /** How currencies key the family's native currency (EVM: the zero address). */
+  readonly nativeCurrency: string;
+  readonly address: AddressCodec;
+  /** The transaction hash in canonical form, or undefined when it is not one of this family. */
+  parseTransactionHash(value: string): string | undefined;
+};
+
+/** A transaction as the spec shows a call: who sent it, to whom, with what data and value (smallest unit). */
+export type TransactionCall = { from: string; to: string; data: string; value: bigint };
+
+/** Simulated and priced, waiting only for its nonce; only the adapter that made it reads `payload`. */
+export type PreparedTransaction = { readonly chainId: number; readonly payload: unknown };
+
+/** Signed and stored before it is broadcast: a retry re-sends the same bytes. */
+export type SignedTransaction = { nonce: number; rawTx: string; txHash: string };
+
+/** What the solver pays out on the destination chain for one request. */
+export type FillOrder = {
+  requestId: string;
+  currency: string;
+  amount: bigint;
+  recipient: string;
+  calls: readonly { to: string; value: bigint; data: string }[];
+  /** Names the currency in failure messages. */
+  currencySymbol: string;
+};
+
+export type FillFailure = { failReason: FailReason; details: Record<string, unknown> };
+
+/** A fill that cannot succeed: why (the spec's failReason) and the call that reverted. */
+export type FillRefusal = { failure: FillFailure; call: TransactionCall; revertData: string | undefined };
+
+/** The Depository withdrawal paying a deposit back. */
+export type RefundOrder = { orderId: string; currency: string; recipient: string; amount: bigint };
+
+export type DepositCheck =
+  | { state: "final" }
+  | { state: "confirming"; missingBlocks: number }
+  | { state: "reorged"; reorg: Record<string, unknown> };
+
+/** When a sent fill that is not mined is re-priced, and finally cancelled. */
+export type StuckFillPolicy = {
+  /** How long a sent fill may stay unmined before it is re-sent with higher fees. */
+  bumpAfterMs: number;
+  /** Re-priced sends before the nonce is spent on a cancellation instead. */
+  maxBumps: number;
+  /** Outright refusals of the fill by the node before its nonce is spent on a cancellation. */
+  maxBroadcastFailures: number;
+};
+
+export type FillOutcome =
+  | { state: "mined"; txHash: string; blockNumber: bigint; fee: bigint }
+  | { state: "reverted"; txHash: string; failure: FillFailure; failedTransaction: FailedTransaction }
+  | { state: "cancelled"; nonceSpentBy: string; neverAccepted: boolean }
+  | { state: "in-flight"; txHash: string; action: "re-sent" | "bumped" | "cancelling" };
+
+export type QuoteStep = {
+  id: "approve" | "deposit";
+  action: string;
+  description: string;
+  kind: "transaction";
+  requestId: string;
+  depositAddress: string;
+  items: {
+    status: "incomplete";
+    /** What the wallet performs, in its family's shape (EVM: from, to, data, value, chainId). */
+    data: Record<string, unknown>;
+    check?: { endpoint: string; method: "GET" };
+  }[];
+};
+
+export type DepositStepsInput = {
+  user: string;
+  currency: Currency;
+  amount: bigint;
+  orderId: string;
+  requestId: string;
+  /** What the user already lets the Depository take (from `readDepositAccount`). */
+  allowance: bigint;
+  destinationName: string;
+};
+
+/** The operations whose network fee a quote or refund prices before any transaction exists. */
+export type FeeOperation = "deposit" | "fill" | "refund";
+
+/**
+ * One chain as the rest of Crossfill sees it, whatever its VM: quotes, jobs and the gateway call these and
+ * import no chain SDK. Amounts are bigint in the smallest unit, addresses and hashes strings; network and node
+ * failures come out as the domain's retryable REQUEST_TIMED_OUT / RPC_HTTP_ERROR errors.
+ */
+export interface ChainAdapter extends VmFamily {
+  readonly chain: ChainConfig;
+  /** The solver's account here: it signs fills, refunds and orders, and is paid the fees. */
+  readonly solverAddress: string;
+
+  /** Why a fill cannot pay this (parsed) address, in the spec's terms; undefined when it can. */
+  recipientRefusal(
+    address: string,
+  ): { errorCode: "INVALID_ADDRESS" | "INVALID_RECIPIENT"; message: string } | undefined;
+
+  /** The network fee of an operation on this chain, in its native currency. */
+  estimateFee(operation: FeeOperation, currency: string, callCount?: number): Promise<bigint>;
+  balanceOf(owner: string, currency: string): Promise<bigint>;
+  /** What a depositor holds of a currency and lets the Depository take (0 when nothing needs approving). */
+  readDepositAccount(user: string, currency: string): Promise<{ balance: bigint; allowance: bigint }>;
+  /** The origin steps of a quote: whatever must precede the deposit, then the deposit committing to the order. */
+  depositSteps(input: DepositStepsInput): QuoteStep[];
+  /** The solver's signature of an order id, as the order's `orderSignature`. */
+  signOrder(orderId: string): Promise<string>;
+  /** Runs a fill against the current state without sending it; `blockNumber` is the state it ran on. */
+  simulateFill(order: FillOrder): Promise<{ blockNumber: bigint; refusal: FillRefusal | undefined }>;
+
+  /** The deposits a transaction made; 404 TRANSACTION_NOT_FOUND when it is unknown or not yet included. */
+  readDepositFacts(txHash: string): Promise<DepositFact[]>;
+  /** The finality rule: blocks a deposit of this USD value (1e18 = $1) needs before it is filled. */
+  requiredConfirmations(usdValueE18: bigint): number;
+  /** Whether a deposit is deep enough and still where it was indexed (asked of the node, not the indexer). */
+  checkDeposit(deposit: AppliedDeposit, requiredConfirmations: number): Promise<DepositCheck>;
+
+  /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
+  prepareSolver(pool: pg.Pool): Promise<string[]>;
+  /** Builds and simulates the fill; a fill that would revert is refused instead. */
+  prepareFill(order: FillOrder): Promise<{ transaction: PreparedTransaction } | { refusal: FillRefusal }>;
+  /** Builds and simulates the refund's withdrawal; one that would revert is refused with the node's reason. */
+  prepareRefund(refund: RefundOrder): Promise<{ transaction: PreparedTransaction } | { refusal: string }>;
+  /**
+   * Signs with the solver's next nonce inside the caller's database transaction, whose nonce row lock (held
+   * until it commits) keeps replicas from sharing or skipping a nonce; the caller stores the result there too.
+   */
+  signTransaction(db: pg.PoolClient, transaction: PreparedTransaction): Promise<SignedTransaction>;
+  /** Sends a stored transaction; one the node already has counts as sent. */
+  broadcast(signed: { rawTx: string; txHash: string }): Promise<void>;
+  /**
+   * Follows a sent fill until its nonce is spent: mined (by any re-priced version), reverted, or cancelled after
+   * the policy's bumps. Every new version is stored (in `pool`) before it is broadcast.
+   */
+  followFill(
+    attempt: StoredFillAttempt,
+    options: { pool: pg.Pool; policy: StuckFillPolicy; now?: number },
+  ): Promise<FillOutcome>;
+}

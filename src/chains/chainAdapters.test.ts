@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import type { ChainAdapter } from "./adapter.js";
+import { GRAPHQL_TEST_CHAINS } from "../../test/support/createTestGraphqlServer.js";
+import { createChainAdapters } from "./chainAdapters.js";
+import { evmFamily } from "./evm/evmFamily.js";
+
+describe("createChainAdapters", () => {
+  const made: number[] = [];
+  const adapters = createChainAdapters(GRAPHQL_TEST_CHAINS, {
+    evm: (config) => {
+      made.push(config.id);
+      return { ...evmFamily, chain: config } as ChainAdapter;
+    },
+  });
+
+  it("makes one adapter per chain with its vmType's factory, and refuses an unconfigured chain", () => {
+    expect(made).toEqual([31338, 31339]);
+    expect(adapters.adapter(31339).chain.id).toBe(31339);
+    expect(adapters.all.map((adapter) => adapter.chain.id)).toEqual([31338, 31339]);
+    expect(() => adapters.adapter(1)).toThrow("no adapter for chain 1");
+  });
+
+  it("keys an address any configured family accepts, and nothing else", () => {
+    expect(adapters.anyAddressKey("0x8ba1f109551bD432803012645Ac136ddd64DBA72")).toBe(
+      "0x8ba1f109551bd432803012645ac136ddd64dba72",
+    );
+    expect(adapters.anyAddressKey("bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh")).toBeUndefined();
+  });
+});

@@ -1,0 +1,41 @@
+import type { Hex } from "viem";
+import type { AppliedDeposit } from "../../../schema/chainFacts.js";
+import type { DepositCheck } from "../adapter.js";
+import type { EvmChainClient } from "./evmChainClient.js";
+
+/**
+ * Whether a deposit may be filled: `required` blocks deep, and still in the chain where it was indexed (checked
+ * against the node itself, not the indexer, whose rows can lag a reorg).
+ */
+export async function checkEvmDeposit(
+  chain: EvmChainClient,
+  deposit: AppliedDeposit,
+  required: number,
+): Promise<DepositCheck> {
+  const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+  const confirmations = Number(head - deposit.blockNumber) + 1;
+  if (confirmations < required) return { state: "confirming", missingBlocks: required - confirmations };
+
+  const receipt = await chain.publicClient
+    .getTransactionReceipt({ hash: deposit.txHash as Hex })
+    .catch(() => undefined);
+  if (receipt && receipt.status === "success" && receipt.blockHash.toLowerCase() === deposit.blockHash.toLowerCase())
+    return { state: "final" };
+  return {
+    state: "reorged",
+    reorg: {
+      detectedAt: Date.now(),
+      source: "fill-check",
+      reason: receipt
+        ? receipt.status !== "success"
+          ? "deposit transaction failed"
+          : "deposit mined in another block"
+        : "deposit transaction not found",
+      failReason: "DEPOSIT_REORGED",
+      action: "fill",
+      blockNumber: Number(deposit.blockNumber),
+      blockHash: deposit.blockHash,
+      ...(receipt ? { receiptStatus: receipt.status } : {}),
+    },
+  };
+}

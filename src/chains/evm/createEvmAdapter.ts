@@ -1,0 +1,157 @@
+import { type Address, type Hex, encodeFunctionData, getAddress, zeroAddress } from "viem";
+import { depositoryAbi } from "../../../contracts/abis.js";
+import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
+import type { ChainAdapter, FillOrder, FillRefusal, PreparedTransaction } from "../adapter.js";
+import type { ChainConfig } from "../chainConfig.js";
+import { buildDepositSteps } from "./buildDepositSteps.js";
+import { checkEvmDeposit } from "./checkEvmDeposit.js";
+import { classifyFillRevert } from "./classifyFillRevert.js";
+import { encodeFillCall } from "./encodeFillCall.js";
+import { ensureReceiverAllowances } from "./ensureReceiverAllowances.js";
+import { createEvmChainClient } from "./evmChainClient.js";
+import { evmFamily } from "./evmFamily.js";
+import type { EvmSolver } from "./evmSolver.js";
+import { findRevert } from "./findRevert.js";
+import { followFill } from "./followFill.js";
+import { GAS_ESTIMATES } from "./gasEstimates.js";
+import { readDepositFacts } from "./readDepositFacts.js";
+import {
+  type PreparedSolverTransaction,
+  type SolverCall,
+  broadcastTransaction,
+  prepareSolverTransaction,
+  signSolverTransaction,
+} from "./solverTransaction.js";
+import { translateRpcError } from "./translateRpcError.js";
+
+export type EvmAdapterOptions = {
+  solver: EvmSolver;
+  gasPriceTtlMs?: number;
+};
+
+const GAS = {
+  deposit: (native: boolean) => (native ? GAS_ESTIMATES.depositNative : GAS_ESTIMATES.depositErc20),
+  fill: (native: boolean) => (native ? GAS_ESTIMATES.fillNative : GAS_ESTIMATES.fillErc20),
+  refund: (native: boolean) => (native ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20),
+};
+
+/** One EVM chain behind the chain-adapter seam: viem, the Depository and Receiver contracts, the solver's key. */
+export function createEvmAdapter(chain: ChainConfig, options: EvmAdapterOptions): ChainAdapter {
+  const client = createEvmChainClient(chain, { gasPriceTtlMs: options.gasPriceTtlMs });
+  const { solver } = options;
+  // Every way out of the adapter: a node's failure leaves as the domain's retryable error.
+  const rpc = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw translateRpcError(error, chain.id);
+    }
+  };
+  const prepared = (transaction: PreparedTransaction) => {
+    if (transaction.chainId !== chain.id)
+      throw new Error(`a transaction for chain ${transaction.chainId} reached ${chain.id}`);
+    return transaction.payload as PreparedSolverTransaction;
+  };
+  const asCall = (call: SolverCall) => ({
+    from: solver.address,
+    to: getAddress(call.to),
+    data: call.data,
+    value: call.value,
+  });
+  const refusal = (order: FillOrder, call: SolverCall, data: Hex | undefined): FillRefusal => ({
+    failure: classifyFillRevert(data, { recipient: order.recipient, currencySymbol: order.currencySymbol }),
+    call: asCall(call),
+    revertData: data,
+  });
+
+  return {
+    ...evmFamily,
+    chain,
+    solverAddress: solver.address,
+
+    recipientRefusal(address) {
+      const key = evmFamily.address.key(address);
+      if (key === zeroAddress)
+        return { errorCode: "INVALID_ADDRESS", message: "recipient must not be the zero address" };
+      const contracts = [chain.depository, chain.receiver, ...chain.currencies.map((currency) => currency.address)];
+      if (contracts.some((contract) => contract.toLowerCase() === key))
+        return {
+          errorCode: "INVALID_RECIPIENT",
+          message: `recipient ${address} is a token or protocol contract and cannot receive the fill`,
+        };
+      return undefined;
+    },
+
+    estimateFee: (operation, currency, callCount = 0) =>
+      rpc(async () => {
+        const gas = GAS[operation](currency === zeroAddress);
+        const perCall = operation === "fill" ? GAS_ESTIMATES.perCall * BigInt(callCount) : 0n;
+        return (gas + perCall) * (await client.gasPrice());
+      }),
+    balanceOf: (owner, currency) => rpc(() => client.balanceOf(owner as Address, currency as Address)),
+    readDepositAccount: (user, currency) =>
+      rpc(async () => {
+        const [balance, allowance] = await Promise.all([
+          client.balanceOf(user as Address, currency as Address),
+          currency === zeroAddress
+            ? Promise.resolve(0n)
+            : client.allowance(user as Address, currency as Address, chain.depository as Address),
+        ]);
+        return { balance, allowance };
+      }),
+    depositSteps: (input) => buildDepositSteps(chain, input),
+    signOrder: (orderId) => solver.signMessage({ message: { raw: orderId as Hex } }),
+    simulateFill: (order) =>
+      rpc(async () => {
+        const blockNumber = await client.publicClient.getBlockNumber({ cacheTime: 0 });
+        const call = encodeFillCall(chain.receiver, order);
+        try {
+          await client.publicClient.call({ account: solver.address, ...call, blockNumber });
+          return { blockNumber, refusal: undefined };
+        } catch (error) {
+          const revert = findRevert(error);
+          if (!revert) throw error;
+          return { blockNumber, refusal: refusal(order, call, revert.data) };
+        }
+      }),
+
+    readDepositFacts: (txHash) => rpc(() => readDepositFacts(client, txHash as Hex)),
+    requiredConfirmations: (usdValueE18) => requiredConfirmations(chain.confirmations, usdValueE18),
+    checkDeposit: (deposit, required) => rpc(() => checkEvmDeposit(client, deposit, required)),
+
+    prepareSolver: (pool) => rpc(() => ensureReceiverAllowances(pool, client, solver)),
+    prepareFill: (order) =>
+      rpc(async () => {
+        const call = encodeFillCall(chain.receiver, order);
+        try {
+          return { transaction: { chainId: chain.id, payload: await prepareSolverTransaction(client, solver, call) } };
+        } catch (error) {
+          const revert = findRevert(error);
+          if (!revert) throw error;
+          return { refusal: refusal(order, call, revert.data) };
+        }
+      }),
+    prepareRefund: (refund) =>
+      rpc(async () => {
+        const call = {
+          to: chain.depository as Address,
+          data: encodeFunctionData({
+            abi: depositoryAbi,
+            functionName: "withdraw",
+            args: [refund.orderId as Hex, refund.currency as Address, refund.recipient as Address, refund.amount],
+          }),
+          value: 0n,
+        };
+        try {
+          return { transaction: { chainId: chain.id, payload: await prepareSolverTransaction(client, solver, call) } };
+        } catch (error) {
+          if (!findRevert(error)) throw error;
+          return { refusal: (error as Error).message.split("\n")[0] };
+        }
+      }),
+    signTransaction: (db, transaction) => rpc(() => signSolverTransaction(db, client, solver, prepared(transaction))),
+    broadcast: (signed) => rpc(() => broadcastTransaction(client, signed)),
+    followFill: (attempt, { pool, policy, now }) =>
+      rpc(() => followFill(attempt, { pool, chain: client, solver, policy, now })),
+  };
+}
