@@ -62,7 +62,8 @@ module.exports = {
           TESTS,
         ],
       },
-      to: { path: CHAIN_SDKS },
+      // A type (a hex string's shape) does not talk to a chain; clients, wallets and signing do.
+      to: { path: CHAIN_SDKS, dependencyTypesNot: ["type-only"] },
     },
     {
       name: "web-imports-nothing-of-ours",
