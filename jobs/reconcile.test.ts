@@ -200,7 +200,7 @@ describe("reconcile", () => {
       "SELECT id, order_id, status, fail_reason, amount_in::text, user_address FROM crossfill.requests WHERE parent_request_id = $1",
       [request.id],
     );
-    const childId = childRequestId(request.id, { chainId: 31338, txHash: second, logIndex: 0, blockHash: "0xblock" });
+    const childId = childRequestId(request.id, { chainId: 31338, txHash: second, logIndex: 0 });
     expect(children.rows).toEqual([
       {
         id: childId,
@@ -208,7 +208,7 @@ describe("reconcile", () => {
         status: "failure",
         fail_reason: "DOUBLE_SPEND",
         amount_in: "700",
-        user_address: request.user,
+        user_address: "0xabc",
       },
     ]);
     expect(await statuses(childId)).toEqual([
@@ -220,6 +220,22 @@ describe("reconcile", () => {
     const [refund] = await refundsOf(childId);
     expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: true, status: "queued" });
     expect(refunds.filter((id) => id === refund.id)).toHaveLength(1);
+
+    // A reorg mines the same duplicate in another block: the same child takes it, and no second refund is queued.
+    await pool.query("UPDATE onchain_fixture.deposit SET block_hash = '0xother' WHERE tx_hash = $1", [second]);
+    refunds = [];
+    await run();
+    expect(
+      (await pool.query("SELECT count(*)::int AS n FROM crossfill.requests WHERE parent_request_id = $1", [request.id]))
+        .rows[0].n,
+    ).toBe(1);
+    const remined = await pool.query(
+      "SELECT request_id, block_hash FROM crossfill.request_deposits WHERE tx_hash = $1",
+      [second],
+    );
+    expect(remined.rows).toContainEqual({ request_id: childId, block_hash: "0xother" });
+    expect(refunds).toEqual([]);
+    expect(await refundsOf(childId)).toHaveLength(1);
 
     // Once its withdrawal is indexed, the child (not the parent) moves to refund.
     const txHash = hash();

@@ -58,8 +58,15 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
         // The order was paid already: this deposit becomes a child request of its own that fails as DOUBLE_SPEND
         // and is refunded (its depositor follows it by id); the first deposit is still filled exactly once.
         const childId = childRequestId(request.id, deposit);
-        await insertChildRequest(client, { id: childId, parentId: request.id, amountIn: deposit.amount });
+        const created = await insertChildRequest(client, {
+          id: childId,
+          parentId: request.id,
+          depositor: deposit.depositor,
+          amountIn: deposit.amount,
+        });
         await recordRequestDeposit(client, { ...deposit, requestId: childId });
+        // The same deposit mined again after a reorg: its child exists and its refund is keyed by the deposit.
+        if (!created) return {};
         logger.warn(
           { requestId: request.id, childRequestId: childId, txHash: deposit.txHash, status: request.status },
           "second deposit for one order; refunding it as a child request",

@@ -176,13 +176,13 @@ export async function setFillAmount(db: Queryable, requestId: string, amount: bi
 }
 
 /**
- * The child request a further deposit for `parentId`'s order becomes: the parent's quote and parties, the
- * deposited amount in, nothing out, `waiting` until reconcile fails it as DOUBLE_SPEND in the same transaction.
+ * The child request a further deposit for `parentId`'s order becomes: the parent's quote, the depositor as its
+ * user (the wallet that paid follows it), the deposited amount in, nothing out, `waiting` until reconcile fails it as DOUBLE_SPEND in the same transaction.
  * Returns false when it exists already.
  */
 export async function insertChildRequest(
   db: Queryable,
-  child: { id: string; parentId: string; amountIn: bigint },
+  child: { id: string; parentId: string; depositor: string; amountIn: bigint },
 ): Promise<boolean> {
   const { rowCount } = await db.query(
     `WITH inserted AS (
@@ -190,7 +190,7 @@ export async function insertChildRequest(
          recipient, refund_to, origin_chain_id, destination_chain_id, origin_currency, destination_currency, amount_in,
          amount_out, minimum_amount_out, slippage_bps, deadline, referrer, calls, order_data, quote, api_key_id,
          late_payment_slippage_bps)
-       SELECT $1, order_id, id, 'waiting', request_type, trade_type, user_address, recipient, refund_to, origin_chain_id,
+       SELECT $1, order_id, id, 'waiting', request_type, trade_type, $4, recipient, refund_to, origin_chain_id,
          destination_chain_id, origin_currency, destination_currency, $3, 0, 0, slippage_bps, deadline, referrer, calls,
          order_data, quote, api_key_id, late_payment_slippage_bps
          FROM crossfill.requests WHERE id = $2
@@ -198,7 +198,7 @@ export async function insertChildRequest(
        RETURNING id)
      INSERT INTO crossfill.status_events (request_id, from_status, to_status, details)
      SELECT id, NULL, 'waiting', jsonb_build_object('parentRequestId', $2::text) FROM inserted`,
-    [child.id, child.parentId, child.amountIn.toString()],
+    [child.id, child.parentId, child.amountIn.toString(), child.depositor],
   );
   return rowCount === 1;
 }
