@@ -1,9 +1,12 @@
+import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, type Socket, createServer } from "node:net";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
 import { postQuote } from "./support/postQuote.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";
+
+const USDC = "0x00000000000000000000000000000000000000c0";
 
 /** The devnet's two chain ids served by one node URL, with a short RPC timeout. */
 function chainsAt(rpcUrl: string) {
@@ -15,9 +18,31 @@ function chainsAt(rpcUrl: string) {
       rpcTimeoutMs: 300,
       depository: "0x00000000000000000000000000000000000000d0",
       receiver: "0x00000000000000000000000000000000000000e0",
+      currencies: [{ symbol: "USDC", address: USDC, decimals: 6 }],
     }),
   );
 }
+
+/** A node that answers the reads a quote makes, but fails every eth_call with an internal error (-32603). */
+const failingCalls = createHttpServer((request, response) => {
+  let body = "";
+  request.on("data", (chunk) => (body += chunk));
+  request.on("end", () => {
+    const { id, method } = JSON.parse(body) as { id: number; method: string };
+    const results: Record<string, string> = {
+      eth_chainId: "0x7a6a",
+      eth_gasPrice: "0x1",
+      eth_blockNumber: "0x10",
+      eth_getBalance: "0xffffffffffffffffffffffff",
+    };
+    const answer =
+      method in results
+        ? { jsonrpc: "2.0", id, result: results[method] }
+        : { jsonrpc: "2.0", id, error: { code: -32603, message: "internal error" } };
+    response.setHeader("content-type", "application/json");
+    response.end(JSON.stringify(answer));
+  });
+});
 
 describe("a quote whose chain node fails", () => {
   const stacks: RestAppStack[] = [];
@@ -29,6 +54,7 @@ describe("a quote whose chain node fails", () => {
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => failingCalls.listen(0, "127.0.0.1", resolve));
     silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     // A port that was just free and is closed again: connections to it are refused.
     const closed = createServer();
@@ -40,6 +66,7 @@ describe("a quote whose chain node fails", () => {
     for (const stack of stacks) await stack.stop();
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => silent.close(resolve));
+    await new Promise((resolve) => failingCalls.close(resolve));
   });
 
   async function apiWith(rpcUrl: string): Promise<string> {
@@ -67,5 +94,19 @@ describe("a quote whose chain node fails", () => {
   it("answers 504 REQUEST_TIMED_OUT when the node never answers", async () => {
     const { status, body } = await postQuote(await apiWith(silentUrl), quote);
     expect({ status, errorCode: body.errorCode }).toEqual({ status: 504, errorCode: "REQUEST_TIMED_OUT" });
+  });
+
+  it("answers 502 RPC_HTTP_ERROR when the node fails a contract read with an internal error (not a revert)", async () => {
+    const url = `http://127.0.0.1:${(failingCalls.address() as AddressInfo).port}`;
+    const { status, body } = await postQuote(await apiWith(url), {
+      ...quote,
+      originCurrency: USDC,
+      destinationCurrency: USDC,
+      amount: "100000000",
+    });
+    expect({ status, errorCode: body.errorCode }, JSON.stringify(body)).toEqual({
+      status: 502,
+      errorCode: "RPC_HTTP_ERROR",
+    });
   });
 });

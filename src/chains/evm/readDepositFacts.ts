@@ -7,10 +7,7 @@ import type { EvmChainClient } from "./evmChainClient.js";
 /** The Depository deposits a mined transaction made, read from its receipt; 404 when it is unknown or unmined. */
 export async function readDepositFacts(chain: EvmChainClient, txHash: Hex): Promise<DepositFact[]> {
   const receipt = await chain.publicClient.getTransactionReceipt({ hash: txHash }).catch((error: unknown) => {
-    if (
-      error instanceof TransactionReceiptNotFoundError ||
-      (error as { name?: string }).name === "TransactionReceiptNotFoundError"
-    ) {
+    if (error instanceof TransactionReceiptNotFoundError) {
       throw new NotFoundError(
         "TRANSACTION_NOT_FOUND",
         `transaction ${txHash} is unknown or not yet mined on chain ${chain.chain.id}`,

@@ -19,6 +19,8 @@ describe("translateRpcError", () => {
     // A call wraps its transport failure like a revert; it is still the node's failure.
     const wrapped = new CallExecutionError(refused, {});
     expect(translateRpcError(wrapped, 7)).toMatchObject({ errorCode: "RPC_HTTP_ERROR" });
+    // So does a node's internal error on a call (not a revert: JSON-RPC code -32603, not 3).
+    expect(translateRpcError(new CallExecutionError(rpc, {}), 7)).toMatchObject({ errorCode: "RPC_HTTP_ERROR" });
   });
 
   it("leaves reverts and domain errors as they are", () => {
