@@ -1,5 +1,6 @@
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runChainsCommand } from "../src/roles/runChainsCommand.js";
 import { type CrashCluster, checkInvariants, startCrashCluster } from "./support/crashCluster.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
@@ -107,4 +108,31 @@ describe("two gateways and two workers", () => {
       `scale-out: ${INTENTS} intents over 2 gateways and 2 workers, all filled in ${allDoneMs} ms (${((INTENTS * 1000) / allDoneMs).toFixed(1)} intents/s, deposits included)`,
     );
   }, 300_000);
+
+  it("reflects an operator's chain switch on every gateway, and the indexer role's heads in blockProductionLagging", async () => {
+    const [origin, destination] = cluster.devnet.chains;
+    const chainOf = async (apiUrl: string, id: number) =>
+      ((await (await fetch(`${apiUrl}/chains`)).json()) as { chains: any[] }).chains.find((c) => c.id === id);
+    // `crossfill indexer evm` copies the heads Ponder reached into chain_heads every second; 1 s blocks move them.
+    for (const apiUrl of cluster.apiUrls) {
+      expect((await chainOf(apiUrl, origin.id)).blockProductionLagging).toBe(false);
+      expect((await chainOf(apiUrl, destination.id)).blockProductionLagging).toBe(false);
+    }
+    const quoteOn = (apiUrl: string) =>
+      postQuote(apiUrl, {
+        user: cluster.devnet.accounts[0].address,
+        ...route(origin, destination),
+        amount: (10n ** 15n).toString(),
+        tradeType: "EXACT_INPUT",
+      });
+    expect(await runChainsCommand(cluster.pool, ["disable", String(destination.id)], () => {})).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // each gateway reads the switches at most 1 s late
+    for (const apiUrl of cluster.apiUrls) {
+      expect((await quoteOn(apiUrl)).body.errorCode).toBe("CHAIN_DISABLED");
+      expect(await chainOf(apiUrl, destination.id)).toMatchObject({ disabled: true, depositEnabled: false });
+    }
+    expect(await runChainsCommand(cluster.pool, ["enable", String(destination.id)], () => {})).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    for (const apiUrl of cluster.apiUrls) expect((await quoteOn(apiUrl)).status).toBe(200);
+  });
 });
