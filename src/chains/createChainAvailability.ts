@@ -31,12 +31,20 @@ export function createChainAvailability(
         value: Promise<[Awaited<ReturnType<typeof listChainSwitches>>, Awaited<ReturnType<typeof listChainHeads>>]>;
       }
     | undefined;
+  let lastRead: Awaited<NonNullable<typeof cached>["value"]> | undefined;
   const load = () => {
     if (!cached || now() - cached.at >= ttlMs) {
-      const value = Promise.all([listChainSwitches(db), listChainHeads(db)]);
+      const value = Promise.all([listChainSwitches(db), listChainHeads(db)]).then(
+        (read) => (lastRead = read),
+        (error: unknown) => {
+          // Not kept: the next caller reads again. Meanwhile GET /chains answers from the last read, as an outage
+          // of the database should not take the chain list down with it.
+          cached = undefined;
+          if (lastRead) return lastRead;
+          throw error;
+        },
+      );
       cached = { at: now(), value };
-      // A failed read is not kept: the next caller tries again.
-      value.catch(() => (cached = undefined));
     }
     return cached.value;
   };
