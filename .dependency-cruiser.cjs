@@ -26,7 +26,7 @@ module.exports = {
       to: {
         path: "^(jobs|src|schema)/",
         pathNot: [
-          "^schema/(chainFacts|pollerBlocks|onchain|withTransaction|requests)\\.ts$",
+          "^schema/(chainFacts|pollerBlocks|onchain|withTransaction)\\.ts$",
           "^src/chains/chainConfig\\.ts$",
           "^src/runtime/",
         ],

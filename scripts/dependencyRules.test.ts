@@ -39,6 +39,7 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "schema/requests.ts": 'import { queues } from "../jobs/queues.js";\nexport const r = queues;\n',
       "src/domain/money.ts": 'import { r } from "../../schema/requests.js";\nexport const m = r;\n',
       "indexers/poller/startPoller.ts": 'import { queues } from "../../jobs/queues.js";\nexport const p = queues;\n',
+      "indexers/bitcoin/source.ts": 'import { r } from "../../schema/requests.js";\nexport const b = r;\n',
     });
     expect(code, output).not.toBe(0);
     for (const rule of [
@@ -47,6 +48,7 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "schema-imports-no-jobs-or-gateway: schema/requests.ts → jobs/queues.ts",
       "domain-imports-nothing-of-ours: src/domain/money.ts → schema/requests.ts",
       "indexers-record-facts-only: indexers/poller/startPoller.ts → jobs/queues.ts",
+      "indexers-record-facts-only: indexers/bitcoin/source.ts → schema/requests.ts",
     ]) {
       expect(output).toContain(rule);
     }
