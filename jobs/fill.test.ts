@@ -116,6 +116,37 @@ describe("fill processor", () => {
     expect(status.rows[0].status).toBe("submitted");
   });
 
+  it("never refunds a request another run filled while this one was preparing its fill", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 3_333n);
+    const job = { data: { requestId: request.id } };
+    // The other run (another worker, a requeued job) signs, sends and mines the fill between this run's first look
+    // and its simulation, which then reverts on the Receiver's "already filled".
+    const racing = createFillProcessor({
+      ...deps,
+      adapters: {
+        ...deps.adapters,
+        adapter: (chainId) => {
+          const real = deps.adapters.adapter(chainId);
+          if (chainId !== destination.chain.id) return real;
+          return {
+            ...real,
+            async prepareFill(order) {
+              const hash = (await processFill(job)) as Hex;
+              await destination.publicClient.waitForTransactionReceipt({ hash });
+              return real.prepareFill(order);
+            },
+          };
+        },
+      },
+    });
+    expect(await racing(job)).toBe("skipped: a fill was sent meanwhile");
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(3_333n);
+    const { rows } = await pool.query("SELECT status FROM crossfill.requests WHERE id = $1", [request.id]);
+    expect(rows[0].status).toBe("submitted");
+    const refund = await pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    expect(refund.rows).toEqual([]);
+  });
+
   it("fills ERC-20s from the solver's approved inventory", async () => {
     const usdc = devnet.chains[1].currencies[0].address as Address;
     const { request, recipient, destination } = await pendingRequest(usdc, 5_000_000n);

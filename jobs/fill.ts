@@ -8,6 +8,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import type { FillOrder, StuckFillPolicy } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
+import type { RequestStatus } from "../src/domain/requestStatus.js";
 import type { FailReason } from "../src/domain/failReasons.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
@@ -65,16 +66,35 @@ function fillOrder(request: StoredRequest, amount: bigint, currencySymbol: strin
 export function createFillProcessor(deps: FillDeps) {
   const { pool, logger } = deps;
 
+  /**
+   * Fails the request and queues its refund. A fill refused before any was sent (`sent: false`) is failed only while
+   * the request is pending with no fill attempt, checked under the per-request signing lock: another run may have
+   * sent the fill meanwhile (it may even be mined, which is why a later simulation reverts), and a deposit must
+   * never be both paid out and refunded.
+   */
   async function fail(
     request: StoredRequest,
     failReason: FailReason,
     details: Record<string, unknown>,
-    failedTransaction?: FailedTransaction,
+    options: { sent: boolean; failedTransaction?: FailedTransaction },
   ): Promise<string> {
     const [deposit] = await listRequestDeposits(pool, request.id);
-    const refundId = await withTransaction(pool, (db) =>
-      failRequest(db, { request, from: ["pending", "submitted"], failReason, deposit, details, failedTransaction }),
-    );
+    const refundId = await withTransaction(pool, async (db) => {
+      if (!options.sent) {
+        await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [request.id]);
+        if (await getFillAttempt(db, request.id)) return "sent elsewhere";
+      }
+      const from: RequestStatus[] = options.sent ? ["pending", "submitted"] : ["pending"];
+      return failRequest(db, {
+        request,
+        from,
+        failReason,
+        deposit,
+        details,
+        failedTransaction: options.failedTransaction,
+      });
+    });
+    if (refundId === "sent elsewhere") return "skipped: a fill was sent meanwhile";
     if (refundId) await deps.enqueueRefund(refundId);
     logger.warn({ requestId: request.id, failReason, details }, "fill refused; refunding the deposit");
     return `failed: ${failReason}`;
@@ -93,9 +113,12 @@ export function createFillProcessor(deps: FillDeps) {
       if (request.fillAmount === null) return "skipped: no fill amount";
       const amountOut = request.fillAmount;
       if (Date.now() > request.deadline.getTime() + FILL_WINDOW_AFTER_DEADLINE_MS) {
-        return fail(request, "PROTOCOL_DEADLINE_EXPIRED", {
-          message: `not filled within ${FILL_WINDOW_AFTER_DEADLINE_MS / 1000} s of the order's deadline`,
-        });
+        return fail(
+          request,
+          "PROTOCOL_DEADLINE_EXPIRED",
+          { message: `not filled within ${FILL_WINDOW_AFTER_DEADLINE_MS / 1000} s of the order's deadline` },
+          { sent: false },
+        );
       }
       const origin = deps.adapters.adapter(first.chainId);
       const check = await checkDeposit(first, { adapter: origin, registry: deps.registry, prices: deps.prices });
@@ -120,9 +143,12 @@ export function createFillProcessor(deps: FillDeps) {
         return "failed: DEPOSIT_REORGED";
       }
       if (deps.debugReferrers && request.referrer === DEBUG_FORCE_REFUND_REFERRER) {
-        return fail(request, "MANUAL_ADMIN_REFUND", {
-          message: `the devnet solver refuses fills with referrer ${DEBUG_FORCE_REFUND_REFERRER}`,
-        });
+        return fail(
+          request,
+          "MANUAL_ADMIN_REFUND",
+          { message: `the devnet solver refuses fills with referrer ${DEBUG_FORCE_REFUND_REFERRER}` },
+          { sent: false },
+        );
       }
       const chain = deps.adapters.adapter(request.destinationChainId);
       const currency = deps.registry.currency(chain.chain.id, request.destinationCurrency);
@@ -132,9 +158,14 @@ export function createFillProcessor(deps: FillDeps) {
         : 0n;
       const balance = await chain.balanceOf(chain.solverAddress, request.destinationCurrency);
       if (balance < amountOut + gasReserve) {
-        return fail(request, "SOLVER_BALANCE_TOO_LOW", {
-          message: `the solver holds ${balance} of ${currency?.symbol ?? request.destinationCurrency} on chain ${chain.chain.id} and needs ${amountOut + gasReserve}`,
-        });
+        return fail(
+          request,
+          "SOLVER_BALANCE_TOO_LOW",
+          {
+            message: `the solver holds ${balance} of ${currency?.symbol ?? request.destinationCurrency} on chain ${chain.chain.id} and needs ${amountOut + gasReserve}`,
+          },
+          { sent: false },
+        );
       }
       const prepared = await chain.prepareFill(
         fillOrder(request, amountOut, currency?.symbol ?? request.destinationCurrency),
@@ -142,11 +173,14 @@ export function createFillProcessor(deps: FillDeps) {
       if ("refusal" in prepared) {
         const { failure, call } = prepared.refusal;
         return fail(request, failure.failReason, failure.details, {
-          txHash: null,
-          blockNumber: null,
-          timestamp: null,
-          fee: null,
-          call: { ...call, value: call.value.toString() },
+          sent: false,
+          failedTransaction: {
+            txHash: null,
+            blockNumber: null,
+            timestamp: null,
+            fee: null,
+            call: { ...call, value: call.value.toString() },
+          },
         });
       }
       attempt = await withTransaction(pool, async (db) => {
@@ -184,17 +218,22 @@ export function createFillProcessor(deps: FillDeps) {
         request,
         outcome.failure.failReason,
         { ...outcome.failure.details, fillTxHash: outcome.txHash, message: "the fill transaction reverted on-chain" },
-        outcome.failedTransaction,
+        { sent: true, failedTransaction: outcome.failedTransaction },
       );
     }
     if (outcome.state === "cancelled") {
-      return fail(request, outcome.neverAccepted ? "TRANSACTION_SUBMISSION_FAILED" : "TRANSACTION_NOT_INCLUDED", {
-        message: outcome.neverAccepted
-          ? "the node refused the fill transaction; its nonce was spent on a cancellation"
-          : "the fill was not mined within the gas-bump window; its nonce was spent on a cancellation",
-        fillTxHashes: [...sent.previousTxHashes, sent.txHash],
-        nonceSpentBy: outcome.nonceSpentBy,
-      });
+      return fail(
+        request,
+        outcome.neverAccepted ? "TRANSACTION_SUBMISSION_FAILED" : "TRANSACTION_NOT_INCLUDED",
+        {
+          message: outcome.neverAccepted
+            ? "the node refused the fill transaction; its nonce was spent on a cancellation"
+            : "the fill was not mined within the gas-bump window; its nonce was spent on a cancellation",
+          fillTxHashes: [...sent.previousTxHashes, sent.txHash],
+          nonceSpentBy: outcome.nonceSpentBy,
+        },
+        { sent: true },
+      );
     }
     await withTransaction(pool, (db) =>
       transitionRequest(db, {
