@@ -29,6 +29,8 @@ export function buildBlock(template: BlockTemplate): Block {
   if (template.coinbase) transactions.unshift(coinbase(template.height, template.coinbase, template.transactions));
   block.transactions = transactions;
   block.merkleRoot = Block.calculateMerkleRoot(transactions);
+  // What Block.fromBuffer would set, so checkTxRoots() can verify the commitment.
+  block.witnessCommit = block.getWitnessCommit() ?? undefined;
   return block;
 }
 
