@@ -47,3 +47,16 @@ describe("esploraApp", () => {
     expect((await esplora.request(`/address/${owner}/txs/chain/xyz`)).status).toBe(400);
   });
 });
+
+describe("esploraApp block transactions", () => {
+  it("lists a block's transactions by pages of 25", async () => {
+    const { chain, app: esplora } = app();
+    const [hash] = chain.mine(1);
+    const body = (await (await esplora.request(`/block/${hash}/txs`)).json()) as { txid: string; status: unknown }[];
+    expect(body.map((t) => t.txid)).toEqual(chain.tip().txs.map((t) => t.txid));
+    expect(body[0]!.status).toMatchObject({ confirmed: true, block_hash: hash, block_height: 1 });
+    expect(await (await esplora.request(`/block/${hash}/txs/25`)).json()).toEqual([]);
+    expect((await esplora.request(`/block/${hash}/txs/1`)).status).toBe(400);
+    expect((await esplora.request(`/block/${"0".repeat(64)}/txs`)).status).toBe(404);
+  });
+});

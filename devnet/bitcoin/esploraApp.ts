@@ -9,6 +9,7 @@ import { satsToJson } from "./satsToJson.js";
 
 const hash = /^[0-9a-f]{64}$/i;
 const mempoolTxsLimit = 50;
+/** Page size of confirmed address history and of block transactions. */
 const chainTxsPage = 25;
 /** Most blocks a single devnet mine request may ask for, so a typo cannot stall the process. */
 const maxMineBlocks = 1000;
@@ -178,6 +179,19 @@ export function esploraApp(chain: RegtestChain): Hono {
     return cb ? c.json(blockJson(cb)) : c.text("Block not found", 404);
   });
   app.get("/block/:hash/txids", (c) => c.json(blockParam(c.req.param("hash")).txs.map((t) => t.txid)));
+  const blockTxs = (hash: string, start: string | undefined) => {
+    const cb = blockParam(hash);
+    const from = Number(start ?? 0);
+    return cb.txs.slice(from, from + chainTxsPage).map((t) => txJson(t, cb));
+  };
+  app.get("/block/:hash/txs", (c) => c.json(blockTxs(c.req.param("hash"), undefined)));
+  app.get("/block/:hash/txs/:start", (c) => {
+    const start = c.req.param("start");
+    // Esplora pages by 25 and refuses a start index off that grid.
+    if (!/^\d+$/.test(start) || Number(start) % chainTxsPage !== 0)
+      return c.text("start index must be a multiple of 25", 400);
+    return c.json(blockTxs(c.req.param("hash"), start));
+  });
   app.get("/block/:hash/status", (c) => {
     const cb = blockParam(c.req.param("hash"));
     if (!chain.isInBestChain(cb)) return c.json({ in_best_chain: false });
