@@ -11,8 +11,6 @@ export type ChainTx = {
   prevouts: (Prevout | null)[];
   fee: bigint;
   vsize: number;
-  /** Milliseconds of the injected clock when it entered the mempool (or was mined, for coinbases). */
-  firstSeen: number;
 };
 
 export type ChainBlock = { block: Block; hash: string; height: number; txs: ChainTx[]; mediantime: number };
@@ -111,7 +109,7 @@ export function createRegtestChain(options: RegtestChainOptions) {
   }
 
   function chainTxOf(tx: Transaction, prevouts: (Prevout | null)[], fee = 0n): ChainTx {
-    return { tx, txid: tx.getId(), prevouts, fee, vsize: tx.virtualSize(), firstSeen: now() };
+    return { tx, txid: tx.getId(), prevouts, fee, vsize: tx.virtualSize() };
   }
 
   /** The mempool transactions spending `txid`'s outputs, and theirs, recursively. */
@@ -313,8 +311,7 @@ export function createRegtestChain(options: RegtestChainOptions) {
       for (const old of candidates) {
         if (drop.has(old.txid)) continue;
         try {
-          const { entry } = validate(old.tx, false);
-          addToPool({ ...entry, firstSeen: old.firstSeen });
+          addToPool(validate(old.tx, false).entry);
         } catch (err) {
           if (!(err instanceof RejectedTransaction)) throw err;
         }

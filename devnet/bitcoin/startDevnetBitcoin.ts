@@ -19,7 +19,7 @@ export type StartDevnetBitcoinOptions = {
   blockTimeMs?: number;
   /** How many funded test accounts (default 5). */
   accounts?: number;
-  /** Clock for block timestamps and mempool times, in milliseconds. */
+  /** Clock for block timestamps, in milliseconds (tests can pin it). */
   now?: () => number;
 };
 
