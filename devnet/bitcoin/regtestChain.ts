@@ -76,7 +76,11 @@ export function createRegtestChain(options: RegtestChainOptions) {
         unspent.set(outpoint(entry.txid, vout), { script: out.script, value: out.value });
         scripts.add(Buffer.from(out.script).toString("hex"));
       });
-      for (const s of scripts) history.set(s, [...(history.get(s) ?? []), entry.txid]);
+      for (const s of scripts) {
+        const txids = history.get(s);
+        if (txids) txids.push(entry.txid);
+        else history.set(s, [entry.txid]);
+      }
     }
   }
 

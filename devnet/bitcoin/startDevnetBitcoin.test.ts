@@ -59,6 +59,12 @@ describe("startDevnetBitcoin", () => {
     expect(await json(`/address/${btc.depository.address}/utxo`)).toEqual([]);
   });
 
+  it("refuses a port already in use with a clear error", async () => {
+    await expect(startDevnetBitcoin({ port: btc.port, blockTimeMs: 0 })).rejects.toThrow(
+      new RegExp(`cannot start the devnet Esplora on port ${btc.port}: .*EADDRINUSE`),
+    );
+  });
+
   it("accepts a payment with change and an OP_RETURN, shows it in the mempool, then confirms it", async () => {
     const [alice, bob] = [btc.accounts[0]!, btc.accounts[1]!];
     const input = await funding(alice.address);
