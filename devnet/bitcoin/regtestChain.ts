@@ -97,7 +97,7 @@ export function createRegtestChain(options: RegtestChainOptions) {
       transactions: transactions.map((t) => t.tx),
       coinbase: coinbase && { script: minerScript, value: subsidy + coinbase.fees, tag: blocksBuilt++ },
     });
-    const txs = coinbase ? [chainTxOf(block.transactions![0]!, []), ...transactions] : transactions;
+    const txs = coinbase ? [chainTxOf(block.transactions![0]!, [null]), ...transactions] : transactions;
     const cb: ChainBlock = { block, hash: block.getId(), height, txs, mediantime: 0 };
     connect(cb);
     cb.mediantime = medianTimePast();
@@ -116,7 +116,7 @@ export function createRegtestChain(options: RegtestChainOptions) {
     return { tx, txid: tx.getId(), prevouts, fee, vsize: tx.virtualSize() };
   }
 
-  /** The mempool transactions spending `txid`'s outputs, and theirs, recursively. */
+  /** The given mempool transactions and every mempool transaction descending from them. */
   function descendants(txids: Iterable<string>): Set<string> {
     const found = new Set<string>();
     const queue = [...txids];

@@ -132,7 +132,12 @@ describe("startDevnetBitcoin", () => {
     const txids = await json<string[]>(`/block/${hash}/txids`);
     expect(txids[1]).toBe(txid);
     // The miner's coinbase: the regtest subsidy plus the one fee in the block.
-    expect((await json(`/tx/${txids[0]}`)).vout[0]).toMatchObject({
+    const coinbase = await json(`/tx/${txids[0]}`);
+    expect(coinbase.vin).toEqual([
+      expect.objectContaining({ txid: "0".repeat(64), vout: 0xffffffff, prevout: null, is_coinbase: true }),
+    ]);
+    expect(coinbase.fee).toBe(0);
+    expect(coinbase.vout[0]).toMatchObject({
       scriptpubkey_address: btc.miner.address,
       value: 5_000_001_000,
     });
