@@ -144,3 +144,28 @@ describe("createRegtestChain", () => {
     expect(reason(() => chain.submit(tx.toHex()))).toBe("Transaction already in block chain");
   });
 });
+
+describe("createRegtestChain replacement rules", () => {
+  it("wants a replacement to beat the evicted fees in total, by its own size at 1 sat/vB", () => {
+    const { chain, fundingTxids } = newChain();
+    // A large, low-rate original: ten outputs, 2,000 sats of fee.
+    const psbt = new Psbt({ network });
+    psbt.addInput({ hash: fundingTxids[0]!, index: 0, witnessUtxo: { script: p2wpkh.output!, value } });
+    for (let i = 0; i < 10; i++) psbt.addOutput({ address: payee, value: (value - 2_000n) / 10n });
+    psbt.signAllInputs(key).finalizeAllInputs();
+    const original = psbt.extractTransaction();
+    chain.submit(original.toHex());
+
+    // A small replacement pays a higher rate but less in total, then more but by less than its 110 vB.
+    expect(reason(() => chain.submit(spend(chain, fundingTxids[0]!, "p2wpkh", 1_500n).toHex()))).toBe(
+      `insufficient fee, rejecting replacement ${spend(chain, fundingTxids[0]!, "p2wpkh", 1_500n).getId()}, less fees than conflicting txs; 0.00001500 < 0.00002000`,
+    );
+    expect(reason(() => chain.submit(spend(chain, fundingTxids[0]!, "p2wpkh", 2_050n).toHex()))).toMatch(
+      /not enough additional fees to relay; 0\.00000050 < 0\.00000110$/,
+    );
+    expect(chain.mempool().map((t) => t.txid)).toEqual([original.getId()]);
+    const replacement = spend(chain, fundingTxids[0]!, "p2wpkh", 2_110n);
+    expect(chain.submit(replacement.toHex())).toBe(replacement.getId());
+    expect(chain.mempool().map((t) => t.txid)).toEqual([replacement.getId()]);
+  });
+});

@@ -191,10 +191,10 @@ export function createRegtestChain(options: RegtestChainOptions) {
             `insufficient fee, rejecting replacement ${txid}; new feerate ${rate(entry)} BTC/kvB <= old feerate ${rate(old)} BTC/kvB`,
           );
       }
-      if (entry.fee <= evictedFees)
+      if (entry.fee < evictedFees)
         throw new RejectedTransaction(
           -26,
-          `insufficient fee, rejecting replacement ${txid}, less fees than conflicting txs; ${btc(entry.fee)} <= ${btc(evictedFees)}`,
+          `insufficient fee, rejecting replacement ${txid}, less fees than conflicting txs; ${btc(entry.fee)} < ${btc(evictedFees)}`,
         );
       if (entry.fee - evictedFees < BigInt(entry.vsize))
         throw new RejectedTransaction(
