@@ -66,6 +66,14 @@ module.exports = {
       to: { path: CHAIN_SDKS, dependencyTypesNot: ["type-only"] },
     },
     {
+      name: "devnet-bitcoin-stays-devnet",
+      comment:
+        "devnet/bitcoin/ is a stand-in for a real Esplora: only the devnet, the dev role (npm start), tests and benchmarks may use it.",
+      severity: "error",
+      from: { pathNot: ["^devnet/", "^src/roles/runDev\\.ts$", TESTS] },
+      to: { path: "^devnet/bitcoin/" },
+    },
+    {
       name: "web-imports-nothing-of-ours",
       severity: "error",
       from: { path: "^web/" },

@@ -39,7 +39,10 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "schema/requests.ts": 'import { queues } from "../jobs/queues.js";\nexport const r = queues;\n',
       "src/domain/money.ts": 'import { r } from "../../schema/requests.js";\nexport const m = r;\n',
       "indexers/poller/startPoller.ts": 'import { queues } from "../../jobs/queues.js";\nexport const p = queues;\n',
-      "indexers/bitcoin/source.ts": 'import { r } from "../../schema/requests.js";\nexport const b = r;\n',
+      "indexers/bitcoin/writer.ts": 'import { r } from "../../schema/requests.js";\nexport const b = r;\n',
+      "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
+      "indexers/bitcoin/source.ts":
+        'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const s = esplora;\n',
     });
     expect(code, output).not.toBe(0);
     for (const rule of [
@@ -48,7 +51,8 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "schema-imports-no-jobs-or-gateway: schema/requests.ts → jobs/queues.ts",
       "domain-imports-nothing-of-ours: src/domain/money.ts → schema/requests.ts",
       "indexers-record-facts-only: indexers/poller/startPoller.ts → jobs/queues.ts",
-      "indexers-record-facts-only: indexers/bitcoin/source.ts → schema/requests.ts",
+      "indexers-record-facts-only: indexers/bitcoin/writer.ts → schema/requests.ts",
+      "devnet-bitcoin-stays-devnet: indexers/bitcoin/source.ts → devnet/bitcoin/esploraApp.ts",
     ]) {
       expect(output).toContain(rule);
     }
@@ -61,6 +65,9 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "src/chains/evm/evmAdapter.ts": 'import { keccak256 } from "viem";\nexport const e = keccak256;\n',
       "schema/requests.ts": "export const r = 1;\n",
       "jobs/fill.ts": 'import { r } from "../schema/requests.js";\nexport const f = r;\n',
+      "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
+      "src/roles/runDev.ts":
+        'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
     });
     expect(code, output).toBe(0);
   });
