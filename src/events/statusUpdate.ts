@@ -1,4 +1,5 @@
 import type { OutboxEvent } from "../../schema/statusEvents.js";
+import { anyAddressKey } from "../chains/vmFamilies.js";
 import { failReasonAtEdge, orNotApplicable } from "../domain/failReasons.js";
 import type { RequestStatus } from "../domain/requestStatus.js";
 
@@ -49,10 +50,14 @@ export type StatusUpdate = {
   body: StatusUpdatedBody;
 };
 
-/** The keys an update is delivered under, one per thing a subscriber follows (lower-cased where the spec's are hex). */
+/**
+ * The keys an update is delivered under, one per thing a subscriber follows. A wallet is keyed as its chain family
+ * compares addresses (`anyAddressKey`: EVM's lower-cased, a case-sensitive family's as it is), by the publisher and
+ * the subscriber alike.
+ */
 export const statusUpdateKey = {
   request: (requestId: string) => `id:${requestId.toLowerCase()}`,
-  wallet: (wallet: string) => `wallet:${wallet.toLowerCase()}`,
+  wallet: (walletKey: string) => `wallet:${walletKey}`,
   chain: (chainId: number) => `chain:${chainId}`,
   apiKey: (apiKeyId: string) => `key:${apiKeyId}`,
 };
@@ -76,7 +81,7 @@ export function toStatusUpdate(event: OutboxEvent, now: number): StatusUpdate {
   return {
     eventId: event.id.toString(),
     requestId: event.requestId,
-    wallets: [...new Set([event.user.toLowerCase(), event.recipient.toLowerCase()])],
+    wallets: [...new Set([event.user, event.recipient].map((wallet) => anyAddressKey(wallet) ?? wallet))],
     chainIds: [...new Set([event.originChainId, event.destinationChainId])],
     apiKeyId: event.apiKeyId,
     apiKeyIntegrator: event.apiKeyIntegrator,
