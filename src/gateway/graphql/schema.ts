@@ -4,6 +4,7 @@ import "./types/amount.js";
 import "./types/chain.js";
 import "./types/currency.js";
 import "./types/deposit.js";
+import "./types/explorerRequests.js";
 import "./types/fill.js";
 import "./types/quote.js";
 import "./types/request.js";

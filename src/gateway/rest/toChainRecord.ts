@@ -1,5 +1,6 @@
 import type { ChainAdapter } from "../../chains/adapter.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
+import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
 
 /** The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. */
 export function toChainRecord(adapter: ChainAdapter, availability: ChainAvailability) {
@@ -39,7 +40,7 @@ export function toChainRecord(adapter: ChainAdapter, availability: ChainAvailabi
     wsRpcUrl: chain.wsUrl ?? "",
     explorerUrl: chain.explorerUrl,
     explorerName: chain.explorerUrl ? "Explorer" : "",
-    explorerPaths: { transaction: "/tx/{TX_HASH}" },
+    explorerPaths: { ...EXPLORER_PATHS },
     depositEnabled: availability.depositEnabled,
     tokenSupport: "All",
     disabled: availability.disabled,

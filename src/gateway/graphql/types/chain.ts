@@ -2,9 +2,17 @@ import type { ChainConfig } from "../../../chains/chainConfig.js";
 import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
 import { builder } from "../builder.js";
 import { CurrencyRef } from "./currency.js";
+import { EXPLORER_PATHS } from "../../../chains/explorerPaths.js";
 
 // Declared before it is implemented: Chain and Currency refer to each other.
 export const ChainRef = builder.objectRef<ChainConfig>("Chain");
+
+const ExplorerPathsRef = builder.objectRef<typeof EXPLORER_PATHS>("ExplorerPaths").implement({
+  description: "Paths under explorerUrl, as GET /chains has them.",
+  fields: (t) => ({
+    transaction: t.exposeString("transaction", { description: "{TX_HASH} is replaced by the transaction hash." }),
+  }),
+});
 
 ChainRef.implement({
   description: "A chain the service bridges from and to.",
@@ -16,6 +24,7 @@ ChainRef.implement({
     httpRpcUrl: t.exposeString("rpcUrl"),
     wsRpcUrl: t.string({ nullable: true, resolve: (chain) => chain.wsUrl ?? null }),
     explorerUrl: t.exposeString("explorerUrl"),
+    explorerPaths: t.field({ type: ExplorerPathsRef, resolve: () => EXPLORER_PATHS }),
     blockTimeSeconds: t.exposeFloat("blockTimeSeconds"),
     depository: t.exposeString("depository", { description: "The contract deposits are sent to on this chain." }),
     receiver: t.exposeString("receiver", { description: "The contract fills are made through on this chain." }),
