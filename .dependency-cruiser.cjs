@@ -5,8 +5,9 @@
 const CHAIN_SDKS =
   "(^|/)node_modules/(viem|bitcoinjs-lib|ecpair|bip32|@bitcoinerlab/secp256k1|tiny-secp256k1|@solana/web3\\.js|litesvm|@ton/[^/]+)/";
 const TESTS = "(\\.test\\.ts$|^test/|^bench/)";
-// The composition roots start the gateway and the schema printer reads it; nothing else may depend on it.
-const COMPOSITION_ROOTS = "^(src/roles/|src/cli\\.ts$|scripts/printGraphqlSchema\\.ts$)";
+// The composition roots start the gateway, the schema printer reads it and the web build runs its bundler; nothing
+// else may depend on it.
+const COMPOSITION_ROOTS = "^(src/roles/|src/cli\\.ts$|scripts/(printGraphqlSchema|buildWeb)\\.ts$)";
 
 module.exports = {
   forbidden: [
@@ -82,7 +83,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(\\.ponder|\\.devnet|generated)/" },
+    exclude: { path: "(^|/)(\\.ponder|\\.devnet|generated)/|^web/dist/" },
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
   },

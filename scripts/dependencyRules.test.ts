@@ -43,6 +43,7 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
       "indexers/bitcoin/source.ts":
         'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const s = esplora;\n',
+      "web/src/App.tsx": 'import { m } from "../../src/domain/money.js";\nexport const App = () => <p>{m}</p>;\n',
     });
     expect(code, output).not.toBe(0);
     for (const rule of [
@@ -53,12 +54,13 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "indexers-record-facts-only: indexers/poller/startPoller.ts → jobs/queues.ts",
       "indexers-record-facts-only: indexers/bitcoin/writer.ts → schema/requests.ts",
       "devnet-bitcoin-stays-devnet: indexers/bitcoin/source.ts → devnet/bitcoin/esploraApp.ts",
+      "web-imports-nothing-of-ours: web/src/App.tsx → src/domain/money.ts",
     ]) {
       expect(output).toContain(rule);
     }
   });
 
-  it("passes the allowed directions: jobs → schema, the adapter → its SDK, a composition root → the gateway", () => {
+  it("passes the allowed directions: jobs → schema, the adapter → its SDK, a composition root → the gateway, web → npm", () => {
     const { code, output } = check({
       "src/gateway/server.ts": "export const server = 1;\n",
       "src/roles/startApi.ts": 'import { server } from "../gateway/server.js";\nexport const a = server;\n',
@@ -68,6 +70,8 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
       "src/roles/runDev.ts":
         'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
+      "scripts/buildWeb.ts": 'import { server } from "../src/gateway/server.js";\nexport const b = server;\n',
+      "web/src/App.tsx": 'import { render } from "preact";\nexport const App = render;\n',
     });
     expect(code, output).toBe(0);
   });

@@ -15,6 +15,8 @@ import { type RateLimiter, createPostgresRateLimiter } from "./http/rateLimiter.
 import { DEFAULT_ROUTE_LIMITS, type RouteLimits } from "./http/routeLimits.js";
 import { DEFAULT_V2_THROTTLE } from "../requests/v2Deprecation.js";
 import type { ThrottleSchedule } from "../throttleSchedule.js";
+import { ensureWebBundle } from "./web/buildWebBundle.js";
+import { webRoutes } from "./web/webRoutes.js";
 import { createStatusFeed } from "./ws/createStatusFeed.js";
 import { limitConnectionsPerAddress } from "./ws/limitConnectionsPerAddress.js";
 import { routeUpgrades } from "./ws/routeUpgrades.js";
@@ -88,6 +90,9 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     rateLimit(limits, GRAPHQL_RATE_LIMIT),
     (c) => graphql.fetch(c.req.raw),
   );
+  // The public explorer, a client of /graphql like any other; built on the first start after `npm ci`.
+  await ensureWebBundle();
+  app.route("/", webRoutes());
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
     started.once("error", reject);

@@ -69,6 +69,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       apiUrl,
       graphqlUrl: `${apiUrl}/graphql`,
       wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
+      // The public explorer (web/), served by the gateway.
+      dashboardUrl: `${apiUrl}/explorer/`,
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
       solver: devnet.solver.address,
@@ -146,7 +148,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
 
     process.stdout.write(
       `\nCrossfill devnet is running (queues on ${queues.kind}, database ${config.DATABASE_URL ? "from DATABASE_URL" : "embedded"}).\n` +
-        `Manifest: ${manifestPath}\n${JSON.stringify(manifest, null, 2)}\n\nTry: curl ${apiUrl}/chains\nCtrl-C stops everything.\n`,
+        `Manifest: ${manifestPath}\n${JSON.stringify(manifest, null, 2)}\n\nTry: curl ${apiUrl}/chains, or open ${manifest.dashboardUrl}\nCtrl-C stops everything.\n`,
     );
     return shutdown;
   } catch (error) {

@@ -1,0 +1,65 @@
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const WEB = fileURLToPath(new URL("../../../web/", import.meta.url));
+/** Where the built explorer lives: index.html and the content-hashed files under assets/. */
+export const WEB_DIST = path.join(WEB, "dist");
+/** The URL path the hashed files are served under. */
+export const WEB_ASSETS_PATH = "/explorer/assets/";
+
+/**
+ * Bundles web/ (Preact) with esbuild into web/dist: content-hashed script and style, and an index.html naming
+ * them. Built in a scratch folder and renamed into place, so a reader never sees half a build.
+ */
+export async function buildWebBundle(): Promise<void> {
+  const scratch = `${WEB_DIST}.${process.pid}.${Date.now()}`;
+  const result = await build({
+    entryPoints: [path.join(WEB, "src", "main.tsx")],
+    outdir: path.join(scratch, "assets"),
+    entryNames: "[name]-[hash]",
+    assetNames: "[name]-[hash]",
+    bundle: true,
+    minify: true,
+    sourcemap: false,
+    format: "esm",
+    target: "es2020",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    metafile: true,
+    logLevel: "warning",
+  });
+  const outputs = Object.keys(result.metafile.outputs).map((file) => path.basename(file));
+  const script = outputs.find((file) => file.endsWith(".js"));
+  const style = outputs.find((file) => file.endsWith(".css"));
+  writeFileSync(
+    path.join(scratch, "index.html"),
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Crossfill explorer</title>${style ? `<link rel="stylesheet" href="${WEB_ASSETS_PATH}${style}">` : ""}
+<script type="module" src="${WEB_ASSETS_PATH}${script}"></script></head>
+<body><div id="app"></div><noscript>The explorer needs JavaScript; the API is at /graphql.</noscript></body></html>
+`,
+  );
+  const previous = `${scratch}.old`;
+  try {
+    if (existsSync(WEB_DIST)) renameSync(WEB_DIST, previous);
+    renameSync(scratch, WEB_DIST);
+  } finally {
+    rmSync(previous, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Builds the bundle unless one is there: `npm ci && npm start` serves the explorer with no extra step. */
+export async function ensureWebBundle(): Promise<void> {
+  const index = path.join(WEB_DIST, "index.html");
+  if (existsSync(index)) return;
+  try {
+    await buildWebBundle();
+  } catch (error) {
+    // Another process starting at the same moment may have put its build in place first: that one serves.
+    if (!existsSync(index)) throw error;
+  }
+}

@@ -1,0 +1,181 @@
+import { useEffect, useState } from "preact/hooks";
+import { formatUnits } from "./formatUnits";
+import { graphqlRequest } from "./graphqlRequest";
+import { liveClient } from "./liveClient";
+import { REQUEST, REQUEST_UPDATED } from "./queries";
+import { reasonInWords } from "./reasonInWords";
+import { StatusBadge } from "./StatusBadge";
+import { TransactionLink } from "./TransactionLink";
+import { useChains } from "./useChains";
+import type { RequestDetail } from "./types";
+
+const FEES = ["execution", "platform", "app", "swap", "sponsored"] as const;
+
+/** One request, kept current by the requestUpdated subscription: no reload needed from waiting to success. */
+export function RequestPage({ id }: { id: string }) {
+  const chains = useChains();
+  const [request, setRequest] = useState<RequestDetail | null | undefined>();
+  const [error, setError] = useState<string | undefined>();
+
+  useEffect(() => {
+    let current = true;
+    const load = () =>
+      graphqlRequest<{ request: RequestDetail | null }>(REQUEST, { id })
+        .then((data) => current && setRequest(data.request))
+        .catch((failure: Error) => current && setError(failure.message));
+    setRequest(undefined);
+    load();
+    // Read again on every (re)connection too: an update sent while the socket was down is not replayed.
+    const client = liveClient();
+    const offConnected = client.on("connected", load);
+    const stop = client.subscribe<{ requestUpdated: { request: RequestDetail } }>(
+      { query: REQUEST_UPDATED, variables: { id } },
+      {
+        next: (result) => current && result.data && setRequest(result.data.requestUpdated.request),
+        error: () => {},
+        complete: () => {},
+      },
+    );
+    return () => {
+      current = false;
+      offConnected();
+      stop();
+    };
+  }, [id]);
+
+  if (error)
+    return (
+      <main>
+        <p role="alert">Could not load the request: {error}</p>
+      </main>
+    );
+  if (request === undefined)
+    return (
+      <main aria-busy="true">
+        <p>Loading request…</p>
+      </main>
+    );
+  if (request === null)
+    return (
+      <main>
+        <h1>Request not found</h1>
+        <p>
+          No request has the id <span class="hash">{id}</span>.
+        </p>
+      </main>
+    );
+
+  const chain = (chainId: number) => chains.find((candidate) => candidate.id === chainId);
+  const chainName = (chainId: number) => chain(chainId)?.displayName ?? `chain ${chainId}`;
+  const input = request.route.actual.origin.inputCurrency;
+  const output = request.route.actual.destination?.outputCurrency;
+  const failedFill = request.failedTransaction?.txHash;
+  return (
+    <main>
+      <h1>
+        Request <span class="hash">{request.id}</span>
+      </h1>
+      <p aria-live="polite" class="current-status">
+        Status: <StatusBadge status={request.status} />
+      </p>
+      {request.failReason && (
+        <p class="reason">
+          Failed: {reasonInWords(request.failReason)} (<code>{request.failReason}</code>)
+        </p>
+      )}
+
+      <section aria-labelledby="route-title">
+        <h2 id="route-title">Route</h2>
+        <dl class="route">
+          <dt>From</dt>
+          <dd>
+            {chainName(request.originChainId)}
+            {input && ` · ${input.amountFormatted} ${input.currency.symbol} ($${input.amountUsd})`}
+            <div class="hash">{request.user}</div>
+          </dd>
+          <dt>To</dt>
+          <dd>
+            {chainName(request.destinationChainId)}
+            {output && ` · ${output.amountFormatted} ${output.currency.symbol} ($${output.amountUsd})`}
+            <div class="hash">{request.recipient}</div>
+          </dd>
+        </dl>
+      </section>
+
+      <section aria-labelledby="tx-title">
+        <h2 id="tx-title">Transactions</h2>
+        {request.deposits.length + request.fills.length === 0 && !failedFill && <p>None yet.</p>}
+        <ul class="transactions">
+          {request.deposits.map((deposit) => (
+            <TransactionLink
+              key={deposit.txHash}
+              chain={chain(deposit.chainId)}
+              txHash={deposit.txHash}
+              label="Deposit"
+            />
+          ))}
+          {request.fills.map((fill) => (
+            <TransactionLink key={fill.txHash} chain={chain(fill.chainId)} txHash={fill.txHash} label="Fill" />
+          ))}
+          {failedFill && (
+            <TransactionLink chain={chain(request.destinationChainId)} txHash={failedFill} label="Failed fill" />
+          )}
+        </ul>
+      </section>
+
+      {request.refunds.length > 0 && (
+        <section aria-labelledby="refunds-title">
+          <h2 id="refunds-title">Refunds</h2>
+          <ul class="refunds">
+            {request.refunds.map((refund, index) => {
+              const symbol = refund.currency?.symbol ?? "";
+              const amount = refund.amount ?? refund.deposited;
+              return (
+                <li key={index}>
+                  Refund {refund.status}: {refund.currency ? formatUnits(amount, refund.currency.decimals) : amount}{" "}
+                  {symbol} because {reasonInWords(refund.reason).toLowerCase()}
+                  {refund.txHash && (
+                    <ul>
+                      <TransactionLink chain={chain(refund.chainId)} txHash={refund.txHash} label="Refund" />
+                    </ul>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="fees-title">
+        <h2 id="fees-title">Fees</h2>
+        <table class="fees">
+          <tbody>
+            {FEES.map((name) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>
+                  {request.fees.actual[name].amountFormatted} {request.fees.currency.symbol}
+                </td>
+                <td>${request.fees.actual[name].usd}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="timeline-title">
+        <h2 id="timeline-title">Timeline</h2>
+        <ol class="timeline">
+          {request.statusEvents.map((event) => (
+            <li key={event.id}>
+              <time dateTime={event.createdAt}>{new Date(event.createdAt).toLocaleString()}</time>{" "}
+              <StatusBadge status={event.status} />
+              {event.failReason && ` — ${reasonInWords(event.failReason)}`}
+              {event.refundFailReason && ` — refund: ${reasonInWords(event.refundFailReason)}`}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </main>
+  );
+}

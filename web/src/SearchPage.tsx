@@ -1,0 +1,88 @@
+import { useEffect, useState } from "preact/hooks";
+import { graphqlRequest } from "./graphqlRequest";
+import { liveClient } from "./liveClient";
+import { CHAIN_UPDATED, EXPLORER_REQUESTS } from "./queries";
+import { RequestList } from "./RequestList";
+import { useChains } from "./useChains";
+import type { RequestSummary } from "./types";
+
+const RECENT = 10;
+
+/**
+ * The explorer's first screen: one search box (what the listing's `term` takes) and the newest requests, refreshed
+ * when any chain's requests change. With a term (`#/search/<term>`), its matches; a single match opens its page.
+ */
+export function SearchPage({ term }: { term?: string }) {
+  const chains = useChains();
+  const [requests, setRequests] = useState<RequestSummary[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [input, setInput] = useState(term ?? "");
+
+  useEffect(() => {
+    let current = true;
+    const load = () =>
+      graphqlRequest<{ explorerRequests: RequestSummary[] }>(EXPLORER_REQUESTS, { term: term ?? null, first: RECENT })
+        .then(({ explorerRequests }) => {
+          if (!current) return;
+          if (term && explorerRequests.length === 1) location.replace(`#/request/${explorerRequests[0].id}`);
+          else {
+            setRequests(explorerRequests);
+            setError(undefined);
+          }
+        })
+        .catch((failure: Error) => current && setError(failure.message));
+    setRequests(undefined);
+    load();
+    // The recent list follows every chain's updates; a burst of them refreshes it once.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      clearTimeout(timer);
+      timer = setTimeout(load, 300);
+    };
+    const stops = term
+      ? []
+      : chains.map((chain) =>
+          liveClient().subscribe(
+            { query: CHAIN_UPDATED, variables: { chainId: chain.id } },
+            { next: refresh, error: () => {}, complete: () => {} },
+          ),
+        );
+    return () => {
+      current = false;
+      clearTimeout(timer);
+      stops.forEach((stop) => stop());
+    };
+  }, [term, chains]);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const value = input.trim();
+    if (value) location.hash = `#/search/${encodeURIComponent(value)}`;
+  };
+
+  return (
+    <main>
+      <form role="search" onSubmit={submit} class="search">
+        <label for="term">Search requests</label>
+        <div class="row">
+          <input
+            id="term"
+            type="search"
+            value={input}
+            onInput={(event) => setInput((event.target as HTMLInputElement).value)}
+            placeholder="Request id, transaction hash, wallet or deposit address"
+            autocomplete="off"
+            spellcheck={false}
+          />
+          <button type="submit">Search</button>
+        </div>
+      </form>
+      <section aria-labelledby="list-title" aria-busy={requests === undefined}>
+        <h2 id="list-title">{term ? `Requests matching “${term}”` : "Recent requests"}</h2>
+        {error && <p role="alert">Could not load requests: {error}</p>}
+        {requests?.length === 0 && <p>{term ? "No request matches." : "No requests yet."}</p>}
+        {requests && <RequestList requests={requests} chains={chains} />}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,58 @@
+/** The shapes of the query answers in queries.ts. */
+export type Chain = { id: number; displayName: string; explorerUrl: string; explorerPaths: { transaction: string } };
+
+type Amount = { amountFormatted: string; amountUsd?: string; currency: { symbol: string } };
+type FeeComponent = { amountFormatted: string; usd: string };
+type Transaction = { txHash: string; chainId: number };
+
+export type StatusEvent = {
+  id: string;
+  status: string;
+  createdAt: string;
+  failReason: string | null;
+  refundFailReason: string | null;
+};
+
+export type Refund = {
+  txHash: string | null;
+  chainId: number;
+  status: string;
+  reason: string;
+  amount: string | null;
+  deposited: string;
+  currency: { symbol: string; decimals: number } | null;
+};
+
+export type RequestDetail = {
+  id: string;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+  failReason: string | null;
+  refundFailReason: string | null;
+  user: string;
+  recipient: string;
+  originChainId: number;
+  destinationChainId: number;
+  route: {
+    actual: { origin: { inputCurrency: Amount | null }; destination: { outputCurrency: Amount | null } | null };
+  };
+  fees: {
+    actual: Record<"execution" | "platform" | "app" | "swap" | "sponsored", FeeComponent>;
+    currency: { symbol: string };
+  };
+  deposits: Transaction[];
+  fills: Transaction[];
+  failedTransaction: { txHash: string | null } | null;
+  refunds: Refund[];
+  statusEvents: StatusEvent[];
+};
+
+export type RequestSummary = {
+  id: string;
+  status: string;
+  createdAt: string;
+  originChainId: number;
+  destinationChainId: number;
+  route: { actual: { origin: { inputCurrency: Amount | null } } };
+};
