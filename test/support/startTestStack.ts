@@ -45,6 +45,8 @@ export async function startTestStack(
     /** The first webhook retry's delay (production: 1 min); tests of retries shrink it. */
     webhookRetryBaseMs?: number;
     stuckFill?: StuckFillPolicy;
+    /** The API's chains get `<explorerUrl>/<chain id>` as explorerUrl (the devnet has no explorer): for link tests. */
+    explorerUrl?: string;
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -106,9 +108,12 @@ export async function startTestStack(
       });
       stops.push(() => worker.close());
     }
+    const explorerUrl = options.explorerUrl;
     const api = await startApi({
       pool,
-      chains: devnet.chains,
+      chains: explorerUrl
+        ? devnet.chains.map((chain) => ({ ...chain, explorerUrl: `${explorerUrl}/${chain.id}` }))
+        : devnet.chains,
       solver: devnet.solver,
       logger,
       host: "127.0.0.1",

@@ -148,6 +148,7 @@ export function RequestPage({ id }: { id: string }) {
 
       <section aria-labelledby="fees-title">
         <h2 id="fees-title">Fees</h2>
+        <p>Negative is a cost to the user.</p>
         <table class="fees">
           <tbody>
             {FEES.map((name) => (
@@ -156,7 +157,7 @@ export function RequestPage({ id }: { id: string }) {
                 <td>
                   {request.fees.actual[name].amountFormatted} {request.fees.currency.symbol}
                 </td>
-                <td>${request.fees.actual[name].usd}</td>
+                <td>USD {request.fees.actual[name].usd}</td>
               </tr>
             ))}
           </tbody>

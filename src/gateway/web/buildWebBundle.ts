@@ -37,7 +37,7 @@ export async function buildWebBundle(): Promise<void> {
     path.join(scratch, "index.html"),
     `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Crossfill explorer</title>${style ? `<link rel="stylesheet" href="${WEB_ASSETS_PATH}${style}">` : ""}
+<title>Crossfill explorer</title><link rel="icon" href="data:,">${style ? `<link rel="stylesheet" href="${WEB_ASSETS_PATH}${style}">` : ""}
 <script type="module" src="${WEB_ASSETS_PATH}${script}"></script></head>
 <body><div id="app"></div><noscript>The explorer needs JavaScript; the API is at /graphql.</noscript></body></html>
 `,

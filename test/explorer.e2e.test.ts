@@ -1,0 +1,119 @@
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, CHROMIUM, haveChromium } from "./support/launchChromium.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { postBridgeQuote } from "./support/postQuote.js";
+import { sendSteps } from "./support/sendSteps.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+const EXPLORER = "https://explorer.test";
+const IMAGES = new URL("../docs/images/", import.meta.url);
+// The README's pictures are taken again only when asked, so a test run leaves the tree as it was.
+const screenshot = (page: Page, name: string) =>
+  process.env.UPDATE_SCREENSHOTS
+    ? page.screenshot({ path: new URL(name, IMAGES).pathname, fullPage: true })
+    : undefined;
+
+if (!haveChromium) console.warn(`explorer e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () => {
+  let stack: TestStack;
+  let browser: Browser;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startTestStack({ explorerUrl: EXPLORER }), launchChromium()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** A quoted native bridge, not yet deposited. */
+  async function quoteBridge() {
+    const [origin, destination] = stack.devnet.chains;
+    const response = await postBridgeQuote(
+      stack.api.url,
+      stack.devnet.accounts[0],
+      { origin, destination },
+      10n ** 17n,
+      {
+        recipient: stack.devnet.accounts[1].address,
+      },
+    );
+    expect(response.status).toBe(200);
+    return { quote: response.body, requestId: response.body.steps[0].requestId as string, origin, destination };
+  }
+
+  async function openPage(width = 1024): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+    // Anything the page fetches from another origin would break offline and the CSP: none may be asked for.
+    page.on("request", (request) => {
+      if (new URL(request.url()).host !== new URL(stack.api.url).host) problems.push(`fetched ${request.url()}`);
+    });
+    (page as Page & { problems: string[] }).problems = problems;
+    return page;
+  }
+  const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
+  /** Waits until the element shows the text (the page renders asynchronously). */
+  const showing = (locator: Locator, text: RegExp, timeout = 10_000) =>
+    locator.filter({ hasText: text }).first().waitFor({ timeout });
+
+  it("watches a request page go from waiting to success live, without a reload", async () => {
+    const { quote, requestId, origin } = await quoteBridge();
+    const page = await openPage(390);
+    await page.goto(`${stack.api.url}/explorer/#/request/${requestId}`);
+    const status = page.locator(".current-status [data-status]");
+    await showing(status, /waiting/);
+    await page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
+
+    const { deposit } = await sendSteps(quote, stack.devnet.accounts[0], origin);
+    await showing(status, /success/, 30_000);
+    // The same document all along: the subscription moved it, not a reload.
+    expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBe(true);
+    expect(await page.locator(".timeline [data-status]").allTextContents()).toEqual([
+      expect.stringContaining("waiting"),
+      expect.stringContaining("pending"),
+      expect.stringContaining("submitted"),
+      expect.stringContaining("success"),
+    ]);
+    expect(
+      await page.getByRole("link", { name: new RegExp(`Deposit transaction ${deposit}`) }).getAttribute("href"),
+    ).toBe(`${EXPLORER}/${origin.id}/tx/${deposit}`);
+    // Phone width: nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    await screenshot(page, "explorer-request-phone.png");
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it("finds a bridged request by its deposit hash from the search box and shows success with the fill's link", async () => {
+    const { quote, requestId, origin, destination } = await quoteBridge();
+    const { deposit } = await sendSteps(quote, stack.devnet.accounts[0], origin);
+    const { last } = await pollStatus(stack.api.url, requestId);
+    expect(last.status).toBe("success");
+    const fill = (last.txHashes as string[])[0];
+
+    const page = await openPage();
+    await page.goto(`${stack.api.url}/`);
+    await page.getByRole("heading", { name: "Recent requests" }).waitFor();
+    await showing(page.locator("ul.requests li"), new RegExp(requestId));
+    await screenshot(page, "explorer.png");
+
+    // Keyboard only: the search box is the first field, Enter searches.
+    const search = page.getByRole("searchbox");
+    expect(await search.getAttribute("placeholder")).toMatch(/transaction hash/);
+    await search.focus();
+    await page.keyboard.type(deposit);
+    await page.keyboard.press("Enter");
+    await page.waitForURL(new RegExp(`#/request/${requestId}$`));
+    await showing(page.locator(".current-status [data-status]"), /success/);
+    expect(await page.getByRole("link", { name: new RegExp(`Fill transaction ${fill}`) }).getAttribute("href")).toBe(
+      `${EXPLORER}/${destination.id}/tx/${fill}`,
+    );
+    await screenshot(page, "explorer-request.png");
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
