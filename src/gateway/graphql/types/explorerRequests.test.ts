@@ -1,0 +1,54 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../../../apiKeys/createApiKey.js";
+import { createStatusBus } from "../../../events/createStatusBus.js";
+import { createStatusFanout } from "../../../events/createStatusFanout.js";
+import { createTestGraphqlServer } from "../../../../test/support/createTestGraphqlServer.js";
+import { insertTestRequest } from "../../../../test/support/insertTestRequest.js";
+import { useMigratedDatabase } from "../../../../test/support/useMigratedDatabase.js";
+
+const QUERY = `query ($term: String, $first: Int) { explorerRequests(term: $term, first: $first) { id referrer } }`;
+
+describe("explorerRequests (the public explorer's search, no key)", () => {
+  const database = useMigratedDatabase();
+  const bus = createStatusBus();
+  let server: ReturnType<typeof createTestGraphqlServer>;
+  beforeAll(() => {
+    server = createTestGraphqlServer({ db: database.pool, statusUpdates: createStatusFanout(bus) });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await bus.close();
+  });
+
+  const gql = async (variables: Record<string, unknown>) => {
+    const response = await server.fetch(
+      new Request("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: QUERY, variables }),
+      }),
+    );
+    return (await response.json()) as { data?: { explorerRequests: { id: string; referrer: null }[] }; errors?: any[] };
+  };
+
+  it("lists the newest requests and finds one by a term, with no key and no integrator's data", async () => {
+    const key = await createApiKey(database.pool, randomBytes(32), { name: "acme" });
+    const user = `0x${randomBytes(20).toString("hex")}`;
+    const older = await insertTestRequest(database.pool, { user, apiKeyId: key.id, referrer: "acme.app" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const newer = await insertTestRequest(database.pool, { user });
+
+    const recent = await gql({ first: 2 });
+    expect(recent.errors).toBeUndefined();
+    expect(recent.data?.explorerRequests.map((request) => request.id)).toEqual([newer.id, older.id]);
+    expect((await gql({ term: older.id })).data?.explorerRequests).toEqual([{ id: older.id, referrer: null }]);
+    expect((await gql({ term: user.toUpperCase().replace("0X", "0x") })).data?.explorerRequests).toHaveLength(2);
+    expect((await gql({ term: `0x${"ab".repeat(32)}` })).data?.explorerRequests).toEqual([]);
+  });
+
+  it("refuses an empty term and pages beyond 20", async () => {
+    expect((await gql({ term: "  " })).errors?.[0].extensions.code).toBe("INVALID_INPUT");
+    expect((await gql({ first: 21 })).errors?.[0].extensions.code).toBe("INVALID_INPUT");
+  });
+});
