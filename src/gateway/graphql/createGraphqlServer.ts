@@ -157,6 +157,10 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: options.graphiql ? { subscriptionsProtocol: "WS", title: "Crossfill GraphQL" } : false,
+    // GraphiQL's code from the installed package, inlined in the page (yoga's default loads it from a CDN, blank
+    // offline); imported on first view, so a gateway that never serves it never parses its 9 MB.
+    renderGraphiQL: async (graphiqlOptions) =>
+      (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(graphiqlOptions),
     landingPage: false,
     // A fresh object per operation: the DataLoaders hang off it, so batching and caching never cross requests.
     context: (initial) => {
