@@ -2,7 +2,10 @@ import { useEffect, useState } from "preact/hooks";
 import { RequestPage } from "./RequestPage";
 import { SearchPage } from "./SearchPage";
 
-/** The explorer's pages by location hash: `#/request/<id>`, `#/search/<term>`, the first screen otherwise. */
+/**
+ * The explorer's pages by location hash (`#/request/<id>`, `#/search/<term>`) or the same under /explorer/; the
+ * first screen otherwise.
+ */
 export function App() {
   const [hash, setHash] = useState(location.hash);
   useEffect(() => {
@@ -10,7 +13,9 @@ export function App() {
     addEventListener("hashchange", follow);
     return () => removeEventListener("hashchange", follow);
   }, []);
-  const [, page, argument] = /^#\/(request|search)\/(.+)$/.exec(hash) ?? [];
+  // A path such as /explorer/request/<id> (a link shared without the hash) opens the same page.
+  const route = hash || location.pathname.replace(/^\/explorer/, "#");
+  const [, page, argument] = /^#\/(request|search)\/(.+)$/.exec(route) ?? [];
   return (
     <>
       <header>

@@ -16,6 +16,7 @@ export function RequestPage({ id }: { id: string }) {
   const chains = useChains();
   const [request, setRequest] = useState<RequestDetail | null | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [liveError, setLiveError] = useState<string | undefined>();
 
   useEffect(() => {
     let current = true;
@@ -24,6 +25,7 @@ export function RequestPage({ id }: { id: string }) {
         .then((data) => current && setRequest(data.request))
         .catch((failure: Error) => current && setError(failure.message));
     setRequest(undefined);
+    setLiveError(undefined);
     load();
     // Read again on every (re)connection too: an update sent while the socket was down is not replayed.
     const client = liveClient();
@@ -32,7 +34,7 @@ export function RequestPage({ id }: { id: string }) {
       { query: REQUEST_UPDATED, variables: { id } },
       {
         next: (result) => current && result.data && setRequest(result.data.requestUpdated.request),
-        error: () => {},
+        error: () => current && setLiveError("Live updates stopped; reload the page to see later changes."),
         complete: () => {},
       },
     );
@@ -78,6 +80,7 @@ export function RequestPage({ id }: { id: string }) {
       <p aria-live="polite" class="current-status">
         Status: <StatusBadge status={request.status} />
       </p>
+      {liveError && <p role="status">{liveError}</p>}
       {request.failReason && (
         <p class="reason">
           Failed: {reasonInWords(request.failReason)} (<code>{request.failReason}</code>)
