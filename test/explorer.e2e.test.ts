@@ -1,6 +1,10 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, CHROMIUM, haveChromium } from "./support/launchChromium.js";
+import { randomBytes } from "node:crypto";
+import { markRefundSent, queueRefund } from "../schema/refunds.js";
+import { transitionRequest } from "../schema/transitionRequest.js";
+import { insertTestRequest } from "./support/insertTestRequest.js";
+import { CHROMIUM, haveChromium, launchChromium } from "./support/launchChromium.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";
@@ -117,4 +121,60 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it("shows a failed request's reason in words, its timeline and its refund with the refund's link", async () => {
+    const request = await insertTestRequest(stack.pool);
+    const hash = () => `0x${randomBytes(32).toString("hex")}`;
+    const refundTx = hash();
+    const client = await stack.pool.connect();
+    try {
+      // As the fill and refund jobs record it: the fill refused, the deposit sent back.
+      await client.query("BEGIN");
+      await transitionRequest(client, { requestId: request.id, to: "pending" });
+      await transitionRequest(client, { requestId: request.id, to: "failure", failReason: "SOLVER_BALANCE_TOO_LOW" });
+      const refundId = await queueRefund(client, {
+        requestId: request.id,
+        deposit: {
+          chainId: request.originChainId,
+          txHash: hash(),
+          logIndex: 0,
+          currency: request.originCurrency,
+          amount: 10n ** 15n,
+        },
+        reason: "SOLVER_BALANCE_TOO_LOW",
+        refundsRequest: true,
+        recipient: request.refundTo!,
+      });
+      await markRefundSent(client, refundId!, {
+        amount: 9n * 10n ** 14n,
+        gasCost: 10n ** 14n,
+        nonce: 0,
+        txHash: refundTx,
+        rawTx: "0x",
+      });
+      await transitionRequest(client, { requestId: request.id, to: "refund" });
+      await client.query("COMMIT");
+    } finally {
+      client.release();
+    }
+
+    const page = await openPage(390);
+    await page.goto(`${stack.api.url}/explorer/#/request/${request.id}`);
+    await showing(page.locator(".current-status [data-status]"), /refund/);
+    expect(await page.locator(".reason").innerText()).toBe("Failed: Solver balance too low (SOLVER_BALANCE_TOO_LOW)");
+    expect(await page.locator(".timeline li").allInnerTexts()).toEqual([
+      expect.stringMatching(/waiting$/),
+      expect.stringMatching(/pending$/),
+      expect.stringMatching(/failure — Solver balance too low$/),
+      expect.stringMatching(/refund$/),
+    ]);
+    expect(await page.locator(".refunds > li").first().innerText()).toMatch(
+      /^Refund sent: 0\.0009 ETH because solver balance too low/,
+    );
+    expect(
+      await page.getByRole("link", { name: new RegExp(`Refund transaction ${refundTx}`) }).getAttribute("href"),
+    ).toBe(`${EXPLORER}/${request.originChainId}/tx/${refundTx}`);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
