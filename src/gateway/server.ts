@@ -90,9 +90,14 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     rateLimit(limits, GRAPHQL_RATE_LIMIT),
     (c) => graphql.fetch(c.req.raw),
   );
-  // The public explorer, a client of /graphql like any other; built on the first start after `npm ci`.
-  await ensureWebBundle();
-  app.route("/", webRoutes());
+  // The public explorer, a client of /graphql like any other; built on the first start after `npm ci`. A gateway
+  // that cannot build it (a read-only install without web/dist) still serves the API.
+  try {
+    await ensureWebBundle();
+    app.route("/", webRoutes());
+  } catch (error) {
+    deps.logger.error({ err: error }, "the explorer is not served: web/dist is missing and could not be built");
+  }
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: deps.host, port: deps.port }, () => resolve(started));
     started.once("error", reject);

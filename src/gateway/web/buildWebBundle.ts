@@ -1,4 +1,5 @@
-import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -8,12 +9,27 @@ const WEB = fileURLToPath(new URL("../../../web/", import.meta.url));
 export const WEB_DIST = path.join(WEB, "dist");
 /** The URL path the hashed files are served under. */
 export const WEB_ASSETS_PATH = "/explorer/assets/";
+// Which sources a build was made from, so a checkout with changed sources is rebuilt rather than served stale.
+const SOURCE_STAMP = path.join(WEB_DIST, "source.sha256");
+
+/** A digest of web/src and the installed packages (the lockfile): what the bundle is made of. */
+function sourceDigest(): string {
+  const hash = createHash("sha256");
+  const sources = path.join(WEB, "src");
+  for (const file of readdirSync(sources, { recursive: true, encoding: "utf8" }).sort()) {
+    const full = path.join(sources, file);
+    if (statSync(full).isFile()) hash.update(file).update(readFileSync(full));
+  }
+  hash.update(readFileSync(new URL("../../../package-lock.json", import.meta.url)));
+  return hash.digest("hex");
+}
 
 /**
  * Bundles web/ (Preact) with esbuild into web/dist: content-hashed script and style, and an index.html naming
  * them. Built in a scratch folder and renamed into place, so a reader never sees half a build.
  */
 export async function buildWebBundle(): Promise<void> {
+  const digest = sourceDigest();
   const scratch = `${WEB_DIST}.${process.pid}.${Date.now()}`;
   const result = await build({
     entryPoints: [path.join(WEB, "src", "main.tsx")],
@@ -33,6 +49,7 @@ export async function buildWebBundle(): Promise<void> {
   const outputs = Object.keys(result.metafile.outputs).map((file) => path.basename(file));
   const script = outputs.find((file) => file.endsWith(".js"));
   const style = outputs.find((file) => file.endsWith(".css"));
+  writeFileSync(path.join(scratch, path.basename(SOURCE_STAMP)), digest);
   writeFileSync(
     path.join(scratch, "index.html"),
     `<!doctype html>
@@ -52,14 +69,21 @@ export async function buildWebBundle(): Promise<void> {
   }
 }
 
-/** Builds the bundle unless one is there: `npm ci && npm start` serves the explorer with no extra step. */
+/** The bundle in web/dist was made from the sources checked out now. */
+function upToDate(): boolean {
+  return existsSync(SOURCE_STAMP) && readFileSync(SOURCE_STAMP, "utf8") === sourceDigest();
+}
+
+/**
+ * Builds the bundle when web/dist is missing or was made from other sources: `npm ci && npm start` serves the
+ * explorer with no extra step, and a pull that changed web/ is not served stale.
+ */
 export async function ensureWebBundle(): Promise<void> {
-  const index = path.join(WEB_DIST, "index.html");
-  if (existsSync(index)) return;
+  if (upToDate()) return;
   try {
     await buildWebBundle();
   } catch (error) {
     // Another process starting at the same moment may have put its build in place first: that one serves.
-    if (!existsSync(index)) throw error;
+    if (!upToDate()) throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { WEB_DIST, ensureWebBundle } from "./buildWebBundle.js";
@@ -33,4 +33,19 @@ describe("webRoutes", () => {
     const page = await app.request("/", { headers: { host: "evil.example; script-src *" } });
     expect(page.headers.get("content-security-policy")).toContain("connect-src 'self';");
   });
+
+  it("keeps serving what it read at start while web/dist is rebuilt, and rebuilds a bundle made from other sources", async () => {
+    const app = webRoutes();
+    const [script] = readdirSync(path.join(WEB_DIST, "assets")).filter((file) => file.endsWith(".js"));
+    const stamp = path.join(WEB_DIST, "source.sha256");
+    const digest = readFileSync(stamp, "utf8");
+    rmSync(WEB_DIST, { recursive: true, force: true });
+    expect((await app.request("/explorer/")).status).toBe(200);
+    expect((await app.request(`/explorer/assets/${script}`)).status).toBe(200);
+
+    await ensureWebBundle();
+    writeFileSync(stamp, "made from other sources");
+    await ensureWebBundle();
+    expect(readFileSync(stamp, "utf8")).toBe(digest);
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { Hono } from "hono";
 import { WEB_ASSETS_PATH, WEB_DIST } from "./buildWebBundle.js";
@@ -7,7 +7,6 @@ const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
 };
-const ASSET_NAME = /^[A-Za-z0-9_-]+\.(js|css)$/;
 // Only what a Host header may hold, so nothing else reaches the policy.
 const HOST = /^[A-Za-z0-9.:[\]-]+$/;
 
@@ -28,10 +27,17 @@ function contentSecurityPolicy(host: string | undefined): string {
 /**
  * The public explorer (web/, built into web/dist): its page at `/` and `/explorer/*` (routes live in the hash),
  * never cached, so a new build is seen at once; its content-hashed files under /explorer/assets/, cached for good.
+ * Everything is read once, at start: a later rebuild by another process cannot pull files from under this page.
  */
 export function webRoutes(): Hono {
   const app = new Hono();
   const page = readFileSync(path.join(WEB_DIST, "index.html"), "utf8");
+  const assetsDir = path.join(WEB_DIST, "assets");
+  const assets = new Map(
+    readdirSync(assetsDir)
+      .filter((file) => TYPES[path.extname(file)])
+      .map((file) => [file, { body: readFileSync(path.join(assetsDir, file)), type: TYPES[path.extname(file)] }]),
+  );
   const html = (host: string | undefined) => ({
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-cache",
@@ -40,16 +46,10 @@ export function webRoutes(): Hono {
     "referrer-policy": "no-referrer",
   });
   app.get(`${WEB_ASSETS_PATH}:file`, (c) => {
-    const file = c.req.param("file");
-    if (!ASSET_NAME.test(file)) return c.notFound();
-    let body: Buffer;
-    try {
-      body = readFileSync(path.join(WEB_DIST, "assets", file));
-    } catch {
-      return c.notFound();
-    }
-    return c.body(new Uint8Array(body), 200, {
-      "content-type": TYPES[path.extname(file)],
+    const asset = assets.get(c.req.param("file"));
+    if (!asset) return c.notFound();
+    return c.body(new Uint8Array(asset.body), 200, {
+      "content-type": asset.type,
       "cache-control": "public, max-age=31536000, immutable",
       "x-content-type-options": "nosniff",
     });
