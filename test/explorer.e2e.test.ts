@@ -118,6 +118,15 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
       `${EXPLORER}/${destination.id}/tx/${fill}`,
     );
     await screenshot(page, "explorer-request.png");
+
+    // A wallet matches every request it made: a list to choose from, this one among them.
+    const wallet = stack.devnet.accounts[0].address;
+    await page.getByRole("link", { name: "Crossfill explorer" }).click();
+    await page.getByRole("searchbox").fill(wallet);
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("heading", { name: `Requests matching “${wallet}”` }).waitFor();
+    await showing(page.locator("ul.requests li"), new RegExp(requestId));
+    expect(await page.locator("ul.requests li").count()).toBeGreaterThan(1);
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   }, 90_000);
