@@ -18,37 +18,44 @@ export function SearchPage({ term }: { term?: string }) {
   const [error, setError] = useState<string | undefined>();
   const [input, setInput] = useState(term ?? "");
 
+  // Bumped when a chain's requests change: the list is read again.
+  const [changes, setChanges] = useState(0);
+
+  useEffect(() => setInput(term ?? ""), [term]);
+  useEffect(() => setRequests(undefined), [term]);
+
   useEffect(() => {
     let current = true;
-    const load = () =>
-      graphqlRequest<{ explorerRequests: RequestSummary[] }>(EXPLORER_REQUESTS, { term: term ?? null, first: RECENT })
-        .then(({ explorerRequests }) => {
-          if (!current) return;
-          if (term && explorerRequests.length === 1) location.replace(`#/request/${explorerRequests[0].id}`);
-          else {
-            setRequests(explorerRequests);
-            setError(undefined);
-          }
-        })
-        .catch((failure: Error) => current && setError(failure.message));
-    setRequests(undefined);
-    load();
-    // The recent list follows every chain's updates; a burst of them refreshes it once.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const refresh = () => {
-      clearTimeout(timer);
-      timer = setTimeout(load, 300);
-    };
-    const stops = term
-      ? []
-      : chains.map((chain) =>
-          liveClient().subscribe(
-            { query: CHAIN_UPDATED, variables: { chainId: chain.id } },
-            { next: refresh, error: () => {}, complete: () => {} },
-          ),
-        );
+    graphqlRequest<{ explorerRequests: RequestSummary[] }>(EXPLORER_REQUESTS, { term: term ?? null, first: RECENT })
+      .then(({ explorerRequests }) => {
+        if (!current) return;
+        if (term && explorerRequests.length === 1) location.replace(`#/request/${explorerRequests[0].id}`);
+        else {
+          setRequests(explorerRequests);
+          setError(undefined);
+        }
+      })
+      .catch((failure: Error) => current && setError(failure.message));
     return () => {
       current = false;
+    };
+  }, [term, changes]);
+
+  // The recent list follows every chain's updates; a burst of them reads it once.
+  useEffect(() => {
+    if (term) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const changed = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setChanges((count) => count + 1), 300);
+    };
+    const stops = chains.map((chain) =>
+      liveClient().subscribe(
+        { query: CHAIN_UPDATED, variables: { chainId: chain.id } },
+        { next: changed, error: () => {}, complete: () => {} },
+      ),
+    );
+    return () => {
       clearTimeout(timer);
       stops.forEach((stop) => stop());
     };
