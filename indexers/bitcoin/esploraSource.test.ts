@@ -33,6 +33,21 @@ describe("esploraSource", () => {
     }[];
     return { txid: first!.txid, vout: first!.vout, value: BigInt(first!.value) };
   };
+  /** Runs a poller over the source until it has recorded the head, then stops it; returns that head. */
+  const pollToHead = async (chainId: number) => {
+    const head = await source.head();
+    const poller = startPoller({
+      pool: db.pool,
+      source,
+      chainId,
+      startHeight: 0,
+      pollEveryMs: 5,
+      logger: pino({ level: "silent" }),
+    });
+    while (poller.health().cursor !== head.height) await new Promise((resolve) => setTimeout(resolve, 5));
+    await poller.stop();
+    return head;
+  };
   /** A wallet's payment to the depository (output 0), change back to the payer, and the memo when given. */
   const deposit = async (payer: { address: string; wif: string }, amount: bigint, memo?: string) => {
     const input = await utxo(payer.address);
@@ -101,6 +116,16 @@ describe("esploraSource", () => {
     expect((await source.block((await source.head()).height)).deposits).toEqual([]);
   });
 
+  it("throws what the Esplora refuses, for the loop to back off", async () => {
+    await expect(source.block(10_000)).rejects.toThrow("esplora has no block at height 10000");
+    const down = esploraSource({
+      esploraUrl: "http://127.0.0.1:1",
+      network: "regtest",
+      depository: btc.depository.address,
+    });
+    await expect(down.head()).rejects.toThrow();
+  });
+
   it("feeds the poller: a wallet's deposit becomes a fact reconcile matches to its request", async () => {
     await db.pool.query(
       `CREATE SCHEMA onchain_fixture;
@@ -112,17 +137,7 @@ describe("esploraSource", () => {
     const payer = btc.accounts[3]!;
     const txid = await deposit(payer, 12_345_678n, request.orderId);
     btc.mine(1);
-    const head = await source.head();
-    const poller = startPoller({
-      pool: db.pool,
-      source,
-      chainId: CHAIN_ID,
-      startHeight: 0,
-      pollEveryMs: 5,
-      logger: pino({ level: "silent" }),
-    });
-    while (poller.health().cursor !== head.height) await new Promise((resolve) => setTimeout(resolve, 5));
-    await poller.stop();
+    const head = await pollToHead(CHAIN_ID);
 
     const unapplied = await findUnappliedDeposits(db.pool, "onchain_fixture");
     expect(unapplied).toEqual([
@@ -145,5 +160,18 @@ describe("esploraSource", () => {
       [CHAIN_ID, NO_ORDER],
     );
     expect(rows[0].unmatched).toBe(2);
+  });
+
+  it("takes a deposit back when its block is reorged out and the transaction dropped", async () => {
+    const chainId = CHAIN_ID + 1;
+    const txid = await deposit(btc.accounts[4]!, 40_000n, `0x${"cd".repeat(32)}`);
+    btc.mine(1);
+    await pollToHead(chainId);
+    const facts = async () =>
+      (await db.pool.query("SELECT tx_hash FROM crossfill.deposit_facts WHERE chain_id = $1", [chainId])).rows;
+    expect(await facts()).toContainEqual({ tx_hash: txid });
+    btc.reorg(1, { dropTxids: [txid] });
+    await pollToHead(chainId);
+    expect(await facts()).not.toContainEqual({ tx_hash: txid });
   });
 });
