@@ -100,20 +100,40 @@ describe("esploraSource", () => {
     expect(block.deposits).toHaveLength(3);
   });
 
-  it("takes the depository's own spends for no deposit (its change back is not paid in)", async () => {
-    const input = await utxo(btc.depository.address);
-    const hex = signPayment({
-      network: btc.network,
-      wif: btc.depository.wif,
-      inputs: [input],
-      outputs: [
-        { address: btc.accounts[0]!.address, value: 10_000n },
-        { address: btc.depository.address, value: input.value - 10_000n - FEE },
-      ],
-    });
-    expect((await fetch(`${btc.esploraUrl}/tx`, { method: "POST", body: hex })).status).toBe(200);
-    btc.mine(1);
-    expect((await source.block((await source.head()).height)).deposits).toEqual([]);
+  it("reads the depository's spends as no deposit, and one naming an order as that order's refund", async () => {
+    const orderId = `0x${"Ef".repeat(32)}`;
+    const recipient = btc.accounts[0]!.address;
+    const spend = async (memo?: string) => {
+      const input = await utxo(btc.depository.address);
+      const hex = signPayment({
+        network: btc.network,
+        wif: btc.depository.wif,
+        inputs: [input],
+        outputs: [
+          { address: recipient, value: 10_000n },
+          ...(memo === undefined ? [] : [{ opReturn: Buffer.from(memo, "latin1") }]),
+          { address: btc.depository.address, value: input.value - 10_000n - FEE },
+        ],
+      });
+      const response = await fetch(`${btc.esploraUrl}/tx`, { method: "POST", body: hex });
+      expect(response.status, await response.clone().text()).toBe(200);
+      btc.mine(1);
+      return { txid: await response.text(), block: await source.block((await source.head()).height) };
+    };
+    const sweep = await spend();
+    expect(sweep.block).toMatchObject({ deposits: [], withdrawals: [] });
+    const refund = await spend(orderId);
+    expect(refund.block.deposits).toEqual([]);
+    expect(refund.block.withdrawals).toEqual([
+      {
+        txHash: refund.txid,
+        logIndex: 0,
+        orderId: orderId.toLowerCase(),
+        currency: BITCOIN_NATIVE_CURRENCY,
+        recipient,
+        amount: 10_000n,
+      },
+    ]);
   });
 
   it("throws what the Esplora refuses, for the loop to back off", async () => {

@@ -37,8 +37,9 @@ const TXS_PAGE = 25;
  * The poller source of a Bitcoin chain, over the Esplora REST API. Every output paying the depository is a deposit
  * (`logIndex` its vout) of the order named by the transaction's OP_RETURN (`parseDepositMemo`), or of none
  * (`NO_ORDER`) when there is no valid one; the depositor is the memo's, else the first input's address.
- * Transactions spending the depository (sweeps, refunds: their change is no deposit) are skipped. Fills and refund
- * withdrawals are not read yet: they come with the Bitcoin solver.
+ * Transactions spending the depository are no deposits (their change back is not paid in); one whose OP_RETURN
+ * names an order is that order's refund: each output to another address is a withdrawal fact. Fills are not read
+ * yet: they come with the Bitcoin solver (its address, its OP_RETURN).
  */
 export function esploraSource(options: EsploraSourceOptions): PollerSource {
   const { esploraUrl, timeoutMs = 10_000 } = options;
@@ -59,13 +60,17 @@ export function esploraSource(options: EsploraSourceOptions): PollerSource {
   }
   const blockHash = async (height: number) => (await (await get(`/block-height/${height}`))?.text())?.trim();
 
-  function deposits(tx: EsploraTx): SourceBlock["deposits"] {
-    const from = tx.vin[0]?.prevout;
-    if (tx.vin.some((input) => input.prevout?.scriptpubkey === depositoryScript)) return [];
+  function memoOf(tx: EsploraTx) {
     const opReturn = tx.vout.find((output) => output.scriptpubkey_type === "op_return");
     const payload = opReturn && bscript.decompile(Buffer.from(opReturn.scriptpubkey, "hex"))?.[1];
-    const memo = payload instanceof Uint8Array ? parseDepositMemo(payload, parseAddress) : undefined;
-    const txFrom = from?.scriptpubkey_address ?? "";
+    return payload instanceof Uint8Array ? parseDepositMemo(payload, parseAddress) : undefined;
+  }
+  const spendsDepository = (tx: EsploraTx) => tx.vin.some((input) => input.prevout?.scriptpubkey === depositoryScript);
+
+  function deposits(tx: EsploraTx): SourceBlock["deposits"] {
+    if (spendsDepository(tx)) return [];
+    const memo = memoOf(tx);
+    const txFrom = tx.vin[0]?.prevout?.scriptpubkey_address ?? "";
     return tx.vout.flatMap((output, vout) =>
       output.scriptpubkey === depositoryScript
         ? [
@@ -81,6 +86,26 @@ export function esploraSource(options: EsploraSourceOptions): PollerSource {
             },
           ]
         : [],
+    );
+  }
+
+  // Only the depository's key can spend its outputs, so a spend naming an order is that order's refund.
+  function withdrawals(tx: EsploraTx): SourceBlock["withdrawals"] {
+    const memo = spendsDepository(tx) ? memoOf(tx) : undefined;
+    if (!memo) return [];
+    return tx.vout.flatMap((output, vout) =>
+      output.scriptpubkey === depositoryScript || output.scriptpubkey_type === "op_return"
+        ? []
+        : [
+            {
+              txHash: tx.txid,
+              logIndex: vout,
+              orderId: memo.orderId,
+              currency: BITCOIN_NATIVE_CURRENCY,
+              recipient: output.scriptpubkey_address ?? "",
+              amount: BigInt(output.value),
+            },
+          ],
     );
   }
 
@@ -106,7 +131,7 @@ export function esploraSource(options: EsploraSourceOptions): PollerSource {
         timestamp: block.timestamp,
         deposits: txs.flatMap(deposits),
         fills: [],
-        withdrawals: [],
+        withdrawals: txs.flatMap(withdrawals),
       };
     },
   };
