@@ -21,7 +21,7 @@ module.exports = {
     {
       name: "indexers-record-facts-only",
       comment:
-        "Indexers import only fact and cursor writers in schema/, contract ABIs, chain config and the shared loop helpers: no jobs, gateway, quote or app-table writers.",
+        "Indexers import only fact and cursor writers in schema/, contract ABIs, chain config, the VM families (address formats, native ids) and the shared loop helpers: no jobs, gateway, quote or app-table writers.",
       severity: "error",
       from: { path: "^indexers/", pathNot: TESTS },
       to: {
@@ -29,6 +29,7 @@ module.exports = {
         pathNot: [
           "^schema/(chainFacts|pollerBlocks|onchain|withTransaction)\\.ts$",
           "^src/chains/chainConfig\\.ts$",
+          "^src/chains/[a-z]+/[a-z]+Family\\.ts$",
           "^src/runtime/",
         ],
       },

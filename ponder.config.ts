@@ -7,26 +7,27 @@
  */
 import { createConfig } from "ponder";
 import { depositoryAbi, receiverAbi } from "./contracts/abis.js";
-import { type ChainConfig, loadChainsFile } from "./src/chains/chainConfig.js";
+import { type EvmChainConfig, isEvmChain, loadChainsFile } from "./src/chains/chainConfig.js";
 
 const chainsFile = process.env.CROSSFILL_CHAINS_FILE;
 if (!chainsFile) throw new Error("CROSSFILL_CHAINS_FILE must point at the chains file (JSON {chains: [...]})");
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error("DATABASE_URL must be set: the EVM indexer writes to Postgres");
 
-const chains = loadChainsFile(chainsFile);
+// Ponder indexes the EVM chains; the other families have their pollers (`crossfill indexer <vm>`).
+const chains = loadChainsFile(chainsFile).filter(isEvmChain);
 
 /**
  * Local nodes (devnet anvil) restart with fresh state under the same chain id and, deployed by the same
  * account, the same contract addresses: Ponder's shared RPC cache (`ponder_sync`) would replay the facts of
  * a previous run. Never cache them; real chains keep the cache.
  */
-function isLocalRpc(chain: ChainConfig): boolean {
+function isLocalRpc(chain: EvmChainConfig): boolean {
   const host = new URL(chain.rpcUrl).hostname;
   return host === "127.0.0.1" || host === "localhost" || host === "[::1]" || host === "0.0.0.0";
 }
 
-const byName = <T>(f: (chain: ChainConfig) => T): Record<string, T> =>
+const byName = <T>(f: (chain: EvmChainConfig) => T): Record<string, T> =>
   Object.fromEntries(chains.map((chain) => [chain.name, f(chain)]));
 
 export default createConfig({

@@ -158,6 +158,12 @@ export async function insertDepositFact(db: Queryable, fact: DepositFact, source
   return (await insertDepositFacts(db, [lowercased], source)) === 1;
 }
 
+/**
+ * The `order_id` of a deposit that names no order (a Bitcoin payment to the depository without a valid OP_RETURN):
+ * it is recorded so a refund can find it, and matches no request.
+ */
+export const NO_ORDER = "";
+
 /** The `source` of the deposit facts pollers write (indexers/poller): theirs to delete on a reorg. */
 export const POLLER_SOURCE = "poller";
 

@@ -19,6 +19,8 @@ import {
 import { runChainsCommand } from "./roles/runChainsCommand.js";
 import { runRefundsCommand } from "./roles/runRefundsCommand.js";
 import { recordIndexerHeads } from "./roles/recordIndexerHeads.js";
+import { bitcoinPollerChains } from "./roles/bitcoinPollerChains.js";
+import { startPollers } from "./roles/startPollers.js";
 import { startApi } from "./roles/startApi.js";
 import { startWorker } from "./roles/startWorker.js";
 
@@ -27,6 +29,7 @@ const USAGE = `usage: crossfill <role>
   api            the gateway (REST)
   worker         reconcile and solver fills
   indexer evm    the Ponder EVM indexer
+  indexer bitcoin  the Esplora pollers of the chains file's Bitcoin chains
   migrate        apply database migrations and exit
   keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
   webhooks       set or show a key's webhook endpoint (webhooks set --key ID --url URL [--header "N: v"]… [--disable])
@@ -142,7 +145,21 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       };
     }
     case "indexer": {
-      if (argv[1] !== "evm") throw new Error(`unknown indexer ${argv[1] ?? "(none)"}; available: evm`);
+      if (argv[1] === "bitcoin") {
+        const chains = bitcoinPollerChains(productionChains(config));
+        if (chains.length === 0) throw new Error("the chains file has no Bitcoin chain (vmType bvm)");
+        const pool = createPool(databaseUrl(), 2);
+        await migrate(pool);
+        const pollers = startPollers({ pool, logger, chains });
+        const heads = recordIndexerHeads(pool, pollers, logger);
+        logger.info({ chainIds: chains.map((chain) => chain.chainId) }, "bitcoin pollers started");
+        return async () => {
+          await heads.close();
+          await pollers.stop();
+          await pool.end();
+        };
+      }
+      if (argv[1] !== "evm") throw new Error(`unknown indexer ${argv[1] ?? "(none)"}; available: evm, bitcoin`);
       const indexer = await startEvmIndexer({
         databaseUrl: databaseUrl(),
         chainsFile: requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "for the indexer"),

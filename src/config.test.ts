@@ -6,6 +6,7 @@ describe("parseConfig", () => {
     const config = parseConfig({});
     expect(config.PORT).toBe(4000);
     expect(config.DEVNET_CHAIN_IDS).toEqual([31337, 31338, 31339]);
+    expect(config.DEVNET_BITCOIN_BLOCK_TIME).toBe(5);
     expect(config.PRICES).toEqual({ ETH: "3000", WETH: "3000", USDC: "1" });
     expect(config.SERVICE_FEE_BPS).toBe(5n);
     expect(Object.isFrozen(config)).toBe(true);
@@ -21,5 +22,6 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ SOLVER_PRIVATE_KEY: "0x12" })).toThrow(/SOLVER_PRIVATE_KEY/);
     expect(() => parseConfig({ PRICES: "ETH=abc" })).toThrow(/PRICES/);
     expect(() => parseConfig({ PORT: "70000" })).toThrow(/PORT/);
+    expect(() => parseConfig({ DEVNET_BITCOIN_BLOCK_TIME: "-1" })).toThrow(/DEVNET_BITCOIN_BLOCK_TIME/);
   });
 });

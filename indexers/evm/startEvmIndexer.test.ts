@@ -9,18 +9,18 @@ import { depositoryAbi, receiverAbi, testTokenAbi } from "../../contracts/abis.j
 import { devnetWalletClient } from "../../devnet/devnetWalletClient.js";
 import { freePort } from "../../devnet/freePort.js";
 import { startDevnetChains } from "../../devnet/startDevnetChains.js";
-import type { ChainConfig } from "../../src/chains/chainConfig.js";
+import type { EvmChainConfig } from "../../src/chains/chainConfig.js";
 import { createTestDatabase } from "../../test/support/testDatabase.js";
 import { type EvmIndexer, indexerBuildSchema, startEvmIndexer } from "./startEvmIndexer.js";
 
 type Devnet = Awaited<ReturnType<typeof startDevnetChains>>;
 type Table = "deposit" | "fill" | "withdrawal";
 
-const clientFor = (chain: ChainConfig, account: { privateKey: Hex }) =>
+const clientFor = (chain: EvmChainConfig, account: { privateKey: Hex }) =>
   devnetWalletClient({ rpcUrl: chain.rpcUrl, chainId: chain.id, privateKey: account.privateKey });
 
 /** Local arrival time of each new head over the chain's websocket: the moment the block is out. */
-function watchHeads(chain: ChainConfig) {
+function watchHeads(chain: EvmChainConfig) {
   const arrivals = new Map<bigint, number>();
   const client = createPublicClient({ transport: webSocket(chain.wsUrl ?? chain.rpcUrl.replace(/^http/, "ws")) });
   const unwatch = client.watchBlockNumber({
@@ -43,8 +43,8 @@ describe("startEvmIndexer", () => {
   let chainsFile: string;
   let port: number;
   let indexer: EvmIndexer | undefined;
-  let origin: ChainConfig;
-  let destination: ChainConfig;
+  let origin: EvmChainConfig;
+  let destination: EvmChainConfig;
   const logs: string[] = [];
 
   beforeAll(async () => {
@@ -91,7 +91,7 @@ describe("startEvmIndexer", () => {
     }
   };
 
-  const depositNative = async (chain: ChainConfig, orderId: Hex, amount: bigint) => {
+  const depositNative = async (chain: EvmChainConfig, orderId: Hex, amount: bigint) => {
     const user = devnet.accounts[0]!;
     const client = clientFor(chain, user);
     const hash = await client.writeContract({

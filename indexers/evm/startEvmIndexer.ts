@@ -18,7 +18,7 @@ import path from "node:path";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { loadChainsFile } from "../../src/chains/chainConfig.js";
+import { isEvmChain, loadChainsFile } from "../../src/chains/chainConfig.js";
 
 /** indexers/evm */
 export const evmIndexerRoot = path.dirname(fileURLToPath(import.meta.url));
@@ -157,11 +157,11 @@ async function indexedHeads(baseUrl: string): Promise<Map<number, number>> {
 }
 
 /**
- * Waits until Ponder's `/status` shows every chain at (or past) the head each chain has now. A chain whose RPC does
+ * Waits until Ponder's `/status` shows every EVM chain (the ones it indexes) at (or past) the head each chain has now. A chain whose RPC does
  * not answer here is not waited for (Ponder retries it on its own).
  */
 async function waitForHeads(chainsFile: string, baseUrl: string, deadline: number): Promise<void> {
-  const chains = loadChainsFile(chainsFile);
+  const chains = loadChainsFile(chainsFile).filter(isEvmChain);
   const heads = new Map<number, number>();
   await Promise.all(
     chains.map(async (chain) => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ChainAdapter } from "./adapter.js";
 import { GRAPHQL_TEST_CHAINS } from "../../test/support/createTestGraphqlServer.js";
+import { TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
 import { createChainAdapters } from "./chainAdapters.js";
 import { evmFamily } from "./evm/evmFamily.js";
 
 describe("createChainAdapters", () => {
   const made: number[] = [];
-  const adapters = createChainAdapters(GRAPHQL_TEST_CHAINS, {
+  const adapters = createChainAdapters([...GRAPHQL_TEST_CHAINS, TEST_BITCOIN_CHAIN], {
     evm: (config) => {
       made.push(config.id);
       return { ...evmFamily, chain: config } as ChainAdapter;
@@ -18,6 +19,12 @@ describe("createChainAdapters", () => {
     expect(adapters.adapter(31339).chain.id).toBe(31339);
     expect(adapters.all.map((adapter) => adapter.chain.id)).toEqual([31338, 31339]);
     expect(() => adapters.adapter(1)).toThrow("no adapter for chain 1");
+  });
+
+  it("gives a chain whose family has no factory no adapter", () => {
+    expect(adapters.find(TEST_BITCOIN_CHAIN.id)).toBeUndefined();
+    expect(adapters.find(31338)?.chain.id).toBe(31338);
+    expect(() => adapters.adapter(TEST_BITCOIN_CHAIN.id)).toThrow("no adapter for chain 8253038");
   });
 
   it("keys an address any configured family accepts, and nothing else", () => {

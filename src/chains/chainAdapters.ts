@@ -2,20 +2,35 @@ import type { ChainAdapter, VmType } from "./adapter.js";
 import type { ChainConfig } from "./chainConfig.js";
 import { anyAddressKey } from "./vmFamilies.js";
 
-/** How each VM family's adapter is made; the composition root supplies them with the family's keys. */
-export type AdapterFactories = { [vm in VmType]: (chain: ChainConfig) => ChainAdapter };
+/**
+ * How each VM family's adapter is made; the composition root supplies them with the family's keys. A family with
+ * no factory (Bitcoin, until its adapter lands) gets no adapter: its chains are listed and indexed, never quoted.
+ */
+export type AdapterFactories = {
+  [vm in VmType]?: (chain: Extract<ChainConfig, { vmType: vm }>) => ChainAdapter;
+};
 
 export type ChainAdapters = {
   readonly all: readonly ChainAdapter[];
-  /** The adapter of a configured chain; asking for an unconfigured chain is a programming error. */
+  /** The adapter of a configured chain; asking for a chain without one is a programming error. */
   adapter(chainId: number): ChainAdapter;
+  /** The adapter of a chain, or undefined when the chain is unknown or its family has no adapter yet. */
+  find(chainId: number): ChainAdapter | undefined;
   /** The comparison key of an address that some configured chain's family accepts, for fields bound to no chain. */
   anyAddressKey(value: string): string | undefined;
 };
 
-/** One adapter per configured chain, made by the factory of the chain's `vmType`. */
+function makeAdapter(chain: ChainConfig, factories: AdapterFactories): ChainAdapter | undefined {
+  return chain.vmType === "evm" ? factories.evm?.(chain) : factories.bvm?.(chain);
+}
+
+/** One adapter per configured chain whose `vmType` has a factory. */
 export function createChainAdapters(chains: readonly ChainConfig[], factories: AdapterFactories): ChainAdapters {
-  const byId = new Map(chains.map((chain) => [chain.id, factories[chain.vmType](chain)]));
+  const byId = new Map<number, ChainAdapter>();
+  for (const chain of chains) {
+    const adapter = makeAdapter(chain, factories);
+    if (adapter) byId.set(chain.id, adapter);
+  }
   const all = [...byId.values()];
   const families = [...new Map(all.map((adapter) => [adapter.vmType, adapter])).values()];
   return {
@@ -25,6 +40,7 @@ export function createChainAdapters(chains: readonly ChainConfig[], factories: A
       if (!adapter) throw new Error(`no adapter for chain ${chainId}`);
       return adapter;
     },
+    find: (chainId) => byId.get(chainId),
     anyAddressKey: (value) => anyAddressKey(value, families),
   };
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { BITCOIN_NATIVE_CURRENCY, bitcoinFamily } from "./bitcoin/bitcoinFamily.js";
 import { evmFamily } from "./evm/evmFamily.js";
 
-// Only EVM chains are configured here so far; another family brings its own schema and validator.
 const address = z
   .string()
   .refine((value) => evmFamily.address.parse(value) !== undefined, "expected a 20-byte hex address");
@@ -14,30 +14,12 @@ export const currencyConfigSchema = z.object({
   decimals: z.number().int().min(0).max(36),
 });
 
-export const chainConfigSchema = z.object({
-  id: z
-    .number()
-    .int()
-    .positive()
-    .refine((id) => id !== 1337 && id !== 8253038, {
-      message: "chain ids 1337 and 8253038 are reserved for the perps exchange and Bitcoin",
-    }),
+/** What every chain has, whatever its VM. */
+const commonChainFields = {
   name: z.string().regex(/^[a-z0-9-]+$/, "lowercase letters, digits and dashes"),
   displayName: z.string().optional(),
-  vmType: z.literal("evm").default("evm"),
-  rpcUrl: z.string().url(),
-  wsUrl: z.string().url().optional(),
   explorerUrl: z.string().default(""),
-  blockTimeSeconds: z.number().positive().default(2),
   startBlock: z.number().int().min(0).default(0),
-  /** How long one RPC call may take before it fails as REQUEST_TIMED_OUT (the client's default: 10 s). */
-  rpcTimeoutMs: z.number().int().positive().optional(),
-  depository: address,
-  receiver: address,
-  nativeCurrency: z
-    .object({ symbol: z.string(), name: z.string(), decimals: z.number().int() })
-    .default({ symbol: "ETH", name: "Ether", decimals: 18 }),
-  currencies: z.array(currencyConfigSchema).default([]),
   /**
    * Blocks a deposit must have before it is filled, tiered by its USD value: the largest `blocks` whose
    * `minUsd` the deposit reaches applies. None (the devnet's default) fills at once.
@@ -50,12 +32,80 @@ export const chainConfigSchema = z.object({
       }),
     )
     .default([]),
+};
+
+const nativeCurrencySchema = z.object({ symbol: z.string(), name: z.string(), decimals: z.number().int() });
+
+export const evmChainConfigSchema = z.object({
+  ...commonChainFields,
+  id: z
+    .number()
+    .int()
+    .positive()
+    .refine((id) => id !== 1337 && id !== 8253038, {
+      message: "chain ids 1337 and 8253038 are reserved for the perps exchange and Bitcoin",
+    }),
+  vmType: z.literal("evm"),
+  rpcUrl: z.string().url(),
+  wsUrl: z.string().url().optional(),
+  blockTimeSeconds: z.number().positive().default(2),
+  /** How long one RPC call may take before it fails as REQUEST_TIMED_OUT (the client's default: 10 s). */
+  rpcTimeoutMs: z.number().int().positive().optional(),
+  depository: address,
+  receiver: address,
+  nativeCurrency: nativeCurrencySchema.default({ symbol: "ETH", name: "Ether", decimals: 18 }),
+  currencies: z.array(currencyConfigSchema).default([]),
 });
+
+/**
+ * A Bitcoin chain, read through an Esplora REST API. It has no contracts: deposits pay the `depository` address.
+ * Bitcoin has no tokens, so `currencies` may only repeat native BTC (the devnet manifest lists it for wallets).
+ */
+export const bitcoinChainConfigSchema = z
+  .object({
+    ...commonChainFields,
+    id: z.number().int().positive(),
+    vmType: z.literal("bvm"),
+    network: z.enum(["mainnet", "testnet", "regtest"]),
+    esploraUrl: z.string().url(),
+    depository: z.string(),
+    blockTimeSeconds: z.number().positive().default(600),
+    nativeCurrency: nativeCurrencySchema.default({ symbol: "BTC", name: "Bitcoin", decimals: 8 }),
+    currencies: z
+      .array(
+        z.object({
+          symbol: z.string().min(1),
+          name: z.string().min(1).optional(),
+          address: z.literal(BITCOIN_NATIVE_CURRENCY),
+          decimals: z.literal(8),
+        }),
+      )
+      .default([]),
+  })
+  .superRefine((chain, context) => {
+    if (bitcoinFamily([chain.network]).address.parse(chain.depository) === undefined)
+      context.addIssue({
+        code: "custom",
+        path: ["depository"],
+        message: `expected a Bitcoin address of ${chain.network}`,
+      });
+  });
+
+/** A chain of the chains file; `vmType` absent means EVM, so chains files written before Bitcoin still load. */
+export const chainConfigSchema = z.preprocess(
+  (value) =>
+    value !== null && typeof value === "object" && !("vmType" in value) ? { ...value, vmType: "evm" } : value,
+  z.discriminatedUnion("vmType", [evmChainConfigSchema, bitcoinChainConfigSchema]),
+);
 
 /** The chains file: the devnet manifest is one, a hand-written file for real chains is another. */
 export const chainsFileSchema = z.object({ chains: z.array(chainConfigSchema).min(1) });
 
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
+export type EvmChainConfig = z.infer<typeof evmChainConfigSchema>;
+export type BitcoinChainConfig = z.infer<typeof bitcoinChainConfigSchema>;
+
+export const isEvmChain = (chain: ChainConfig): chain is EvmChainConfig => chain.vmType === "evm";
 
 export function loadChainsFile(path: string): ChainConfig[] {
   const parsed = chainsFileSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));

@@ -1,5 +1,5 @@
 import type { ChainConfig } from "./chainConfig.js";
-import { VM_FAMILIES } from "./vmFamilies.js";
+import { familyOf } from "./vmFamilies.js";
 
 export type Currency = {
   chainId: number;
@@ -23,7 +23,7 @@ export type ChainRegistry = {
 function nativeCurrency(chain: ChainConfig): Currency {
   return {
     chainId: chain.id,
-    address: VM_FAMILIES[chain.vmType].nativeCurrency,
+    address: familyOf(chain).nativeCurrency,
     symbol: chain.nativeCurrency.symbol,
     name: chain.nativeCurrency.name,
     decimals: chain.nativeCurrency.decimals,
@@ -39,9 +39,10 @@ export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegist
       chain.id,
       [
         nativeCurrency(chain),
-        ...chain.currencies.map((currency) => ({
+        // A Bitcoin chain's `currencies` can only repeat native BTC, listed above.
+        ...(chain.vmType === "evm" ? chain.currencies : []).map((currency) => ({
           chainId: chain.id,
-          address: VM_FAMILIES[chain.vmType].address.parse(currency.address)!,
+          address: familyOf(chain).address.parse(currency.address)!,
           symbol: currency.symbol,
           name: currency.name ?? currency.symbol,
           decimals: currency.decimals,
@@ -56,9 +57,12 @@ export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegist
     chainByName: (name) => byName.get(name),
     currency(chainId, address) {
       const chain = byId.get(chainId);
-      const codec = chain && VM_FAMILIES[chain.vmType].address;
-      const parsed = codec?.parse(address);
-      if (!codec || parsed === undefined) return undefined;
+      if (!chain) return undefined;
+      // Bitcoin's native id is no address, so it is matched as it is written.
+      if (address === familyOf(chain).nativeCurrency) return currencies.get(chainId)?.[0];
+      const codec = familyOf(chain).address;
+      const parsed = codec.parse(address);
+      if (parsed === undefined) return undefined;
       const wanted = codec.key(parsed);
       return currencies.get(chainId)?.find((currency) => codec.key(currency.address) === wanted);
     },

@@ -1,8 +1,21 @@
 import type { VmFamily, VmType } from "./adapter.js";
+import { bitcoinFamily } from "./bitcoin/bitcoinFamily.js";
+import type { ChainConfig } from "./chainConfig.js";
 import { evmFamily } from "./evm/evmFamily.js";
 
-/** Every VM family the code knows, configured or not; a new family is one more entry. */
-export const VM_FAMILIES: Readonly<Record<VmType, VmFamily>> = { evm: evmFamily };
+/**
+ * Every VM family the code knows, configured or not; a new family is one more entry. Bitcoin takes the addresses of
+ * every network here (a wallet filter on the devnet is a regtest address); a chain's own fields use `familyOf`.
+ */
+export const VM_FAMILIES: Readonly<Record<VmType, VmFamily>> = {
+  evm: evmFamily,
+  bvm: bitcoinFamily(["mainnet", "testnet", "regtest"]),
+};
+
+/** The family as one configured chain reads addresses: a Bitcoin chain only those of its own network. */
+export function familyOf(chain: ChainConfig): VmFamily {
+  return chain.vmType === "bvm" ? bitcoinFamily([chain.network]) : VM_FAMILIES[chain.vmType];
+}
 
 /**
  * The comparison key of an address that one of `families` accepts, for fields bound to no chain (a wallet filter

@@ -5,6 +5,7 @@ import { chainConfigSchema } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
 import { solverAdapters } from "../roles/solverAdapters.js";
+import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
 import { validateQuoteRequest } from "./validateQuoteRequest.js";
 
 const usdcA = "0x00000000000000000000000000000000000000a1";
@@ -18,7 +19,7 @@ const chain = (id: number, name: string, usdc: string) =>
     receiver: "0x00000000000000000000000000000000000000e0",
     currencies: [{ symbol: "USDC", address: usdc, decimals: 6 }],
   });
-const chains = [chain(10, "a", usdcA), chain(20, "b", usdcB)];
+const chains = [chain(10, "a", usdcA), chain(20, "b", usdcB), TEST_BITCOIN_CHAIN];
 const registry = createChainRegistry(chains);
 const adapters = solverAdapters(chains, { evm: privateKeyToAccount(generatePrivateKey()) });
 const user = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
@@ -75,6 +76,17 @@ describe("validateQuoteRequest", () => {
     expect(codeOf({ ...base, destinationChainId: 10 })).toBe("UNSUPPORTED_ROUTE");
     expect(codeOf({ ...base, useDepositAddress: true })).toBe("UNSUPPORTED_ROUTE");
     expect(codeOf({ ...base, amount: "0" })).toBe("INVALID_INPUT");
+  });
+
+  it("refuses any route touching Bitcoin until its deposits and fills land", () => {
+    const btc = { chainId: TEST_BITCOIN_CHAIN.id, currency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8" };
+    for (const body of [
+      { ...base, originChainId: btc.chainId, originCurrency: btc.currency, user: REGTEST_ADDRESS, recipient: user },
+      { ...base, destinationChainId: btc.chainId, destinationCurrency: btc.currency, recipient: REGTEST_ADDRESS },
+    ]) {
+      expect(() => validateQuoteRequest(body, registry, adapters)).toThrow("Bitcoin quotes are not offered yet");
+      expect(codeOf(body)).toBe("UNSUPPORTED_ROUTE");
+    }
   });
 
   it("holds destination calls to the amount rules", () => {

@@ -71,6 +71,9 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
       "same-chain swaps are not offered; origin and destination chains must differ",
     );
   }
+  // Until the PSBT deposit and the Bitcoin solver land, a Bitcoin chain is listed and indexed but not quoted.
+  if (originChain.vmType === "bvm" || destinationChain.vmType === "bvm")
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", "Bitcoin quotes are not offered yet");
   const currencyIn = registry.currency(originChain.id, input.originCurrency);
   if (!currencyIn)
     throw new InvalidInputError(

@@ -1,11 +1,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
+import { devnetBitcoinChain } from "../../devnet/bitcoin/devnetBitcoinChain.js";
+import { startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import { startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { embeddedPostgresDataDir } from "../../devnet/embeddedPostgresDataDir.js";
 import { startEmbeddedPostgres } from "../../devnet/startEmbeddedPostgres.js";
 import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { recordIndexerHeads } from "./recordIndexerHeads.js";
+import { bitcoinPollerChains } from "./bitcoinPollerChains.js";
+import { startPollers } from "./startPollers.js";
+import { bitcoinChainConfigSchema, type ChainConfig } from "../chains/chainConfig.js";
 import { createQueueBackend } from "../../jobs/queueBackend.js";
 import { createStatusBus } from "../events/createStatusBus.js";
 import { migrate } from "../../schema/migrate.js";
@@ -53,6 +58,10 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       blockTime: config.DEVNET_BLOCK_TIME,
     });
     stops.push({ name: "devnet chains", stop: devnet.stop });
+    const bitcoin = await startDevnetBitcoin({ blockTimeMs: Math.round(config.DEVNET_BITCOIN_BLOCK_TIME * 1000) });
+    stops.push({ name: "devnet bitcoin", stop: bitcoin.stop });
+    const bitcoinEntry = devnetBitcoinChain(bitcoin);
+    const chains: ChainConfig[] = [...devnet.chains, bitcoinChainConfigSchema.parse(bitcoinEntry)];
     const genesis = await Promise.all(
       devnet.chains.map(async (chain) => {
         const response = await fetch(chain.rpcUrl, {
@@ -74,7 +83,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
       solver: devnet.solver.address,
-      chains: devnet.chains.map((chain, index) => ({ ...chain, genesisHash: genesis[index] })),
+      chains: [...devnet.chains.map((chain, index) => ({ ...chain, genesisHash: genesis[index] })), bitcoinEntry],
       accounts: devnet.accounts.map((account) => ({ address: account.address, privateKey: account.privateKey })),
     };
     const manifestPath = path.join(dataDir, "manifest.json");
@@ -104,6 +113,10 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     stops.push({ name: "indexer", stop: indexer.stop });
     const heads = recordIndexerHeads(pool, indexer, logger);
     stops.push({ name: "indexer heads", stop: heads.close });
+    const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains) });
+    stops.push({ name: "bitcoin poller", stop: pollers.stop });
+    const pollerHeads = recordIndexerHeads(pool, pollers, logger);
+    stops.push({ name: "bitcoin poller heads", stop: pollerHeads.close });
 
     // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
     const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
@@ -112,7 +125,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     stops.push({ name: "queues", stop: () => queues.close() });
     const worker = await startWorker({
       pool,
-      chains: devnet.chains,
+      chains,
       solver: devnet.solver,
       queues,
       onchainSchema: indexer.viewsSchema,
@@ -133,7 +146,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     stops.push({ name: "rate limiter", stop: () => rest.rateLimiter.close() });
     const api = await startApi({
       pool,
-      chains: devnet.chains,
+      chains,
       solver: devnet.solver,
       logger,
       host: config.HOST,

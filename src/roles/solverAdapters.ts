@@ -3,7 +3,7 @@ import { type ChainAdapters, createChainAdapters } from "../chains/chainAdapters
 import { createEvmAdapter } from "../chains/evm/createEvmAdapter.js";
 import type { EvmSolver } from "../chains/evm/evmSolver.js";
 
-/** The adapters of the configured chains, each family with the solver's key for it (EVM only so far). */
+/** The adapters of the configured chains, each family with the solver's key for it (EVM only so far: Bitcoin chains get none). */
 export function solverAdapters(chains: readonly ChainConfig[], keys: { evm: EvmSolver }): ChainAdapters {
   return createChainAdapters(chains, { evm: (chain) => createEvmAdapter(chain, { solver: keys.evm }) });
 }

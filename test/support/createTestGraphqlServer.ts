@@ -64,8 +64,9 @@ export function createTestGraphqlServer(options: {
   websocketLimit?: GraphqlServerOptions["websocketLimit"];
   fieldLimits?: GraphqlServerOptions["fieldLimits"];
   keyRecheckMs?: number;
+  chains?: readonly ChainConfig[];
 }) {
-  const { registry, quoteEngine } = createTestQuoteEngine(options.db);
+  const { registry, quoteEngine } = createTestQuoteEngine(options.db, { chains: options.chains });
   return createGraphqlServer({
     db: options.db,
     registry,

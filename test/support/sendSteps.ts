@@ -1,6 +1,6 @@
 import { type Hex, createPublicClient, createWalletClient, http } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import type { ChainConfig } from "../../src/chains/chainConfig.js";
+import type { EvmChainConfig } from "../../src/chains/chainConfig.js";
 import { toViemChain } from "../../src/chains/evm/evmChainClient.js";
 
 type QuoteSteps = {
@@ -11,7 +11,7 @@ type QuoteSteps = {
 export async function sendSteps(
   quote: QuoteSteps,
   account: PrivateKeyAccount,
-  chain: ChainConfig,
+  chain: EvmChainConfig,
 ): Promise<Record<string, Hex>> {
   const viemChain = toViemChain(chain);
   const wallet = createWalletClient({ account, chain: viemChain, transport: http(chain.rpcUrl) });

@@ -1,10 +1,10 @@
 import { type Address, type Hex, encodeFunctionData, erc20Abi } from "viem";
 import { depositoryAbi } from "../../../contracts/abis.js";
-import type { ChainConfig } from "../chainConfig.js";
+import type { EvmChainConfig } from "../chainConfig.js";
 import type { DepositStepsInput, QuoteStep } from "../adapter.js";
 
 /** An approve step only when the user's allowance is short, then the deposit committing to the order id. */
-export function buildDepositSteps(originChain: ChainConfig, input: DepositStepsInput): QuoteStep[] {
+export function buildDepositSteps(originChain: EvmChainConfig, input: DepositStepsInput): QuoteStep[] {
   const { currency, user, amount, requestId } = input;
   const depository = originChain.depository as Address;
   const chainId = originChain.id;

@@ -1,4 +1,4 @@
-import type { Hex } from "viem";
+import { type Hex, TransactionReceiptNotFoundError } from "viem";
 import type { AppliedDeposit } from "../../../schema/chainFacts.js";
 import type { DepositCheck } from "../adapter.js";
 import type { EvmChainClient } from "./evmChainClient.js";
@@ -16,9 +16,14 @@ export async function checkEvmDeposit(
   const confirmations = Number(head - deposit.blockNumber) + 1;
   if (confirmations < required) return { state: "confirming", missingBlocks: required - confirmations };
 
+  // Only the node's "no such receipt" means the deposit is gone: any other failure (a timeout, a refused
+  // connection) is thrown for the job to retry, never taken for a reorg that would fail the request.
   const receipt = await chain.publicClient
     .getTransactionReceipt({ hash: deposit.txHash as Hex })
-    .catch(() => undefined);
+    .catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    });
   if (receipt && receipt.status === "success" && receipt.blockHash.toLowerCase() === deposit.blockHash.toLowerCase())
     return { state: "final" };
   return {

@@ -2,7 +2,7 @@ import { type Address, type Hex, encodeFunctionData, getAddress, zeroAddress } f
 import { depositoryAbi } from "../../../contracts/abis.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
 import type { ChainAdapter, FillOrder, FillRefusal, PreparedTransaction } from "../adapter.js";
-import type { ChainConfig } from "../chainConfig.js";
+import type { EvmChainConfig } from "../chainConfig.js";
 import { buildDepositSteps } from "./buildDepositSteps.js";
 import { checkEvmDeposit } from "./checkEvmDeposit.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
@@ -36,7 +36,7 @@ const GAS = {
 };
 
 /** One EVM chain behind the chain-adapter seam: viem, the Depository and Receiver contracts, the solver's key. */
-export function createEvmAdapter(chain: ChainConfig, options: EvmAdapterOptions): ChainAdapter {
+export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptions): ChainAdapter {
   const client = createEvmChainClient(chain, { gasPriceTtlMs: options.gasPriceTtlMs });
   const { solver } = options;
   // Every way out of the adapter: a node's failure leaves as the domain's retryable error.

@@ -1,8 +1,8 @@
 import { type Address, type PublicClient, createPublicClient, defineChain, erc20Abi, http, zeroAddress } from "viem";
-import type { ChainConfig } from "../chainConfig.js";
+import type { EvmChainConfig } from "../chainConfig.js";
 
 /** A viem chain definition for a configured chain, for public and wallet clients alike. */
-export function toViemChain(chain: ChainConfig) {
+export function toViemChain(chain: EvmChainConfig) {
   return defineChain({
     id: chain.id,
     name: chain.displayName ?? chain.name,
@@ -12,13 +12,13 @@ export function toViemChain(chain: ChainConfig) {
 }
 
 /** The chain's JSON-RPC over HTTP, with its configured timeout, for public and wallet clients alike. */
-export function evmTransport(chain: ChainConfig) {
+export function evmTransport(chain: EvmChainConfig) {
   // No JSON-RPC batching: viem's batch waits a timer tick per call, which costs a quote more than it saves.
   return http(chain.rpcUrl, { retryCount: 1, timeout: chain.rpcTimeoutMs });
 }
 
 export type EvmChainClient = {
-  chain: ChainConfig;
+  chain: EvmChainConfig;
   publicClient: PublicClient;
   /** Gas price for fee estimates; cached briefly because quotes are hot and it moves once per block. */
   gasPrice(): Promise<bigint>;
@@ -26,7 +26,7 @@ export type EvmChainClient = {
   allowance(owner: Address, token: Address, spender: Address): Promise<bigint>;
 };
 
-export function createEvmChainClient(chain: ChainConfig, options: { gasPriceTtlMs?: number } = {}): EvmChainClient {
+export function createEvmChainClient(chain: EvmChainConfig, options: { gasPriceTtlMs?: number } = {}): EvmChainClient {
   const publicClient = createPublicClient({
     chain: toViemChain(chain),
     transport: evmTransport(chain),

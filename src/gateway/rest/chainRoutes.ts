@@ -13,7 +13,7 @@ export function chainRoutes(deps: {
   return new Hono().get("/chains", async (c) => {
     const chains = await Promise.all(
       deps.registry.chains.map(async (chain) =>
-        toChainRecord(deps.adapters.adapter(chain.id), await deps.quoteEngine.availability(chain)),
+        toChainRecord(chain, deps.adapters.find(chain.id), await deps.quoteEngine.availability(chain)),
       ),
     );
     return c.json({ chains });

@@ -1,11 +1,19 @@
 import type { ChainAdapter } from "../../chains/adapter.js";
+import type { ChainConfig } from "../../chains/chainConfig.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
+import { familyOf } from "../../chains/vmFamilies.js";
 
-/** The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. */
-export function toChainRecord(adapter: ChainAdapter, availability: ChainAvailability) {
-  const { chain, nativeCurrency } = adapter;
-  const erc20Currencies = chain.currencies.map((currency) => ({
+/**
+ * The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. A
+ * Bitcoin chain has no contracts and no RPC: every contract shows the native BTC id, the RPC URLs are empty and
+ * `protocol.v2.depository` is the depository address. Its solver addresses are empty until its adapter lands.
+ */
+export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefined, availability: ChainAvailability) {
+  const { nativeCurrency } = familyOf(chain);
+  const receiver = chain.vmType === "evm" ? chain.receiver : nativeCurrency;
+  // A Bitcoin chain's `currencies` can only repeat native BTC, shown as `currency`.
+  const erc20Currencies = (chain.vmType === "evm" ? chain.currencies : []).map((currency) => ({
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,
     name: currency.name ?? currency.symbol,
@@ -36,8 +44,8 @@ export function toChainRecord(adapter: ChainAdapter, availability: ChainAvailabi
     id: chain.id,
     name: chain.name,
     displayName: chain.displayName ?? chain.name,
-    httpRpcUrl: chain.rpcUrl,
-    wsRpcUrl: chain.wsUrl ?? "",
+    httpRpcUrl: chain.vmType === "evm" ? chain.rpcUrl : "",
+    wsRpcUrl: (chain.vmType === "evm" && chain.wsUrl) || "",
     explorerUrl: chain.explorerUrl,
     explorerName: chain.explorerUrl ? "Explorer" : "",
     explorerPaths: { ...EXPLORER_PATHS },
@@ -57,16 +65,16 @@ export function toChainRecord(adapter: ChainAdapter, availability: ChainAvailabi
     iconUrl: "",
     contracts: {
       multicall3: nativeCurrency,
-      multicaller: chain.receiver,
-      onlyOwnerMulticaller: chain.receiver,
-      relayReceiver: chain.receiver,
+      multicaller: receiver,
+      onlyOwnerMulticaller: receiver,
+      relayReceiver: receiver,
       erc20Router: nativeCurrency,
       approvalProxy: nativeCurrency,
       v3: { erc20Router: nativeCurrency, approvalProxy: nativeCurrency },
     },
     vmType: chain.vmType,
     baseChainId: chain.id,
-    solverAddresses: [adapter.solverAddress],
+    solverAddresses: adapter ? [adapter.solverAddress] : [],
     tags: [],
     protocol: { v2: { chainId: chain.name, depository: chain.depository } },
   };

@@ -37,7 +37,13 @@ export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry
     const body = parseInput(indexBody, await jsonBody(c.req.raw));
     const chain = deps.registry.chain(body.chainId);
     if (!chain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${body.chainId} is not supported`);
-    const adapter = deps.adapters.adapter(chain.id);
+    const adapter = deps.adapters.find(chain.id);
+    // Bitcoin's deposits are read by its poller; reading one transaction by hand comes with its adapter.
+    if (!adapter)
+      throw new InvalidInputError(
+        "UNSUPPORTED_CHAIN",
+        `transactions of chain ${chain.id} cannot be indexed by hand yet`,
+      );
     const txHash = adapter.parseTransactionHash(body.txHash);
     if (txHash === undefined)
       throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);

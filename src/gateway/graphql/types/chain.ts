@@ -1,4 +1,5 @@
 import type { ChainConfig } from "../../../chains/chainConfig.js";
+import { familyOf } from "../../../chains/vmFamilies.js";
 import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
 import { builder } from "../builder.js";
 import { CurrencyRef } from "./currency.js";
@@ -21,13 +22,18 @@ ChainRef.implement({
     name: t.exposeString("name"),
     displayName: t.string({ resolve: (chain) => chain.displayName ?? chain.name }),
     vmType: t.exposeString("vmType"),
-    httpRpcUrl: t.exposeString("rpcUrl"),
-    wsRpcUrl: t.string({ nullable: true, resolve: (chain) => chain.wsUrl ?? null }),
+    // A Bitcoin chain is read through Esplora, not an RPC: its URLs are empty / null.
+    httpRpcUrl: t.string({ resolve: (chain) => (chain.vmType === "evm" ? chain.rpcUrl : "") }),
+    wsRpcUrl: t.string({ nullable: true, resolve: (chain) => (chain.vmType === "evm" && chain.wsUrl) || null }),
     explorerUrl: t.exposeString("explorerUrl"),
     explorerPaths: t.field({ type: ExplorerPathsRef, resolve: () => EXPLORER_PATHS }),
     blockTimeSeconds: t.exposeFloat("blockTimeSeconds"),
     depository: t.exposeString("depository", { description: "The contract deposits are sent to on this chain." }),
-    receiver: t.exposeString("receiver", { description: "The contract fills are made through on this chain." }),
+    receiver: t.string({
+      description: "The contract fills are made through on this chain.",
+      // Bitcoin fills need no contract: the native BTC id stands in for it, as in GET /chains.
+      resolve: (chain) => (chain.vmType === "evm" ? chain.receiver : familyOf(chain).nativeCurrency),
+    }),
     currency: t.field({
       type: CurrencyRef,
       description: "The native currency.",

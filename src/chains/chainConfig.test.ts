@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { REGTEST_ADDRESS } from "../../test/support/testBitcoinChain.js";
+import { BITCOIN_NATIVE_CURRENCY } from "./bitcoin/bitcoinFamily.js";
+import { chainConfigSchema } from "./chainConfig.js";
+
+const evm = {
+  id: 10,
+  name: "a",
+  rpcUrl: "http://127.0.0.1:1",
+  depository: "0x00000000000000000000000000000000000000d0",
+  receiver: "0x00000000000000000000000000000000000000e0",
+};
+const bitcoin = {
+  id: 8253038,
+  name: "bitcoin",
+  vmType: "bvm",
+  network: "regtest",
+  esploraUrl: "http://127.0.0.1:1",
+  depository: REGTEST_ADDRESS,
+};
+
+describe("chainConfigSchema", () => {
+  it("reads a chain without vmType as EVM, as chains files written before Bitcoin have it", () => {
+    expect(chainConfigSchema.parse(evm)).toMatchObject({ vmType: "evm", blockTimeSeconds: 2, currencies: [] });
+  });
+
+  it("keeps 1337 and 8253038 reserved for EVM chains", () => {
+    for (const id of [1337, 8253038]) expect(chainConfigSchema.safeParse({ ...evm, id }).success).toBe(false);
+  });
+
+  it("reads a Bitcoin chain with its defaults", () => {
+    expect(chainConfigSchema.parse(bitcoin)).toEqual({
+      ...bitcoin,
+      explorerUrl: "",
+      startBlock: 0,
+      confirmations: [],
+      blockTimeSeconds: 600,
+      nativeCurrency: { symbol: "BTC", name: "Bitcoin", decimals: 8 },
+      currencies: [],
+    });
+  });
+
+  it("wants a Bitcoin depository of the chain's network", () => {
+    const mainnetAddress = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+    expect(chainConfigSchema.safeParse({ ...bitcoin, depository: mainnetAddress }).success).toBe(false);
+    expect(chainConfigSchema.safeParse({ ...bitcoin, network: "mainnet", depository: mainnetAddress }).success).toBe(
+      true,
+    );
+    expect(chainConfigSchema.safeParse({ ...bitcoin, depository: BITCOIN_NATIVE_CURRENCY }).success).toBe(false);
+  });
+
+  it("lets a Bitcoin chain list native BTC only, and needs no EVM fields", () => {
+    const btc = { symbol: "BTC", address: BITCOIN_NATIVE_CURRENCY, decimals: 8 };
+    expect(chainConfigSchema.safeParse({ ...bitcoin, currencies: [btc] }).success).toBe(true);
+    expect(
+      chainConfigSchema.safeParse({ ...bitcoin, currencies: [{ ...btc, address: REGTEST_ADDRESS }] }).success,
+    ).toBe(false);
+    expect(chainConfigSchema.safeParse({ ...bitcoin, network: "signet" }).success).toBe(false);
+    expect(chainConfigSchema.safeParse({ ...bitcoin, esploraUrl: undefined }).success).toBe(false);
+  });
+});

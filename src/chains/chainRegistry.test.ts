@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { GRAPHQL_TEST_CHAINS } from "../../test/support/createTestGraphqlServer.js";
+import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
+import { BITCOIN_NATIVE_CURRENCY } from "./bitcoin/bitcoinFamily.js";
+import { createChainRegistry } from "./chainRegistry.js";
+
+describe("createChainRegistry", () => {
+  const registry = createChainRegistry([...GRAPHQL_TEST_CHAINS, TEST_BITCOIN_CHAIN]);
+
+  it("lists a Bitcoin chain's native BTC at the native id, and nothing else", () => {
+    expect(registry.currencies(TEST_BITCOIN_CHAIN.id)).toEqual([
+      {
+        chainId: TEST_BITCOIN_CHAIN.id,
+        address: BITCOIN_NATIVE_CURRENCY,
+        symbol: "BTC",
+        name: "Bitcoin",
+        decimals: 8,
+        metadata: { logoURI: "", verified: true, isNative: true },
+      },
+    ]);
+    expect(registry.currency(TEST_BITCOIN_CHAIN.id, BITCOIN_NATIVE_CURRENCY)?.symbol).toBe("BTC");
+    expect(registry.currency(TEST_BITCOIN_CHAIN.id, REGTEST_ADDRESS)).toBeUndefined();
+  });
+
+  it("still finds EVM currencies in any case, the native one at 0x0", () => {
+    const chainId = GRAPHQL_TEST_CHAINS[0]!.id;
+    expect(registry.currency(chainId, "0x0000000000000000000000000000000000000000")?.metadata.isNative).toBe(true);
+    expect(registry.currency(chainId, BITCOIN_NATIVE_CURRENCY)).toBeUndefined();
+  });
+});
