@@ -114,6 +114,8 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     await page.keyboard.press("Enter");
     await page.waitForURL(new RegExp(`#/request/${requestId}$`));
     await showing(page.locator(".current-status [data-status]"), /success/);
+    // The keyboard lands on the request shown.
+    await page.waitForFunction(() => document.activeElement?.tagName === "H1");
     expect(await page.getByRole("link", { name: new RegExp(`Fill transaction ${fill}`) }).getAttribute("href")).toBe(
       `${EXPLORER}/${destination.id}/tx/${fill}`,
     );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { formatUnits } from "./formatUnits";
 import { graphqlRequest } from "./graphqlRequest";
 import { liveClient } from "./liveClient";
@@ -17,6 +17,12 @@ export function RequestPage({ id }: { id: string }) {
   const [request, setRequest] = useState<RequestDetail | null | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [liveError, setLiveError] = useState<string | undefined>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const loaded = request !== undefined && request !== null;
+  // Keyboard and screen-reader users land on the request once it is shown, not on a live update.
+  useEffect(() => {
+    if (loaded) heading.current?.focus();
+  }, [id, loaded]);
 
   useEffect(() => {
     let current = true;
@@ -74,7 +80,7 @@ export function RequestPage({ id }: { id: string }) {
   const failedFill = request.failedTransaction?.txHash;
   return (
     <main>
-      <h1>
+      <h1 ref={heading} tabIndex={-1}>
         Request <span class="hash">{request.id}</span>
       </h1>
       <p aria-live="polite" class="current-status">
