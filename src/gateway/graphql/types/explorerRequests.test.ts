@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertChildRequest } from "../../../../schema/requests.js";
 import { createApiKey } from "../../../apiKeys/createApiKey.js";
 import { createStatusBus } from "../../../events/createStatusBus.js";
 import { createStatusFanout } from "../../../events/createStatusFanout.js";
@@ -50,5 +51,14 @@ describe("explorerRequests (the public explorer's search, no key)", () => {
   it("refuses an empty term and pages beyond 20", async () => {
     expect((await gql({ term: "  " })).errors?.[0].extensions.code).toBe("INVALID_INPUT");
     expect((await gql({ first: 21 })).errors?.[0].extensions.code).toBe("INVALID_INPUT");
+  });
+
+  it("finds a child request (a further deposit) by a term, and leaves children out of the newest", async () => {
+    const parent = await insertTestRequest(database.pool);
+    const depositor = `0x${randomBytes(20).toString("hex")}`;
+    const child = `0x${randomBytes(32).toString("hex")}`;
+    await insertChildRequest(database.pool, { id: child, parentId: parent.id, depositor, amountIn: 5n });
+    expect((await gql({ term: depositor })).data?.explorerRequests.map((request) => request.id)).toEqual([child]);
+    expect((await gql({ first: 20 })).data?.explorerRequests.map((request) => request.id)).not.toContain(child);
   });
 });
