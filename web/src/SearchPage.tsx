@@ -77,7 +77,7 @@ export function SearchPage({ term }: { term?: string }) {
             type="search"
             value={input}
             onInput={(event) => setInput((event.target as HTMLInputElement).value)}
-            placeholder="Request id, transaction hash, wallet or deposit address"
+            placeholder="Request id, transaction hash or wallet"
             autocomplete="off"
             spellcheck={false}
           />

@@ -12,7 +12,7 @@ const MAX_TERM = 200;
 builder.queryFields((t) => ({
   explorerRequests: t.field({
     type: [RequestRef],
-    description: `No API key needed: the newest requests, or with term those matching it as the requests filter's term does (request id, any transaction hash, wallet, deposit address), child requests included; the newest leave child requests out; first 1-${PAGE.max}, default ${PAGE.default}.`,
+    description: `No API key needed: the newest requests, or with term those matching it as the requests filter's term does (request id, any transaction hash, wallet), child requests included; the newest leave child requests out; first 1-${PAGE.max}, default ${PAGE.default}.`,
     args: { term: t.arg.string(), first: t.arg.int() },
     resolve: async (_, args, context) => {
       const limit = args.first ?? PAGE.default;
