@@ -6,6 +6,9 @@ import type { RequestStatsBenchResult } from "./requestStatsBench.js";
 import type { Target } from "./target.js";
 import type { WebhookBenchResult } from "./webhookBench.js";
 import type { PushBenchResult } from "./pushBench.js";
+import type { LookupsBenchResult } from "./lookupsBench.js";
+import type { BitcoinBenchResult } from "./bitcoinBench.js";
+import type { ScalingBenchResult } from "./scalingBench.js";
 
 function table(header: string[], rows: Array<Array<string | number>>): string {
   const cells = [header, ...rows.map((row) => row.map(String))];
@@ -18,6 +21,11 @@ const targetRows = (targets: Target[]) => targets.map((t) => [t.metric, t.target
 const ms = (s: { p50: number; p95: number; p99: number; max: number } | null) =>
   s ? `${s.p50} / ${s.p95} / ${s.p99} / ${s.max}` : "(not measured)";
 
+const rssLine = (groups: Record<string, { maxMb: number; processes: number }>) =>
+  Object.entries(groups)
+    .map(([group, r]) => `${group} ${r.maxMb} MB${r.processes > 1 ? ` (largest of ${r.processes})` : ""}`)
+    .join("; ");
+
 /** The human summary of a run: targets first, then the main distributions. */
 export type BenchResult =
   | QuoteBenchResult
@@ -26,11 +34,56 @@ export type BenchResult =
   | RequestStatsBenchResult
   | WebhookBenchResult
   | RequestsBenchResult
-  | PushBenchResult;
+  | PushBenchResult
+  | LookupsBenchResult
+  | BitcoinBenchResult
+  | ScalingBenchResult;
 
 export function printSummary(result: BenchResult): string {
   const head = `${result.benchmark} — ${result.date}, commit ${result.commit}, ${result.machine.cores} × ${result.machine.cpuModel}, ${result.machine.totalMemoryGiB} GiB, Node ${result.machine.node}`;
   const targets = table(["metric", "target", "measured", "met?"], targetRows(result.targets));
+  if (result.benchmark === "lookups") {
+    const phases = table(
+      ["phase", "req/s", "÷ floor", "latency p50 / p99 / max (ms)", "non-2xx/3xx, errors"],
+      result.phases.map((p) => [
+        p.name,
+        p.requestsPerSecond,
+        (p.requestsPerSecond / result.floorRequestsPerSecond).toFixed(3),
+        `${p.latencyMs.p50} / ${p.latencyMs.p99} / ${p.latencyMs.max}`,
+        `${p.statuses["4xx"] + p.statuses["5xx"]}, ${p.errors + p.timeouts}`,
+      ]),
+    );
+    return `${head}\n${targets}\n\n${phases}\n(floor ${result.floorRequestsPerSecond} req/s; peak RSS: ${rssLine(result.peakRssMb)})`;
+  }
+  if (result.benchmark === "scaling") {
+    const grid = table(
+      ["measure, p50 / p95 ms", ...result.sizes.map((size) => `${size.requests} requests`)],
+      result.sizes[0]!.measured.map((first, index) => [
+        first.name,
+        ...result.sizes.map(
+          (size) => `${size.measured[index]!.latencyMs.p50} / ${size.measured[index]!.latencyMs.p95}`,
+        ),
+      ]),
+    );
+    const seeds = result.sizes.map((size) => `${size.requests} in ${size.seedSeconds} s`).join(", ");
+    return `${head}\n${targets}\n\n${grid}\n(seeded ${seeds}; peak RSS: ${rssLine(result.peakRssMb)})`;
+  }
+  if (result.benchmark === "bitcoin") {
+    const l = result.latencyMs;
+    const stages = table(
+      ["interval (ms)", "p50 / p95 / p99 / max"],
+      [
+        ["broadcast → pending row", ms(l.broadcastToPending)],
+        ["  broadcast → mempool deposit fact visible (5 ms poll)", ms(l.broadcastToMempoolFactVisible)],
+        ["confirmation block → submitted row", ms(l.blockToSubmitted)],
+        ["  block → block deposit fact visible (5 ms poll)", ms(l.blockToBlockFactVisible)],
+        ["confirmation block → success row", ms(l.blockToSuccess)],
+        ["floor: Esplora GET /blocks/tip/height", ms(result.floor.esploraTipMs)],
+        ["floor: Esplora GET /address/:depository/txs/mempool", ms(result.floor.esploraMempoolMs)],
+      ],
+    );
+    return `${head}\n${targets}\n\n${stages}\n(${result.completed} deposits completed, ${result.failed.length} not; poller every ${result.floor.pollEveryMs} ms; peak RSS: ${rssLine(result.peakRssMb)})`;
+  }
   if (result.benchmark === "requests")
     return `${head}\n${targets}\n(${result.requests} requests seeded in ${result.seedSeconds} s, ${result.samples} samples per case, rate limiter on ${result.limiter})`;
   if (result.benchmark === "quote") {
@@ -93,8 +146,9 @@ export function printSummary(result: BenchResult): string {
       ["submitted → fill block", ms(l.submittedToFillBlock)],
       ["fill block → success row", ms(l.fillBlockToSuccess)],
       ["deposit block → deposit in Ponder view (10 ms poll)", ms(l.depositBlockToDepositIndexedVisible)],
+      ["deposit in Ponder view → pending row visible (10 ms polls)", ms(l.depositIndexedVisibleToPendingVisible)],
       ["fill block → fill in Ponder view (10 ms poll)", ms(l.fillBlockToFillIndexedVisible)],
     ],
   );
-  return `${head}\n${targets}\n\n${stages}\n(${result.completed} intents completed, ${result.failed.length} not; destination blocks came ${result.destinationBlockPhaseMs} ms after origin blocks)`;
+  return `${head}\n${targets}\n\n${stages}\n(${result.completed} intents completed, ${result.failed.length} not; destination blocks came ${result.destinationBlockPhaseMs} ms after origin blocks; peak RSS: ${rssLine(result.peakRssMb)})`;
 }

@@ -9,18 +9,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { Hono } from "hono";
 import { migrate } from "../schema/migrate.js";
+import { explainCountRequests } from "../schema/countRequests.js";
 import { explainRequestPage } from "../schema/requestsQuery.js";
 import { seedBenchRequests } from "../schema/seedBenchRequests.js";
-import { requestsRoutes } from "../src/gateway/rest/requestsRoutes.js";
-import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/http/routeLimits.js";
 import { createPostgresRateLimiter, createRedisRateLimiter } from "../src/gateway/http/rateLimiter.js";
 import { authorizeRequestFilter } from "../src/requests/authorizeRequestFilter.js";
 import { decodeCursor } from "../src/requests/continuationCursor.js";
 import { parseRequestsV3Query } from "../src/gateway/rest/parseRequestsQuery.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { gitCommit, machineInfo } from "./machineInfo.js";
+import { requestsListingApp } from "./requestsListingApp.js";
 import type { Target } from "./target.js";
 
 /** `redisUrl`: rate-limit counters on Redis as in production; without it they go to Postgres (the embedded mode). */
@@ -76,19 +75,7 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
       ? createRedisRateLimiter(options.redisUrl, `bench-${randomBytes(4).toString("hex")}`)
       : createPostgresRateLimiter(pool);
     closeLimiter = () => limiter.close();
-    const generous = { anonymous: 1e9, standard: 1e9, elevated: 1e9 };
-    const app = new Hono().route(
-      "/",
-      requestsRoutes({
-        pool,
-        registry: { chains: [], currency: () => undefined },
-        cursorSecret,
-        limit: { ...DEFAULT_ROUTE_LIMITS.requestsV3, ...generous },
-        limiter,
-        now: () => new Date(),
-        trustForwardedFor: false,
-      }),
-    );
+    const app = requestsListingApp(pool, limiter, cursorSecret);
     // Timed until the answer's last byte: parsing it is the client's work, not the route's (before 2026-11-23
     // the client's JSON.parse was inside the timing, ~2 ms of a 50-record page).
     const call = async (query: string, key = KEY) => {
@@ -172,7 +159,9 @@ export async function requestsBench(options: RequestsBenchOptions = defaultReque
       const filter = await authorizeRequestFilter(pool, parsed.filter, integrator);
       const sort = { sortBy: parsed.sortBy, sortDirection: parsed.sortDirection };
       const after = parsed.continuation ? decodeCursor(cursorSecret, sort, parsed.continuation) : undefined;
-      return explainRequestPage(pool, { filter, ...sort, limit: parsed.limit + 1, after }, { count });
+      return count
+        ? explainCountRequests(pool, filter)
+        : explainRequestPage(pool, { filter, ...sort, limit: parsed.limit + 1, after });
     };
     for (const entry of cases) {
       await call(entry.query, entry.key); // warm the plan cache and pages once

@@ -3,12 +3,17 @@
  * result to bench/results/<name>-<ISO date>.json and prints a summary.
  *
  *   quote      --warmup=200 --sequential=1000 --concurrency=16,64 --duration=10000 --profile=5000 [--cpuprofile=file]
+ *              [--app-fees]   (every quote with two app-fee recipients)
+ *              [--quote-workers=N]   (load on `crossfill api --workers N` instead of the in-process API; not profiled)
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
  *   crash      --crash-intents=200 --kill-every=8000   (long crash run: random SIGKILLs of api, worker, indexer)
  *   requests   GET /requests/v3 over 1M seeded requests (options: npx tsx bench/requestsBench.ts)
  *   requestStats   GraphQL analytics over 1M seeded requests (options: npx tsx bench/requestStatsBench.ts)
  *   webhook    --webhook-deliveries=10000 --webhook-samples=300   (throughput to a local receiver, change → first attempt)
  *   push       --push-subscribers=10000 --push-every=10 --push-duration=10000   (graphql-ws fan-out from one gateway)
+ *   lookups    --lookups-connections=32 --lookups-duration=10   (bare route vs GET /intents/status/v3 vs GET /chains)
+ *   scaling    --scaling-sizes=10000,100000,1000000   (status lookup, quote, slowest /requests/v3 families per table size)
+ *   bitcoin    --btc-deposits=25   (BTC → EVM on the devnet Esplora: broadcast → pending, confirmation block → submitted)
  *   --no-write   print only
  *   --quiet-wait=60000   how long to wait for the CPUs to be ≥ 85 % idle before each benchmark (0: don't)
  */
@@ -21,9 +26,23 @@ import { defaultRequestStatsBenchOptions, requestStatsBench } from "./requestSta
 import { defaultWebhookBenchOptions, webhookBench } from "./webhookBench.js";
 import { defaultPushBenchOptions, pushBench } from "./pushBench.js";
 import { waitForQuietMachine } from "./quietMachine.js";
+import { defaultLookupsBenchOptions, lookupsBench } from "./lookupsBench.js";
 import { writeResult } from "./writeResult.js";
+import { bitcoinBench, defaultBitcoinBenchOptions } from "./bitcoinBench.js";
+import { defaultScalingBenchOptions, scalingBench } from "./scalingBench.js";
 
-const BENCHMARKS = ["quote", "pipeline", "crash", "requests", "requestStats", "webhook", "push"] as const;
+const BENCHMARKS = [
+  "quote",
+  "pipeline",
+  "crash",
+  "requests",
+  "requestStats",
+  "webhook",
+  "push",
+  "lookups",
+  "bitcoin",
+  "scaling",
+] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 function parseArgs(argv: string[]) {
@@ -55,6 +74,8 @@ function parseArgs(argv: string[]) {
     durationMs: number("duration", defaultQuoteBenchOptions.durationMs),
     profileMs: number("profile", defaultQuoteBenchOptions.profileMs),
     cpuprofile: flags.get("cpuprofile"),
+    appFees: flags.get("app-fees") === "true",
+    workers: number("quote-workers", defaultQuoteBenchOptions.workers),
   };
   if (quote.concurrency.some((c) => !Number.isInteger(c) || c < 1))
     throw new Error("--concurrency takes positive integers, comma-separated");
@@ -79,6 +100,23 @@ function parseArgs(argv: string[]) {
     everyMs: number("push-every", defaultPushBenchOptions.everyMs),
     durationMs: number("push-duration", defaultPushBenchOptions.durationMs),
   };
+  const lookups = {
+    ...defaultLookupsBenchOptions,
+    connections: number("lookups-connections", defaultLookupsBenchOptions.connections),
+    durationSeconds: number("lookups-duration", defaultLookupsBenchOptions.durationSeconds),
+  };
+  const bitcoin = {
+    ...defaultBitcoinBenchOptions,
+    deposits: number("btc-deposits", defaultBitcoinBenchOptions.deposits),
+  };
+  const scaling = {
+    ...defaultScalingBenchOptions,
+    sizes: flags.has("scaling-sizes")
+      ? flags.get("scaling-sizes")!.split(",").map(Number)
+      : defaultScalingBenchOptions.sizes,
+  };
+  if (scaling.sizes.some((size) => !Number.isInteger(size) || size < 100))
+    throw new Error("--scaling-sizes takes integers ≥ 100, comma-separated");
   const quietWaitMs = number("quiet-wait", 60_000);
   return {
     names: names.length ? names : [...BENCHMARKS],
@@ -89,6 +127,9 @@ function parseArgs(argv: string[]) {
     crash,
     webhook,
     push,
+    lookups,
+    bitcoin,
+    scaling,
   };
 }
 
@@ -109,6 +150,9 @@ async function main(): Promise<number> {
         requestStats: () => requestStatsBench(defaultRequestStatsBenchOptions, log),
         webhook: () => webhookBench(args.webhook, log),
         push: () => pushBench(args.push, log),
+        lookups: () => lookupsBench(args.lookups, log),
+        bitcoin: () => bitcoinBench(args.bitcoin, log),
+        scaling: () => scalingBench(args.scaling, log),
       };
       const result = await runners[name]();
       result.machine.idlePercentBeforeStart = idlePercentBefore;

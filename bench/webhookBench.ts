@@ -127,6 +127,7 @@ export async function webhookBench(
       databaseUrl: db.url,
       redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
       prefix: `bench-${db.name}`,
+      onError: (err, source) => logger.warn({ err, source }, "queue connection error"),
     });
     stops.push(() => queues.close());
     const queue = queues.createQueue<WebhookJob>(QUEUES.webhook);

@@ -46,9 +46,11 @@ describe("deployContracts", () => {
     expect(await client.readContract({ address: d.receiver, abi: receiverAbi, functionName: "solver" })).toBe(
       solver.address,
     );
-    expect(d.currencies.map(({ symbol, name, decimals }) => ({ symbol, name, decimals }))).toEqual([
-      { symbol: "USDC", name: "USD Coin", decimals: 6 },
-      { symbol: "WETH", name: "Wrapped Ether", decimals: 18 },
+    expect(
+      d.currencies.map(({ symbol, name, decimals, wrapsNative }) => ({ symbol, name, decimals, wrapsNative })),
+    ).toEqual([
+      { symbol: "USDC", name: "USD Coin", decimals: 6, wrapsNative: undefined },
+      { symbol: "WETH", name: "Wrapped Ether", decimals: 18, wrapsNative: true },
     ]);
     for (const c of d.currencies) {
       expect(await client.readContract({ address: c.address, abi: testTokenAbi, functionName: "symbol" })).toBe(

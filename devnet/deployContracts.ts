@@ -1,8 +1,21 @@
 import { type Address, getAddress, type Hash, type Hex } from "viem";
-import { callTargetArtifact, depositoryArtifact, receiverArtifact, testTokenArtifact } from "../contracts/artifacts.js";
+import {
+  callTargetArtifact,
+  depositoryArtifact,
+  receiverArtifact,
+  testTokenArtifact,
+  wrappedNativeArtifact,
+} from "../contracts/artifacts.js";
 import { devnetWalletClient } from "./devnetWalletClient.js";
 
-export type DevnetCurrency = { symbol: string; name: string; address: Address; decimals: number };
+export type DevnetCurrency = {
+  symbol: string;
+  name: string;
+  address: Address;
+  decimals: number;
+  /** The chain's wrapped native currency (WETH9: `deposit`/`withdraw`), not a mintable test token. */
+  wrapsNative?: true;
+};
 
 export type DeployedContracts = {
   depository: Address;
@@ -22,13 +35,11 @@ export type DeployContractsOptions = {
 };
 
 // Order matters: with a fresh deployer (nonce 0) every chain gets the same addresses.
-const tokens = [
-  { symbol: "USDC", name: "USD Coin", decimals: 6 },
-  { symbol: "WETH", name: "Wrapped Ether", decimals: 18 },
-] as const;
+const usdcToken = { symbol: "USDC", name: "USD Coin", decimals: 6 } as const;
+const wethToken = { symbol: "WETH", name: "Wrapped Ether", decimals: 18, wrapsNative: true } as const;
 
 /**
- * Deploys Depository, Receiver, the test tokens and CallTarget, and waits for every receipt. The
+ * Deploys Depository, Receiver, the USDC test token, WETH (WETH9-style, the chain's wrapped native) and CallTarget, and waits for every receipt. The
  * transactions are sent back to back with explicit nonces, so with a block time they share a block.
  */
 export async function deployContracts(options: DeployContractsOptions): Promise<DeployedContracts> {
@@ -39,11 +50,14 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
   const hashes: Hash[] = [];
   hashes.push(await client.deployContract({ ...depositoryArtifact, args: [solverAddress], nonce: nonce++ }));
   hashes.push(await client.deployContract({ ...receiverArtifact, args: [solverAddress], nonce: nonce++ }));
-  for (const t of tokens) {
-    hashes.push(
-      await client.deployContract({ ...testTokenArtifact, args: [t.name, t.symbol, t.decimals], nonce: nonce++ }),
-    );
-  }
+  hashes.push(
+    await client.deployContract({
+      ...testTokenArtifact,
+      args: [usdcToken.name, usdcToken.symbol, usdcToken.decimals],
+      nonce: nonce++,
+    }),
+  );
+  hashes.push(await client.deployContract({ ...wrappedNativeArtifact, nonce: nonce++ }));
   hashes.push(await client.deployContract({ ...callTargetArtifact, nonce: nonce++ }));
 
   const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })));
@@ -57,8 +71,8 @@ export async function deployContracts(options: DeployContractsOptions): Promise<
     depository,
     receiver,
     currencies: [
-      { ...tokens[0], address: usdc },
-      { ...tokens[1], address: weth },
+      { ...usdcToken, address: usdc },
+      { ...wethToken, address: weth },
     ],
     callTarget,
     startBlock: Number(

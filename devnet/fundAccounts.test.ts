@@ -26,8 +26,8 @@ describe("fundAccounts", () => {
   });
   afterAll(() => anvil.stop());
 
-  it("mints 1,000,000 USDC and 1,000 WETH to each account", async () => {
-    const recipients = [solver.address, ...testAccounts.map((a) => a.address)];
+  it("mints 1,000,000 USDC to each account, and each wraps 1,000 WETH of its own ether", async () => {
+    const recipients = [solver, ...testAccounts];
     await fundAccounts({
       rpcUrl: anvil.rpcUrl,
       chainId: anvil.chainId,
@@ -37,7 +37,10 @@ describe("fundAccounts", () => {
     });
     const client = devnetWalletClient({ rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, privateKey: solver.privateKey });
     const [usdc, weth] = deployed.currencies;
-    for (const account of recipients) {
+    for (const { address: account } of recipients) {
+      // Its own 1,000 ether went into WETH (anvil's 10,000 less the wrap and a little gas).
+      const ether = await client.getBalance({ address: account });
+      expect(ether < parseUnits("9000", 18) && ether > parseUnits("8999", 18)).toBe(true);
       expect(
         await client.readContract({
           address: usdc.address,
@@ -58,5 +61,10 @@ describe("fundAccounts", () => {
     expect(await client.readContract({ address: usdc.address, abi: testTokenAbi, functionName: "totalSupply" })).toBe(
       6n * 1_000_000_000_000n,
     );
+    // WETH is wrapped ether: its supply is the ether it holds.
+    expect(await client.readContract({ address: weth.address, abi: testTokenAbi, functionName: "totalSupply" })).toBe(
+      parseUnits("6000", 18),
+    );
+    expect(await client.getBalance({ address: weth.address })).toBe(parseUnits("6000", 18));
   });
 });

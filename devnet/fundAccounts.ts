@@ -1,6 +1,7 @@
 import { type Address, type Hash, type Hex, parseUnits } from "viem";
-import { testTokenAbi } from "../contracts/abis.js";
+import { testTokenAbi, wrappedNativeAbi } from "../contracts/abis.js";
 import type { DevnetCurrency } from "./deployContracts.js";
+import type { DevnetAccount } from "./devnetAccounts.js";
 import { devnetWalletClient } from "./devnetWalletClient.js";
 
 /** Whole units minted per account, by symbol. */
@@ -12,14 +13,16 @@ export type FundAccountsOptions = {
   /** Any funded key: TestToken minting is open, this account only pays the gas. */
   funderPrivateKey: Hex;
   currencies: DevnetCurrency[];
-  recipients: Address[];
+  /** With their keys: wrapped native (WETH) cannot be minted, so each recipient wraps its own ether. */
+  recipients: DevnetAccount[];
   /** Whole units per symbol; currencies not listed are not minted. */
   amounts?: Record<string, string>;
 };
 
 /**
- * Mints test tokens to each recipient (native ETH needs nothing: anvil starts its accounts with
- * 10,000 ETH). Sends every mint with explicit nonces, then waits for all receipts.
+ * Mints test tokens to each recipient, and has each wrap its own ether into the wrapped native (native ETH needs
+ * nothing: anvil starts its accounts with 10,000 ETH). Sends every transaction with explicit nonces, then waits
+ * for all receipts.
  */
 export async function fundAccounts(options: FundAccountsOptions): Promise<void> {
   const { rpcUrl, chainId, funderPrivateKey, currencies, recipients, amounts = defaultFunding } = options;
@@ -31,12 +34,28 @@ export async function fundAccounts(options: FundAccountsOptions): Promise<void> 
     if (whole === undefined) continue;
     const amount = parseUnits(whole, currency.decimals);
     for (const to of recipients) {
+      if (currency.wrapsNative) {
+        const wrapper = devnetWalletClient({ rpcUrl, chainId, privateKey: to.privateKey });
+        const own = wrapper.account.address === client.account.address;
+        hashes.push(
+          await wrapper.writeContract({
+            address: currency.address,
+            abi: wrappedNativeAbi,
+            functionName: "deposit",
+            value: amount,
+            gas: 100_000n,
+            // The funder's own nonces are counted here; any other account sends its deposit alone.
+            ...(own ? { nonce: nonce++ } : {}),
+          }),
+        );
+        continue;
+      }
       hashes.push(
         await client.writeContract({
           address: currency.address,
           abi: testTokenAbi,
           functionName: "mint",
-          args: [to, amount],
+          args: [to.address, amount],
           nonce: nonce++,
           gas: 100_000n,
         }),

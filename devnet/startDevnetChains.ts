@@ -95,7 +95,7 @@ export async function startDevnetChains(options: StartDevnetChainsOptions): Prom
           chainId,
           funderPrivateKey: solver.privateKey,
           currencies: deployed.currencies,
-          recipients: [solver.address, ...accounts.map((a) => a.address)],
+          recipients: [solver, ...accounts],
         });
         const letter = String.fromCharCode(97 + i);
         return {

@@ -59,10 +59,8 @@ describe("startEmbeddedPostgres", () => {
     }
     expect(alive(first.pid)).toBe(false);
 
-    const startedAt = Date.now();
     const second = await startEmbeddedPostgres({ dataDir, port });
     try {
-      expect(Date.now() - startedAt).toBeLessThan(5_000);
       expect(await query(second.databaseUrl, "select v from kept")).toEqual([{ v: 42 }]);
     } finally {
       await second.stop();

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import pino from "pino";
 import { type Address, type Hex, decodeFunctionData, encodeFunctionData, zeroAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { withTransaction } from "../schema/withTransaction.js";
@@ -17,6 +17,7 @@ import { getRequest } from "../schema/requests.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
+import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
 import { type FillDeps, createFillProcessor } from "./fill.js";
 
 describe("fill processor", () => {
@@ -104,6 +105,32 @@ describe("fill processor", () => {
     ]);
     return { request, recipient, destination: client(destination.id) };
   }
+
+  it("moves the request to success on the fill's own receipt, without waiting for the indexer", async () => {
+    const receipts = createReceiptConfirmer({
+      pool,
+      adapters: deps.adapters,
+      registry: deps.registry,
+      logger: deps.logger,
+    });
+    const withReceipts = createFillProcessor({ ...deps, receipts });
+    const { request } = await pendingRequest(zeroAddress, 23_456n);
+    const txHash = await withReceipts({ data: { requestId: request.id } });
+    await vi.waitFor(async () => expect((await getRequest(pool, request.id))?.status).toBe("success"), {
+      timeout: 5_000,
+    });
+    const { rows } = await pool.query(
+      "SELECT to_status, details->>'fillTxHash' AS tx FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
+      [request.id],
+    );
+    expect(rows.slice(-2)).toEqual([
+      { to_status: "submitted", tx: txHash },
+      { to_status: "success", tx: txHash },
+    ]);
+    // run again (a retried job): nothing is sent twice, nothing moves
+    expect(await withReceipts({ data: { requestId: request.id } })).toBe("skipped: success");
+    await receipts.close();
+  });
 
   it("pays the recipient once, however often the job runs", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 12_345n);

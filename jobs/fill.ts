@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import { listRequestDeposits, markDepositReorged } from "../schema/chainFacts.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { type StoredRequest, getRequest } from "../schema/requests.js";
+import { isPayoutReorgedOut } from "../schema/payoutReorgs.js";
+import { drawSponsorship } from "../schema/sponsorLedger.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { FillOrder, StuckFillPolicy } from "../src/chains/adapter.js";
@@ -10,9 +12,12 @@ import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 import type { FailReason } from "../src/domain/failReasons.js";
+import { attemptFailReason } from "../src/domain/attemptFailReason.js";
+import { nativeConversionOf } from "../src/domain/nativeConversion.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
+import type { ReceiptConfirmer } from "./createReceiptConfirmer.js";
 import { failRequest } from "./failRequest.js";
 
 /**
@@ -30,6 +35,13 @@ export const DEFAULT_STUCK_FILL_POLICY: StuckFillPolicy = {
   maxBroadcastFailures: 10,
 };
 
+/** What a sponsored quote keeps for its draw (src/quote/createQuote.ts): USD micro-units, and the input-currency payment. */
+type QuotedSponsor = {
+  integrator: string;
+  amountMicroUsd: string;
+  payment?: { chainId: number; currency: string; amount: string; components: Record<string, string> };
+};
+
 export type FillDeps = {
   pool: pg.Pool;
   adapters: ChainAdapters;
@@ -43,16 +55,25 @@ export type FillDeps = {
   /** Honour DEBUG_FORCE_REFUND_REFERRER: on the devnet only. */
   debugReferrers: boolean;
   logger: Logger;
+  /** `success` on the fill's own receipt; without it, success waits for the indexed fill. */
+  receipts?: ReceiptConfirmer;
 };
 
-function fillOrder(request: StoredRequest, amount: bigint, currencySymbol: string): FillOrder {
+function fillOrder(
+  request: StoredRequest,
+  amount: bigint,
+  currencySymbol: string,
+  conversion: FillOrder["conversion"],
+): FillOrder {
   return {
     requestId: request.id,
+    orderId: request.orderId,
     currency: request.destinationCurrency,
     amount,
     recipient: request.recipient,
     calls: request.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data })),
     currencySymbol,
+    ...(conversion ? { conversion } : {}),
   };
 }
 
@@ -100,9 +121,37 @@ export function createFillProcessor(deps: FillDeps) {
     return `failed: ${failReason}`;
   }
 
+  /**
+   * A payout mined (the request succeeded) and then reorged out: followed as a sent fill is, so the same signed
+   * payout (or its fee bump, on the same inputs) is broadcast again while it is missing and its inputs are unspent,
+   * and never a second payout. The request stays `success`; reconcile queues this again until the payout is applied
+   * anew.
+   */
+  async function followReorgedPayout(requestId: string): Promise<string> {
+    const attempt = (await getFillAttempt(pool, requestId))!;
+    const outcome = await deps.adapters.adapter(attempt.chainId).followFill(attempt, {
+      pool,
+      policy: deps.stuckFill ?? DEFAULT_STUCK_FILL_POLICY,
+    });
+    if (outcome.state === "mined") {
+      logger.info({ requestId, txHash: outcome.txHash }, "reorged payout mined again");
+      return `payout mined again: ${outcome.txHash}`;
+    }
+    if (outcome.state === "in-flight") {
+      logger.warn({ requestId, txHash: outcome.txHash, action: outcome.action }, "reorged payout broadcast again");
+      return `payout ${outcome.action}: ${outcome.txHash}`;
+    }
+    // Its inputs were spent by something else than a version of it, or it can no longer be mined: no second payout
+    // is ever made; an operator must look.
+    logger.error({ requestId, outcome }, "reorged payout cannot be broadcast again; operator action needed");
+    return `payout lost: ${outcome.state}`;
+  }
+
   return async function processFill(job: { data: { requestId: string } }): Promise<string> {
     const { requestId } = job.data;
     const request = await getRequest(pool, requestId);
+    if (request?.status === "success" && (await isPayoutReorgedOut(pool, requestId)))
+      return followReorgedPayout(requestId);
     if (!request || (request.status !== "pending" && request.status !== "submitted"))
       return `skipped: ${request?.status ?? "unknown"}`;
 
@@ -129,18 +178,19 @@ export function createFillProcessor(deps: FillDeps) {
       }
       if (check.state === "reorged") {
         // Nothing arrived, so nothing is refunded and nothing is filled.
+        const failReason = check.failReason ?? "DEPOSIT_REORGED";
         await withTransaction(pool, async (db) => {
           await markDepositReorged(db, first, check.reorg);
           await transitionRequest(db, {
             requestId,
             from: ["pending"],
             to: "failure",
-            failReason: "DEPOSIT_REORGED",
+            failReason,
             details: check.reorg,
           });
         });
-        logger.warn({ requestId, txHash: first.txHash, reorg: check.reorg }, "deposit reorged out before the fill");
-        return "failed: DEPOSIT_REORGED";
+        logger.warn({ requestId, txHash: first.txHash, reorg: check.reorg }, "deposit gone before the fill");
+        return `failed: ${failReason}`;
       }
       if (deps.debugReferrers && request.referrer === DEBUG_FORCE_REFUND_REFERRER) {
         return fail(
@@ -152,27 +202,34 @@ export function createFillProcessor(deps: FillDeps) {
       }
       const chain = deps.adapters.adapter(request.destinationChainId);
       const currency = deps.registry.currency(chain.chain.id, request.destinationCurrency);
-      const native = request.destinationCurrency === chain.nativeCurrency;
-      const gasReserve = native
-        ? await chain.estimateFee("fill", request.destinationCurrency, request.calls.length)
-        : 0n;
-      const balance = await chain.balanceOf(chain.solverAddress, request.destinationCurrency);
+      // A wrap or unwrap converts what the user brought (same chain): the solver spends the origin currency.
+      const conversionKind = nativeConversionOf(request.requestType);
+      const wrappedNative = deps.registry.wrappedNative(chain.chain.id);
+      if (conversionKind && !wrappedNative) throw new Error(`chain ${chain.chain.id} has no wrapped native to convert`);
+      const conversion = conversionKind && { kind: conversionKind, wrappedNative: wrappedNative!.address };
+      const spent = conversion ? request.originCurrency : request.destinationCurrency;
+      const spentSymbol = deps.registry.currency(chain.chain.id, spent)?.symbol ?? spent;
+      const gasReserve =
+        spent === chain.nativeCurrency
+          ? await chain.estimateFee("fill", spent, request.calls.length, conversionKind)
+          : 0n;
+      const balance = await chain.balanceOf(chain.solverAddress, spent);
       if (balance < amountOut + gasReserve) {
         return fail(
           request,
           "SOLVER_BALANCE_TOO_LOW",
           {
-            message: `the solver holds ${balance} of ${currency?.symbol ?? request.destinationCurrency} on chain ${chain.chain.id} and needs ${amountOut + gasReserve}`,
+            message: `the solver holds ${balance} of ${spentSymbol} on chain ${chain.chain.id} and needs ${amountOut + gasReserve}`,
           },
           { sent: false },
         );
       }
       const prepared = await chain.prepareFill(
-        fillOrder(request, amountOut, currency?.symbol ?? request.destinationCurrency),
+        fillOrder(request, amountOut, currency?.symbol ?? request.destinationCurrency, conversion),
       );
       if ("refusal" in prepared) {
         const { failure, call } = prepared.refusal;
-        return fail(request, failure.failReason, failure.details, {
+        return fail(request, attemptFailReason(request.requestType, failure.failReason), failure.details, {
           sent: false,
           failedTransaction: {
             txHash: null,
@@ -183,7 +240,8 @@ export function createFillProcessor(deps: FillDeps) {
           },
         });
       }
-      attempt = await withTransaction(pool, async (db) => {
+      const sponsor = (request.quote as { sponsor?: QuotedSponsor } | null)?.sponsor;
+      const signing = await withTransaction(pool, async (db) => {
         // Serialises signing per request across replicas; the nonce row lock serialises nonces per chain.
         await db.query("SELECT pg_advisory_xact_lock(hashtext($1))", [request.id]);
         const existing = await getFillAttempt(db, request.id);
@@ -191,6 +249,27 @@ export function createFillProcessor(deps: FillDeps) {
         // Failed meanwhile (a refund may be on its way): never sign a fill for it.
         const current = await getRequest(db, request.id, { forUpdate: true });
         if (current?.status !== "pending") return undefined;
+        // The sponsor pays its share of the fees with the fill, in this transaction: no draw without a fill.
+        if (sponsor) {
+          const { payment } = sponsor;
+          const draw = {
+            integrator: sponsor.integrator,
+            requestId: request.id,
+            amountMicroUsd: BigInt(sponsor.amountMicroUsd),
+            // Quotes made before payments were kept carry none.
+            ...(payment && {
+              payment: {
+                chainId: payment.chainId,
+                currency: payment.currency,
+                amount: BigInt(payment.amount),
+                components: Object.fromEntries(
+                  Object.entries(payment.components).map(([name, amount]) => [name, BigInt(amount)]),
+                ),
+              },
+            }),
+          };
+          if (!(await drawSponsorship(db, draw))) return "sponsor balance too low" as const;
+        }
         const signed = await chain.signTransaction(db, prepared.transaction);
         await insertFillAttempt(db, {
           requestId: request.id,
@@ -205,6 +284,17 @@ export function createFillProcessor(deps: FillDeps) {
         });
         return getFillAttempt(db, request.id);
       });
+      if (signing === "sponsor balance too low") {
+        return fail(
+          request,
+          "SPONSOR_BALANCE_TOO_LOW",
+          {
+            message: `the sponsor ${sponsor!.integrator} can no longer cover the ${sponsor!.amountMicroUsd} USD micro-units of fees it sponsored`,
+          },
+          { sent: false },
+        );
+      }
+      attempt = signing;
     }
     if (!attempt) return "skipped: no longer pending";
     const sent = attempt;
@@ -216,7 +306,7 @@ export function createFillProcessor(deps: FillDeps) {
       // Mined and reverted: its nonce is spent, so it can never pay; the deposit goes back.
       return fail(
         request,
-        outcome.failure.failReason,
+        attemptFailReason(request.requestType, outcome.failure.failReason),
         { ...outcome.failure.details, fillTxHash: outcome.txHash, message: "the fill transaction reverted on-chain" },
         { sent: true, failedTransaction: outcome.failedTransaction },
       );
@@ -246,6 +336,9 @@ export function createFillProcessor(deps: FillDeps) {
     if (outcome.state === "in-flight" && outcome.action !== "re-sent")
       logger.warn({ requestId, txHash: outcome.txHash, action: outcome.action }, "fill not mined yet");
     else logger.info({ requestId, txHash: sent.txHash, nonce: sent.nonce }, "fill sent");
+    const fill = { requestId, chainId: sent.chainId, txHash: outcome.txHash };
+    if (outcome.state === "mined") await deps.receipts?.confirm(fill);
+    else if (outcome.action !== "cancelling") deps.receipts?.watch(fill);
     return outcome.txHash;
   };
 }

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { createQueueBackend } from "./queueBackend.js";
 
@@ -18,6 +19,7 @@ describe.each(["redis", "postgres"] as const)("queue backend on %s", (kind) => {
       databaseUrl: db.url,
       redisUrl: kind === "redis" ? redisUrl : undefined,
       prefix: `test-${db.name}`,
+      onError: (error) => expect.unreachable(error.message),
     });
     expect(backend.kind).toBe(kind);
     const seen: string[] = [];
@@ -41,7 +43,12 @@ describe("queue backend on redis, closing", () => {
   it("leaves no Redis connection open after close", async () => {
     const db = await createTestDatabase();
     try {
-      const backend = createQueueBackend({ databaseUrl: db.url, redisUrl, prefix: `test-close-${db.name}` });
+      const backend = createQueueBackend({
+        databaseUrl: db.url,
+        redisUrl,
+        prefix: `test-close-${db.name}`,
+        onError: (error) => expect.unreachable(error.message),
+      });
       backend.createQueue("idle");
       const worker = backend.createWorker("idle", async () => undefined);
       await worker.waitUntilReady();
@@ -56,6 +63,48 @@ describe("queue backend on redis, closing", () => {
       );
       expect(open).toEqual([]);
     } finally {
+      await db.drop();
+    }
+  });
+});
+
+describe("queue backend on postgres, losing its connections", () => {
+  it("hands connection errors to onError, not to console.error", async () => {
+    const db = await createTestDatabase();
+    const consoleError = vi.spyOn(console, "error");
+    try {
+      const errors: string[] = [];
+      const backend = createQueueBackend({
+        databaseUrl: db.url,
+        prefix: `test-lost-${db.name}`,
+        onError: (error, source) => errors.push(`${source}: ${error.message}`),
+      });
+      const queue = backend.createQueue<{ n: number }>("idle");
+      const worker = backend.createWorker("idle", async () => undefined);
+      await worker.waitUntilReady();
+      // What a fast shutdown of Postgres does to every session (57P01), a few times and with jobs moving, so
+      // that some connections are checked out between two statements of a BullMQ transaction when it comes.
+      for (let round = 1; round <= 3; round += 1) {
+        const adds = Array.from({ length: 20 }, (_, n) => queue.add("idle", { n }).catch(() => undefined));
+        const admin = new pg.Client({ connectionString: db.url });
+        await admin.connect();
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        );
+        await admin.end();
+        await Promise.all(adds);
+        await vi.waitFor(
+          () =>
+            expect(errors.filter((error) => /worker idle: .*terminat/.test(error)).length).toBeGreaterThanOrEqual(
+              round,
+            ),
+          { timeout: 10_000 },
+        );
+      }
+      await backend.close();
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
       await db.drop();
     }
   });

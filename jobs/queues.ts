@@ -6,11 +6,19 @@ export const QUEUES = {
   fill: "crossfill-fill",
   refund: "crossfill-refund",
   webhook: "crossfill-webhook",
+  appFeeClaim: "crossfill-app-fee-claim",
+  sweep: "crossfill-sweep",
+  unmatchedRefund: "crossfill-unmatched-refund",
 } as const;
 
 export type ReconcileJob = Record<string, never>;
 export type FillJob = { requestId: string };
 export type RefundJob = { refundId: string };
+export type AppFeeClaimJob = { claimId: string };
+/** A deposit-address deposit to sweep to the depository (its outpoint and request). */
+export type SweepJob = { chainId: number; txHash: string; logIndex: number; requestId: string };
+/** A deposit to the depository that named no request, to refund (its outpoint; schema/unmatchedRefunds). */
+export type UnmatchedRefundJob = { chainId: number; txHash: string; logIndex: number };
 /** One attempt of one webhook delivery: ids only (the body and the signing key are read from Postgres). */
 export type WebhookJob = { deliveryId: string; generation: number; attempt: number };
 
@@ -30,6 +38,18 @@ export function delayedFillJobId(requestId: string, key: string): string {
 
 export function refundJobId(refundId: string, now = Date.now()): string {
   return `refund-${refundId}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
+}
+
+export function appFeeClaimJobId(claimId: string, now = Date.now()): string {
+  return `app-fee-claim-${claimId}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
+}
+
+export function sweepJobId(job: SweepJob, now = Date.now()): string {
+  return `sweep-${job.chainId}-${job.txHash}-${job.logIndex}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
+}
+
+export function unmatchedRefundJobId(job: UnmatchedRefundJob, now = Date.now()): string {
+  return `unmatched-refund-${job.chainId}-${job.txHash}-${job.logIndex}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
 }
 
 export const JOB_OPTIONS: JobsOptions = {

@@ -4,15 +4,27 @@ import pino from "pino";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startPoller } from "../indexers/poller/startPoller.js";
-import { insertDepositFact } from "../schema/chainFacts.js";
+import {
+  MEMPOOL_BLOCK_HASH,
+  POLLER_SOURCE,
+  dropMempoolDepositFacts,
+  insertDepositFact,
+  insertDepositFacts,
+  replaceMempoolDepositFacts,
+} from "../schema/chainFacts.js";
 import { migrate } from "../schema/migrate.js";
 import { FakePollerSource } from "../test/support/fakePollerSource.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
+import { ONCHAIN_FIXTURE, insertIndexedFill } from "../test/support/onchainFixture.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { childRequestId } from "../src/domain/childRequestId.js";
+import { insertFillAttempt } from "../schema/fillAttempts.js";
+import { recordReceiptFill } from "../schema/receiptFills.js";
+import { fillsOfRequests } from "../schema/requestChainFacts.js";
+import { transitionRequest } from "../schema/transitionRequest.js";
 import { reconcile } from "./reconcile.js";
 
 const registry = createChainRegistry(
@@ -27,30 +39,23 @@ const registry = createChainRegistry(
   ),
 );
 
-// Stand-ins for Ponder's published views: same names and columns, filled by the test.
-const ONCHAIN_FIXTURE = `
-  CREATE SCHEMA onchain_fixture;
-  CREATE TABLE onchain_fixture.deposit (id text, chain_id integer, order_id text, depositor text, currency text, amount numeric(78,0),
-    tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text, tx_fee numeric(78,0));
-  CREATE TABLE onchain_fixture.fill (id text, chain_id integer, request_id text, solver text, currency text, recipient text,
-    amount numeric(78,0), tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text,
-    tx_fee numeric(78,0));
-  CREATE TABLE onchain_fixture.withdrawal (id text, chain_id integer, order_id text, currency text, recipient text, amount numeric(78,0),
-    tx_hash text, log_index integer, block_number numeric(78,0), block_hash text, timestamp numeric(78,0), tx_from text);`;
-
 const hash = () => `0x${randomBytes(32).toString("hex")}`;
 
 describe("reconcile", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let pool: pg.Pool;
   let enqueued: string[];
+  let fillKeys: Array<string | undefined>;
   let refunds: string[];
-  const run = () =>
+  const run = (logger = pino({ level: "silent" })) =>
     reconcile({
       pool,
       onchainSchema: "onchain_fixture",
-      logger: pino({ level: "silent" }),
-      enqueueFill: async (id) => void enqueued.push(id),
+      logger,
+      enqueueFill: async (id, options) => {
+        enqueued.push(id);
+        fillKeys.push(options?.key);
+      },
       enqueueRefund: async (id) => void refunds.push(id),
       registry,
       prices: createStaticPriceSource({ ETH: "3000" }),
@@ -109,6 +114,7 @@ describe("reconcile", () => {
   });
   beforeEach(() => {
     enqueued = [];
+    fillKeys = [];
     refunds = [];
   });
   afterAll(async () => {
@@ -158,6 +164,60 @@ describe("reconcile", () => {
       { to_status: "waiting", fail_reason: null },
       { to_status: "pending", fail_reason: null },
       { to_status: "success", fail_reason: null },
+    ]);
+  });
+
+  it("credits each app-fee recipient once on success, scaled with an exact input's overpayment", async () => {
+    const appFees = [
+      {
+        recipient: "0x00000000000000000000000000000000000000A1",
+        bps: "100",
+        amount: "10",
+        amountFormatted: "0",
+        amountUsd: "0.00003",
+      },
+      {
+        recipient: "0x00000000000000000000000000000000000000a2",
+        bps: "30",
+        amount: "3",
+        amountFormatted: "0",
+        amountUsd: "0.000009",
+      },
+    ];
+    const request = await insertTestRequest(pool, { quote: { appFees } });
+    const earnings = async () =>
+      (
+        await pool.query(
+          "SELECT recipient, chain_id::int, currency, bps, amount::text, amount_usd::text FROM crossfill.app_fee_earnings WHERE request_id = $1 ORDER BY recipient",
+          [request.id],
+        )
+      ).rows;
+    await deposit(request.orderId, { amount: "1500" });
+    await run();
+    expect(await earnings()).toEqual([]);
+    await pool.query(
+      `INSERT INTO onchain_fixture.fill VALUES ('f-app', 31339, $1, '0xsolver', $2, '0xrecipient', 1485, $3, 0, 20, '0xb', 1700000002, '0xsolver', 1)`,
+      [request.id, zeroAddress, hash()],
+    );
+    await run();
+    await run();
+    expect(await earnings()).toEqual([
+      {
+        recipient: "0x00000000000000000000000000000000000000a1",
+        chain_id: 31338,
+        currency: zeroAddress,
+        bps: 100,
+        amount: "15",
+        amount_usd: "0.000045",
+      },
+      {
+        recipient: "0x00000000000000000000000000000000000000a2",
+        chain_id: 31338,
+        currency: zeroAddress,
+        bps: 30,
+        amount: "4",
+        amount_usd: "0.000012",
+      },
     ]);
   });
 
@@ -252,6 +312,72 @@ describe("reconcile", () => {
     const child = await pool.query("SELECT status, fail_reason FROM crossfill.requests WHERE id = $1", [childId]);
     expect(child.rows[0]).toEqual({ status: "refund", fail_reason: "DOUBLE_SPEND" });
     expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+  });
+
+  it("applies one pass's deposits side by side, and one request's deposits in the order they were paid", async () => {
+    const others = await Promise.all(Array.from({ length: 6 }, () => insertTestRequest(pool)));
+    const paidTwice = await insertTestRequest(pool);
+    const [first, second] = [hash(), hash()];
+    // in the order found: the paid-twice request's second deposit comes after its first, others between them
+    await deposit(paidTwice.orderId, { tx_hash: first, log_index: 1 });
+    for (const [index, request] of others.entries()) await deposit(request.orderId, { log_index: 2 + index });
+    await deposit(paidTwice.orderId, { tx_hash: second, log_index: 9, amount: "700" });
+    await run();
+    for (const request of [...others, paidTwice])
+      expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+    const ours = [...others, paidTwice].map((request) => request.id);
+    // each queued once (earlier tests' requests still pending are queued again by the pass)
+    expect(enqueued.filter((id) => ours.includes(id)).sort()).toEqual(ours.sort());
+    const applied = await pool.query(
+      "SELECT request_id, tx_hash FROM crossfill.request_deposits WHERE tx_hash = ANY($1)",
+      [[first, second]],
+    );
+    const childId = childRequestId(paidTwice.id, { chainId: 31338, txHash: second, logIndex: 9 });
+    expect(applied.rows.sort((a, b) => a.tx_hash.localeCompare(b.tx_hash))).toEqual(
+      [
+        { request_id: paidTwice.id, tx_hash: first },
+        { request_id: childId, tx_hash: second },
+      ].sort((a, b) => a.tx_hash.localeCompare(b.tx_hash)),
+    );
+    expect((await refundsOf(childId)).map((refund) => refund.reason)).toEqual(["DOUBLE_SPEND"]);
+  });
+
+  it("confirms a receipt's fill indexed while the receipt's transaction is still open: it waits for it, no deadlock", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId);
+    await run();
+    const fillTx = hash();
+    const errors: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => void errors.push(line) });
+    // The receipt's path: the request's success, then its fill, in one transaction — open while the indexer's row lands.
+    const receipt = await pool.connect();
+    await receipt.query("BEGIN");
+    await transitionRequest(receipt, { requestId: request.id, to: "success", details: { confirmedBy: "receipt" } });
+    await pool.query(
+      `INSERT INTO onchain_fixture.fill VALUES ($1, 31339, $2, '0xsolver', $3, '0xrecipient', 990, $4, 0, 20, '0xb', 1700000002, '0xsolver', 1)`,
+      [`31339:${fillTx}:0`, request.id, zeroAddress, fillTx],
+    );
+    const reconciled = run(logger);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await recordReceiptFill(receipt, {
+      chainId: 31339,
+      txHash: fillTx,
+      logIndex: 0,
+      requestId: request.id,
+      currency: zeroAddress,
+      recipient: "0xrecipient",
+      amount: 990n,
+      blockNumber: 20n,
+      blockHash: "0xb",
+      timestamp: 1700000002n,
+      txFee: 1n,
+    });
+    await receipt.query("COMMIT");
+    receipt.release();
+    await reconciled;
+    const [[fill]] = await fillsOfRequests(pool, [request.id]);
+    expect(fill).toMatchObject({ txHash: fillTx, provisional: false, disagreement: null });
+    expect(errors).toEqual([]);
   });
 
   it("moves a failed request to refund once its refund's withdrawal is indexed", async () => {
@@ -365,6 +491,107 @@ describe("reconcile", () => {
     expect(applied.rows).toEqual([{ tx_hash: "5VfydnLu4XwV2H2dLHPv22JxhLbYJruaM9YTaGY30TZjd4re" }]);
   });
 
+  const indexFill = (requestId: string, txHash: string) => insertIndexedFill(pool, requestId, txHash);
+
+  it("takes an indexed fill of a request that succeeded on its receipt as confirmation, and logs one that disagrees", async () => {
+    const logged: Array<{ level: number; msg: string; requestId?: string }> = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const appFees = [
+      {
+        recipient: "0x00000000000000000000000000000000000000a3",
+        bps: "100",
+        amount: "10",
+        amountFormatted: "0",
+        amountUsd: "0.00003",
+      },
+    ];
+    const [agrees, disagrees] = [
+      await insertTestRequest(pool, { quote: { appFees } }),
+      await insertTestRequest(pool, { quote: { appFees } }),
+    ];
+    const sent = new Map<string, string>();
+    for (const [nonce, request] of [agrees, disagrees].entries()) {
+      const txHash = hash();
+      sent.set(request.id, txHash);
+      await insertFillAttempt(pool, {
+        requestId: request.id,
+        chainId: 31339,
+        solver: "0xsolver",
+        nonce,
+        txHash,
+        rawTx: "0x00",
+        currency: zeroAddress,
+        amount: 990n,
+        recipient: request.recipient,
+      });
+      await pool.query("UPDATE crossfill.requests SET status = 'success' WHERE id = $1", [request.id]);
+    }
+    await indexFill(agrees.id, sent.get(agrees.id)!);
+    const other = hash();
+    await indexFill(disagrees.id, other);
+    expect(await run(logger)).toMatchObject({ fills: 2 });
+    const disagreements = logged.filter((line) => line.msg.startsWith("indexed fill disagrees"));
+    expect(disagreements.map((line) => line.requestId)).toEqual([disagrees.id]);
+    expect(disagreements[0].level).toBe(50);
+    // both indexed fills are recorded with their requests, neither moves them again
+    const { rows } = await pool.query(
+      "SELECT request_id, tx_hash FROM crossfill.request_fills WHERE request_id = ANY($1) ORDER BY tx_hash",
+      [[agrees.id, disagrees.id]],
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row) => row.request_id === disagrees.id)?.tx_hash).toBe(other);
+    for (const request of [agrees, disagrees])
+      expect(await statuses(request.id)).toEqual([{ to_status: "waiting", fail_reason: null }]);
+    // The agreeing fill earns its app fees as an indexed fill that moved the request would; the other earns none.
+    const earned = await pool.query("SELECT request_id FROM crossfill.app_fee_earnings WHERE request_id = ANY($1)", [
+      [agrees.id, disagrees.id],
+    ]);
+    expect(earned.rows).toEqual([{ request_id: agrees.id }]);
+  });
+
+  it("confirms a provisional receipt fill with the indexed one, and replaces one the indexer contradicts", async () => {
+    const logged: Array<{ level: number; msg: string; requestId?: string }> = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const [agrees, disagrees] = [await insertTestRequest(pool), await insertTestRequest(pool)];
+    const receiptHashes = new Map<string, string>();
+    for (const request of [agrees, disagrees]) {
+      const txHash = hash();
+      receiptHashes.set(request.id, txHash);
+      await pool.query("UPDATE crossfill.requests SET status = 'success' WHERE id = $1", [request.id]);
+      await recordReceiptFill(pool, {
+        chainId: 31339,
+        txHash,
+        logIndex: 0,
+        requestId: request.id,
+        currency: zeroAddress,
+        recipient: request.recipient,
+        amount: 990n,
+        blockNumber: 11n,
+        blockHash: "0xblock",
+        timestamp: 1_700_000_000n,
+        txFee: 1n,
+      });
+    }
+    await indexFill(agrees.id, receiptHashes.get(agrees.id)!);
+    const other = hash();
+    await indexFill(disagrees.id, other);
+    expect(await run(logger)).toMatchObject({ fills: 2 });
+    const [[confirmed], [replaced]] = await fillsOfRequests(pool, [agrees.id, disagrees.id]);
+    expect(confirmed).toMatchObject({ txHash: receiptHashes.get(agrees.id), provisional: false, disagreement: null });
+    expect(replaced).toMatchObject({
+      txHash: other,
+      provisional: false,
+      disagreement: { reason: "indexed another fill", receiptTxHash: receiptHashes.get(disagrees.id) },
+    });
+    const disagreements = logged.filter((line) => line.msg.startsWith("indexed fill disagrees"));
+    expect(disagreements.map((line) => line.requestId)).toContain(disagrees.id);
+    expect(disagreements.map((line) => line.requestId)).not.toContain(agrees.id);
+    // applied once: the next pass finds nothing
+    expect(await run(logger)).toMatchObject({ fills: 0 });
+    for (const request of [agrees, disagrees])
+      expect(await statuses(request.id)).toEqual([{ to_status: "waiting", fail_reason: null }]);
+  });
+
   it("moves a failed request to refund once a poller records its refund's withdrawal", async () => {
     const request = await insertTestRequest(pool);
     await deposit(request.orderId, { amount: "1" });
@@ -384,5 +611,70 @@ describe("reconcile", () => {
     await pollChain(source, 31338);
     await run();
     expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "failure", "refund"]);
+  });
+
+  it("applies a mempool deposit at once, and moves it to its block when mined: one deposit, no child", async () => {
+    const request = await insertTestRequest(pool);
+    const txid = randomBytes(32).toString("hex");
+    const seen = {
+      chainId: 31338,
+      txHash: txid,
+      logIndex: 0,
+      orderId: request.orderId,
+      depositor: "bcrt1qdepositor",
+      currency: zeroAddress,
+      amount: 1000n,
+      blockNumber: 0n,
+      blockHash: MEMPOOL_BLOCK_HASH,
+      timestamp: 1700000000n,
+      txFrom: "bcrt1qdepositor",
+      txFee: 300n,
+    };
+    // Other tests' pending requests are queued again beside it: count this one's fills only.
+    const fillsQueued = () => enqueued.filter((id) => id === request.id).length;
+    await replaceMempoolDepositFacts(pool, 31338, [seen]);
+    expect(await run()).toMatchObject({ deposits: 1 });
+    expect(fillsQueued()).toBe(1);
+    // The poller records its block: the sighting gives way to the block's fact.
+    const mined = { ...seen, blockNumber: 7n, blockHash: "00ab", timestamp: 1700000100n };
+    await dropMempoolDepositFacts(pool, 31338, [txid]);
+    await insertDepositFacts(pool, [mined], POLLER_SOURCE);
+    enqueued = [];
+    fillKeys = [];
+    expect(await run()).toMatchObject({ deposits: 1 });
+    expect(fillsQueued()).toBe(1);
+    // A job of its own for the block: the fill job run at the sighting must not swallow it (same requeue window).
+    expect(fillKeys[enqueued.indexOf(request.id)]).toBe("mined-00ab");
+    expect(await run()).toMatchObject({ deposits: 0 });
+    const applied = await pool.query(
+      "SELECT request_id, block_hash, block_number::int FROM crossfill.request_deposits WHERE tx_hash = $1",
+      [txid],
+    );
+    expect(applied.rows).toEqual([{ request_id: request.id, block_hash: "00ab", block_number: 7 }]);
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+    expect(refunds).toEqual([]);
+  });
+
+  it("forgets mempool sightings that left the mempool, keeps those still there", async () => {
+    const fact = (txHash: string) => ({
+      chainId: 31337,
+      txHash,
+      logIndex: 0,
+      orderId: "",
+      depositor: "d",
+      currency: zeroAddress,
+      amount: 1n,
+      blockNumber: 0n,
+      blockHash: MEMPOOL_BLOCK_HASH,
+      timestamp: 1n,
+      txFrom: "d",
+      txFee: 1n,
+    });
+    await replaceMempoolDepositFacts(pool, 31337, [fact("a1"), fact("a2")]);
+    await replaceMempoolDepositFacts(pool, 31337, [fact("a2"), fact("a3")]);
+    const rows = await pool.query(
+      "SELECT tx_hash FROM crossfill.deposit_facts WHERE chain_id = 31337 ORDER BY tx_hash",
+    );
+    expect(rows.rows.map((row) => row.tx_hash)).toEqual(["a2", "a3"]);
   });
 });

@@ -84,6 +84,7 @@ export function createRefundProcessor(deps: RefundDeps) {
       currency: refund.currency,
       recipient: refund.recipient,
       amount,
+      deposit: { txHash: refund.depositTxHash, logIndex: refund.depositLogIndex },
     });
     if ("refusal" in prepared)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund withdrawal reverts: ${prepared.refusal}`);

@@ -20,9 +20,10 @@ export async function repriceDeposit(
     deps.prices.usdPriceE18(currencyOut),
   ]);
   if (!priceIn || !priceOut) return undefined;
-  const quotedFee = BigInt(
-    (request.quote as { fees?: { relayer?: { amount?: string } } }).fees?.relayer?.amount ?? "0",
-  );
+  const fees = (request.quote as { fees?: Record<string, { amount?: string } | undefined> }).fees;
+  // The service's fee and the integrators' app fees came out of the quoted input, less what a sponsor pays.
+  const quotedFee =
+    BigInt(fees?.relayer?.amount ?? "0") + BigInt(fees?.app?.amount ?? "0") - BigInt(fees?.subsidized?.amount ?? "0");
   const net = deposited - quotedFee;
   if (net <= 0n) return 0n;
   return convertAmount(

@@ -4,7 +4,8 @@ import { insertStatsRequest } from "../test/support/insertStatsRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import { startStatsFold } from "./startStatsFold.js";
 
-const PENDING = `SELECT (SELECT count(*) FROM crossfill.request_stats_daily_changes) + (SELECT count(*) FROM crossfill.request_fill_stats_daily_changes) AS n`;
+const PENDING = `SELECT (SELECT count(*) FROM crossfill.request_stats_daily_changes) + (SELECT count(*) FROM crossfill.request_fill_stats_daily_changes)
+                      + (SELECT count(*) FROM crossfill.request_count_changes) AS n`;
 
 describe("startStatsFold", () => {
   const database = useMigratedDatabase();
@@ -25,6 +26,8 @@ describe("startStatsFold", () => {
       await expect.poll(async () => Number((await database.pool.query(PENDING)).rows[0].n), { timeout: 5_000 }).toBe(0);
       const { rows } = await database.pool.query("SELECT n::int, volume::text FROM crossfill.request_stats_daily");
       expect(rows).toEqual([{ n: 5, volume: "15" }]);
+      const counts = await database.pool.query("SELECT n::int FROM crossfill.request_counts_by_chain");
+      expect(counts.rows).toEqual([{ n: 5 }]);
     } finally {
       await fold.close();
     }

@@ -19,6 +19,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 import { createWebhookPoster } from "../src/webhooks/postWebhook.js";
+import { sendTestWebhook } from "../src/webhooks/sendTestWebhook.js";
 import { setWebhook } from "../src/webhooks/setWebhook.js";
 import { verifyWebhookSignature } from "../src/webhooks/signWebhook.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
@@ -73,7 +74,7 @@ describe("webhook delivery", () => {
       req.on("end", () => {
         const headers = req.headers as Record<string, string>;
         received.push({
-          status: JSON.parse(body).data.status,
+          status: JSON.parse(body).data.status ?? JSON.parse(body).event,
           eventId: headers["x-crossfill-event-id"],
           attempt: headers["x-crossfill-delivery-attempt"],
           replay: headers["x-crossfill-replay"],
@@ -100,6 +101,7 @@ describe("webhook delivery", () => {
       databaseUrl: db.url,
       redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
       prefix: `test-${db.name}-${key.id}`,
+      onError: () => undefined,
     });
     const queue = queues.createQueue<WebhookJob>(QUEUES.webhook);
     const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
@@ -185,10 +187,12 @@ describe("webhook delivery", () => {
 
   it("410 Gone disables the endpoint and drops what it was still owed", async () => {
     const { key, received, move, enqueue } = await setup(() => 410);
-    const fanout = await startWebhookFanout({ pool, enqueue, logger });
-    cleanups.push(() => fanout.close());
+    // The three events are in the outbox before the fan-out reads it: all three are owed before the first 410 (an
+    // event fanned out after the disable is owed nothing, which made this test depend on timing).
     await move("pending");
     await move("submitted");
+    const fanout = await startWebhookFanout({ pool, enqueue, logger });
+    cleanups.push(() => fanout.close());
     await until(async () => (await getWebhookEndpoint(pool, key.id))?.enabled === false);
     await until(async () =>
       (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).every((d) => d.state === "disabled"),
@@ -226,9 +230,44 @@ describe("webhook delivery", () => {
     // marked, since it may arrive after the request's later events
     expect([received[0].replay, received[1].replay]).toEqual([undefined, "1"]);
     expect(await replayWebhookDelivery(pool, delivery.id, "someone-else")).toBeUndefined();
+    // The replay's attempt is recorded after the receiver answered: wait for it, or its record clears the lease below.
+    await until(async () => (await getWebhookDelivery(pool, delivery.id))?.state === "delivered");
     // a replay during an attempt in flight leaves that attempt's lease: the replay waits rather than post alongside it
     const leased = new Date(Date.now() + 10_000);
     await pool.query("UPDATE crossfill.webhook_deliveries SET lease_until = $2 WHERE id = $1", [delivery.id, leased]);
     expect(await replayWebhookDelivery(pool, delivery.id, key.id)).toMatchObject({ generation: 2, leaseUntil: leased });
+  });
+
+  it("a test event is started by the sweep, signed and logged, and waits for no request's events", async () => {
+    const { key, received, enqueue, move } = await setup(() => 200);
+    // A request's delivery held by a job in flight: a test event is ordered with nothing, so it does not wait for it.
+    const sweeping = await startWebhookFanout({ pool, enqueue, logger, sweepEveryMs: 100 });
+    cleanups.push(() => sweeping.close());
+    await move("pending");
+    await until(() => received.some((post) => post.status === "pending"));
+    const [head] = await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 1 });
+    await pool.query(
+      "UPDATE crossfill.webhook_deliveries SET state = 'pending', lease_until = now() + interval '1 minute' WHERE id = $1",
+      [head.id],
+    );
+    const test = await sendTestWebhook(pool, key.id);
+    expect(test).toMatchObject({ statusEventId: null, requestId: `test_${test.id}`, eventId: `evt_test_${test.id}` });
+    await until(() => received.some((post) => post.status === "webhook.test"));
+    expect(received.find((post) => post.status === "webhook.test")).toMatchObject({
+      eventId: `evt_test_${test.id}`,
+      valid: true,
+      custom: "ops",
+    });
+    await until(async () => (await getWebhookDelivery(pool, test.id))?.state === "delivered");
+    expect((await webhookAttemptsOf(pool, [test.id]))[0]).toMatchObject([
+      { attempt: 1, outcome: "delivered", statusCode: 200 },
+    ]);
+    // Without an enabled endpoint there is nothing to test.
+    await setWebhook(
+      pool,
+      { allowPrivate: true },
+      { apiKeyId: key.id, url: "http://127.0.0.1:9/x", enabled: false, headers: {} },
+    );
+    await expect(sendTestWebhook(pool, key.id)).rejects.toThrow(/no enabled webhook endpoint/);
   });
 });

@@ -5,6 +5,8 @@ export type ApiKeyRecord = {
   name: string | null;
   integrator: string;
   elevated: boolean;
+  /** Marked by the operator: may create, rename and revoke its integrator's keys and set their webhooks. */
+  managesKeys: boolean;
   createdAt: Date;
   revokedAt: Date | null;
 };
@@ -14,15 +16,19 @@ type ApiKeyRow = {
   name: string | null;
   integrator: string;
   elevated: boolean;
+  manages_keys: boolean;
   created_at: Date;
   revoked_at: Date | null;
 };
+
+const COLUMNS = "id, name, integrator, elevated, manages_keys, created_at, revoked_at";
 
 const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
   name: row.name,
   integrator: row.integrator,
   elevated: row.elevated,
+  managesKeys: row.manages_keys,
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
 });
@@ -34,24 +40,24 @@ export async function insertApiKey(
     name: string | null;
     integrator: string;
     elevated: boolean;
+    managesKeys?: boolean;
     keyHash: Buffer;
     webhookSecretCipher: Buffer;
   },
 ): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRow>(
-    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, key_hash, webhook_secret_cipher)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, name, integrator, elevated, created_at, revoked_at`,
-    [key.id, key.name, key.integrator, key.elevated, key.keyHash, key.webhookSecretCipher],
+    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, manages_keys, key_hash, webhook_secret_cipher)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+    [key.id, key.name, key.integrator, key.elevated, key.managesKeys ?? false, key.keyHash, key.webhookSecretCipher],
   );
   return toRecord(rows[0]);
 }
 
 /** The key with this hash, active or not (the caller decides what a revoked key means). */
 export async function findApiKeyByHash(db: Queryable, keyHash: Buffer): Promise<ApiKeyRecord | undefined> {
-  const { rows } = await db.query<ApiKeyRow>(
-    "SELECT id, name, integrator, elevated, created_at, revoked_at FROM crossfill.api_keys WHERE key_hash = $1",
-    [keyHash],
-  );
+  const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM crossfill.api_keys WHERE key_hash = $1`, [
+    keyHash,
+  ]);
   return rows[0] && toRecord(rows[0]);
 }
 
@@ -62,7 +68,7 @@ export async function findApiKeys(
   hashes: Buffer[],
 ): Promise<Array<ApiKeyRecord & { keyHash: Buffer }>> {
   const { rows } = await db.query<ApiKeyRow & { key_hash: Buffer }>(
-    `SELECT id, name, integrator, elevated, created_at, revoked_at, key_hash FROM crossfill.api_keys
+    `SELECT ${COLUMNS}, key_hash FROM crossfill.api_keys
       WHERE id = ANY($1::text[]) OR key_hash = ANY($2::bytea[])`,
     [ids, hashes],
   );
@@ -70,18 +76,44 @@ export async function findApiKeys(
 }
 
 export async function listApiKeys(db: Queryable): Promise<ApiKeyRecord[]> {
+  const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM crossfill.api_keys ORDER BY created_at, id`);
+  return rows.map(toRecord);
+}
+
+/** Revokes a key; false when no active key has this id (of this integrator, when one is named). */
+export async function revokeApiKey(db: Queryable, id: string, integrator?: string): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE crossfill.api_keys SET revoked_at = now()
+      WHERE id = $1 AND revoked_at IS NULL AND ($2::text IS NULL OR integrator = $2)`,
+    [id, integrator ?? null],
+  );
+  return result.rowCount === 1;
+}
+
+/** One integrator's keys, revoked ones included, oldest first (the dashboard's key list). */
+export async function listIntegratorApiKeys(db: Queryable, integrator: string): Promise<ApiKeyRecord[]> {
   const { rows } = await db.query<ApiKeyRow>(
-    "SELECT id, name, integrator, elevated, created_at, revoked_at FROM crossfill.api_keys ORDER BY created_at, id",
+    `SELECT ${COLUMNS} FROM crossfill.api_keys WHERE integrator = $1 ORDER BY created_at, id`,
+    [integrator],
   );
   return rows.map(toRecord);
 }
 
-/** Revokes a key; false when no active key has this id. */
-export async function revokeApiKey(db: Queryable, id: string): Promise<boolean> {
-  const result = await db.query(
-    "UPDATE crossfill.api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL",
-    [id],
+/** Renames a key of the integrator; undefined when it has no such key. */
+export async function renameApiKey(
+  db: Queryable,
+  key: { id: string; integrator: string; name: string },
+): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `UPDATE crossfill.api_keys SET name = $3 WHERE id = $1 AND integrator = $2 RETURNING ${COLUMNS}`,
+    [key.id, key.integrator, key.name],
   );
+  return rows[0] && toRecord(rows[0]);
+}
+
+/** Marks a key for management (the operator's `crossfill keys manage`); false when no such key. */
+export async function setKeyManagement(db: Queryable, id: string, managesKeys: boolean): Promise<boolean> {
+  const result = await db.query("UPDATE crossfill.api_keys SET manages_keys = $2 WHERE id = $1", [id, managesKeys]);
   return result.rowCount === 1;
 }
 

@@ -29,6 +29,7 @@ export type FillFact = {
   recipient: string;
   amount: bigint;
   blockNumber: bigint;
+  blockHash: string;
   timestamp: bigint;
   txFee: bigint | null;
 };
@@ -41,7 +42,9 @@ export function onchainSchemaIdent(name: OnchainSchema): string {
 
 /**
  * Every deposit fact, from Ponder's view and from the app's own fact table (manual index, pollers), as one relation: a deposit known to
- * both is one row, with the fee whichever source recorded it.
+ * both is one row, with the fee whichever source recorded it. A poller's fact records the id its memo names: a
+ * Bitcoin deposit PSBT names its request (`depositOrderSql` maps it to its order), a hand-built one may name the
+ * order itself.
  */
 function allDeposits(onchain: OnchainSchema): string {
   const columns =
@@ -50,9 +53,19 @@ function allDeposits(onchain: OnchainSchema): string {
              FROM (SELECT chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee
                      FROM ${onchainSchemaIdent(onchain)}.deposit
                    UNION ALL
-                   SELECT ${columns}, tx_fee FROM crossfill.deposit_facts) facts
+                   SELECT chain_id, tx_hash, log_index, ${depositOrderSql("f")} AS order_id, depositor, currency, amount,
+                          block_number, block_hash, timestamp, tx_from, tx_fee
+                     FROM crossfill.deposit_facts f) facts
             GROUP BY ${columns})`;
 }
+
+/**
+ * The order a deposit fact of table alias `alias` pays: the order of the request its `order_id` names when it names
+ * a request (request and order ids are both Keccak-256 outputs: they never collide), else its `order_id` as is.
+ */
+export const depositOrderSql = (alias: string): string =>
+  `coalesce((SELECT named.order_id FROM crossfill.requests named
+              WHERE named.id = ${alias}.order_id AND named.parent_request_id IS NULL), ${alias}.order_id)`;
 
 type DepositRow = {
   chain_id: string;
@@ -69,7 +82,10 @@ type DepositRow = {
   tx_fee: string | null;
 };
 
-/** Deposits for known orders that have not been applied to their request yet, oldest first. */
+/**
+ * Deposits for known orders that have not been applied to their request yet, oldest first. A deposit refunded as
+ * unmatched (schema/unmatchedRefunds) is never applied: its money goes back to its payer.
+ */
 export async function findUnappliedDeposits(
   db: Queryable,
   onchain: OnchainSchema,
@@ -82,6 +98,8 @@ export async function findUnappliedDeposits(
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_deposits a
                          WHERE a.chain_id = d.chain_id AND a.tx_hash = d.tx_hash AND a.log_index = d.log_index
                            AND a.block_hash = d.block_hash)
+        AND NOT EXISTS (SELECT 1 FROM crossfill.unmatched_refunds u
+                         WHERE u.chain_id = d.chain_id AND u.deposit_tx_hash = d.tx_hash AND u.deposit_log_index = d.log_index)
       ORDER BY d.timestamp, d.chain_id, d.block_number, d.log_index
       LIMIT $1`,
     [limit],
@@ -103,7 +121,10 @@ export async function findUnappliedDeposits(
   }));
 }
 
-/** Fills seen on-chain (by Ponder or a poller) for known requests that have not been applied yet. */
+/**
+ * Fills seen on-chain (by Ponder or a poller) for known requests that have not been applied yet, or only
+ * provisionally (from the solver's receipt: the indexed fact confirms it).
+ */
 export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, limit = 200): Promise<FillFact[]> {
   const { rows } = await db.query<{
     chain_id: string;
@@ -114,18 +135,23 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
     recipient: string;
     amount: string;
     block_number: string;
+    block_hash: string;
     timestamp: string;
     tx_fee: string | null;
   }>(
-    `SELECT f.chain_id, f.tx_hash, f.log_index, f.request_id, f.currency, f.recipient, f.amount, f.block_number, f.timestamp, f.tx_fee
-       FROM (SELECT chain_id::bigint, tx_hash, log_index, request_id, currency, recipient, amount, block_number, timestamp, tx_fee
+    `SELECT f.chain_id, f.tx_hash, f.log_index, f.request_id, f.currency, f.recipient, f.amount, f.block_number, f.block_hash,
+            f.timestamp, f.tx_fee
+       FROM (SELECT chain_id::bigint, tx_hash, log_index, request_id, currency, recipient, amount, block_number, block_hash,
+                    timestamp, tx_fee
                FROM ${onchainSchemaIdent(onchain)}.fill
              UNION ALL
-             SELECT chain_id, tx_hash, log_index, request_id, currency, recipient, amount, block_number, timestamp, tx_fee
+             SELECT chain_id, tx_hash, log_index, request_id, currency, recipient, amount, block_number, block_hash,
+                    timestamp, tx_fee
                FROM crossfill.fill_facts) f
        JOIN crossfill.requests r ON r.id = f.request_id
       WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
-                         WHERE a.chain_id = f.chain_id AND a.tx_hash = f.tx_hash AND a.log_index = f.log_index)
+                         WHERE a.chain_id = f.chain_id AND a.tx_hash = f.tx_hash AND a.log_index = f.log_index
+                           AND NOT a.provisional)
       ORDER BY f.timestamp, f.block_number, f.log_index
       LIMIT $1`,
     [limit],
@@ -139,6 +165,7 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
     recipient: row.recipient,
     amount: BigInt(row.amount),
     blockNumber: BigInt(row.block_number),
+    blockHash: row.block_hash,
     timestamp: BigInt(row.timestamp),
     txFee: row.tx_fee === null ? null : BigInt(row.tx_fee),
   }));
@@ -163,6 +190,12 @@ export async function insertDepositFact(db: Queryable, fact: DepositFact, source
  * it is recorded so a refund can find it, and matches no request.
  */
 export const NO_ORDER = "";
+
+/**
+ * The `block_hash` of a deposit seen in the mempool, not yet in a block (Bitcoin): its `block_number` is 0 and its
+ * `timestamp` when it was first seen. The block's fact replaces it once mined.
+ */
+export const MEMPOOL_BLOCK_HASH = "";
 
 /** The `source` of the deposit facts pollers write (indexers/poller): theirs to delete on a reorg. */
 export const POLLER_SOURCE = "poller";
@@ -229,12 +262,65 @@ export function insertDepositFacts(db: Queryable, facts: readonly DepositFact[],
   );
 }
 
+/** Forgets the mempool sightings of these transactions' deposits: their block's facts take their place. */
+export async function dropMempoolDepositFacts(
+  db: Queryable,
+  chainId: number,
+  txHashes: readonly string[],
+): Promise<void> {
+  if (txHashes.length === 0) return;
+  await db.query(
+    `DELETE FROM crossfill.deposit_facts WHERE chain_id = $1 AND block_hash = $2 AND tx_hash = ANY($3::text[])`,
+    [chainId, MEMPOOL_BLOCK_HASH, [...new Set(txHashes)]],
+  );
+}
+
+/**
+ * Records what a poller sees in the mempool now (facts with `MEMPOOL_BLOCK_HASH`): sightings no longer there
+ * (mined, replaced, dropped) are forgotten, new ones added, those still there keep their first-seen time. A
+ * deposit already recorded in a block is not recorded again.
+ */
+export async function replaceMempoolDepositFacts(
+  db: Queryable,
+  chainId: number,
+  facts: readonly DepositFact[],
+): Promise<void> {
+  await db.query(
+    `DELETE FROM crossfill.deposit_facts
+      WHERE chain_id = $1 AND block_hash = $2 AND source = $3
+        AND (tx_hash, log_index) NOT IN (SELECT * FROM unnest($4::text[], $5::integer[]))`,
+    [chainId, MEMPOOL_BLOCK_HASH, POLLER_SOURCE, facts.map((fact) => fact.txHash), facts.map((fact) => fact.logIndex)],
+  );
+  await insertDepositFacts(db, facts, POLLER_SOURCE);
+}
+
+/** Records deposits indexed by hand (POST /transactions/index), in the adapter's encodings; true for each new one. */
+export async function insertManualDepositFacts(db: Queryable, facts: readonly DepositFact[]): Promise<number> {
+  for (const fact of facts) await dropMempoolDepositFacts(db, fact.chainId, [fact.txHash]);
+  return insertDepositFacts(db, facts, "manual");
+}
+
+/** Which output of which transaction on which chain a deposit is. */
+const outputKey = (fact: DepositFact) => [fact.chainId, fact.txHash, fact.logIndex];
+
+/**
+ * Moves a deposit applied from its mempool sighting to the block it was mined in (no status change: it is the same
+ * payment); false when no such sighting was applied (the fact is a new deposit, or a mined one moved elsewhere).
+ */
+export async function confirmMempoolDeposit(db: Queryable, fact: DepositFact): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE crossfill.request_deposits SET block_hash = $4, block_number = $5, timestamp = $6
+      WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $7 AND reorg IS NULL`,
+    [...outputKey(fact), fact.blockHash, fact.blockNumber.toString(), fact.timestamp.toString(), MEMPOOL_BLOCK_HASH],
+  );
+  return result.rowCount === 1;
+}
+
 /** A fill as a poller records it: with its block's hash, so a reorg can take it back. */
-export type PolledFillFact = FillFact & { blockHash: string };
 
 /** Records fills a poller read; repeats are no-ops. */
-export async function insertFillFacts(db: Queryable, facts: readonly PolledFillFact[]): Promise<void> {
-  await insertFacts<PolledFillFact>(
+export async function insertFillFacts(db: Queryable, facts: readonly FillFact[]): Promise<void> {
+  await insertFacts<FillFact>(
     db,
     "fill_facts",
     [
@@ -290,24 +376,6 @@ export async function recordRequestDeposit(
       fact.blockNumber.toString(),
       fact.timestamp.toString(),
       fact.blockHash,
-      fact.txFee?.toString() ?? null,
-    ],
-  );
-  return result.rowCount === 1;
-}
-
-export async function recordRequestFill(client: pg.PoolClient, fact: FillFact): Promise<boolean> {
-  const result = await client.query(
-    `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp, tx_fee)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-    [
-      fact.chainId,
-      fact.txHash,
-      fact.logIndex,
-      fact.requestId,
-      fact.amount.toString(),
-      fact.blockNumber.toString(),
-      fact.timestamp.toString(),
       fact.txFee?.toString() ?? null,
     ],
   );

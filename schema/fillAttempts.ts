@@ -4,7 +4,8 @@ export type FillAttempt = {
   requestId: string;
   chainId: number;
   solver: string;
-  nonce: number;
+  /** The account nonce it spends (EVM); null where the chain has none (Bitcoin spends outputs). */
+  nonce: number | null;
   txHash: string;
   rawTx: string;
   currency: string;
@@ -27,7 +28,7 @@ type FillAttemptRow = {
   request_id: string;
   chain_id: string;
   solver: string;
-  nonce: string;
+  nonce: string | null;
   tx_hash: string;
   raw_tx: string;
   currency: string;
@@ -51,7 +52,7 @@ export async function getFillAttempt(db: Queryable, requestId: string): Promise<
       requestId: row.request_id,
       chainId: Number(row.chain_id),
       solver: row.solver,
-      nonce: Number(row.nonce),
+      nonce: row.nonce === null ? null : Number(row.nonce),
       txHash: row.tx_hash,
       rawTx: row.raw_tx,
       currency: row.currency,
@@ -100,6 +101,9 @@ export async function recordFillCancel(
   return result.rowCount === 1;
 }
 
+/** EVM addresses are stored in lower case; others (Bitcoin's base58, …) as their family writes them. */
+const stored = (value: string) => (value.startsWith("0x") ? value.toLowerCase() : value);
+
 /**
  * Stores the signed fill before it is broadcast. False when the request already has one: the caller then
  * re-sends the stored transaction instead of signing a second fill.
@@ -111,13 +115,13 @@ export async function insertFillAttempt(db: Queryable, attempt: FillAttempt): Pr
     [
       attempt.requestId,
       attempt.chainId,
-      attempt.solver.toLowerCase(),
+      stored(attempt.solver),
       attempt.nonce,
       attempt.txHash,
       attempt.rawTx,
       attempt.currency.toLowerCase(),
       attempt.amount.toString(),
-      attempt.recipient.toLowerCase(),
+      stored(attempt.recipient),
     ],
   );
   return result.rowCount === 1;

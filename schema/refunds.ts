@@ -109,7 +109,7 @@ export async function getRefund(
 export async function markRefundSent(
   db: pg.PoolClient,
   id: string,
-  sent: { amount: bigint; gasCost: bigint; nonce: number; txHash: string; rawTx: string },
+  sent: { amount: bigint; gasCost: bigint; nonce: number | null; txHash: string; rawTx: string },
 ): Promise<void> {
   await db.query(
     `UPDATE crossfill.refunds SET status = 'sent', amount = $2, gas_cost = $3, nonce = $4, tx_hash = $5, raw_tx = $6, updated_at = now()

@@ -14,6 +14,8 @@ export type RequestDeposit = {
   timestamp: number;
   /** What the transaction paid for gas, wei; null when it was not recorded (before migration 0062). */
   txFee: bigint | null;
+  /** Why and when the deposit was found gone (reorged out, replaced); null while it stands. */
+  reorg: Record<string, unknown> | null;
 };
 
 /** A fill applied to a request (destination chain). */
@@ -26,6 +28,10 @@ export type RequestFill = {
   blockNumber: bigint;
   timestamp: number;
   txFee: bigint | null;
+  /** Recorded from the solver's receipt and not yet confirmed by the indexer (migration 0111). */
+  provisional: boolean;
+  /** Why the indexer's view differs from the receipt's (another fill indexed, none yet, reorged out); else null. */
+  disagreement: Record<string, unknown> | null;
 };
 
 type FactRow = {
@@ -40,7 +46,7 @@ type FactRow = {
 };
 
 /** What deposits and fills share: where on chain, how much, when. */
-function factOf(row: FactRow): RequestFill {
+function factOf(row: FactRow): Omit<RequestFill, "provisional" | "disagreement"> {
   return {
     requestId: row.request_id,
     chainId: Number(row.chain_id),
@@ -56,25 +62,31 @@ function factOf(row: FactRow): RequestFill {
 /** The deposits of many requests in one query, one list per id in the order given, each in chain order. */
 export async function depositsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<RequestDeposit[][]> {
   const { rows } = await db.query(
-    `SELECT request_id, chain_id, tx_hash, log_index, depositor, currency, amount::text, block_number::text, timestamp, tx_fee::text
+    `SELECT request_id, chain_id, tx_hash, log_index, depositor, currency, amount::text, block_number::text, timestamp, tx_fee::text, reorg
        FROM crossfill.request_deposits WHERE request_id = ANY($1) ORDER BY timestamp, block_number, log_index`,
     [requestIds],
   );
   return groupByRequest(
     requestIds,
-    rows.map((row) => ({ ...factOf(row as FactRow), depositor: row.depositor, currency: row.currency })),
+    rows.map((row) => ({
+      ...factOf(row as FactRow),
+      depositor: row.depositor,
+      currency: row.currency,
+      reorg: row.reorg,
+    })),
   );
 }
 
 /** The fills of many requests in one query, one list per id in the order given. */
 export async function fillsOfRequests(db: Queryable, requestIds: readonly string[]): Promise<RequestFill[][]> {
   const { rows } = await db.query(
-    `SELECT request_id, chain_id, tx_hash, log_index, amount::text, block_number::text, timestamp, tx_fee::text
+    `SELECT request_id, chain_id, tx_hash, log_index, amount::text, block_number::text, timestamp, tx_fee::text,
+            provisional, disagreement
        FROM crossfill.request_fills WHERE request_id = ANY($1) ORDER BY timestamp, block_number, log_index`,
     [requestIds],
   );
   return groupByRequest(
     requestIds,
-    rows.map((row) => factOf(row as FactRow)),
+    rows.map((row) => ({ ...factOf(row as FactRow), provisional: row.provisional, disagreement: row.disagreement })),
   );
 }

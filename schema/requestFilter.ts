@@ -59,6 +59,11 @@ export type RequestFilter = {
    * then an `id` condition also matches the children of that id.
    */
   includeChildRequests: boolean;
+  /**
+   * Only requests quoted with a key of this integrator, any of its keys (revoked ones included): the dashboard's
+   * scope, however many keys the integrator has (an `apiKey` condition takes at most 50).
+   */
+  integrator?: string;
 };
 
 export type RequestListQuery = {

@@ -139,7 +139,7 @@ export type RollupDays = { fromDay: Date; toDay: Date };
 
 /**
  * The whole UTC days of the window the daily rollups can answer, or undefined when they cannot: an HOUR
- * grouping, a filter on anything but their dimensions (the API key included), or no whole day in the window.
+ * grouping, a filter on anything but their dimensions (the API key and integrator included), or no whole day in the window.
  */
 export function rollupDays(query: RequestStatsQuery): RollupDays | undefined {
   if (query.groupBy.includes("HOUR")) return undefined;
@@ -147,6 +147,7 @@ export function rollupDays(query: RequestStatsQuery): RollupDays | undefined {
   const ranges = [filter.createdAt, filter.originBlock, filter.amountUsd, filter.appFeesUsd, filter.fillTimeSeconds];
   if (
     filter.term !== undefined ||
+    filter.integrator !== undefined ||
     filter.features.length > 0 ||
     ranges.some((range) => range.min !== undefined || range.max !== undefined)
   )

@@ -1,6 +1,8 @@
 import type pg from "pg";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
+import { type QuotedDepositAddress, insertRequestDepositAddress } from "./depositAddresses.js";
+import { withTransaction } from "./withTransaction.js";
 
 export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
 
@@ -29,9 +31,11 @@ export type NewRequest = {
   apiKeyId?: string | null;
   /** How far a deposit after the deadline may be re-priced and still filled; absent: late deposits are refunded. */
   latePaymentSlippageBps?: bigint;
+  /** `useDepositAddress`: the address the user pays (Bitcoin origin), recorded with the request. */
+  depositAddress?: QuotedDepositAddress;
 };
 
-export type StoredRequest = Omit<NewRequest, "referrer" | "refundTo" | "latePaymentSlippageBps"> & {
+export type StoredRequest = Omit<NewRequest, "referrer" | "refundTo" | "latePaymentSlippageBps" | "depositAddress"> & {
   status: RequestStatus;
   latePaymentSlippageBps: bigint | null;
   /** What the applied deposit entitles the recipient to; set when the request goes pending. */
@@ -45,40 +49,62 @@ export type StoredRequest = Omit<NewRequest, "referrer" | "refundTo" | "latePaym
   updatedAt: Date;
 };
 
-/** A quoted request starts as `waiting`; its first status event is written with it. */
+/**
+ * A quoted request starts as `waiting`; its first status event is written with it, and its deposit address, if any,
+ * in the same transaction.
+ */
 export async function insertRequest(pool: pg.Pool, request: NewRequest): Promise<void> {
-  await pool.query(
-    `WITH inserted AS (
-       INSERT INTO crossfill.requests (id, order_id, status, request_type, trade_type, user_address, recipient, refund_to,
-         origin_chain_id, destination_chain_id, origin_currency, destination_currency, amount_in, amount_out,
-         minimum_amount_out, slippage_bps, deadline, referrer, calls, order_data, quote, api_key_id, late_payment_slippage_bps)
-       VALUES ($1, $2, 'waiting', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
-       RETURNING id)
+  const { depositAddress } = request;
+  if (!depositAddress) return insertRequestRows(pool, [request]);
+  await withTransaction(pool, async (client) => {
+    await insertRequestRows(client, [request]);
+    await insertRequestDepositAddress(client, request.id, depositAddress);
+  });
+}
+
+const REQUEST_COLUMNS = `id, order_id, status, request_type, trade_type, user_address, recipient, refund_to,
+  origin_chain_id, destination_chain_id, origin_currency, destination_currency, amount_in, amount_out,
+  minimum_amount_out, slippage_bps, deadline, referrer, calls, order_data, quote, api_key_id, late_payment_slippage_bps`;
+
+const requestValues = (request: NewRequest): unknown[] => [
+  request.id,
+  request.orderId,
+  "waiting",
+  request.requestType,
+  request.tradeType,
+  request.user,
+  request.recipient,
+  request.refundTo,
+  request.originChainId,
+  request.destinationChainId,
+  request.originCurrency,
+  request.destinationCurrency,
+  request.amountIn.toString(),
+  request.amountOut.toString(),
+  request.minimumAmountOut.toString(),
+  Number(request.slippageBps),
+  request.deadline,
+  request.referrer ?? null,
+  JSON.stringify(request.calls),
+  JSON.stringify(request.orderData),
+  JSON.stringify(request.quote),
+  request.apiKeyId ?? null,
+  request.latePaymentSlippageBps === undefined ? null : Number(request.latePaymentSlippageBps),
+];
+
+/** Quoted requests (without deposit addresses) and their first status events, in one statement: all or none. */
+export async function insertRequestRows(db: Queryable, requests: readonly NewRequest[]): Promise<void> {
+  const params: unknown[] = [];
+  const tuples = requests.map((request) => {
+    const values = requestValues(request);
+    const first = params.length + 1;
+    params.push(...values);
+    return `(${values.map((_, index) => `$${first + index}`).join(", ")})`;
+  });
+  await db.query(
+    `WITH inserted AS (INSERT INTO crossfill.requests (${REQUEST_COLUMNS}) VALUES ${tuples.join(", ")} RETURNING id)
      INSERT INTO crossfill.status_events (request_id, from_status, to_status) SELECT id, NULL, 'waiting' FROM inserted`,
-    [
-      request.id,
-      request.orderId,
-      request.requestType,
-      request.tradeType,
-      request.user,
-      request.recipient,
-      request.refundTo,
-      request.originChainId,
-      request.destinationChainId,
-      request.originCurrency,
-      request.destinationCurrency,
-      request.amountIn.toString(),
-      request.amountOut.toString(),
-      request.minimumAmountOut.toString(),
-      Number(request.slippageBps),
-      request.deadline,
-      request.referrer ?? null,
-      JSON.stringify(request.calls),
-      JSON.stringify(request.orderData),
-      JSON.stringify(request.quote),
-      request.apiKeyId ?? null,
-      request.latePaymentSlippageBps === undefined ? null : Number(request.latePaymentSlippageBps),
-    ],
+    params,
   );
 }
 

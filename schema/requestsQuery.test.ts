@@ -5,7 +5,8 @@ import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import { type RequestFilter, emptyFilter } from "./requestFilter.js";
 import { insertChildRequest } from "./requests.js";
-import { countRequests, listRequestViews } from "./requestsQuery.js";
+import { countRequests } from "./countRequests.js";
+import { listRequestViews } from "./requestsQuery.js";
 
 describe("request listings and child requests", () => {
   const database = useMigratedDatabase();

@@ -14,6 +14,11 @@ export type RequestView = StoredRequest & {
   >;
   fills: Array<Omit<RequestFill, "requestId" | "timestamp"> & { timestamp: bigint }>;
   fillAttempts: Array<{ chainId: number; txHash: string; createdAt: Date }>;
+  /**
+   * The deposit address the request was quoted with (a child request shows its parent's), and the request that
+   * regenerated it; null without one.
+   */
+  depositAddress: { address: string; type: "open" | "strict"; supersededByRequestId: string | null } | null;
   /** Refund legs (schema/refunds.ts); a hash once the refund transaction exists. */
   refunds: Array<{ chainId: number; txHash: string | null; amount: bigint | null; status: string }>;
   /** The sort key of this row as Postgres renders it: the keyset of the next page. */
@@ -52,8 +57,19 @@ const FIELD_SQL: Record<FieldKey, FieldSql> = {
   orderId: { kind: "columns", columns: ["r.order_id"], cast: "text" },
   user: { kind: "columns", columns: ["lower(r.user_address)"], cast: "text", lower: true },
   recipient: { kind: "columns", columns: ["lower(r.recipient)"], cast: "text", lower: true },
-  // No deposit-address flow yet: every request's deposit address is null.
-  depositAddress: { kind: "columns", columns: ["NULL::text"], cast: "text", lower: true },
+  // Deposit addresses are bech32 (lower case): compared lowered. A child request has its parent's.
+  depositAddress: {
+    kind: "exists",
+    relation: (params, values) =>
+      `EXISTS (SELECT 1 FROM crossfill.request_deposit_addresses da WHERE da.request_id = coalesce(r.parent_request_id, r.id)${
+        values
+          ? ` AND da.address = ANY(${params.add(
+              values.map((value) => value.toLowerCase()),
+              "text[]",
+            )})`
+          : ""
+      })`,
+  },
   originChainId: { kind: "columns", columns: ["r.origin_chain_id"], cast: "bigint" },
   destinationChainId: { kind: "columns", columns: ["r.destination_chain_id"], cast: "bigint" },
   chainId: { kind: "columns", columns: ["r.origin_chain_id", "r.destination_chain_id"], cast: "bigint" },
@@ -129,6 +145,9 @@ function termSql(term: string, params: Params): string {
     : [
         `SELECT id FROM crossfill.requests WHERE lower(user_address) = ${value}`,
         `SELECT id FROM crossfill.requests WHERE lower(recipient) = ${value}`,
+        `SELECT request_id FROM crossfill.request_deposit_addresses WHERE address = ${value}`,
+        `SELECT c.id FROM crossfill.requests c JOIN crossfill.request_deposit_addresses da ON da.request_id = c.parent_request_id
+          WHERE da.address = ${value}`,
       ];
   return `r.id IN (${sources.join(" UNION ")})`;
 }
@@ -143,6 +162,11 @@ export function whereSql(filter: RequestFilter, params: Params): string[] {
     );
   }
   if (filter.term !== undefined) where.push(termSql(filter.term, params));
+  // An array, not a subquery join: the planner then walks requests_api_key_idx once per key.
+  if (filter.integrator !== undefined)
+    where.push(
+      `r.api_key_id = ANY(ARRAY(SELECT k.id FROM crossfill.api_keys k WHERE k.integrator = ${params.add(filter.integrator, "text")}))`,
+    );
   const { createdAt, originBlock, amountUsd, appFeesUsd, fillTimeSeconds } = filter;
   if (createdAt.min !== undefined) where.push(`r.created_at >= to_timestamp(${params.add(createdAt.min, "bigint")})`);
   if (createdAt.max !== undefined)
@@ -166,7 +190,7 @@ export function whereSql(filter: RequestFilter, params: Params): string[] {
  * A listing's conditions: the filter's, and no child requests unless it asks for them. (Analytics count children
  * as the requests they are: requestStats uses whereSql alone.)
  */
-function listingWhereSql(filter: RequestFilter, params: Params): string[] {
+export function listingWhereSql(filter: RequestFilter, params: Params): string[] {
   const where = whereSql(filter, params);
   return filter.includeChildRequests ? where : [...where, "r.parent_request_id IS NULL"];
 }
@@ -197,9 +221,12 @@ type ViewRow = RequestRow & {
     block_number: string;
     timestamp: string;
     tx_fee: string | null;
+    provisional: boolean;
+    disagreement: Record<string, unknown> | null;
   }>;
   attempts: Array<{ chain_id: number; tx_hash: string; created_at: string }>;
   refunds: Array<{ chain_id: number; tx_hash: string | null; amount: string | null; status: string }>;
+  deposit_address: { address: string; type: "open" | "strict"; superseded_by: string | null } | null;
 };
 
 function toView(row: ViewRow): RequestView {
@@ -230,12 +257,19 @@ function toView(row: ViewRow): RequestView {
       blockNumber: BigInt(f.block_number),
       timestamp: BigInt(f.timestamp),
       txFee: f.tx_fee === null ? null : BigInt(f.tx_fee),
+      provisional: f.provisional,
+      disagreement: f.disagreement,
     })),
     fillAttempts: row.attempts.map((a) => ({
       chainId: Number(a.chain_id),
       txHash: a.tx_hash,
       createdAt: new Date(a.created_at),
     })),
+    depositAddress: row.deposit_address && {
+      address: row.deposit_address.address,
+      type: row.deposit_address.type,
+      supersededByRequestId: row.deposit_address.superseded_by,
+    },
     refunds: row.refunds.map((x) => ({
       chainId: Number(x.chain_id),
       txHash: x.tx_hash,
@@ -252,12 +286,15 @@ const HYDRATE = `
       'timestamp', d.timestamp::text, 'tx_fee', d.tx_fee::text, 'reorg', d.reorg) ORDER BY d.timestamp, d.block_number, d.log_index)
     FROM crossfill.request_deposits d WHERE d.request_id = r.id), '[]') AS deposits,
   coalesce((SELECT json_agg(json_build_object('chain_id', f.chain_id, 'tx_hash', f.tx_hash, 'log_index', f.log_index,
-      'amount', f.amount::text, 'block_number', f.block_number::text, 'timestamp', f.timestamp::text, 'tx_fee', f.tx_fee::text) ORDER BY f.timestamp, f.log_index)
+      'amount', f.amount::text, 'block_number', f.block_number::text, 'timestamp', f.timestamp::text, 'tx_fee', f.tx_fee::text,
+      'provisional', f.provisional, 'disagreement', f.disagreement) ORDER BY f.timestamp, f.log_index)
     FROM crossfill.request_fills f WHERE f.request_id = r.id), '[]') AS fills,
   coalesce((SELECT json_agg(json_build_object('chain_id', a.chain_id, 'tx_hash', a.tx_hash, 'created_at', a.created_at))
     FROM crossfill.fill_attempts a WHERE a.request_id = r.id), '[]') AS attempts,
   coalesce((SELECT json_agg(json_build_object('chain_id', x.chain_id, 'tx_hash', x.tx_hash, 'amount', x.amount::text, 'status', x.status) ORDER BY x.id)
-    FROM crossfill.refunds x WHERE x.request_id = r.id), '[]') AS refunds`;
+    FROM crossfill.refunds x WHERE x.request_id = r.id), '[]') AS refunds,
+  (SELECT json_build_object('address', da.address, 'type', da.type, 'superseded_by', da.superseded_by)
+     FROM crossfill.request_deposit_addresses da WHERE da.request_id = coalesce(r.parent_request_id, r.id)) AS deposit_address`;
 
 /** The SQL of one page (exported for EXPLAIN in the benchmark). */
 export function requestPageSql(query: RequestListQuery): { text: string; values: unknown[] } {
@@ -286,15 +323,15 @@ export function requestPageSql(query: RequestListQuery): { text: string; values:
 }
 
 /** The plan Postgres runs for one page (EXPLAIN ANALYZE, text), for the benchmark's record of query plans. */
-export async function explainRequestPage(
-  db: Queryable,
-  query: RequestListQuery,
-  options: { count?: boolean } = {},
-): Promise<string> {
-  const { text, values } = options.count ? requestCountSql(query.filter) : requestPageSql(query);
+export async function explainRequestPage(db: Queryable, query: RequestListQuery): Promise<string> {
+  return explainSql(db, requestPageSql(query));
+}
+
+/** EXPLAIN ANALYZE of one statement, as text (also the total's plan, schema/countRequests.ts). */
+export async function explainSql(db: Queryable, sql: { text: string; values: unknown[] }): Promise<string> {
   const { rows } = await db.query<{ "QUERY PLAN": string }>(
-    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${text}`,
-    values,
+    `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${sql.text}`,
+    sql.values,
   );
   return rows.map((row) => row["QUERY PLAN"]).join("\n");
 }
@@ -304,20 +341,4 @@ export async function listRequestViews(db: Queryable, query: RequestListQuery): 
   const { text, values } = requestPageSql(query);
   const { rows } = await db.query<ViewRow>(text, values);
   return rows.map(toView);
-}
-
-export function requestCountSql(filter: RequestFilter): { text: string; values: unknown[] } {
-  const params = new Params();
-  const where = listingWhereSql(filter, params);
-  return {
-    text: `SELECT count(*)::bigint AS total FROM crossfill.requests r ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
-    values: params.values,
-  };
-}
-
-/** The exact number of requests matching the filter, independent of paging. */
-export async function countRequests(db: Queryable, filter: RequestFilter): Promise<number> {
-  const { text, values } = requestCountSql(filter);
-  const { rows } = await db.query<{ total: string }>(text, values);
-  return Number(rows[0].total);
 }

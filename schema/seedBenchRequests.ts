@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { rebuildRequestCounts } from "./rebuildRequestCounts.js";
 import { rebuildRequestStatsRollup } from "./rebuildRequestStatsRollup.js";
 
 export type BenchSeed = { requests: number; integrators: number; chainIds: number[]; wallets: number };
@@ -155,6 +156,8 @@ async function seedOn(pool: pg.Pool, db: pg.PoolClient, seed: BenchSeed, log: (p
   log("indexes rebuilt");
   await rebuildRequestStatsRollup(db);
   log("requestStats rollup built");
+  await rebuildRequestCounts(db);
+  log("listing counts built");
   // A steady-state table: autovacuum would have set the visibility map that index-only counts rely on.
   for (const table of [
     "requests",
@@ -163,6 +166,8 @@ async function seedOn(pool: pg.Pool, db: pg.PoolClient, seed: BenchSeed, log: (p
     "api_keys",
     "request_stats_daily",
     "request_fill_stats_daily",
+    "request_counts_by_chain",
+    "request_counts_by_key",
   ]) {
     await db.query(`VACUUM (ANALYZE) crossfill.${table}`);
   }

@@ -24,6 +24,13 @@ export type OutboxEvent = {
   requestRefundFailReason: string | null;
   inTxHashes: string[];
   txHashes: string[];
+  /** The request's deposit address (a child's parent's) with its first deposit's payer and hash; null without one. */
+  depositAddress: {
+    address: string;
+    type: "open" | "strict";
+    depositor: string | null;
+    depositTxHash: string | null;
+  } | null;
 };
 
 /** The reading transaction's snapshot: xmin = oldest running transaction, xmax = first xid not yet assigned. */
@@ -46,7 +53,13 @@ export async function readOutboxAfter(
                 r.origin_chain_id, r.destination_chain_id, r.referrer, r.user_address, r.recipient, r.api_key_id,
                 k.integrator AS api_key_integrator, r.fail_reason AS request_fail_reason, r.refund_fail_reason AS request_refund_fail_reason,
                 ${inTxHashesSql("r")} AS in_tx_hashes,
-                ${outTxHashesSql("r")} AS out_tx_hashes
+                ${outTxHashesSql("r")} AS out_tx_hashes,
+                (SELECT json_build_object('address', da.address, 'type', da.type, 'depositor', fd.depositor, 'depositTxHash', fd.tx_hash)
+                   FROM crossfill.request_deposit_addresses da
+                   LEFT JOIN LATERAL (SELECT d.depositor, d.tx_hash FROM crossfill.request_deposits d
+                                       WHERE d.request_id = r.id AND d.chain_id = r.origin_chain_id AND d.reorg IS NULL
+                                       ORDER BY d.timestamp, d.block_number, d.log_index LIMIT 1) fd ON true
+                  WHERE da.request_id = coalesce(r.parent_request_id, r.id)) AS deposit_address
            FROM crossfill.status_events e JOIN crossfill.requests r ON r.id = e.request_id
                 LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id
           WHERE e.id > $1
@@ -76,6 +89,7 @@ export async function readOutboxAfter(
       requestRefundFailReason: row.request_refund_fail_reason,
       inTxHashes: row.in_tx_hashes,
       txHashes: row.out_tx_hashes,
+      depositAddress: row.deposit_address,
     }));
   return { events, snapshot };
 }

@@ -13,6 +13,8 @@ export type StatusRecord = {
   refundFailReason: string | null;
   /** What the failure recorded (a decoded revert, the refused transfer…), null when the request has not failed. */
   failureDetails: Record<string, unknown> | null;
+  /** The newest status_events id of the request (0 when none): how new this record is, next to pushed updates. */
+  lastEventId: bigint;
 };
 
 /** What GET /intents/status/v3 reports, in one query. */
@@ -27,12 +29,14 @@ export async function getStatusRecord(db: Queryable, requestId: string): Promise
     in_tx_hashes: string[];
     out_tx_hashes: string[];
     failure_details: Record<string, unknown> | null;
+    last_event_id: string;
   }>(
     `SELECT r.status, r.updated_at, r.origin_chain_id, r.destination_chain_id, r.fail_reason, r.refund_fail_reason,
             ${inTxHashesSql("r")} AS in_tx_hashes,
             ${outTxHashesSql("r")} AS out_tx_hashes,
             (SELECT e.details FROM crossfill.status_events e WHERE e.request_id = r.id AND e.to_status = 'failure'
-              ORDER BY e.id DESC LIMIT 1) AS failure_details
+              ORDER BY e.id DESC LIMIT 1) AS failure_details,
+            (SELECT coalesce(max(e.id), 0) FROM crossfill.status_events e WHERE e.request_id = r.id) AS last_event_id
        FROM crossfill.requests r WHERE r.id = $1`,
     [requestId],
   );
@@ -48,6 +52,7 @@ export async function getStatusRecord(db: Queryable, requestId: string): Promise
       failReason: row.fail_reason,
       refundFailReason: row.refund_fail_reason,
       failureDetails: row.failure_details,
+      lastEventId: BigInt(row.last_event_id),
     }
   );
 }

@@ -6,7 +6,8 @@ export type WebhookDeliveryState = "pending" | "delivered" | "failed" | "disable
 export type WebhookDelivery = {
   id: string;
   apiKeyId: string;
-  statusEventId: string;
+  /** Null for a test event (sendTestWebhook), which no status change made. */
+  statusEventId: string | null;
   requestId: string;
   eventId: string;
   body: string;
@@ -32,7 +33,7 @@ const COLUMNS = `id::text, api_key_id, status_event_id::text, request_id, event_
 type Row = {
   id: string;
   api_key_id: string;
-  status_event_id: string;
+  status_event_id: string | null;
   request_id: string;
   event_id: string;
   body: string;
@@ -266,6 +267,31 @@ export async function replayWebhookDelivery(
   return rows[0] && toDelivery(rows[0]);
 }
 
+/**
+ * A test event owed to the key's endpoint (the dashboard's "Send test event"): its own request id `test_<n>`, so
+ * it is ordered with nothing else; the worker's sweep starts it. Undefined when the key has no enabled endpoint.
+ */
+export async function insertTestEventDelivery(
+  db: Queryable,
+  apiKeyId: string,
+  body: (deliveryId: string) => string,
+): Promise<WebhookDelivery | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT nextval(pg_get_serial_sequence('crossfill.webhook_deliveries', 'id'))::text AS id
+      WHERE EXISTS (SELECT 1 FROM crossfill.webhook_endpoints WHERE api_key_id = $1 AND enabled)`,
+    [apiKeyId],
+  );
+  if (!rows[0]) return undefined;
+  const id = rows[0].id;
+  const inserted = await db.query<Row>(
+    `INSERT INTO crossfill.webhook_deliveries (id, api_key_id, status_event_id, request_id, event_id, body)
+     SELECT $1::bigint, api_key_id, NULL, 'test_' || $1::text, 'evt_test_' || $1::text, $3 FROM crossfill.webhook_endpoints
+      WHERE api_key_id = $2 AND enabled RETURNING ${COLUMNS}`,
+    [id, apiKeyId, body(id)],
+  );
+  return inserted.rows[0] && toDelivery(inserted.rows[0]);
+}
+
 /** The delivery log of a key, newest first, keyset-paginated on id. */
 export async function listWebhookDeliveries(
   db: Queryable,
@@ -282,7 +308,7 @@ export async function listWebhookDeliveries(
 
 /**
  * (endpoint, request) pairs whose next delivery lost its job (a flushed queue, a crash between a write and its
- * enqueue: overdue by `olderThanMs`) or was replayed and not attempted since. Only each pair's head counts: a later
+ * enqueue: overdue by `olderThanMs`), or was replayed or is a test event, and not attempted since. Only each pair's head counts: a later
  * event waiting for an earlier one is not overdue.
  */
 export async function deliveryHeadsToRequeue(
@@ -293,13 +319,13 @@ export async function deliveryHeadsToRequeue(
   const { rows } = await db.query<{ api_key_id: string; request_id: string }>(
     `SELECT heads.api_key_id, heads.request_id
        FROM (SELECT DISTINCT ON (d.api_key_id, d.request_id) d.api_key_id, d.request_id, d.next_attempt_at, d.lease_until,
-                    d.generation, d.attempts, d.last_attempt_at
+                    d.generation, d.attempts, d.last_attempt_at, d.status_event_id
                FROM crossfill.webhook_deliveries d WHERE d.state = 'pending'
               ORDER BY d.api_key_id, d.request_id, d.status_event_id) heads
        JOIN crossfill.webhook_endpoints e ON e.api_key_id = heads.api_key_id AND e.enabled
       WHERE (heads.lease_until IS NULL OR heads.lease_until < now())
         AND (heads.next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
-             OR (heads.generation > 0 AND heads.attempts = 0 AND heads.last_attempt_at IS NULL))
+             OR ((heads.generation > 0 OR heads.status_event_id IS NULL) AND heads.attempts = 0 AND heads.last_attempt_at IS NULL))
       LIMIT $2`,
     [olderThanMs, limit],
   );

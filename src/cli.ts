@@ -1,9 +1,15 @@
+import cluster from "node:cluster";
+import { availableParallelism } from "node:os";
 import pino from "pino";
+import { createPool } from "./roles/createPool.js";
+import { isConnectionEnded } from "./runtime/isConnectionEnded.js";
+import { logConnectionError } from "./roles/logConnectionError.js";
 import { startEvmIndexer } from "../indexers/evm/startEvmIndexer.js";
 import { createQueueBackend } from "../jobs/queueBackend.js";
 import { createStatusBus } from "./events/createStatusBus.js";
 import { migrate } from "../schema/migrate.js";
-import { parseConfig } from "./config.js";
+import { apiWorkers, parseConfig } from "./config.js";
+import { runApiCluster } from "./roles/runApiCluster.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
 import { restSettings } from "./roles/restSettings.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
@@ -11,12 +17,13 @@ import { runWebhooksCommand } from "./roles/runWebhooksCommand.js";
 import {
   apiKeyEncryptionKey,
   apiSettings,
-  createPool,
   productionChains,
   requireSetting,
   solverAccount,
+  statusCacheSettings,
 } from "./roles/services.js";
 import { runChainsCommand } from "./roles/runChainsCommand.js";
+import { runSponsorsCommand } from "./roles/runSponsorsCommand.js";
 import { runRefundsCommand } from "./roles/runRefundsCommand.js";
 import { recordIndexerHeads } from "./roles/recordIndexerHeads.js";
 import { bitcoinPollerChains } from "./roles/bitcoinPollerChains.js";
@@ -26,14 +33,15 @@ import { startWorker } from "./roles/startWorker.js";
 
 const USAGE = `usage: crossfill <role>
   dev            the whole service on local devnet chains (npm start)
-  api            the gateway (REST)
+  api            the gateway (REST, GraphQL, websockets); --workers N processes on one port (default: one per core)
   worker         reconcile and solver fills
   indexer evm    the Ponder EVM indexer
   indexer bitcoin  the Esplora pollers of the chains file's Bitcoin chains
   migrate        apply database migrations and exit
   keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
   webhooks       set or show a key's webhook endpoint (webhooks set --key ID --url URL [--header "N: v"]… [--disable])
-  refunds        list, retry or settle refunds that need an operator (crossfill refunds for details)
+  refunds        list, retry or settle refunds that need an operator, list unmatched Bitcoin deposits (crossfill refunds for details)
+  sponsors       fund, withdraw or list integrators' fee sponsorship balances (sponsors fund <integrator> <usd>)
   chains         disable, enable or limit a chain's new quotes; list switches and heads (crossfill chains for details)`;
 
 /** The composition root of every process: configuration is read here and nowhere else. */
@@ -45,7 +53,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
   const print = (line: string) => process.stdout.write(`${line}\n`);
   // An operator's one-off command: a small pool on a migrated database, closed when it is done.
   const operatorCommand = async (run: (pool: ReturnType<typeof createPool>) => Promise<void>) => {
-    const pool = createPool(databaseUrl(), 2);
+    const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
     try {
       await migrate(pool);
       await run(pool);
@@ -58,7 +66,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
     case "dev":
       return runDev(config, logger);
     case "migrate": {
-      const pool = createPool(databaseUrl(), 2);
+      const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
       const applied = await migrate(pool);
       await pool.end();
       logger.info({ applied }, applied.length ? "migrations applied" : "database is up to date");
@@ -80,8 +88,20 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       return operatorCommand(async (pool) => {
         process.exitCode = await runRefundsCommand(pool, argv.slice(1), print);
       });
+    case "sponsors":
+      return operatorCommand(async (pool) => {
+        process.exitCode = await runSponsorsCommand(pool, argv.slice(1), print);
+      });
     case "api": {
-      const pool = createPool(databaseUrl());
+      const workers = apiWorkers(argv.slice(1), config, availableParallelism());
+      if (cluster.isPrimary && workers > 1) {
+        // Migrated once here, before the workers start, instead of N times at once.
+        const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
+        await migrate(pool);
+        await pool.end();
+        return runApiCluster({ workers, logger });
+      }
+      const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
       if (!config.REDIS_URL)
@@ -100,6 +120,8 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         statusBus,
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
+        bitcoinDepositXpub: config.BITCOIN_DEPOSIT_XPUB,
+        statusCache: statusCacheSettings(config, statusBus.kind === "redis"),
       });
       return async () => {
         await api.close();
@@ -109,24 +131,32 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       };
     }
     case "worker": {
-      const pool = createPool(databaseUrl());
+      const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
       const queues = createQueueBackend({
         databaseUrl: databaseUrl(),
         redisUrl: config.REDIS_URL,
         prefix: config.QUEUE_PREFIX,
+        onError: logConnectionError(logger),
       });
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
       const worker = await startWorker({
         pool,
         chains: productionChains(config),
         solver: solverAccount(config),
+        bitcoinDepositoryWif: config.BITCOIN_DEPOSITORY_WIF,
+        bitcoinSolverWif: config.BITCOIN_SOLVER_WIF,
+        bitcoinDepositXprv: config.BITCOIN_DEPOSIT_XPRV,
         queues,
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
         prices: config.PRICES,
         fillConcurrency: config.FILL_CONCURRENCY,
+        appFeeClaimRetry: {
+          retryBaseMs: config.APP_FEE_CLAIM_RETRY_BASE_MS,
+          maxAttempts: config.APP_FEE_CLAIM_MAX_ATTEMPTS,
+        },
         // Webhooks are signed with the API keys, sealed under this server key: without it, none are sent.
         webhooks: config.API_KEY_ENCRYPTION_KEY
           ? {
@@ -146,10 +176,12 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
     }
     case "indexer": {
       if (argv[1] === "bitcoin") {
-        const chains = bitcoinPollerChains(productionChains(config));
-        if (chains.length === 0) throw new Error("the chains file has no Bitcoin chain (vmType bvm)");
-        const pool = createPool(databaseUrl(), 2);
+        const configured = productionChains(config);
+        if (!configured.some((chain) => chain.vmType === "bvm"))
+          throw new Error("the chains file has no Bitcoin chain (vmType bvm)");
+        const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
         await migrate(pool);
+        const chains = bitcoinPollerChains(configured, pool);
         const pollers = startPollers({ pool, logger, chains });
         const heads = recordIndexerHeads(pool, pollers, logger);
         logger.info({ chainIds: chains.map((chain) => chain.chainId) }, "bitcoin pollers started");
@@ -173,7 +205,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         },
       });
       logger.info({ schema: indexer.schema, viewsSchema: indexer.viewsSchema }, "indexer ready");
-      const pool = createPool(databaseUrl(), 2);
+      const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
       await migrate(pool);
       const heads = recordIndexerHeads(pool, indexer, logger);
       return async () => {
@@ -197,6 +229,12 @@ main(process.argv.slice(2)).then(
       if (stopping) return;
       stopping = true;
       process.stderr.write(`\n${signal}: stopping…\n`);
+      // A connection the database ends while everything closes is no failure; anything else still is.
+      process.on("uncaughtException", (error) => {
+        if (isConnectionEnded(error)) return;
+        process.stderr.write(`${error.stack ?? error}\n`);
+        process.exit(1);
+      });
       shutdown().then(
         () => process.exit(0),
         (error) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "./config.js";
+import { apiWorkers, parseConfig } from "./config.js";
 
 describe("parseConfig", () => {
   it("applies defaults for a bare environment", () => {
@@ -7,7 +7,7 @@ describe("parseConfig", () => {
     expect(config.PORT).toBe(4000);
     expect(config.DEVNET_CHAIN_IDS).toEqual([31337, 31338, 31339]);
     expect(config.DEVNET_BITCOIN_BLOCK_TIME).toBe(5);
-    expect(config.PRICES).toEqual({ ETH: "3000", WETH: "3000", USDC: "1" });
+    expect(config.PRICES).toEqual({ ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000" });
     expect(config.SERVICE_FEE_BPS).toBe(5n);
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -23,5 +23,17 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ PRICES: "ETH=abc" })).toThrow(/PRICES/);
     expect(() => parseConfig({ PORT: "70000" })).toThrow(/PORT/);
     expect(() => parseConfig({ DEVNET_BITCOIN_BLOCK_TIME: "-1" })).toThrow(/DEVNET_BITCOIN_BLOCK_TIME/);
+  });
+});
+
+describe("apiWorkers", () => {
+  it("takes --workers N or --workers=N, else API_WORKERS, else one per core, and refuses anything but 1–256", () => {
+    const config = parseConfig({});
+    expect(apiWorkers([], config, 8)).toBe(8);
+    expect(apiWorkers([], parseConfig({ API_WORKERS: "3" }), 8)).toBe(3);
+    expect(apiWorkers(["--workers", "2"], parseConfig({ API_WORKERS: "3" }), 8)).toBe(2);
+    expect(apiWorkers(["--workers=1"], config, 8)).toBe(1);
+    for (const bad of [["--workers"], ["--workers", "0"], ["--workers=two"], ["--workers", "1.5"]])
+      expect(() => apiWorkers(bad, config, 8)).toThrow(/--workers/);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { APP_FEE_CLAIM_MAX_ATTEMPTS, APP_FEE_CLAIM_RETRY_BASE_MS } from "./domain/appFeeClaimRetryDelay.js";
 import { parseThrottleSchedule } from "./throttleSchedule.js";
 
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte hex private key");
@@ -38,12 +39,33 @@ const envSchema = z.object({
   REDIS_URL: z.string().url().optional(),
   CROSSFILL_CHAINS_FILE: z.string().optional(),
   SOLVER_PRIVATE_KEY: privateKey.optional(),
+  /**
+   * WIF of the Bitcoin depository's key (P2WPKH): the worker signs refunds of Bitcoin deposits with it. Without it
+   * they wait for an operator (MANUAL_REFUND_REQUIRED).
+   */
+  BITCOIN_DEPOSITORY_WIF: z.string().min(1).optional(),
+  /**
+   * WIF of the Bitcoin solver's wallet key (P2WPKH, the chain's `solver` address): the worker pays EVM → BTC fills
+   * from it. Without it Bitcoin fills are refused (quotes need only the chain's `solver` address).
+   */
+  BITCOIN_SOLVER_WIF: z.string().min(1).optional(),
+  /**
+   * Deposit addresses (`useDepositAddress`, Bitcoin origin): the BIP84 account's extended public key (xpub on
+   * mainnet, tpub on testnet/regtest; the key of m/84'/0'/0' or m/84'/1'/0'), from which the gateway derives one
+   * P2WPKH address per request (child 0/index). Without it deposit-address quotes are refused (UNSUPPORTED_ROUTE).
+   */
+  BITCOIN_DEPOSIT_XPUB: z.string().min(1).optional(),
+  /**
+   * The same account's extended private key (xprv/tprv), for the worker only: it sweeps deposit addresses to the
+   * depository and refunds from them. Never logged; without it their deposits are filled but not swept.
+   */
+  BITCOIN_DEPOSIT_XPRV: z.string().min(1).optional(),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
-  PRICES: priceList.default({ ETH: "3000", WETH: "3000", USDC: "1" }),
+  PRICES: priceList.default({ ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000" }),
   SERVICE_FEE_BPS: z.coerce
     .bigint()
     .refine((v) => v >= 0n && v <= 10_000n)
@@ -95,6 +117,10 @@ const envSchema = z.object({
     .optional(),
   // The first webhook retry's nominal delay; each next one is 2.2× longer (docs/API.md, Webhooks).
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(60_000),
+  // An app fee claim the Depository cannot cover: the first retry's delay (doubling up to 30 min) and how many
+  // refused payouts fail it, returning its amount to the balance (docs/API.md, App fees).
+  APP_FEE_CLAIM_RETRY_BASE_MS: z.coerce.number().int().min(1).default(APP_FEE_CLAIM_RETRY_BASE_MS),
+  APP_FEE_CLAIM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(APP_FEE_CLAIM_MAX_ATTEMPTS),
   // Behind a proxy that sets X-Forwarded-For, per-address rate limits count its first hop.
   TRUST_FORWARDED_FOR: z
     .enum(["true", "false"])
@@ -102,9 +128,27 @@ const envSchema = z.object({
     .transform((value) => value === "true"),
   // Websocket connections (the /ws feed and graphql-ws together) one client address may hold open at once.
   WEBSOCKET_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS),
+  // Status lookups a gateway answers from memory between pushed updates: this long at most (the safety net for an
+  // update the bus lost), for this many requests; 0 reads Postgres on every lookup.
+  STATUS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  STATUS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(100_000),
+  // Processes of `crossfill api` on one port (`--workers N` overrides); unset: one per core.
+  API_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
 });
 
 export type Config = Readonly<z.infer<typeof envSchema>>;
+
+const workersFlag = z.coerce.number().int().min(1).max(256);
+
+/** How many api processes to run: `--workers N` in `args`, else API_WORKERS, else one per core. */
+export function apiWorkers(args: readonly string[], config: Config, cores: number): number {
+  const at = args.findIndex((arg) => arg === "--workers" || arg.startsWith("--workers="));
+  if (at === -1) return config.API_WORKERS ?? cores;
+  const raw = args[at].includes("=") ? args[at].slice("--workers=".length) : args[at + 1];
+  const parsed = workersFlag.safeParse(raw);
+  if (!parsed.success) throw new Error(`--workers takes a whole number from 1 to 256, got ${raw ?? "nothing"}`);
+  return parsed.data;
+}
 
 /** Parses the environment once per process; every other module receives the typed result. */
 export function parseConfig(env: Record<string, string | undefined>): Config {

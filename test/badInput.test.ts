@@ -75,7 +75,7 @@ describe("bad input over the real HTTP server: 400 INVALID_INPUT, nothing writte
   });
 
   it("refuses control characters in the query strings of GET routes", async () => {
-    for (const path of ["/intents/status/v3?requestId=a%00b", "/requests/v2?user=a%00b"]) {
+    for (const path of ["/intents/status/v3?requestId=a%00b", "/intents/status?requestId=a%00b"]) {
       const response = await fetch(`${stack.url}${path}`);
       expect([path, response.status]).toEqual([path, 400]);
       expect(((await response.json()) as any).errorCode).toBe("INVALID_INPUT");

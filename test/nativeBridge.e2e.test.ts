@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
+import { postGraphql } from "./support/postGraphql.js";
 import { postBridgeQuote } from "./support/postQuote.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
@@ -35,11 +36,32 @@ describe("native bridge, end to end", () => {
     const solverBefore = await destinationClient.getBalance({ address: stack.devnet.solver.address });
     const item = quote.steps[0].items[0].data;
     const wallet = createWalletClient({ account: user, chain: toViemChain(origin), transport: http(origin.rpcUrl) });
+    const key = await createApiKey(stack.pool, stack.serverKey, { name: "fees" });
+    const record = async () =>
+      (
+        await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, { headers: { "x-api-key": key.key } }).then((r) =>
+          r.json(),
+        )
+      ).requests[0].data;
     const polling = pollStatus(stack.api.url, requestId);
     const depositHash = await wallet.sendTransaction({ to: item.to, data: item.data, value: BigInt(item.value) });
 
-    const { statuses, last } = await polling;
-    expect(statuses).toEqual(["waiting", "pending", "submitted", "success"]);
+    // The recorded sequence, not the polled one: submitted can last less than a poll's interval.
+    const { last } = await polling;
+    // Read at once, without waiting for the indexer: the fill the request succeeded on is there (from the solver's
+    // receipt, recorded in the transaction that made it a success), in GraphQL `fills` and the v3 `outTxs`.
+    const [graphql, recordAtSuccess] = await Promise.all([
+      postGraphql(stack.api.url, `query ($id: String!) { request(id: $id) { fills { txHash } } }`, { id: requestId }),
+      record(),
+    ]);
+    expect(graphql.data.request.fills).toEqual([{ txHash: (last.txHashes as string[])[0] }]);
+    expect(recordAtSuccess.outTxs.map((tx: { txHash: string }) => tx.txHash)).toEqual(last.txHashes);
+    const together = await stack.pool.query(
+      `SELECT f.created_at = e.created_at AS same FROM crossfill.request_fills f
+         JOIN crossfill.status_events e ON e.request_id = f.request_id AND e.to_status = 'success' WHERE f.request_id = $1`,
+      [requestId],
+    );
+    expect(together.rows).toEqual([{ same: true }]);
     const events = await stack.pool.query(
       "SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
       [requestId],
@@ -57,13 +79,10 @@ describe("native bridge, end to end", () => {
       solverBefore - expectedOut - gasPaid,
     );
 
-    // The record carries what each transaction paid for gas, as its receipt says.
+    // The record carries what each transaction paid for gas, as its receipt says (the receipt's fill and the
+    // indexer's agree on it).
     const depositReceipt = await createEvmChainClient(origin).publicClient.getTransactionReceipt({ hash: depositHash });
-    const key = await createApiKey(stack.pool, stack.serverKey, { name: "fees" });
-    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
-      headers: { "x-api-key": key.key },
-    }).then((r) => r.json());
-    const { inTxs, outTxs } = listed.requests[0].data;
+    const { inTxs, outTxs } = await record();
     expect(inTxs).toMatchObject([
       {
         txHash: depositHash,

@@ -1,5 +1,7 @@
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fundSponsor, sponsorBalance } from "../schema/sponsorLedger.js";
+import { withTransaction } from "../schema/withTransaction.js";
 import { type CreatedApiKey, createApiKey } from "../src/apiKeys/createApiKey.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";
 
@@ -42,16 +44,52 @@ describe("POST /price, GET /integrators/quote-data and the removed signature end
   const requestCount = async () =>
     (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.requests")).rows[0].n;
 
-  it("prices like a quote, answers {fees, details}, and stores nothing", async () => {
+  it("prices like a quote, answers {fees, feeSponsorship, details}, and stores nothing", async () => {
     const before = await requestCount();
     const price = await post("/price", { ...body, includeProtocolData: true });
     expect(price.status).toBe(200);
-    expect(Object.keys(price.body).sort()).toEqual(["details", "fees"]);
+    expect(Object.keys(price.body).sort()).toEqual(["details", "feeSponsorship", "fees"]);
     const quote = await post("/quote/v2", body);
     expect(price.body.details.currencyOut.amount).toBe(quote.body.details.currencyOut.amount);
     expect(Object.keys(price.body.fees).sort()).toEqual(Object.keys(quote.body.fees).sort());
     expect(price.headers.get("ratelimit-policy")).toBe("10;w=1");
     expect(await requestCount()).toBe(before + 1);
+  });
+
+  it("prices a sponsored swap as the quote does, for the key's integrator, reading its balance without drawing it", async () => {
+    // A swap (ETH → USDC on the destination), so subsidizationBps is allowed.
+    const swap = {
+      ...body,
+      destinationCurrency: stack.devnet.chains[1].currencies.find((c) => c.symbol === "USDC")!.address,
+    };
+    const sponsoredBody = { ...swap, subsidizeFees: true, subsidizationBps: 5000, maxSubsidizationAmount: "100000" };
+    // No key: no sponsor. A key whose integrator has no sponsorship left: refused as the quote refuses it.
+    expect((await post("/price", sponsoredBody)).body).toMatchObject({ errorCode: "INVALID_INPUT" });
+    expect((await post("/price", sponsoredBody, other.key)).body).toMatchObject({
+      errorCode: "SPONSOR_BALANCE_TOO_LOW",
+    });
+    await withTransaction(stack.pool, (db) => fundSponsor(db, { integrator: "acme", amountMicroUsd: 1_000_000n }));
+    const before = await requestCount();
+    const price = await post("/price", sponsoredBody, acme.key);
+    expect(price.status).toBe(200);
+    const quote = await post("/quote/v2", sponsoredBody, acme.key);
+    expect(quote.status).toBe(200);
+    // The same pricing path: the same sponsorship, fees and output as the quote made a moment later.
+    expect(price.body.feeSponsorship).toEqual(quote.body.feeSponsorship);
+    expect(price.body.fees).toEqual(quote.body.fees);
+    expect(price.body.details.currencyOut.amount).toBe(quote.body.details.currencyOut.amount);
+    const { quoted } = price.body.feeSponsorship;
+    expect(quoted).toMatchObject({ subsidizationBps: 5000, maxSubsidizationAmount: "100000" });
+    expect(BigInt(quoted.sponsoredTotal.amount)).toBeGreaterThan(0n);
+    expect(BigInt(price.body.fees.subsidized.amount)).toBe(BigInt(quoted.sponsoredTotal.amount));
+    // Priced without the sponsorship, nothing is sponsored and the user receives less.
+    const unsponsored = await post("/price", swap, acme.key);
+    expect(BigInt(unsponsored.body.feeSponsorship.quoted.sponsoredTotal.amount)).toBe(0n);
+    expect(BigInt(unsponsored.body.details.currencyOut.amount)).toBeLessThan(
+      BigInt(price.body.details.currencyOut.amount),
+    );
+    expect(await requestCount()).toBe(before + 1);
+    expect(await sponsorBalance(stack.pool, "acme")).toBe(1_000_000n);
   });
 
   it("validates /price like a quote: 400 with the quote's codes, nothing written", async () => {

@@ -167,6 +167,7 @@ describe("push channels, end to end: graphql-ws and the /ws feed follow an inten
     const latencies = viaFeed.map((entry) => entry.at - entry.body.data.updatedAt);
     console.log(`status change (transaction time) → /ws client, ms: ${latencies.join(", ")}`);
 
+    // `success` comes from the solver's receipt, recorded with its fill: read at once, `fills` has it.
     const after = await postGraphql(
       stack.api.url,
       `query ($id: String!) { request(id: $id) { status deposits { txHash } fills { txHash chainId } statusEvents { status } } }`,

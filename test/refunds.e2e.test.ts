@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { type Address, encodeFunctionData, erc20Abi, getAddress, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTargetAbi, depositoryAbi, testTokenAbi } from "../contracts/abis.js";
+import { callTargetAbi, depositoryAbi } from "../contracts/abis.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { blockTokenRecipient } from "./support/blockTokenRecipient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
@@ -94,20 +95,7 @@ describe("failures and refunds, end to end", () => {
     const { origin, destination, originClient, destinationClient, usdcIn, usdcOut } = setup();
     const user = stack.devnet.accounts[1];
     const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
-    const tokenOwner = devnetWalletClient({
-      rpcUrl: destination.rpcUrl,
-      chainId: destination.id,
-      privateKey: stack.devnet.solver.privateKey,
-    });
-    await destinationClient.publicClient.waitForTransactionReceipt({
-      hash: await tokenOwner.writeContract({
-        address: usdcOut,
-        abi: testTokenAbi,
-        functionName: "setBlocked",
-        args: [recipient, true],
-      }),
-      pollingInterval: 50,
-    });
+    await blockTokenRecipient(destination, usdcOut, recipient, stack.devnet.solver.privateKey);
     const quote = await postQuote(stack.api.url, {
       user: user.address,
       recipient,
@@ -261,10 +249,14 @@ describe("failures and refunds, end to end", () => {
 
     // The duplicate is a request of its own, listed with its parent when child requests are asked for.
     const key = await createApiKey(stack.pool, stack.serverKey, { name: "double-spend reader" });
-    const list = async (query: string) =>
-      (await fetch(`${stack.api.url}/requests/v3?${query}`, { headers: { "x-api-key": key.key } })
-        .then((response) => response.json())
-        .then((body) => body.requests)) as Array<{ id: string; status: string; data: any }>;
+    // Waiting for the child polls often enough to meet the key's rate limit: a 429 is waited out, as a client would.
+    const list = async (query: string): Promise<Array<{ id: string; status: string; data: any }>> => {
+      for (;;) {
+        const response = await fetch(`${stack.api.url}/requests/v3?${query}`, { headers: { "x-api-key": key.key } });
+        if (response.status !== 429) return (await response.json()).requests;
+        await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get("retry-after") ?? 1) * 1000));
+      }
+    };
     const family = await checks.waitFor(
       () => list(`id=${requestId}&includeChildRequests=true`),
       (requests) => requests.length === 2,
@@ -325,20 +317,7 @@ describe("failures and refunds, end to end", () => {
     const user = stack.devnet.accounts[1];
     const blocked = `0x${randomBytes(20).toString("hex")}` as Address;
     const rescue = `0x${randomBytes(20).toString("hex")}` as Address;
-    const tokenOwner = devnetWalletClient({
-      rpcUrl: origin.rpcUrl,
-      chainId: origin.id,
-      privateKey: stack.devnet.solver.privateKey,
-    });
-    await originClient.publicClient.waitForTransactionReceipt({
-      hash: await tokenOwner.writeContract({
-        address: usdcIn,
-        abi: testTokenAbi,
-        functionName: "setBlocked",
-        args: [blocked, true],
-      }),
-      pollingInterval: 50,
-    });
+    await blockTokenRecipient(origin, usdcIn, blocked, stack.devnet.solver.privateKey);
     const quote = await postQuote(stack.api.url, {
       user: user.address,
       refundTo: blocked,

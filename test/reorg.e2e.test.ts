@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, zeroAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { receiverAbi } from "../contracts/abis.js";
+import { findReceiptFillsNotIndexed } from "../schema/receiptFills.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
+import { postGraphql } from "./support/postGraphql.js";
 import { postBridgeQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { refundChecks } from "./support/refundChecks.js";
@@ -89,6 +92,94 @@ describe("confirmations and reorgs, end to end", () => {
     expect((await pollStatus(stack.api.url, quote.body.requestId)).last.status).toBe("failure");
     expect(deposits[0]).toBeDefined();
     expect((last.inTxHashes as Hex[]).length).toBe(1);
+  });
+
+  it("puts a fill the request succeeded on back on the chain when its block is reorged out: the same transaction, one payout", async () => {
+    const [origin, destination] = stack.devnet.chains;
+    const destinationClient = createEvmChainClient(destination).publicClient;
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const quote = await quoteBridge(recipient);
+    const requestId = quote.body.requestId;
+    await sendSteps(quote.body, stack.devnet.accounts[0], origin);
+    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000 });
+    expect(last.status).toBe("success");
+    const fillTx = (last.txHashes as Hex[])[0];
+    const paid = await destinationClient.getBalance({ address: recipient });
+    expect(paid).toBeGreaterThan(0n);
+    const fillOf = async () =>
+      (
+        await stack.pool.query(
+          "SELECT tx_hash, block_number::text, block_hash, provisional, disagreement FROM crossfill.request_fills WHERE request_id = $1",
+          [requestId],
+        )
+      ).rows;
+    // The indexer confirms the receipt's fill, and the reorg check finds it in the index (by Ponder's key).
+    await vi.waitFor(async () => expect((await fillOf())[0].provisional).toBe(false), { timeout: 10_000 });
+    const [before] = await fillOf();
+    expect(before.tx_hash).toBe(fillTx);
+    const window = { olderThanMs: 0, withinMs: 600_000 };
+    const unindexed = await findReceiptFillsNotIndexed(stack.pool, stack.onchainSchema!, window);
+    expect(unindexed.map((fill) => fill.txHash)).not.toContain(fillTx);
+
+    // Drop the fill's block (and any after it) on the destination chain: anvil does not mine its transactions again.
+    const head = await destinationClient.getBlockNumber({ cacheTime: 0 });
+    await fetch(destination.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "anvil_reorg",
+        params: [Number(head - BigInt(before.block_number)) + 1, []],
+      }),
+    });
+    expect(await destinationClient.getBalance({ address: recipient })).toBe(0n);
+
+    // Found gone (the indexer drops its row, the node has no receipt), the same signed transaction is sent again,
+    // mined in a new block and confirmed there by the indexer; what happened stays on the fill.
+    await vi.waitFor(
+      async () =>
+        expect(await fillOf()).toEqual([
+          {
+            tx_hash: fillTx,
+            block_number: expect.not.stringMatching(`^${before.block_number}$`),
+            block_hash: expect.not.stringMatching(`^${before.block_hash}$`),
+            provisional: false,
+            disagreement: expect.objectContaining({
+              reason: "fill reorged out",
+              action: "re-sent",
+              blockHash: before.block_hash,
+            }),
+          },
+        ]),
+      { timeout: 30_000, interval: 200 },
+    );
+    const receipt = await destinationClient.getTransactionReceipt({ hash: fillTx });
+    expect(receipt.status).toBe("success");
+    // one payout, one Fill event for the request, one signed fill, and the request never left success
+    expect(await destinationClient.getBalance({ address: recipient })).toBe(paid);
+    const fills = await destinationClient.getContractEvents({
+      address: destination.receiver as Address,
+      abi: receiverAbi,
+      eventName: "Fill",
+      args: { requestId: requestId as Hex },
+      fromBlock: 0n,
+    });
+    expect(fills.map((log) => log.transactionHash)).toEqual([fillTx]);
+    const attempts = await stack.pool.query("SELECT tx_hash FROM crossfill.fill_attempts WHERE request_id = $1", [
+      requestId,
+    ]);
+    expect(attempts.rows).toEqual([{ tx_hash: fillTx }]);
+    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
+    const record = await postGraphql(
+      stack.api.url,
+      `query ($id: String!) { request(id: $id) { status fills { txHash provisional disagreement } } }`,
+      { id: requestId },
+    );
+    expect(record.data.request).toMatchObject({
+      status: "success",
+      fills: [{ txHash: fillTx, provisional: false, disagreement: { reason: "fill reorged out" } }],
+    });
   });
 
   it("refunds an order whose fill could not be sent before its deadline passed (PROTOCOL_DEADLINE_EXPIRED)", async () => {

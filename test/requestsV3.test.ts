@@ -295,6 +295,24 @@ describe("GET /requests/v3", () => {
       settlement: { destination: { fills: [{ chainId: 31338, transactionId: hashes.fill }], refunds: [] } },
     });
     expect(record.protocol.deposit.origin.depository).toBe(stack.devnet.chains[1].depository);
+    // an indexed fill carries no metadata; one known from the solver's receipt only says so, with any disagreement
+    expect(record.data.outTxs[0]).not.toHaveProperty("metadata");
+    await stack.pool.query(
+      `UPDATE crossfill.request_fills SET provisional = true, disagreement = '{"reason": "not indexed"}' WHERE tx_hash = $1`,
+      [hashes.fill],
+    );
+    try {
+      const [provisional] = (await get(`id=${ids.success}`)).body.requests;
+      expect(provisional.data.outTxs[0]).toMatchObject({
+        txHash: hashes.fill,
+        metadata: { confirmedBy: "receipt", disagreement: { reason: "not indexed" } },
+      });
+    } finally {
+      await stack.pool.query(
+        "UPDATE crossfill.request_fills SET provisional = false, disagreement = NULL WHERE tx_hash = $1",
+        [hashes.fill],
+      );
+    }
     // failReason: null on non-failure statuses, the recorded reason (else UNKNOWN) on failure and refund
     const byId = Object.fromEntries(body.requests.map((r: { id: string }) => [r.id, r]));
     expect(byId[ids.pending].data.failReason).toBeNull();

@@ -1,7 +1,7 @@
-import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runChainsCommand } from "../src/roles/runChainsCommand.js";
 import { type CrashCluster, checkInvariants, startCrashCluster } from "./support/crashCluster.js";
+import { openStatusFeed } from "./support/openStatusFeed.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";
@@ -11,21 +11,11 @@ const INTENTS = 30;
 
 /** A `/ws` client of one gateway, subscribed to every request from `chainId`, keeping each request's statuses. */
 async function watchFeed(apiUrl: string, chainId: number) {
-  const socket = new WebSocket(`${apiUrl.replace(/^http/, "ws")}/ws`);
   const seen = new Map<string, string[]>();
-  socket.on("message", (raw) => {
-    const message = JSON.parse(String(raw));
-    if (message.event !== "request.status.updated" || !message.data) return;
-    seen.set(message.data.requestId, [...(seen.get(message.data.requestId) ?? []), message.data.status]);
-  });
-  await new Promise((resolve, reject) => {
-    socket.once("open", resolve);
-    socket.once("error", reject);
-  });
-  const subscribed = new Promise((resolve) => socket.once("message", resolve));
-  socket.send(JSON.stringify({ type: "subscribe", event: "request.status.updated", filters: { chainId } }));
-  await subscribed;
-  return { seen, close: () => socket.close() };
+  const feed = await openStatusFeed(apiUrl, { chainId }, (data) =>
+    seen.set(data.requestId, [...(seen.get(data.requestId) ?? []), data.status]),
+  );
+  return { seen, close: feed.close };
 }
 
 /**

@@ -1,25 +1,12 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { postGraphql } from "./support/postGraphql.js";
-import { route } from "./support/route.js";
+import { quoteWithKey } from "./support/quoteWithKey.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
-
-/** What an integrator's receiver does: recompute the HMAC with its API key and compare in constant time. */
-function signatureIsValid(
-  apiKey: string,
-  timestamp: string | undefined,
-  body: string,
-  signature: string | undefined,
-): boolean {
-  if (!timestamp || !signature || !/^\d+$/.test(timestamp)) return false;
-  const expected = createHmac("sha256", apiKey).update(`${timestamp}.${body}`).digest();
-  const given = Buffer.from(signature, "hex");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
+import { webhookSignatureIsValid } from "./support/webhookSignatureIsValid.js";
 
 type Received = {
   status: string;
@@ -45,7 +32,7 @@ describe("webhooks, end to end: a local receiver follows an intent", () => {
       req.on("data", (chunk) => (body += chunk));
       req.on("end", () => {
         const timestamp = req.headers["x-signature-timestamp"] as string | undefined;
-        const valid = signatureIsValid(
+        const valid = webhookSignatureIsValid(
           apiKey,
           timestamp,
           body,
@@ -92,23 +79,14 @@ describe("webhooks, end to end: a local receiver follows an intent", () => {
     );
     expect(set).toEqual({ data: { setWebhook: { url, enabled: true } } });
 
-    const quoted = await postGraphql(
-      stack.api.url,
-      `mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId steps { id kind requestId items { status data } } } }`,
-      {
-        input: {
-          user: user.address,
-          recipient: stack.devnet.accounts[3].address,
-          ...route(origin, destination),
-          amount: "100000000000000000",
-          tradeType: "EXACT_INPUT",
-        },
-      },
-      key.key,
-    );
-    expect(quoted.errors).toBeUndefined();
-    const requestId: string = quoted.data.createQuote.requestId;
-    await sendSteps(quoted.data.createQuote, user, origin);
+    const quote = await quoteWithKey(stack.api.url, key.key, {
+      user,
+      recipient: stack.devnet.accounts[3],
+      origin,
+      destination,
+    });
+    const requestId = quote.requestId;
+    await sendSteps(quote, user, origin);
 
     const deadline = Date.now() + 60_000;
     while (!received.some((r) => r.status === "success" && r.answered === 204)) {

@@ -14,6 +14,7 @@ describe("devnetBitcoinChain", () => {
 
   it("is a chains-file entry of the devnet Bitcoin, with its test accounts beside it", () => {
     const entry = devnetBitcoinChain(btc);
+    expect(entry.solver).toBe(btc.solver.address);
     expect(entry.accounts).toHaveLength(5);
     expect(entry.accounts[0]).toEqual({ address: btc.accounts[0]!.address, wif: btc.accounts[0]!.wif });
     const { accounts: _, ...chain } = entry;
@@ -22,7 +23,11 @@ describe("devnetBitcoinChain", () => {
       blockTimeSeconds: 2.5,
       explorerUrl: "",
       startBlock: 0,
-      confirmations: [],
+      confirmations: [
+        { blocks: 1, minUsd: "0" },
+        { blocks: 2, minUsd: "10000" },
+      ],
+      refundUnmatchedAfterBlocks: 144,
       nativeCurrency: { symbol: "BTC", name: "Bitcoin", decimals: 8 },
     });
   });

@@ -17,6 +17,8 @@ export function devnetBitcoinChain(btc: DevnetBitcoin) {
     network: "regtest" as const,
     esploraUrl: btc.esploraUrl,
     depository: btc.depository.address,
+    // Funded at genesis (100 BTC); the dev role and the test stack give the worker its WIF (BITCOIN_SOLVER_WIF).
+    solver: btc.solver.address,
     // A timer-less devnet (0) mines on demand; the chain keeps Bitcoin's nominal block time then.
     ...(btc.blockTimeMs > 0 ? { blockTimeSeconds: btc.blockTimeMs / 1000 } : {}),
     currencies: [{ symbol: "BTC", address: BITCOIN_NATIVE_CURRENCY, decimals: 8 as const }],

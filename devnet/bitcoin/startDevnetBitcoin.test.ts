@@ -5,7 +5,13 @@ import { join } from "node:path";
 import { Transaction } from "bitcoinjs-lib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signPayment } from "./signPayment.js";
-import { type DevnetBitcoin, devnetBitcoinAccountSats, startDevnetBitcoin } from "./startDevnetBitcoin.js";
+import {
+  type DevnetBitcoin,
+  devnetBitcoinAccountSats,
+  devnetBitcoinSolverOutputSats,
+  devnetBitcoinSolverOutputs,
+  startDevnetBitcoin,
+} from "./startDevnetBitcoin.js";
 
 let btc: DevnetBitcoin;
 beforeEach(async () => {
@@ -55,7 +61,10 @@ describe("startDevnetBitcoin", () => {
       await again.stop();
     }
     expect((await funding(btc.accounts[0]!.address)).value).toBe(devnetBitcoinAccountSats);
-    expect((await funding(btc.solver.address)).value).toBe(10_000_000_000n);
+    const solverUtxos = await json<{ value: number }[]>(`/address/${btc.solver.address}/utxo`);
+    expect(solverUtxos.map((utxo) => BigInt(utxo.value))).toEqual(
+      Array(devnetBitcoinSolverOutputs).fill(devnetBitcoinSolverOutputSats),
+    );
     expect(await json(`/address/${btc.depository.address}/utxo`)).toEqual([]);
   });
 

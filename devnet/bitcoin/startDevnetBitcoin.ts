@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { address, type Network, networks } from "bitcoinjs-lib";
 import { type DevnetBitcoinKey, devnetBitcoinKey } from "./devnetBitcoinKey.js";
+import { type DevnetDepositAddressKey, devnetDepositAddressKey } from "./devnetDepositAddressKey.js";
 import { esploraApp } from "./esploraApp.js";
 import { createRegtestChain, type RegtestChain } from "./regtestChain.js";
 
@@ -9,8 +10,9 @@ import { createRegtestChain, type RegtestChain } from "./regtestChain.js";
 export const defaultBitcoinBlockTimeMs = 5_000;
 /** What each test account holds at genesis: 10 BTC. */
 export const devnetBitcoinAccountSats = 1_000_000_000n;
-/** What the solver holds at genesis: 100 BTC. */
-export const devnetBitcoinSolverSats = 10_000_000_000n;
+/** What the solver holds at genesis: 100 BTC, in ten outputs so fills in one block need not wait on each other's change. */
+export const devnetBitcoinSolverOutputs = 10;
+export const devnetBitcoinSolverOutputSats = 1_000_000_000n;
 
 export type StartDevnetBitcoinOptions = {
   /** Port on 127.0.0.1; without it the OS picks a free one. */
@@ -31,12 +33,14 @@ export type DevnetBitcoin = {
   blockTimeMs: number;
   /** Funded test accounts, bech32 P2WPKH (bcrt1q…), each with one 10 BTC genesis output. */
   accounts: DevnetBitcoinKey[];
-  /** The solver's wallet, one 100 BTC genesis output. */
+  /** The solver's wallet, ten 10 BTC genesis outputs. */
   solver: DevnetBitcoinKey;
   /** Where deposits go; unfunded. Its key is devnet-only, for sweeps and refunds. */
   depository: DevnetBitcoinKey;
   /** Receives the coinbase of every mined block. */
   miner: DevnetBitcoinKey;
+  /** The BIP84 account key of deposit addresses (tpub for the gateway, tprv for the worker); devnet-only. */
+  depositAddressKey: DevnetDepositAddressKey;
   /** The chain itself, for in-process assertions. */
   chain: RegtestChain;
   mine(blocks?: number): string[];
@@ -64,7 +68,10 @@ export async function startDevnetBitcoin(options: StartDevnetBitcoinOptions = {}
     minerScript: script(miner),
     funding: [
       ...accounts.map((a) => ({ script: script(a), value: devnetBitcoinAccountSats })),
-      { script: script(solver), value: devnetBitcoinSolverSats },
+      ...Array.from({ length: devnetBitcoinSolverOutputs }, () => ({
+        script: script(solver),
+        value: devnetBitcoinSolverOutputSats,
+      })),
     ],
     now,
   });
@@ -85,6 +92,7 @@ export async function startDevnetBitcoin(options: StartDevnetBitcoinOptions = {}
     solver,
     depository,
     miner,
+    depositAddressKey: devnetDepositAddressKey(),
     chain,
     mine: (blocks = 1) => chain.mine(blocks),
     reorg: (depth, opts) => chain.reorg(depth, opts),

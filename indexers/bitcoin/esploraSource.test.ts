@@ -1,8 +1,9 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetBitcoinKey } from "../../devnet/bitcoin/devnetBitcoinKey.js";
 import { signPayment } from "../../devnet/bitcoin/signPayment.js";
 import { type DevnetBitcoin, startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
-import { findUnappliedDeposits, NO_ORDER } from "../../schema/chainFacts.js";
+import { findUnappliedDeposits, MEMPOOL_BLOCK_HASH, NO_ORDER } from "../../schema/chainFacts.js";
 import { BITCOIN_NATIVE_CURRENCY } from "../../src/chains/bitcoin/bitcoinFamily.js";
 import { insertTestRequest } from "../../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
@@ -33,17 +34,13 @@ describe("esploraSource", () => {
     }[];
     return { txid: first!.txid, vout: first!.vout, value: BigInt(first!.value) };
   };
+  /** A poller over the source, from genesis, at a quick pace. */
+  const startTestPoller = (chainId: number) =>
+    startPoller({ pool: db.pool, source, chainId, startHeight: 0, pollEveryMs: 5, logger: pino({ level: "silent" }) });
   /** Runs a poller over the source until it has recorded the head, then stops it; returns that head. */
   const pollToHead = async (chainId: number) => {
     const head = await source.head();
-    const poller = startPoller({
-      pool: db.pool,
-      source,
-      chainId,
-      startHeight: 0,
-      pollEveryMs: 5,
-      logger: pino({ level: "silent" }),
-    });
+    const poller = startTestPoller(chainId);
     while (poller.health().cursor !== head.height) await new Promise((resolve) => setTimeout(resolve, 5));
     await poller.stop();
     return head;
@@ -98,6 +95,38 @@ describe("esploraSource", () => {
     expect(byTx.get(withoutMemo)).toMatchObject({ orderId: NO_ORDER, depositor: other!.address, amount: 20_000n });
     expect(byTx.get(malformed)).toMatchObject({ orderId: NO_ORDER, depositor: third!.address, amount: 30_000n });
     expect(block.deposits).toHaveLength(3);
+  });
+
+  it("reads the deposits waiting in the mempool, and none once they are mined", async () => {
+    const orderId = `0x${"Cd".repeat(32)}`;
+    const waiting = await deposit(btc.accounts[3]!, 40_000n, orderId);
+    expect(await source.mempoolDeposits!()).toEqual([
+      expect.objectContaining({ txHash: waiting, logIndex: 0, orderId: orderId.toLowerCase(), amount: 40_000n }),
+    ]);
+    btc.mine(1);
+    expect(await source.mempoolDeposits!()).toEqual([]);
+  });
+
+  it("records a mempool sighting, and its block's fact in its place once mined", async () => {
+    const chainId = 424242;
+    const txid = await deposit(btc.accounts[4]!, 60_000n, `0x${"De".repeat(32)}`);
+    const rows = () =>
+      db.pool
+        .query("SELECT block_hash, block_number::int FROM crossfill.deposit_facts WHERE tx_hash = $1", [txid])
+        .then((result) => result.rows);
+    const poller = startTestPoller(chainId);
+    const until = async (expected: unknown[]) => {
+      for (let tries = 0; JSON.stringify(await rows()) !== JSON.stringify(expected) && tries < 200; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await rows()).toEqual(expected);
+    };
+    try {
+      await until([{ block_hash: MEMPOOL_BLOCK_HASH, block_number: 0 }]);
+      const [hash] = btc.mine(1);
+      await until([{ block_hash: hash, block_number: (await source.head()).height }]);
+    } finally {
+      await poller.stop();
+    }
   });
 
   it("reads the depository's spends as no deposit, and one naming an order as that order's refund", async () => {
@@ -193,5 +222,72 @@ describe("esploraSource", () => {
     btc.reorg(1, { dropTxids: [txid] });
     await pollToHead(chainId);
     expect(await facts()).not.toContainEqual({ tx_hash: txid });
+  });
+
+  it("watches deposit addresses: their payments in the mempool and in blocks are their orders' deposits, sweeps none", async () => {
+    const [payer] = btc.accounts;
+    const depositAddress = devnetBitcoinKey("esploraSource deposit address").address;
+    const idle = devnetBitcoinKey("esploraSource idle deposit address").address;
+    const orderId = `0x${"cd".repeat(32)}`;
+    const lookups: string[][] = [];
+    const watching = esploraSource({
+      esploraUrl: btc.esploraUrl,
+      network: "regtest",
+      depository: btc.depository.address,
+      depositAddresses: {
+        known: async (addresses) => {
+          lookups.push([...addresses]);
+          const all = new Map([
+            [depositAddress, { orderId }],
+            [idle, { orderId: `0x${"ef".repeat(32)}` }],
+          ]);
+          return new Map([...all].filter(([address]) => addresses.includes(address)));
+        },
+        watched: async () => [depositAddress, idle],
+      },
+    });
+    const input = await utxo(payer!.address);
+    const payment = signPayment({
+      network: btc.network,
+      wif: payer!.wif,
+      inputs: [input],
+      outputs: [
+        { address: payer!.address, value: input.value - 70_000n - FEE },
+        { address: depositAddress, value: 70_000n },
+      ],
+    });
+    const txid = await (await fetch(`${btc.esploraUrl}/tx`, { method: "POST", body: payment })).text();
+    const expected = {
+      txHash: txid,
+      logIndex: 1,
+      orderId,
+      depositor: payer!.address,
+      currency: BITCOIN_NATIVE_CURRENCY,
+      amount: 70_000n,
+      txFrom: payer!.address,
+      txFee: FEE,
+    };
+    expect(await watching.mempoolDeposits!()).toEqual([expected]);
+    // Without the lookup the payment is nobody's.
+    expect(await source.mempoolDeposits!()).toEqual([]);
+    btc.mine(1);
+    const head = await watching.head();
+    expect((await watching.block(head.height)).deposits).toEqual([expected]);
+    expect(lookups.at(-1)).toContain(depositAddress);
+
+    // The worker's sweep of that output to the depository: no deposit, no withdrawal.
+    const key = devnetBitcoinKey("esploraSource deposit address");
+    const sweep = signPayment({
+      network: btc.network,
+      wif: key.wif,
+      inputs: [{ txid, vout: 1, value: 70_000n }],
+      outputs: [{ address: btc.depository.address, value: 69_000n }],
+    });
+    expect((await fetch(`${btc.esploraUrl}/tx`, { method: "POST", body: sweep })).status).toBe(200);
+    expect(await watching.mempoolDeposits!()).toEqual([]);
+    btc.mine(1);
+    const swept = await watching.block((await watching.head()).height);
+    expect(swept.deposits).toEqual([]);
+    expect(swept.withdrawals).toEqual([]);
   });
 });

@@ -1,17 +1,8 @@
-import { address, script as bscript } from "bitcoinjs-lib";
-import { NO_ORDER } from "../../schema/chainFacts.js";
-import {
-  BITCOIN_NATIVE_CURRENCY,
-  BITCOIN_NETWORKS,
-  type BitcoinNetworkName,
-  bitcoinFamily,
-} from "../../src/chains/bitcoin/bitcoinFamily.js";
+import type { BitcoinNetworkName } from "../../src/chains/bitcoin/bitcoinFamily.js";
+import type { EsploraTx } from "../../src/chains/bitcoin/createEsploraClient.js";
+import { type KnownDepositAddresses, esploraTxFacts, txAddresses } from "../../src/chains/bitcoin/esploraTxFacts.js";
 import type { PollerSource, SourceBlock } from "../poller/pollerSource.js";
-import { parseDepositMemo } from "./parseDepositMemo.js";
 
-/** The fields of Esplora's transaction JSON the source reads (amounts in satoshis). */
-type EsploraOutput = { scriptpubkey: string; scriptpubkey_type: string; scriptpubkey_address?: string; value: number };
-type EsploraTx = { txid: string; fee: number; vin: { prevout: EsploraOutput | null }[]; vout: EsploraOutput[] };
 type EsploraBlock = {
   id: string;
   height: number;
@@ -26,8 +17,18 @@ export type EsploraSourceOptions = {
   network: BitcoinNetworkName;
   /** The address deposits pay. */
   depository: string;
+  /** The solver's wallet, which pays EVM → BTC fills; without it no fill is read. */
+  solver?: string;
   /** How long one request may take before it fails (the poller backs off and retries). */
   timeoutMs?: number;
+  /**
+   * Deposit addresses (`useDepositAddress`), from Postgres: which of some addresses are ones (with the order a
+   * payment to each pays), and those whose request still waits for its payment or its block (watched in the mempool).
+   */
+  depositAddresses?: {
+    known(addresses: readonly string[]): Promise<KnownDepositAddresses>;
+    watched(): Promise<readonly string[]>;
+  };
 };
 
 /** Esplora serves a block's transactions 25 at a time. */
@@ -38,14 +39,13 @@ const TXS_PAGE = 25;
  * (`logIndex` its vout) of the order named by the transaction's OP_RETURN (`parseDepositMemo`), or of none
  * (`NO_ORDER`) when there is no valid one; the depositor is the memo's, else the first input's address.
  * Transactions spending the depository are no deposits (their change back is not paid in); one whose OP_RETURN
- * names an order is that order's refund: each output to another address is a withdrawal fact. Fills are not read
- * yet: they come with the Bitcoin solver (its address, its OP_RETURN).
+ * names an order is that order's refund: each output to another address is a withdrawal fact. A transaction spending
+ * the solver's wallet whose OP_RETURN names an order is its fill (EVM → BTC): each output to neither the solver nor
+ * the depository is a fill fact. Fills are read from blocks only: `success` waits for the payout's block.
  */
 export function esploraSource(options: EsploraSourceOptions): PollerSource {
   const { esploraUrl, timeoutMs = 10_000 } = options;
-  const network = BITCOIN_NETWORKS[options.network];
-  const parseAddress = bitcoinFamily([options.network]).address.parse;
-  const depositoryScript = Buffer.from(address.toOutputScript(options.depository, network)).toString("hex");
+  const facts = esploraTxFacts(options);
 
   async function get(path: string): Promise<Response | undefined> {
     const response = await fetch(`${esploraUrl}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
@@ -58,56 +58,9 @@ export function esploraSource(options: EsploraSourceOptions): PollerSource {
     if (!response) throw new Error(`esplora GET ${path}: not found`);
     return (await response.json()) as T;
   }
+  const known = async (txs: readonly EsploraTx[]): Promise<KnownDepositAddresses> =>
+    options.depositAddresses ? options.depositAddresses.known(txs.flatMap(txAddresses)) : new Map();
   const blockHash = async (height: number) => (await (await get(`/block-height/${height}`))?.text())?.trim();
-
-  function memoOf(tx: EsploraTx) {
-    const opReturn = tx.vout.find((output) => output.scriptpubkey_type === "op_return");
-    const payload = opReturn && bscript.decompile(Buffer.from(opReturn.scriptpubkey, "hex"))?.[1];
-    return payload instanceof Uint8Array ? parseDepositMemo(payload, parseAddress) : undefined;
-  }
-  const spendsDepository = (tx: EsploraTx) => tx.vin.some((input) => input.prevout?.scriptpubkey === depositoryScript);
-
-  function deposits(tx: EsploraTx): SourceBlock["deposits"] {
-    if (spendsDepository(tx)) return [];
-    const memo = memoOf(tx);
-    const txFrom = tx.vin[0]?.prevout?.scriptpubkey_address ?? "";
-    return tx.vout.flatMap((output, vout) =>
-      output.scriptpubkey === depositoryScript
-        ? [
-            {
-              txHash: tx.txid,
-              logIndex: vout,
-              orderId: memo?.orderId ?? NO_ORDER,
-              depositor: memo?.depositor ?? txFrom,
-              currency: BITCOIN_NATIVE_CURRENCY,
-              amount: BigInt(output.value),
-              txFrom,
-              txFee: BigInt(tx.fee),
-            },
-          ]
-        : [],
-    );
-  }
-
-  // Only the depository's key can spend its outputs, so a spend naming an order is that order's refund.
-  function withdrawals(tx: EsploraTx): SourceBlock["withdrawals"] {
-    const memo = spendsDepository(tx) ? memoOf(tx) : undefined;
-    if (!memo) return [];
-    return tx.vout.flatMap((output, vout) =>
-      output.scriptpubkey === depositoryScript || output.scriptpubkey_type === "op_return"
-        ? []
-        : [
-            {
-              txHash: tx.txid,
-              logIndex: vout,
-              orderId: memo.orderId,
-              currency: BITCOIN_NATIVE_CURRENCY,
-              recipient: output.scriptpubkey_address ?? "",
-              amount: BigInt(output.value),
-            },
-          ],
-    );
-  }
 
   return {
     async head() {
@@ -116,6 +69,17 @@ export function esploraSource(options: EsploraSourceOptions): PollerSource {
       return { height: (await getJson<EsploraBlock>(`/block/${hash}`)).height, hash };
     },
     blockHash,
+    // Esplora lists an address's newest 50 mempool transactions: more deposits than that waiting at once are
+    // seen when they are mined.
+    async mempoolDeposits() {
+      const watched = [options.depository, ...((await options.depositAddresses?.watched()) ?? [])];
+      const byTxid = new Map<string, EsploraTx>();
+      for (const address of watched)
+        for (const tx of await getJson<EsploraTx[]>(`/address/${address}/txs/mempool`)) byTxid.set(tx.txid, tx);
+      const txs = [...byTxid.values()];
+      const addresses = await known(txs);
+      return txs.flatMap((tx) => facts.deposits(tx, addresses));
+    },
     async block(height) {
       const hash = await blockHash(height);
       if (!hash) throw new Error(`esplora has no block at height ${height}`);
@@ -124,14 +88,15 @@ export function esploraSource(options: EsploraSourceOptions): PollerSource {
       const txs: EsploraTx[] = [];
       for (let start = 0; start < block.tx_count; start += TXS_PAGE)
         txs.push(...(await getJson<EsploraTx[]>(`/block/${hash}/txs/${start}`)));
+      const addresses = await known(txs);
       return {
         height,
         hash,
         parentHash: block.previousblockhash ?? "",
         timestamp: block.timestamp,
-        deposits: txs.flatMap(deposits),
-        fills: [],
-        withdrawals: txs.flatMap(withdrawals),
+        deposits: txs.flatMap((tx) => facts.deposits(tx, addresses)),
+        fills: txs.flatMap(facts.fills),
+        withdrawals: txs.flatMap((tx) => facts.withdrawals(tx, addresses)),
       };
     },
   };

@@ -1,4 +1,4 @@
-import type { DepositFact, PolledFillFact, WithdrawalFact } from "../../schema/chainFacts.js";
+import type { DepositFact, FillFact, WithdrawalFact } from "../../schema/chainFacts.js";
 import type { BlockRef } from "../../schema/pollerBlocks.js";
 
 export type { BlockRef };
@@ -13,7 +13,7 @@ export type SourceBlock = BlockRef & {
   /** Block time, seconds. */
   timestamp: number;
   deposits: InBlock<DepositFact>[];
-  fills: InBlock<PolledFillFact>[];
+  fills: InBlock<FillFact>[];
   withdrawals: InBlock<WithdrawalFact>[];
 };
 
@@ -29,4 +29,9 @@ export interface PollerSource {
   blockHash(height: number): Promise<string | undefined>;
   /** The block at `height` on the source's current chain, with its facts. */
   block(height: number): Promise<SourceBlock>;
+  /**
+   * Deposits waiting in the mempool now, for chains whose requests go `pending` before a block (Bitcoin); a
+   * source without a mempool leaves it out.
+   */
+  mempoolDeposits?(): Promise<InBlock<DepositFact>[]>;
 }

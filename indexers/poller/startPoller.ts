@@ -1,11 +1,14 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import {
+  MEMPOOL_BLOCK_HASH,
   POLLER_SOURCE,
   deletePolledFactsAbove,
+  dropMempoolDepositFacts,
   insertDepositFacts,
   insertFillFacts,
   insertWithdrawalFacts,
+  replaceMempoolDepositFacts,
 } from "../../schema/chainFacts.js";
 import {
   type BlockRef,
@@ -111,11 +114,13 @@ export function startPoller(options: StartPollerOptions): Poller {
           timestamp: BigInt(block.timestamp),
         })),
       );
-    await insertDepositFacts(
+    const deposits = stamped((block) => block.deposits);
+    await dropMempoolDepositFacts(
       client,
-      stamped((block) => block.deposits),
-      POLLER_SOURCE,
+      chainId,
+      deposits.map((deposit) => deposit.txHash),
     );
+    await insertDepositFacts(client, deposits, POLLER_SOURCE);
     await insertFillFacts(
       client,
       stamped((block) => block.fills),
@@ -162,11 +167,27 @@ export function startPoller(options: StartPollerOptions): Poller {
     return last < target;
   };
 
+  /** Records what waits in the mempool, once the blocks are read (a deposit mined meanwhile is in neither). */
+  const recordMempool = async () => {
+    if (!source.mempoolDeposits || stopping) return;
+    const seen = await source.mempoolDeposits();
+    const firstSeen = BigInt(Math.floor(Date.now() / 1000));
+    const facts = seen.map((fact) => ({
+      ...fact,
+      chainId,
+      blockNumber: 0n,
+      blockHash: MEMPOOL_BLOCK_HASH,
+      timestamp: firstSeen,
+    }));
+    await withTransaction(pool, (client) => replaceMempoolDepositFacts(client, chainId, facts));
+  };
+
   const loop = repeatEvery(
     pollEveryMs,
     async () => {
       try {
         const more = await advance();
+        if (!more) await recordMempool();
         health.lastSuccessAt = new Date();
         return more ? 0 : undefined;
       } catch (error) {

@@ -3,6 +3,7 @@ import type { AppliedDeposit, DepositFact } from "../../schema/chainFacts.js";
 import type { StoredFillAttempt } from "../../schema/fillAttempts.js";
 import type { FailReason } from "../domain/failReasons.js";
 import type { FailedTransaction } from "../domain/failedTransaction.js";
+import type { NativeConversion } from "../domain/nativeConversion.js";
 import type { ChainConfig } from "./chainConfig.js";
 import type { Currency } from "./chainRegistry.js";
 
@@ -32,18 +33,28 @@ export type TransactionCall = { from: string; to: string; data: string; value: b
 /** Simulated and priced, waiting only for its nonce; only the adapter that made it reads `payload`. */
 export type PreparedTransaction = { readonly chainId: number; readonly payload: unknown };
 
-/** Signed and stored before it is broadcast: a retry re-sends the same bytes. */
-export type SignedTransaction = { nonce: number; rawTx: string; txHash: string };
+/**
+ * Signed and stored before it is broadcast: a retry re-sends the same bytes. `nonce` is the account nonce it spends
+ * (EVM); null where the chain has none (Bitcoin: a transaction spends outputs, which keep it from repeating).
+ */
+export type SignedTransaction = { nonce: number | null; rawTx: string; txHash: string };
 
 /** What the solver pays out on the destination chain for one request. */
 export type FillOrder = {
   requestId: string;
+  /** The order it pays (`protocol.v2.orderId`); Bitcoin writes it as the payout's OP_RETURN. */
+  orderId: string;
   currency: string;
   amount: bigint;
   recipient: string;
   calls: readonly { to: string; value: bigint; data: string }[];
   /** Names the currency in failure messages. */
   currencySymbol: string;
+  /**
+   * A Wrap or Unwrap: the fill converts the solver's input-side currency through `wrappedNative` (the chain's
+   * WETH9) instead of paying `currency` from inventory; `amount` is both what is converted and what is paid.
+   */
+  conversion?: { kind: NativeConversion; wrappedNative: string };
 };
 
 export type FillFailure = { failReason: FailReason; details: Record<string, unknown> };
@@ -51,13 +62,27 @@ export type FillFailure = { failReason: FailReason; details: Record<string, unkn
 /** A fill that cannot succeed: why (the spec's failReason) and the call that reverted. */
 export type FillRefusal = { failure: FillFailure; call: TransactionCall; revertData: string | undefined };
 
-/** The Depository withdrawal paying a deposit back. */
-export type RefundOrder = { orderId: string; currency: string; recipient: string; amount: bigint };
+/**
+ * The Depository withdrawal paying a deposit back; `deposit` is the deposit's place (Bitcoin spends that output,
+ * an EVM Depository withdraws from its balance).
+ */
+export type RefundOrder = {
+  orderId: string;
+  currency: string;
+  recipient: string;
+  amount: bigint;
+  /** The deposit paid back, when the chain spends it itself (Bitcoin); none for a withdrawal of pooled funds. */
+  deposit?: { txHash: string; logIndex: number };
+};
 
 export type DepositCheck =
   | { state: "final" }
   | { state: "confirming"; missingBlocks: number }
-  | { state: "reorged"; reorg: Record<string, unknown> };
+  /**
+   * The deposit is not where it was seen: DEPOSIT_REORGED (the default) for one reorged out of a block,
+   * DOUBLE_SPEND for a mempool deposit replaced or double-spent before it confirmed.
+   */
+  | { state: "reorged"; reorg: Record<string, unknown>; failReason?: "DEPOSIT_REORGED" | "DOUBLE_SPEND" };
 
 /** When a sent fill that is not mined is re-priced, and finally cancelled. */
 export type StuckFillPolicy = {
@@ -74,6 +99,21 @@ export type FillOutcome =
   | { state: "reverted"; txHash: string; failure: FillFailure; failedTransaction: FailedTransaction }
   | { state: "cancelled"; nonceSpentBy: string; neverAccepted: boolean }
   | { state: "in-flight"; txHash: string; action: "re-sent" | "bumped" | "cancelling" };
+
+/** A mined transaction as its receipt shows it. */
+export type MinedReceipt = {
+  succeeded: boolean;
+  blockNumber: bigint;
+  /** The rest is read only for a succeeded transaction (a reverted one made no fill): its block and what it paid. */
+  blockHash?: string;
+  timestamp?: bigint;
+  fee?: bigint;
+  /** The Receiver's Fill events it emitted, in the encodings the indexer records (lower case). */
+  fills?: ReceiptFill[];
+};
+
+/** One Receiver Fill event of a receipt. */
+export type ReceiptFill = { logIndex: number; requestId: string; currency: string; recipient: string; amount: bigint };
 
 export type QuoteStep = {
   id: "approve" | "deposit";
@@ -99,6 +139,8 @@ export type DepositStepsInput = {
   /** What the user already lets the Depository take (from `readDepositAccount`). */
   allowance: bigint;
   destinationName: string;
+  /** `useDepositAddress`: the address to pay instead of signing a deposit (from `depositAddressAt`). */
+  depositAddress?: string;
 };
 
 /** The operations whose network fee a quote or refund prices before any transaction exists. */
@@ -119,13 +161,47 @@ export interface ChainAdapter extends VmFamily {
     address: string,
   ): { errorCode: "INVALID_ADDRESS" | "INVALID_RECIPIENT"; message: string } | undefined;
 
-  /** The network fee of an operation on this chain, in its native currency. */
-  estimateFee(operation: FeeOperation, currency: string, callCount?: number): Promise<bigint>;
+  /**
+   * The network fee of an operation on this chain, in its native currency. `currency` is what the solver spends (a
+   * fill's: its conversion's input when `conversion` is given, a Wrap's ether or an Unwrap's wrapped native).
+   */
+  estimateFee(
+    operation: FeeOperation,
+    currency: string,
+    callCount?: number,
+    conversion?: NativeConversion,
+  ): Promise<bigint>;
   balanceOf(owner: string, currency: string): Promise<bigint>;
   /** What a depositor holds of a currency and lets the Depository take (0 when nothing needs approving). */
   readDepositAccount(user: string, currency: string): Promise<{ balance: bigint; allowance: bigint }>;
-  /** The origin steps of a quote: whatever must precede the deposit, then the deposit committing to the order. */
-  depositSteps(input: DepositStepsInput): QuoteStep[];
+  /** The smallest deposit the chain carries (Bitcoin: the depository output's dust limit; EVM: 1). */
+  minimumDeposit(currency: string): bigint;
+  /** The smallest fill the chain carries to this (parsed) recipient (Bitcoin: its output's dust limit; EVM: 1). */
+  minimumPayout(currency: string, recipient: string): bigint;
+  /**
+   * The origin steps of a quote: whatever must precede the deposit, then the deposit committing to the order.
+   * Bitcoin reads the user's outputs and the fee rate for its PSBT (INSUFFICIENT_FUNDS when they fall short).
+   */
+  depositSteps(input: DepositStepsInput): Promise<QuoteStep[]>;
+  /**
+   * Deposit addresses (`useDepositAddress`), on chains configured with a key to derive them (Bitcoin): the address of
+   * a derivation index. Absent where the chain offers none.
+   */
+  depositAddressAt?(index: number): string;
+  /**
+   * The worker's sweep of one deposit-address deposit to the depository (Bitcoin, with the extended private key):
+   * signed, not sent; `skip` when the output pays no deposit address (the order was paid to the depository itself).
+   * With `excess`, what the output holds above `keep` goes back to `excess.recipient` in the same transaction.
+   */
+  signSweep?(
+    deposit: { txHash: string; logIndex: number },
+    excess?: { recipient: string; keep: bigint },
+  ): Promise<
+    | { rawTx: string; txHash: string; amount: bigint; fee: bigint; returned?: { recipient: string; amount: bigint } }
+    | { skip: string }
+  >;
+  /** Whether a transaction is mined (Bitcoin sweeps): undefined when the node does not know it. */
+  transactionMined?(txHash: string): Promise<boolean | undefined>;
   /** The solver's signature of an order id, as the order's `orderSignature`. */
   signOrder(orderId: string): Promise<string>;
   /** Runs a fill against the current state without sending it; `blockNumber` is the state it ran on. */
@@ -159,4 +235,14 @@ export interface ChainAdapter extends VmFamily {
     attempt: StoredFillAttempt,
     options: { pool: pg.Pool; policy: StuckFillPolicy; now?: number },
   ): Promise<FillOutcome>;
+  /**
+   * Waits for a sent transaction's receipt, asking the node every fraction of a block; undefined if not mined in time.
+   * A family without it (Bitcoin) leaves a fill's `success` to its indexer.
+   */
+  waitForReceipt?(
+    txHash: string,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<MinedReceipt | undefined>;
+  /** A transaction's receipt now, null when the node lacks it (never mined, or reorged out); node failures throw. */
+  readReceipt?(txHash: string): Promise<MinedReceipt | null>;
 }

@@ -33,11 +33,23 @@ describe("chainConfigSchema", () => {
       ...bitcoin,
       explorerUrl: "",
       startBlock: 0,
-      confirmations: [],
+      confirmations: [
+        { minUsd: "0", blocks: 1 },
+        { minUsd: "10000", blocks: 2 },
+      ],
       blockTimeSeconds: 600,
+      refundUnmatchedAfterBlocks: 144,
       nativeCurrency: { symbol: "BTC", name: "Bitcoin", decimals: 8 },
       currencies: [],
     });
+  });
+
+  it("takes a Bitcoin chain's refundUnmatchedAfterBlocks: a whole number of blocks, at least one", () => {
+    expect(chainConfigSchema.parse({ ...bitcoin, refundUnmatchedAfterBlocks: 6 })).toMatchObject({
+      refundUnmatchedAfterBlocks: 6,
+    });
+    for (const wrong of [0, 1.5, "6"])
+      expect(chainConfigSchema.safeParse({ ...bitcoin, refundUnmatchedAfterBlocks: wrong }).success).toBe(false);
   });
 
   it("wants a Bitcoin depository of the chain's network", () => {
@@ -47,6 +59,15 @@ describe("chainConfigSchema", () => {
       true,
     );
     expect(chainConfigSchema.safeParse({ ...bitcoin, depository: BITCOIN_NATIVE_CURRENCY }).success).toBe(false);
+  });
+
+  it("takes an optional Bitcoin solver wallet of the chain's network, never the depository", () => {
+    const solver = "bcrt1quvmqzt9ug428ft3f7nkjtazd20quyy8dz6k7d7";
+    expect(chainConfigSchema.safeParse({ ...bitcoin, solver }).success).toBe(true);
+    expect(
+      chainConfigSchema.safeParse({ ...bitcoin, solver: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" }).success,
+    ).toBe(false);
+    expect(chainConfigSchema.safeParse({ ...bitcoin, solver: REGTEST_ADDRESS }).success).toBe(false);
   });
 
   it("lets a Bitcoin chain list native BTC only, and needs no EVM fields", () => {

@@ -12,6 +12,11 @@ export const currencyConfigSchema = z.object({
   name: z.string().min(1).optional(),
   address,
   decimals: z.number().int().min(0).max(36),
+  /**
+   * The chain's wrapped native currency (WETH9: `deposit()`/`withdraw(uint256)`, one token per wei): a Wrap or
+   * Unwrap quote converts through it. At most one per chain.
+   */
+  wrapsNative: z.boolean().optional(),
 });
 
 /** What every chain has, whatever its VM. */
@@ -54,8 +59,19 @@ export const evmChainConfigSchema = z.object({
   depository: address,
   receiver: address,
   nativeCurrency: nativeCurrencySchema.default({ symbol: "ETH", name: "Ether", decimals: 18 }),
-  currencies: z.array(currencyConfigSchema).default([]),
+  currencies: z
+    .array(currencyConfigSchema)
+    .default([])
+    .refine((currencies) => currencies.filter((currency) => currency.wrapsNative).length <= 1, {
+      message: "at most one currency may be the chain's wrapped native (wrapsNative)",
+    }),
 });
+
+/** A Bitcoin chain's confirmations rule when its entry gives none: 1 block, 2 from $10,000. */
+export const BITCOIN_CONFIRMATIONS = [
+  { minUsd: "0", blocks: 1 },
+  { minUsd: "10000", blocks: 2 },
+];
 
 /**
  * A Bitcoin chain, read through an Esplora REST API. It has no contracts: deposits pay the `depository` address.
@@ -69,7 +85,19 @@ export const bitcoinChainConfigSchema = z
     network: z.enum(["mainnet", "testnet", "regtest"]),
     esploraUrl: z.string().url(),
     depository: z.string(),
+    /**
+     * The solver's own wallet (P2WPKH), which pays EVM → BTC fills (its key: BITCOIN_SOLVER_WIF, worker only).
+     * Without it Bitcoin is no destination. The poller records a fill only from a transaction spending it.
+     */
+    solver: z.string().optional(),
     blockTimeSeconds: z.number().positive().default(600),
+    // The spec's rule: 1 block, 2 for high-value deposits (the USD threshold is the chain's to set).
+    confirmations: commonChainFields.confirmations.unwrap().default(BITCOIN_CONFIRMATIONS),
+    /**
+     * After how many confirmations a payment to the depository that names no request (no OP_RETURN, a malformed
+     * one, an order id no request has) is refunded to its depositor, less the refund's fee: a day of blocks.
+     */
+    refundUnmatchedAfterBlocks: z.number().int().min(1).max(100_000).default(144),
     nativeCurrency: nativeCurrencySchema.default({ symbol: "BTC", name: "Bitcoin", decimals: 8 }),
     currencies: z
       .array(
@@ -89,6 +117,10 @@ export const bitcoinChainConfigSchema = z
         path: ["depository"],
         message: `expected a Bitcoin address of ${chain.network}`,
       });
+    if (chain.solver !== undefined && bitcoinFamily([chain.network]).address.parse(chain.solver) === undefined)
+      context.addIssue({ code: "custom", path: ["solver"], message: `expected a Bitcoin address of ${chain.network}` });
+    if (chain.solver !== undefined && chain.solver === chain.depository)
+      context.addIssue({ code: "custom", path: ["solver"], message: "the solver's wallet must not be the depository" });
   });
 
 /** A chain of the chains file; `vmType` absent means EVM, so chains files written before Bitcoin still load. */

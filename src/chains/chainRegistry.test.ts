@@ -1,7 +1,9 @@
+import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { GRAPHQL_TEST_CHAINS } from "../../test/support/createTestGraphqlServer.js";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
 import { BITCOIN_NATIVE_CURRENCY } from "./bitcoin/bitcoinFamily.js";
+import { chainConfigSchema } from "./chainConfig.js";
 import { createChainRegistry } from "./chainRegistry.js";
 
 describe("createChainRegistry", () => {
@@ -26,5 +28,33 @@ describe("createChainRegistry", () => {
     const chainId = GRAPHQL_TEST_CHAINS[0]!.id;
     expect(registry.currency(chainId, "0x0000000000000000000000000000000000000000")?.metadata.isNative).toBe(true);
     expect(registry.currency(chainId, BITCOIN_NATIVE_CURRENCY)).toBeUndefined();
+  });
+
+  it("names a chain's wrapped native currency only when its entry is marked wrapsNative", () => {
+    const [plain] = GRAPHQL_TEST_CHAINS;
+    const weth = "0x00000000000000000000000000000000000000Ee";
+    const marked = chainConfigSchema.parse({
+      ...plain,
+      id: 31340,
+      name: "marked",
+      currencies: [{ symbol: "WETH", address: weth.toLowerCase(), decimals: 18, wrapsNative: true }],
+    });
+    const both = createChainRegistry([plain, marked, TEST_BITCOIN_CHAIN]);
+    expect(both.wrappedNative(marked.id)).toMatchObject({
+      chainId: marked.id,
+      symbol: "WETH",
+      address: getAddress(weth),
+    });
+    expect(both.wrappedNative(plain.id)).toBeUndefined();
+    expect(both.wrappedNative(TEST_BITCOIN_CHAIN.id)).toBeUndefined();
+    expect(
+      chainConfigSchema.safeParse({
+        ...marked,
+        currencies: [
+          ...marked.currencies,
+          { ...marked.currencies[0], address: "0x00000000000000000000000000000000000000ef" },
+        ],
+      }).success,
+    ).toBe(false);
   });
 });

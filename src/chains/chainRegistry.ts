@@ -18,6 +18,8 @@ export type ChainRegistry = {
   /** A supported currency of a chain: the native one at its family's native id (EVM: 0x0), or a configured token. */
   currency(chainId: number, address: string): Currency | undefined;
   currencies(chainId: number): Currency[];
+  /** The chain's wrapped native currency (its `wrapsNative` entry), which Wraps and Unwraps convert through. */
+  wrappedNative(chainId: number): Currency | undefined;
 };
 
 function nativeCurrency(chain: ChainConfig): Currency {
@@ -34,6 +36,12 @@ function nativeCurrency(chain: ChainConfig): Currency {
 export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegistry {
   const byId = new Map(chains.map((chain) => [chain.id, chain]));
   const byName = new Map(chains.map((chain) => [chain.name, chain]));
+  const wrapped = new Map(
+    chains.flatMap((chain) => {
+      const entry = chain.vmType === "evm" ? chain.currencies.find((currency) => currency.wrapsNative) : undefined;
+      return entry ? [[chain.id, familyOf(chain).address.key(entry.address)] as const] : [];
+    }),
+  );
   const currencies = new Map<number, Currency[]>(
     chains.map((chain) => [
       chain.id,
@@ -67,5 +75,11 @@ export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegist
       return currencies.get(chainId)?.find((currency) => codec.key(currency.address) === wanted);
     },
     currencies: (chainId) => currencies.get(chainId) ?? [],
+    wrappedNative(chainId) {
+      const key = wrapped.get(chainId);
+      const chain = byId.get(chainId);
+      if (key === undefined || !chain) return undefined;
+      return currencies.get(chainId)?.find((currency) => familyOf(chain).address.key(currency.address) === key);
+    },
   };
 }

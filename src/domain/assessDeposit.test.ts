@@ -72,4 +72,17 @@ describe("assessDeposit", () => {
       failReason: "DEPOSIT_CHAIN_MISMATCH",
     });
   });
+
+  it("refuses any underpayment to a strict deposit address, and fills its overpayments as the trade type says", () => {
+    const strict = { ...terms, strict: true };
+    expect(assessDeposit(strict, { ...deposit, amount: 999n })).toEqual({
+      fill: false,
+      failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
+    });
+    expect(assessDeposit(strict, deposit)).toEqual({ fill: true, amountOut: 990n });
+    expect(assessDeposit(strict, { ...deposit, amount: 2000n })).toEqual({ fill: true, amountOut: 1980n });
+    const exactOutput = { ...strict, tradeType: "EXACT_OUTPUT" as const };
+    expect(assessDeposit(exactOutput, { ...deposit, amount: 2000n })).toEqual({ fill: true, amountOut: 990n });
+    expect(assessDeposit(exactOutput, { ...deposit, amount: 999n })).toMatchObject({ fill: false });
+  });
 });

@@ -10,6 +10,8 @@ export type DepositTerms = {
   minimumAmountOut: bigint;
   deadline: Date;
   latePaymentSlippageBps: bigint | null;
+  /** A strict deposit address: anything short of the quoted input fails, whatever the trade type. */
+  strict?: boolean;
 };
 
 export type DepositAssessment = { fill: true; amountOut: bigint } | { fill: false; failReason: FailReason };
@@ -18,7 +20,8 @@ export type DepositAssessment = { fill: true; amountOut: bigint } | { fill: fals
  * What a deposit entitles the user to. EXACT_INPUT scales the output with what was paid (an overpayment
  * is filled in full); EXACT_OUTPUT pays exactly the quoted output once the quoted input arrived. A deposit
  * after the deadline is refunded (ORDER_EXPIRED) unless the quote allowed late payment and the output
- * re-priced now (`repricedAmountOut`, from the caller's current prices) stays within that tolerance.
+ * re-priced now (`repricedAmountOut`, from the caller's current prices) stays within that tolerance. A strict
+ * deposit address refuses any underpayment (refunded); an overpayment fills as above (EXACT_INPUT: all of it).
  */
 export function assessDeposit(
   terms: DepositTerms,
@@ -38,6 +41,8 @@ export function assessDeposit(
 }
 
 function entitlement(terms: DepositTerms, deposited: bigint): DepositAssessment {
+  if (terms.strict && deposited < terms.amountIn)
+    return { fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" };
   if (terms.tradeType === "EXACT_OUTPUT") {
     return deposited >= terms.amountIn
       ? { fill: true, amountOut: terms.amountOut }

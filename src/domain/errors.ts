@@ -17,6 +17,8 @@ export type ErrorCode =
   | "AMOUNT_DOES_NOT_COVER_FEES"
   | "AMOUNT_TOO_HIGH"
   | "INSUFFICIENT_LIQUIDITY"
+  /** The spec's: a Bitcoin `user` holds less than the deposit and its network fee. */
+  | "INSUFFICIENT_FUNDS"
   | "REQUEST_NOT_FOUND"
   | "TRANSACTION_NOT_FOUND"
   | "NOT_FOUND"
@@ -29,6 +31,10 @@ export type ErrorCode =
   | "PRICE_FETCH_FAILED"
   | "DESTINATION_TX_FAILED"
   | "INVALID_SIGNATURE"
+  /** The spec's code; here also an app fee claim above the wallet's unclaimed balance. */
+  | "INSUFFICIENT_FUNDS"
+  /** The spec's fail reason, also a quote's: the sponsor's balance cannot cover the fees it would sponsor. */
+  | "SPONSOR_BALANCE_TOO_LOW"
   | "NONCE_ALREADY_MAPPED"
   | "REQUEST_NOT_WAITING"
   | "UNKNOWN_ERROR";

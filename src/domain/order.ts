@@ -1,4 +1,5 @@
-import { type Hex, encodeAbiParameters, encodePacked, keccak256 } from "viem";
+import { type Hex, encodeAbiParameters, encodePacked } from "viem";
+import { keccak256 } from "./keccak256.js";
 
 /**
  * The protocol order a deposit commits to (`protocol.v2.orderData`). Chain ids are chain names and

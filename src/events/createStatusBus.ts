@@ -15,21 +15,43 @@ export type StatusBus = {
   subscribe(listener: (update: StatusUpdate) => void): () => void;
   /** Resolves once this process receives what is published (Redis confirms the channel subscription). */
   ready(): Promise<void>;
+  /**
+   * Calls `listener(false)` when the subscription drops (updates published from then on are lost to this process)
+   * and `listener(true)` once Redis has confirmed it again; returns the unsubscribe. The in-process bus never drops.
+   */
+  onConnection(listener: (subscribed: boolean) => void): () => void;
   close(): Promise<void>;
 };
 
 type StatusEvent = CustomEvent<StatusUpdate>;
 
-export function createStatusBus(options: { redisUrl?: string; prefix?: string } = {}): StatusBus {
+export function createStatusBus(
+  options: { redisUrl?: string; prefix?: string; /** The subscriber's Redis client name. */ clientName?: string } = {},
+): StatusBus {
   // Redis channels are global to the server: the prefix keeps deployments (and test runs) apart.
   const topic = `${options.prefix ?? "crossfill"}:request.status.updated`;
   const closers: Array<() => Promise<unknown>> = [];
   let target: TypedEventTarget<StatusEvent>;
+  let closing = false;
   let publish: (update: StatusUpdate) => Promise<void>;
   let confirm: () => Promise<void> = async () => undefined;
+  const connectionListeners = new Set<(subscribed: boolean) => void>();
+  const tellConnection = (subscribed: boolean) => {
+    for (const listener of connectionListeners) {
+      try {
+        listener(subscribed);
+      } catch {
+        // as for updates: one listener's failure is its own
+      }
+    }
+  };
   if (options.redisUrl) {
     const publishClient = new IORedis(options.redisUrl, { maxRetriesPerRequest: null });
-    const subscribeClient = new IORedis(options.redisUrl, { maxRetriesPerRequest: null });
+    // Named so an operator (or a test) can tell it apart in CLIENT LIST.
+    const subscribeClient = new IORedis(options.redisUrl, {
+      maxRetriesPerRequest: null,
+      connectionName: options.clientName ?? `${options.prefix ?? "crossfill"}:status-bus`,
+    });
     closers.push(
       async () => publishClient.quit(),
       async () => subscribeClient.quit(),
@@ -44,6 +66,26 @@ export function createStatusBus(options: { redisUrl?: string; prefix?: string } 
     confirm = async () => {
       await subscribeClient.subscribe(topic);
     };
+    // ioredis reconnects and subscribes again by itself, but what was published in between never arrives: whoever
+    // keeps state derived from updates must hear of the gap, and of its end only once the channel is confirmed.
+    let dropped = false;
+    subscribeClient.on("close", () => {
+      if (dropped || closing) return;
+      dropped = true;
+      tellConnection(false);
+    });
+    subscribeClient.on("ready", () => {
+      if (!dropped) return;
+      subscribeClient.subscribe(topic).then(
+        () => {
+          // dropped again before the confirmation: the next ready confirms
+          if (!dropped || subscribeClient.status !== "ready") return;
+          dropped = false;
+          tellConnection(true);
+        },
+        () => undefined,
+      );
+    });
   } else {
     const local = new EventTarget() as TypedEventTarget<StatusEvent>;
     target = local;
@@ -79,7 +121,15 @@ export function createStatusBus(options: { redisUrl?: string; prefix?: string } 
       };
     },
     ready: () => confirm(),
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      return () => {
+        connectionListeners.delete(listener);
+      };
+    },
     async close() {
+      closing = true;
+      connectionListeners.clear();
       listeners.clear();
       if (attached) target.removeEventListener(topic, onEvent);
       attached = false;

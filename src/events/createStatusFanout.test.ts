@@ -4,13 +4,17 @@ import { createStatusFanout } from "./createStatusFanout.js";
 import { statusUpdateKeys } from "./statusUpdate.js";
 import type { StatusUpdate } from "./statusUpdate.js";
 
-const update = (requestId: string, apiKeyId: string | null = null): StatusUpdate => ({
+const update = (
+  requestId: string,
+  apiKeyId: string | null = null,
+  apiKeyIntegrator: string | null = null,
+): StatusUpdate => ({
   eventId: "1",
   requestId,
   wallets: ["0xaa", "0xbb"],
   chainIds: [1, 2],
   apiKeyId,
-  apiKeyIntegrator: null,
+  apiKeyIntegrator,
   body: {
     event: "request.status.updated",
     timestamp: 0,
@@ -19,16 +23,18 @@ const update = (requestId: string, apiKeyId: string | null = null): StatusUpdate
 });
 
 describe("status fan-out", () => {
-  it("delivers under the request, wallet, chain and key an update carries", () => {
-    expect(statusUpdateKeys(update("0xAB", "key_1"))).toEqual([
+  it("delivers under the request, wallet, chain, key and integrator an update carries", () => {
+    expect(statusUpdateKeys(update("0xAB", "key_1", "acme"))).toEqual([
       "id:0xab",
       "wallet:0xaa",
       "wallet:0xbb",
       "chain:1",
       "chain:2",
       "key:key_1",
+      "integrator:acme",
     ]);
     expect(statusUpdateKeys(update("0xab"))).not.toContain("key:null");
+    expect(statusUpdateKeys(update("0xab")).some((key) => key.startsWith("integrator:"))).toBe(false);
   });
 
   it("calls a listener once however many of its keys match, and no more once removed", async () => {

@@ -60,11 +60,13 @@ export const statusUpdateKey = {
   wallet: (walletKey: string) => `wallet:${walletKey}`,
   chain: (chainId: number) => `chain:${chainId}`,
   apiKey: (apiKeyId: string) => `key:${apiKeyId}`,
+  integrator: (integrator: string) => `integrator:${integrator}`,
 };
 
 /**
  * The keys an update is delivered under: its request, each wallet (user, recipient), each chain (origin,
- * destination) and the API key it was quoted with. Subscribers register under one or more of these.
+ * destination), the API key it was quoted with and that key's integrator. Subscribers register under one or more
+ * of these.
  */
 export function statusUpdateKeys(update: StatusUpdate): string[] {
   return [
@@ -72,6 +74,7 @@ export function statusUpdateKeys(update: StatusUpdate): string[] {
     ...update.wallets.map(statusUpdateKey.wallet),
     ...update.chainIds.map(statusUpdateKey.chain),
     ...(update.apiKeyId ? [statusUpdateKey.apiKey(update.apiKeyId)] : []),
+    ...(update.apiKeyIntegrator ? [statusUpdateKey.integrator(update.apiKeyIntegrator)] : []),
   ];
 }
 
@@ -95,7 +98,12 @@ export function toStatusUpdate(event: OutboxEvent, now: number): StatusUpdate {
         updatedAt: event.createdAt.getTime(),
         originChainId: event.originChainId,
         destinationChainId: event.destinationChainId,
-        depositAddress: null,
+        depositAddress: event.depositAddress && {
+          address: event.depositAddress.address,
+          depositAddressType: event.depositAddress.type,
+          depositor: event.depositAddress.depositor,
+          depositTxHash: event.depositAddress.depositTxHash,
+        },
         requestId: event.requestId,
         referrer: event.referrer,
         details: event.details,

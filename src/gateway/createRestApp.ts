@@ -1,13 +1,15 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import type pg from "pg";
 import type { Logger } from "pino";
+import { type StatusRecord, getStatusRecord } from "../../schema/statusRecord.js";
 import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainRegistry } from "../chains/chainRegistry.js";
 import type { QuoteEngineDeps } from "../quote/createQuote.js";
+import { appFeeRoutes } from "./rest/appFeeRoutes.js";
 import { authorizeRoutes } from "./rest/authorizeRoutes.js";
 import { chainRoutes } from "./rest/chainRoutes.js";
+import { corsHeaders } from "./http/corsHeaders.js";
 import { errorBody } from "./http/errorBody.js";
 import { quoteRoutes } from "./rest/quoteRoutes.js";
 import { docsRoutes } from "./rest/docsRoutes.js";
@@ -34,6 +36,8 @@ export type RestAppDeps = {
   limits: RateLimitDeps;
   routeLimits: RouteLimits;
   v2Throttle: ThrottleSchedule;
+  /** Status lookups (the gateway's cache); a Postgres read per lookup when absent. */
+  statusLookup?: (requestId: string) => Promise<StatusRecord | undefined>;
 };
 
 // The largest legitimate body is a quote with 16 destination calls; anything far beyond it is refused unread.
@@ -43,15 +47,18 @@ const MAX_BODY_BYTES = 256 * 1024;
 export function createRestApp(deps: RestAppDeps): Hono {
   const app = new Hono();
   const { cursorSecret, limits, routeLimits } = deps;
-  app.use("*", cors({ origin: "*", exposeHeaders: ["RateLimit", "RateLimit-Policy", "Retry-After"] }));
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json({ message: `request body exceeds ${MAX_BODY_BYTES} bytes`, errorCode: "INVALID_INPUT" }, 413),
-    }),
-  );
+  app.use("*", corsHeaders(["RateLimit", "RateLimit-Policy", "Retry-After"]));
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    // The rest of the body is never read: closing the connection keeps a client from reusing a socket the
+    // server resets under it (the next request on it failed with ECONNRESET).
+    onError: (c) =>
+      c.json({ message: `request body exceeds ${MAX_BODY_BYTES} bytes`, errorCode: "INVALID_INPUT" }, 413, {
+        Connection: "close",
+      }),
+  });
+  // Only where a body is read: the limit looks at the raw request, which the node server then has to build in full.
+  app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   app.onError((error, c) => {
     const { status, body, headers } = errorBody(error);
     if (status >= 500) deps.logger.error({ err: error, path: c.req.path }, "request failed");
@@ -61,7 +68,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
 
   app.route("/", chainRoutes(deps));
   app.route("/", quoteRoutes(deps));
-  app.route("/", statusRoutes(deps));
+  app.route("/", statusRoutes({ lookup: deps.statusLookup ?? ((requestId) => getStatusRecord(deps.pool, requestId)) }));
   app.route("/", transactionRoutes(deps));
   app.route("/", requestsRoutes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV3 }));
   app.route("/", priceRoutes({ ...deps, ...limits, limit: routeLimits.price }));
@@ -74,6 +81,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
       limits: { wallet: routeLimits.authorizeWallet, total: routeLimits.authorize },
     }),
   );
+  app.route("/", appFeeRoutes({ ...deps, prices: deps.quoteEngine.prices }));
   app.route("/", removedRoutes());
   app.route("/", docsRoutes());
   app.route(

@@ -4,7 +4,9 @@ import type { Hono } from "hono";
 import { DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS } from "../config.js";
 import type { StatusBus } from "../events/createStatusBus.js";
 import { createStatusFanout } from "../events/createStatusFanout.js";
+import { getStatusRecord } from "../../schema/statusRecord.js";
 import { type RestAppDeps, createRestApp } from "./createRestApp.js";
+import { type StatusLookupOptions, createStatusLookup } from "./rest/createStatusLookup.js";
 import { createGraphqlServer } from "./graphql/createGraphqlServer.js";
 import { GRAPHQL_RATE_LIMIT } from "./graphql/graphqlRateLimit.js";
 import { type AuthEnv, apiKeyAuth } from "./http/apiKeyAuth.js";
@@ -21,9 +23,17 @@ import { createStatusFeed } from "./ws/createStatusFeed.js";
 import { limitConnectionsPerAddress } from "./ws/limitConnectionsPerAddress.js";
 import { routeUpgrades } from "./ws/routeUpgrades.js";
 
-export type GatewayServerDeps = Omit<RestAppDeps, "cursorSecret" | "limits" | "routeLimits" | "v2Throttle"> & {
+export type GatewayServerDeps = Omit<
+  RestAppDeps,
+  "cursorSecret" | "limits" | "routeLimits" | "v2Throttle" | "statusLookup"
+> & {
   /** Signs listing cursors; give every replica the same one (restSettings). Random per process otherwise. */
   cursorSecret?: Buffer;
+  /**
+   * API_KEY_ENCRYPTION_KEY: seals the keys the dashboard creates (createApiKey). Random per process otherwise, and
+   * then the worker cannot sign those keys' webhooks: give the gateway the same key as the worker.
+   */
+  serverKey?: Buffer;
   /** Shared counters (Redis or Postgres); defaults to Postgres on `pool`. */
   rateLimiter?: RateLimiter;
   routeLimits?: RouteLimits;
@@ -42,6 +52,11 @@ export type GatewayServerDeps = Omit<RestAppDeps, "cursorSecret" | "limits" | "r
   webhooks?: { allowPrivate: boolean };
   /** Open websocket connections per client address (feed and graphql-ws together). */
   websocketConnectionsPerAddress?: number;
+  /**
+   * Serve status lookups from memory, kept fresh by `statusBus`. Only where the bus carries the workers' updates
+   * (Redis, or one process with the worker): otherwise every lookup reads Postgres.
+   */
+  statusCache?: StatusLookupOptions;
 };
 
 export type GatewayServer = { url: string; port: number; close(): Promise<void> };
@@ -60,8 +75,12 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     trustForwardedFor: deps.trustForwardedFor ?? false,
   };
   const routeLimits = deps.routeLimits ?? DEFAULT_ROUTE_LIMITS;
+  const statusLookup =
+    deps.statusCache &&
+    createStatusLookup((requestId) => getStatusRecord(deps.pool, requestId), deps.statusBus, deps.statusCache);
   const app = createRestApp({
     ...deps,
+    statusLookup: statusLookup?.get,
     cursorSecret,
     limits,
     routeLimits,
@@ -77,6 +96,7 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     quoteEngine: deps.quoteEngine,
     statusUpdates,
     cursorSecret,
+    serverKey: deps.serverKey ?? randomBytes(32),
     logger: deps.logger,
     graphiql: deps.graphiql,
     webhookPolicy: { allowPrivate: deps.webhooks?.allowPrivate ?? false },
@@ -88,7 +108,11 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     "/graphql",
     apiKeyAuth(deps.pool, { required: false }),
     rateLimit(limits, GRAPHQL_RATE_LIMIT),
-    (c) => graphql.fetch(c.req.raw),
+    // through newResponse, so the CORS headers prepared for every route are on yoga's answer too
+    async (c) => {
+      const response = await graphql.fetch(c.req.raw);
+      return c.newResponse(response.body, response);
+    },
   );
   // The public explorer, a client of /graphql like any other; built on the first start after `npm ci`. A gateway
   // that cannot build it (a read-only install without web/dist) still serves the API.
@@ -126,6 +150,7 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
       await feed.close();
       await graphql.close();
       statusUpdates.close();
+      statusLookup?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -73,6 +73,14 @@ export function buildOrder(
         currency: atOrigin(request.currencyIn.address),
         amount: (price.relayerGasFee + price.relayerServiceFee).toString(),
       },
+      // The order commits to each integrator's fee: it stays in the Depository until its recipient claims it.
+      ...request.appFees.map((fee, index) => ({
+        recipientChainId: origin,
+        recipient: atOrigin(fee.recipient),
+        currencyChainId: origin,
+        currency: atOrigin(request.currencyIn.address),
+        amount: price.appFees[index].toString(),
+      })),
     ],
   };
 }

@@ -2,9 +2,15 @@ import { type QuoteEngineDeps, createQuote } from "./createQuote.js";
 
 /**
  * POST /price: the same validation, pricing, liquidity check and error classification as a quote, answered as
- * the quote's `fees` and `details` only; nothing is stored, signed or made executable.
+ * the quote's `fees`, `feeSponsorship` and `details` only; nothing is stored, signed or made executable, no deposit
+ * address handed out. The caller's key makes its integrator the sponsor of `subsidizeFees`, as on a quote (its balance
+ * is read, not drawn).
  */
-export async function createPrice(deps: QuoteEngineDeps, body: unknown) {
+export async function createPrice(
+  deps: QuoteEngineDeps,
+  body: unknown,
+  context: { apiKeyId?: string; integrator?: string } = {},
+) {
   // A valid includeProtocolData is turned off (no order is signed); an invalid one is left for validation to refuse.
   const asked =
     body !== null &&
@@ -12,6 +18,11 @@ export async function createPrice(deps: QuoteEngineDeps, body: unknown) {
     !Array.isArray(body) &&
     typeof (body as { includeProtocolData?: unknown }).includeProtocolData === "boolean";
   const input = asked ? { ...(body as object), includeProtocolData: false } : body;
-  const { fees, details } = await createQuote({ ...deps, saveRequest: async () => undefined }, input);
-  return { fees, details };
+  // No deposit address is handed out (nor an index spent) for a price.
+  const { fees, feeSponsorship, details } = await createQuote(
+    { ...deps, saveRequest: async () => undefined, depositAddresses: undefined },
+    input,
+    context,
+  );
+  return { fees, feeSponsorship, details };
 }

@@ -5,6 +5,7 @@ import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import type { ChainAvailabilityReader } from "../chains/createChainAvailability.js";
 import { InvalidInputError, SimulationRevertedError } from "../domain/errors.js";
 import { formatAmount } from "../domain/money.js";
+import { FEE_COMPONENTS, type FeeComponent } from "../domain/sponsorFees.js";
 import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
 import { usdValueE18 } from "../pricing/usdValue.js";
@@ -14,8 +15,13 @@ import { assertChainsOpen } from "./assertChainsOpen.js";
 import { buildOrder } from "./buildOrder.js";
 import type { PriceSource } from "../pricing/priceSource.js";
 import { priceQuote } from "./priceQuote.js";
+import { nativeConversionOf } from "../domain/nativeConversion.js";
+import { requestKindOf } from "./requestKindOf.js";
 import type { SolverInventory } from "./solverInventory.js";
 import { type QuoteRequest, validateQuoteRequest } from "./validateQuoteRequest.js";
+import type { QuotedDepositAddress, findRegenerableDepositAddress } from "../../schema/depositAddresses.js";
+
+const MINIMUM_SAME_CHAIN_SWAP_USD_E18 = 5n * 10n ** 16n;
 
 export type QuoteEngineDeps = {
   registry: ChainRegistry;
@@ -25,16 +31,22 @@ export type QuoteEngineDeps = {
   saveRequest: (request: NewRequest) => Promise<void>;
   settings: { serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
   availability: ChainAvailabilityReader;
+  /** An integrator's fee sponsorship balance, USD micro-units (schema/sponsorLedger). */
+  sponsorBalance: (integrator: string) => Promise<bigint>;
+  /**
+   * Deposit addresses (schema/depositAddresses): a fresh derivation index, or the address of an expired unpaid request
+   * of the same user and route to regenerate. Absent where nothing is saved (`/price`): no address is handed out.
+   */
+  depositAddresses?: {
+    next(): Promise<number>;
+    regenerable(
+      route: RegenerableRoute,
+    ): Promise<{ requestId: string; address: string; derivationIndex: number } | undefined>;
+  };
   now?: () => number;
 };
 
-function requestTypeOf(request: QuoteRequest): { requestType: string; operation: string; isFixedRate: boolean } {
-  if (request.calls.length > 0) return { requestType: "Call", operation: "call", isFixedRate: false };
-  const sameAsset = request.currencyIn.symbol.toUpperCase() === request.currencyOut.symbol.toUpperCase();
-  return sameAsset
-    ? { requestType: "Bridge", operation: "bridge", isFixedRate: true }
-    : { requestType: "Crosschain Swap", operation: "swap", isFixedRate: false };
-}
+type RegenerableRoute = Parameters<typeof findRegenerableDepositAddress>[1];
 
 /** Rate of output per input in whole units, as a decimal string. */
 function rateOf(amountIn: bigint, currencyIn: Currency, amountOut: bigint, currencyOut: Currency): string {
@@ -68,8 +80,19 @@ async function simulateCalls(destination: ChainAdapter, order: FillOrder): Promi
 }
 
 /** Validates, prices, records and answers one quote: the spec's Quote response. */
-export async function createQuote(deps: QuoteEngineDeps, body: unknown, context: { apiKeyId?: string } = {}) {
+export async function createQuote(
+  deps: QuoteEngineDeps,
+  body: unknown,
+  context: { apiKeyId?: string; integrator?: string } = {},
+) {
   const request = validateQuoteRequest(body, deps.registry, deps.adapters);
+  const sponsor = request.sponsorship ? context.integrator : undefined;
+  if (request.sponsorship && !sponsor) {
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      "subsidizeFees needs an x-api-key: the sponsor is the integrator of the key the quote is made with",
+    );
+  }
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
   await assertChainsOpen(deps.availability, [originChain, destinationChain]);
   const origin = deps.adapters.adapter(originChain.id);
@@ -77,18 +100,28 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   const destinationNative = deps.registry.currency(destinationChain.id, destination.nativeCurrency)!;
   const originNative = deps.registry.currency(originChain.id, origin.nativeCurrency)!;
 
+  const kind = requestKindOf({ ...request, wrappedNative: deps.registry.wrappedNative(originChain.id) });
+  // A wrap or unwrap is filled by converting the input currency (one chain): the solver spends that, not the output.
+  const conversion = nativeConversionOf(kind.requestType);
+  const fillCurrency = conversion ? currencyIn : currencyOut;
   const [priceIn, priceOut, priceDestinationNative, priceOriginNative, fillGasCost, originGasFee, depositAccount] =
     await Promise.all([
       priceOf(deps.prices, currencyIn),
       priceOf(deps.prices, currencyOut),
       priceOf(deps.prices, destinationNative),
       priceOf(deps.prices, originNative),
-      destination.estimateFee("fill", currencyOut.address, request.calls.length),
+      destination.estimateFee("fill", fillCurrency.address, request.calls.length, conversion),
       origin.estimateFee("deposit", currencyIn.address),
       origin.readDepositAccount(request.user, currencyIn.address),
     ]);
 
-  const kind = requestTypeOf(request);
+  const minimumDeposit = origin.minimumDeposit(currencyIn.address);
+  const tooSmall = (amountIn: bigint) =>
+    new InvalidInputError(
+      "AMOUNT_TOO_LOW",
+      `a deposit of ${amountIn} is below the smallest chain ${originChain.id} carries (${minimumDeposit}); quote a larger amount`,
+    );
+  if (request.tradeType === "EXACT_INPUT" && request.amount < minimumDeposit) throw tooSmall(request.amount);
   const price = priceQuote({
     tradeType: request.tradeType,
     amount: request.amount,
@@ -99,11 +132,44 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     serviceFeeBps: deps.settings.serviceFeeBps,
     slippageBps: request.slippageBps ?? deps.settings.defaultSlippageBps,
     isFixedRate: kind.isFixedRate,
+    appFees: request.appFees,
+    sponsorship: request.sponsorship,
   });
+  // The spec's minimum for a same-chain swap, on the quoted value before fees (a swap that small would otherwise
+  // be refused for its fees); sends, wraps, unwraps and calls are accepted at any size.
+  const quotedUsd =
+    request.tradeType === "EXACT_INPUT"
+      ? usdValueE18(request.amount, currencyIn, priceIn)
+      : usdValueE18(request.amount, currencyOut, priceOut);
+  if (kind.requestType === "Same-chain Swap" && quotedUsd > 0n && quotedUsd < MINIMUM_SAME_CHAIN_SWAP_USD_E18) {
+    throw new InvalidInputError(
+      "AMOUNT_TOO_LOW",
+      `a same-chain swap must be worth at least 0.05 USD; this one is worth ${formatUsd(quotedUsd)} USD`,
+    );
+  }
   if (!price) {
     throw new InvalidInputError(
       "AMOUNT_DOES_NOT_COVER_FEES",
       `amount ${request.amount} does not cover the fill's fees; quote a larger amount`,
+    );
+  }
+  if (price.amountIn < minimumDeposit) throw tooSmall(price.amountIn);
+  const sponsored = price.sponsored;
+  if (sponsor && sponsored && sponsored.totalMicroUsd > 0n) {
+    const balance = await deps.sponsorBalance(sponsor);
+    if (balance < sponsored.totalMicroUsd) {
+      throw new InvalidInputError(
+        "SPONSOR_BALANCE_TOO_LOW",
+        `the sponsor ${sponsor} has ${formatAmount(balance, 6)} USD of sponsorship left and this quote needs ${formatAmount(sponsored.totalMicroUsd, 6)}; an operator funds it (crossfill sponsors fund)`,
+      );
+    }
+  }
+  // The payout itself must be relayable (Bitcoin: not dust at the recipient's output), at its slippage floor too.
+  const minimumPayout = destination.minimumPayout(currencyOut.address, request.recipient);
+  if (price.minimumAmountOut < minimumPayout) {
+    throw new InvalidInputError(
+      "AMOUNT_TOO_LOW",
+      `an output of ${price.minimumAmountOut} is below the smallest payment chain ${destinationChain.id} carries to ${request.recipient} (${minimumPayout}); quote a larger amount`,
     );
   }
   const callValue = request.calls.reduce((sum, call) => sum + call.value, 0n);
@@ -114,13 +180,13 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     );
   }
 
-  const solverNeeds = price.amountOut + (currencyOut.metadata.isNative ? fillGasCost : 0n);
-  const available = await deps.inventory.available(destinationChain.id, currencyOut.address);
+  const solverNeeds = price.amountOut + (fillCurrency.metadata.isNative ? fillGasCost : 0n);
+  const available = await deps.inventory.available(destinationChain.id, fillCurrency.address);
   if (solverNeeds > available) {
-    const most = currencyOut.metadata.isNative ? available - fillGasCost : available;
+    const most = fillCurrency.metadata.isNative ? available - fillGasCost : available;
     throw new InvalidInputError(
       "INSUFFICIENT_LIQUIDITY",
-      `the solver can fill at most ${formatAmount(most > 0n ? most : 0n, currencyOut.decimals)} ${currencyOut.symbol} on chain ${destinationChain.id} right now`,
+      `the solver can fill at most ${formatAmount(most > 0n ? most : 0n, fillCurrency.decimals)} ${fillCurrency.symbol} on chain ${destinationChain.id} right now`,
     );
   }
 
@@ -136,7 +202,8 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
   });
   const orderId = computeOrderId(order);
   const requestId = computeRequestId(orderId);
-  const steps = origin.depositSteps({
+  const depositAddress = await quoteDepositAddress(request, deps, new Date(now));
+  const steps = await origin.depositSteps({
     user: request.user,
     currency: currencyIn,
     amount: price.amountIn,
@@ -144,24 +211,33 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     requestId,
     allowance: depositAccount.allowance,
     destinationName: destinationChain.displayName ?? destinationChain.name,
+    // `/price` hands out no address: its steps are never shown.
+    ...(request.depositAddress ? { depositAddress: depositAddress?.address ?? "" } : {}),
   });
   const orderSignature = request.includeProtocolData ? await destination.signOrder(orderId) : undefined;
 
   const relayerFee = price.relayerGasFee + price.relayerServiceFee;
+  const appFeeTotal = price.appFees.reduce((sum, amount) => sum + amount, 0n);
+  // Kept with the request: its records show each recipient's share, and the fill credits them (appFeeLedger).
+  const appFees = request.appFees.map((fee, index) => {
+    const { amount, amountFormatted, amountUsd } = amountObject(currencyIn, price.appFees[index], priceIn);
+    return { recipient: fee.recipient, bps: fee.bps.toString(), amount, amountFormatted, amountUsd };
+  });
   const zero = (currency: Currency) => amountObject(currency, 0n, 0n);
   const fees = {
     gas: amountObject(originNative, originGasFee, priceOriginNative),
     relayer: amountObject(currencyIn, relayerFee, priceIn),
     relayerGas: amountObject(currencyIn, price.relayerGasFee, priceIn),
     relayerService: amountObject(currencyIn, price.relayerServiceFee, priceIn),
-    app: zero(currencyIn),
-    subsidized: zero(currencyIn),
+    app: amountObject(currencyIn, appFeeTotal, priceIn),
+    subsidized: amountObject(currencyIn, sponsored?.total ?? 0n, priceIn),
   };
   const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
   await assertChainsOpen(deps.availability, [originChain, destinationChain], usdIn);
   if (request.calls.length > 0) {
     await simulateCalls(destination, {
       requestId,
+      orderId,
       currency: currencyOut.address,
       amount: price.amountOut,
       recipient: request.recipient,
@@ -188,8 +264,9 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
       swap: { usd: "0" },
       execution: { usd: formatUsd(-usdValueE18(price.relayerGasFee, currencyIn, priceIn)) },
       relay: { usd: formatUsd(-usdValueE18(price.relayerServiceFee, currencyIn, priceIn)) },
-      app: { usd: "0" },
-      sponsored: { usd: "0" },
+      app: { usd: formatUsd(-usdValueE18(appFeeTotal, currencyIn, priceIn)) },
+      // Positive: what the sponsor pays is a gain to the user.
+      sponsored: { usd: formatUsd(usdValueE18(sponsored?.total ?? 0n, currencyIn, priceIn)) },
     },
     rate: rateOf(price.amountIn, currencyIn, price.amountOut, currencyOut),
     slippageTolerance: {
@@ -221,25 +298,46 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
       },
     },
   };
+  const feeTotals: Record<FeeComponent, bigint> = {
+    execution: price.relayerGasFee,
+    swap: 0n,
+    relay: price.relayerServiceFee,
+    app: appFeeTotal,
+    rent: 0n,
+  };
+  const sponsoredOf = (component: FeeComponent) => sponsored?.sponsored[component] ?? 0n;
+  const money = (amount: bigint) => amountObject(currencyIn, amount, priceIn);
+  const feeSum = Object.values(feeTotals).reduce((sum, amount) => sum + amount, 0n);
+  const selected = request.sponsorship?.components ?? [];
   const sponsorship = {
-    selectedComponents: [],
-    capHit: false,
+    selectedComponents: FEE_COMPONENTS.filter((component) => selected.includes(component)),
+    capHit: sponsored?.capHit ?? false,
     components: Object.fromEntries(
-      (["execution", "swap", "relay", "app", "rent"] as const).map((component) => [
+      FEE_COMPONENTS.map((component) => [
         component,
-        { selected: false, total: zero(currencyIn), sponsored: zero(currencyIn), userPays: zero(currencyIn) },
+        {
+          selected: selected.includes(component),
+          total: money(feeTotals[component]),
+          sponsored: money(sponsoredOf(component)),
+          userPays: money(feeTotals[component] - sponsoredOf(component)),
+        },
       ]),
     ),
-    sponsoredTotal: zero(currencyIn),
-    userPaysTotal: zero(currencyIn),
-    maxSubsidizationAmount: "0",
-    subsidizationBps: 0,
+    sponsoredTotal: money(sponsored?.total ?? 0n),
+    userPaysTotal: money(feeSum - (sponsored?.total ?? 0n)),
+    maxSubsidizationAmount: (request.sponsorship?.capMicroUsd ?? 0n).toString(),
+    subsidizationBps: request.sponsorship ? Number(request.sponsorship.bps) : 0,
   };
   const feeSponsorship = {
     quoted: sponsorship,
+    // The sponsor's payment is the sponsored total in the input currency, made when the request fills.
     actual: {
       ...sponsorship,
-      sponsorPayment: { amount: "0", address: origin.nativeCurrency, chainId: originChain.id },
+      sponsorPayment: {
+        amount: (sponsored?.total ?? 0n).toString(),
+        address: currencyIn.address,
+        chainId: originChain.id,
+      },
     },
   };
   const protocol = {
@@ -278,9 +376,71 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, context:
     referrer: request.referrer,
     calls: request.calls.map((call) => ({ to: call.to, value: call.value.toString(), data: call.data })),
     orderData: order,
-    quote: { fees, details, feeSponsorship },
+    quote: {
+      fees,
+      details,
+      feeSponsorship,
+      appFees,
+      // Marks the request's `deposit_address` feature (migration 0130).
+      ...(depositAddress ? { depositAddress: { type: depositAddress.type } } : {}),
+      // Drawn from the sponsor's balance when the fill is signed (jobs/fill.ts), with what it pays per bucket in the
+      // input currency: the app bucket matches, to the unit, what the recipients earn for it.
+      ...(sponsor && sponsored && sponsored.total > 0n
+        ? {
+            sponsor: {
+              integrator: sponsor,
+              amountMicroUsd: sponsored.totalMicroUsd.toString(),
+              payment: {
+                chainId: originChain.id,
+                currency: currencyIn.address,
+                amount: sponsored.total.toString(),
+                components: Object.fromEntries(
+                  FEE_COMPONENTS.map((component) => [component, sponsored.sponsored[component].toString()]),
+                ),
+              },
+            },
+          }
+        : {}),
+    },
     apiKeyId: context.apiKeyId ?? null,
+    ...(depositAddress ? { depositAddress } : {}),
   });
 
   return { requestId, steps, fees, feeSponsorship, details, protocol };
+}
+
+/**
+ * The deposit address of a `useDepositAddress` quote: the address of an expired, unpaid request of the same user and
+ * route (regenerated: the new request supersedes it), else the address of a fresh derivation index.
+ */
+async function quoteDepositAddress(
+  request: QuoteRequest,
+  deps: QuoteEngineDeps,
+  now: Date,
+): Promise<QuotedDepositAddress | undefined> {
+  if (!request.depositAddress || !deps.depositAddresses) return undefined;
+  const { originChain, destinationChain } = request;
+  const type = request.depositAddress.type;
+  const previous = await deps.depositAddresses.regenerable({
+    chainId: originChain.id,
+    user: request.user,
+    originCurrency: request.currencyIn.address,
+    destinationChainId: destinationChain.id,
+    destinationCurrency: request.currencyOut.address,
+    recipient: request.recipient,
+    refundTo: request.refundTo,
+    type,
+    now,
+  });
+  if (previous)
+    return {
+      chainId: originChain.id,
+      address: previous.address,
+      derivationIndex: previous.derivationIndex,
+      type,
+      supersedes: previous.requestId,
+    };
+  const derivationIndex = await deps.depositAddresses.next();
+  const address = deps.adapters.adapter(originChain.id).depositAddressAt!(derivationIndex);
+  return { chainId: originChain.id, address, derivationIndex, type };
 }

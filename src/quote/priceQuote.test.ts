@@ -61,6 +61,82 @@ describe("priceQuote", () => {
     expect(exactIn.amountOut).toBeGreaterThanOrEqual(123_456_789n);
   });
 
+  const recipients = [
+    { recipient: "0x00000000000000000000000000000000000000a1", bps: 100n },
+    { recipient: "0x00000000000000000000000000000000000000a2", bps: 25n },
+  ];
+
+  it("takes each app fee out of an exact input, rounded down, before converting", () => {
+    const quote = priceQuote({
+      ...base,
+      amount: 100_000_001n,
+      currencyIn: usdc,
+      currencyOut: usdc,
+      appFees: recipients,
+    })!;
+    expect(quote.appFees).toEqual([1_000_000n, 250_000n]);
+    expect(quote.amountOut).toBe(100_000_001n - quote.relayerGasFee - quote.relayerServiceFee - 1_250_000n);
+    expect(priceQuote({ ...base, appFees: [] })!.appFees).toEqual([]);
+  });
+
+  it("grosses an exact output up by the app fees too, the input adding up to the wei", () => {
+    const quote = priceQuote({
+      ...base,
+      tradeType: "EXACT_OUTPUT",
+      amount: 100_000_000n,
+      currencyIn: usdc,
+      currencyOut: usdc,
+      appFees: recipients,
+    })!;
+    expect(quote.amountOut).toBe(100_000_000n);
+    const [first, second] = quote.appFees;
+    expect(first).toBe((quote.amountIn * 100n) / 10_000n);
+    expect(second).toBe((quote.amountIn * 25n) / 10_000n);
+    expect(quote.amountIn - quote.relayerGasFee - quote.relayerServiceFee - first - second).toBe(100_000_000n);
+    expect(quote.relayerServiceFee * 10_000n).toBeGreaterThanOrEqual(quote.amountIn * 5n);
+  });
+
+  it("answers undefined when the fees' shares take the whole input", () => {
+    const all = [{ recipient: recipients[0].recipient, bps: 10_000n }];
+    expect(priceQuote({ ...base, appFees: all })).toBeUndefined();
+    expect(priceQuote({ ...base, tradeType: "EXACT_OUTPUT", appFees: all })).toBeUndefined();
+  });
+
+  const sponsorAll = {
+    components: ["execution", "swap", "relay", "app"] as const,
+    bps: 10_000n,
+    capMicroUsd: undefined,
+  };
+
+  it("gives an exact input's sponsored fees back as output, and the user pays only the rest", () => {
+    const body = { ...base, amount: 100_000_000n, currencyIn: usdc, currencyOut: usdc, appFees: recipients };
+    const plain = priceQuote(body)!;
+    expect(plain.sponsored).toBeUndefined();
+    const all = priceQuote({ ...body, sponsorship: sponsorAll })!;
+    expect(all.sponsored!.total).toBe(plain.relayerGasFee + plain.relayerServiceFee + 1_250_000n);
+    expect(all.amountIn).toBe(100_000_000n);
+    expect(all.amountOut).toBe(100_000_000n);
+    const capped = priceQuote({ ...body, sponsorship: { ...sponsorAll, capMicroUsd: 100_000n } })!;
+    expect(capped.sponsored).toMatchObject({ total: 100_000n, capHit: true });
+    expect(capped.amountOut).toBe(plain.amountOut + 100_000n);
+  });
+
+  it("lowers an exact output's deposit by what the sponsor pays", () => {
+    const body = {
+      ...base,
+      tradeType: "EXACT_OUTPUT" as const,
+      amount: 100_000_000n,
+      currencyIn: usdc,
+      currencyOut: usdc,
+    };
+    const plain = priceQuote(body)!;
+    const half = priceQuote({ ...body, sponsorship: { ...sponsorAll, bps: 5_000n } })!;
+    expect(half.amountOut).toBe(100_000_000n);
+    expect(half.sponsored!.total).toBe(plain.relayerGasFee / 2n + plain.relayerServiceFee / 2n);
+    expect(half.amountIn).toBe(plain.amountIn - half.sponsored!.total);
+    expect(priceQuote({ ...body, sponsorship: sponsorAll })!.amountIn).toBe(100_000_000n);
+  });
+
   it("answers undefined when fees exceed the input", () => {
     expect(priceQuote({ ...base, amount: 1000n })).toBeUndefined();
   });

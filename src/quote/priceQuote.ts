@@ -1,4 +1,6 @@
 import { divCeil } from "../domain/money.js";
+import { type AppFee, splitAppFees } from "../domain/splitAppFees.js";
+import { type SponsoredFees, type SponsorshipTerms, sponsorFees } from "../domain/sponsorFees.js";
 import { type PricedCurrency, convertAmount } from "../pricing/convertAmount.js";
 
 export type PriceQuoteInput = {
@@ -13,6 +15,10 @@ export type PriceQuoteInput = {
   slippageBps: bigint;
   /** Same asset on both sides: the rate cannot move, so the minimum is the expected amount. */
   isFixedRate: boolean;
+  /** The integrators' fees, shares of the input; none when absent. */
+  appFees?: readonly AppFee[];
+  /** The sponsor's share of the fees, when the quote asked for one. */
+  sponsorship?: SponsorshipTerms;
 };
 
 export type PriceQuote = {
@@ -22,31 +28,74 @@ export type PriceQuote = {
   /** Both fees are charged in the input currency and taken out of `amountIn`. */
   relayerGasFee: bigint;
   relayerServiceFee: bigint;
+  /** Each app fee recipient's share of `amountIn`, in the input currency, in the order of the request. */
+  appFees: bigint[];
+  /** What the sponsor pays of the fees above (the user pays the rest); undefined without sponsorship. */
+  sponsored: SponsoredFees | undefined;
 };
+
+const sum = (amounts: readonly bigint[]) => amounts.reduce((total, amount) => total + amount, 0n);
+
+/** The sponsor's part of these fees, valued in USD micro-units at the input currency's price. */
+function sponsorship(
+  input: PriceQuoteInput,
+  fees: { relayerGasFee: bigint; relayerServiceFee: bigint; appFees: readonly bigint[] },
+): SponsoredFees | undefined {
+  if (!input.sponsorship) return undefined;
+  const { decimals, usdPriceE18 } = input.currencyIn;
+  const unit = 10n ** BigInt(decimals);
+  return sponsorFees(
+    { execution: fees.relayerGasFee, swap: 0n, relay: fees.relayerServiceFee, app: sum(fees.appFees), rent: 0n },
+    input.sponsorship,
+    (amount) => (amount * usdPriceE18) / unit / 10n ** 12n,
+    (microUsd) => (microUsd * 10n ** 12n * unit) / usdPriceE18,
+  );
+}
 
 /**
  * The quote's amounts. Returns undefined when fees eat the whole input: the caller answers AMOUNT_DOES_NOT_COVER_FEES.
  */
 export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
   const relayerGasFee = convertAmount(input.fillGasCost, input.destinationNative, input.currencyIn, true);
+  const appFeeShares = input.appFees ?? [];
   if (input.tradeType === "EXACT_INPUT") {
     const amountIn = input.amount;
     const relayerServiceFee = divCeil(amountIn * input.serviceFeeBps, 10_000n);
-    const netIn = amountIn - relayerGasFee - relayerServiceFee;
-    if (netIn <= 0n) return undefined;
+    const appFees = splitAppFees(amountIn, appFeeShares);
+    const sponsored = sponsorship(input, { relayerGasFee, relayerServiceFee, appFees });
+    // What the sponsor pays of the fees comes back to the user as output.
+    const netIn = amountIn - relayerGasFee - relayerServiceFee - sum(appFees) + (sponsored?.total ?? 0n);
+    if (netIn <= 0n || netIn > amountIn) return undefined;
     const amountOut = convertAmount(netIn, input.currencyIn, input.currencyOut);
     if (amountOut <= 0n) return undefined;
     const slippage = input.isFixedRate ? 0n : (amountOut * input.slippageBps) / 10_000n;
-    return { amountIn, amountOut, minimumAmountOut: amountOut - slippage, relayerGasFee, relayerServiceFee };
+    return {
+      amountIn,
+      amountOut,
+      minimumAmountOut: amountOut - slippage,
+      relayerGasFee,
+      relayerServiceFee,
+      appFees,
+      sponsored,
+    };
   }
   const amountOut = input.amount;
   const netIn = convertAmount(amountOut, input.currencyOut, input.currencyIn, true);
-  const amountIn = divCeil((netIn + relayerGasFee) * 10_000n, 10_000n - input.serviceFeeBps);
+  const shareBps = input.serviceFeeBps + sum(appFeeShares.map((fee) => fee.bps));
+  if (shareBps >= 10_000n) return undefined;
+  const grossIn = divCeil((netIn + relayerGasFee) * 10_000n, 10_000n - shareBps);
+  // App fees round down; what rounding leaves over stays with the service fee, so the input adds up exactly.
+  const appFees = splitAppFees(grossIn, appFeeShares);
+  const relayerServiceFee = grossIn - netIn - relayerGasFee - sum(appFees);
+  const sponsored = sponsorship(input, { relayerGasFee, relayerServiceFee, appFees });
+  // The fees are priced on the gross input; the user deposits it less what the sponsor pays.
   return {
-    amountIn,
+    amountIn: grossIn - (sponsored?.total ?? 0n),
     amountOut,
     minimumAmountOut: amountOut,
     relayerGasFee,
-    relayerServiceFee: amountIn - netIn - relayerGasFee,
+    relayerServiceFee,
+    appFees,
+    sponsored,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FEE_COMPONENTS } from "../domain/sponsorFees.js";
 
 const chainId = z.union([
   z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -32,10 +33,11 @@ export const quoteRequestSchema = z.object({
   subsidizeFees: z.boolean().optional(),
   maxSubsidizationAmount: integerString.optional(),
   subsidizationBps: z.number().int().min(0).max(10_000).optional(),
+  sponsoredFeeComponents: z.array(z.enum(FEE_COMPONENTS)).max(FEE_COMPONENTS.length).optional(),
   // Validated by hand below for the spec's own error code.
   slippageTolerance: z.unknown().optional(),
   latePaymentSlippageTolerance: z.unknown().optional(),
   referrer: z.string().max(256).optional(),
-  // Refused when non-empty (validateQuoteRequest): ignoring it would quote without the integrator's fee.
-  appFees: z.array(z.unknown()).max(20).optional(),
+  // Validated by hand (parseAppFees) for messages naming the entry at fault.
+  appFees: z.unknown().optional(),
 });

@@ -6,6 +6,7 @@ import { createChainRegistry } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
 import { solverAdapters } from "../roles/solverAdapters.js";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
+import { devnetDepositAddressKey } from "../../devnet/bitcoin/devnetDepositAddressKey.js";
 import { validateQuoteRequest } from "./validateQuoteRequest.js";
 
 const usdcA = "0x00000000000000000000000000000000000000a1";
@@ -73,20 +74,81 @@ describe("validateQuoteRequest", () => {
     expect(codeOf({ ...base, recipient: "0x00000000000000000000000000000000000000e0" })).toBe("INVALID_RECIPIENT");
     expect(codeOf({ ...base, destinationCurrency: usdcA })).toBe("UNSUPPORTED_CURRENCY");
     expect(codeOf({ ...base, originChainId: 30 })).toBe("UNSUPPORTED_CHAIN");
-    expect(codeOf({ ...base, destinationChainId: 10 })).toBe("UNSUPPORTED_ROUTE");
+    expect(codeOf({ ...base, destinationChainId: 10 })).toBeUndefined();
     expect(codeOf({ ...base, useDepositAddress: true })).toBe("UNSUPPORTED_ROUTE");
     expect(codeOf({ ...base, amount: "0" })).toBe("INVALID_INPUT");
   });
 
-  it("refuses any route touching Bitcoin until its deposits and fills land", () => {
-    const btc = { chainId: TEST_BITCOIN_CHAIN.id, currency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8" };
-    for (const body of [
-      { ...base, originChainId: btc.chainId, originCurrency: btc.currency, user: REGTEST_ADDRESS, recipient: user },
-      { ...base, destinationChainId: btc.chainId, destinationCurrency: btc.currency, recipient: REGTEST_ADDRESS },
-    ]) {
-      expect(() => validateQuoteRequest(body, registry, adapters)).toThrow("Bitcoin quotes are not offered yet");
-      expect(codeOf(body)).toBe("UNSUPPORTED_ROUTE");
-    }
+  it("takes a Bitcoin origin with a Bitcoin user of the chain's network, refuses Bitcoin destinations without a solver", () => {
+    const btc = { originChainId: TEST_BITCOIN_CHAIN.id, originCurrency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8" };
+    const fromBitcoin = { ...base, ...btc, user: REGTEST_ADDRESS, recipient: user };
+    const request = validateQuoteRequest(fromBitcoin, registry, adapters);
+    expect(request).toMatchObject({ user: REGTEST_ADDRESS, refundTo: REGTEST_ADDRESS });
+    expect(request.recipient.toLowerCase()).toBe(user);
+    expect(request.currencyIn.symbol).toBe("BTC");
+    // Bitcoin addresses are case-sensitive: upper case is BIP173's other form, mixed case is refused.
+    expect(validateQuoteRequest({ ...fromBitcoin, user: REGTEST_ADDRESS.toUpperCase() }, registry, adapters).user).toBe(
+      REGTEST_ADDRESS,
+    );
+    const mixedCase = REGTEST_ADDRESS.replace("w508", "W508");
+    for (const wrong of [mixedCase, "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", btc.originCurrency, user])
+      expect(codeOf({ ...fromBitcoin, user: wrong }), wrong).toBe("INVALID_ADDRESS");
+    // Without a recipient the user is paid: a Bitcoin user is no EVM address.
+    expect(codeOf({ ...fromBitcoin, recipient: undefined })).toBe("INVALID_ADDRESS");
+    expect(codeOf({ ...fromBitcoin, refundTo: user })).toBe("INVALID_ADDRESS");
+    // App fees are claimed from an EVM Depository; a same-chain request needs an EVM chain.
+    expect(codeOf({ ...fromBitcoin, appFees: [{ recipient: user, fee: "10" }] })).toBe("UNSUPPORTED_ROUTE");
+    expect(
+      codeOf({ ...fromBitcoin, destinationChainId: TEST_BITCOIN_CHAIN.id, destinationCurrency: btc.originCurrency }),
+    ).toBe("UNSUPPORTED_ROUTE");
+    expect(() =>
+      validateQuoteRequest(
+        {
+          ...base,
+          destinationChainId: TEST_BITCOIN_CHAIN.id,
+          destinationCurrency: btc.originCurrency,
+          recipient: REGTEST_ADDRESS,
+        },
+        registry,
+        adapters,
+      ),
+    ).toThrow(
+      expect.objectContaining({ errorCode: "UNSUPPORTED_ROUTE", message: expect.stringMatching(/destination/) }),
+    );
+  });
+
+  it("takes a Bitcoin destination of a chain with a solver wallet, paying a Bitcoin recipient of its network", () => {
+    const solver = "bcrt1quvmqzt9ug428ft3f7nkjtazd20quyy8dz6k7d7";
+    const recipient = "bcrt1q54433tsq8cscuc6ussxnnjuy4633f0ylpelegv";
+    const withSolver = [...chains.slice(0, 2), { ...TEST_BITCOIN_CHAIN, solver }];
+    const [registry, adapters] = [
+      createChainRegistry(withSolver),
+      solverAdapters(withSolver, { evm: privateKeyToAccount(generatePrivateKey()) }),
+    ];
+    const toBitcoin = {
+      ...base,
+      destinationChainId: TEST_BITCOIN_CHAIN.id,
+      destinationCurrency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8",
+      recipient,
+    };
+    const request = validateQuoteRequest(toBitcoin, registry, adapters);
+    expect(request.recipient).toBe(recipient);
+    expect(request.refundTo.toLowerCase()).toBe(user);
+    expect(request.currencyOut.symbol).toBe("BTC");
+    const code = (body: object) => {
+      try {
+        validateQuoteRequest(body, registry, adapters);
+      } catch (error) {
+        return (error as InvalidInputError).errorCode;
+      }
+    };
+    const mixedCase = `${recipient.slice(0, -3)}${recipient.slice(-3).toUpperCase()}`;
+    const mainnet = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+    for (const wrong of [mixedCase, mainnet, toBitcoin.destinationCurrency, user, undefined])
+      expect(code({ ...toBitcoin, recipient: wrong }), wrong).toBe("INVALID_ADDRESS");
+    expect(code({ ...toBitcoin, recipient: solver })).toBe("INVALID_RECIPIENT");
+    expect(code({ ...toBitcoin, recipient: TEST_BITCOIN_CHAIN.depository })).toBe("INVALID_RECIPIENT");
+    expect(code({ ...toBitcoin, txs: [{ to: REGTEST_ADDRESS, value: "0", data: "0x" }] })).toBe("INVALID_INPUT");
   });
 
   it("holds destination calls to the amount rules", () => {
@@ -102,5 +164,75 @@ describe("validateQuoteRequest", () => {
     expect(validateQuoteRequest({ ...base, txs: [{ to: user }] }, registry, adapters).calls).toEqual([
       { to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", value: 0n, data: "0x" },
     ]);
+  });
+
+  it("reads the sponsorship fields: defaults, and each one needing subsidizeFees, subsidizationBps a swap", () => {
+    const usdcToEth = { ...base, originCurrency: usdcA, destinationCurrency: zeroAddress };
+    expect(validateQuoteRequest(usdcToEth, registry, adapters).sponsorship).toBeUndefined();
+    expect(
+      validateQuoteRequest({ ...usdcToEth, subsidizeFees: false }, registry, adapters).sponsorship,
+    ).toBeUndefined();
+    expect(validateQuoteRequest({ ...usdcToEth, subsidizeFees: true }, registry, adapters).sponsorship).toEqual({
+      components: ["execution", "swap", "relay", "app"],
+      bps: 10_000n,
+      capMicroUsd: undefined,
+    });
+    const full = {
+      ...usdcToEth,
+      subsidizeFees: true,
+      subsidizationBps: 2500,
+      maxSubsidizationAmount: "5000000",
+      sponsoredFeeComponents: ["rent", "execution"],
+    };
+    expect(validateQuoteRequest(full, registry, adapters).sponsorship).toEqual({
+      components: ["rent", "execution"],
+      bps: 2_500n,
+      capMicroUsd: 5_000_000n,
+    });
+    expect(codeOf({ ...usdcToEth, subsidizationBps: 0 })).toBe("INVALID_INPUT");
+    expect(codeOf({ ...usdcToEth, maxSubsidizationAmount: "1" })).toBe("INVALID_INPUT");
+    expect(codeOf({ ...usdcToEth, sponsoredFeeComponents: [] })).toBe("INVALID_INPUT");
+    expect(codeOf({ ...usdcToEth, subsidizeFees: true, sponsoredFeeComponents: ["platform"] })).toBe("INVALID_INPUT");
+    // A bridge (same asset) or a call is not a swap execution flow.
+    expect(codeOf({ ...base, subsidizeFees: true, subsidizationBps: 1 })).toBe("INVALID_INPUT");
+    expect(
+      codeOf({ ...usdcToEth, subsidizeFees: true, subsidizationBps: 1, txs: [{ to: user, value: "0", data: "0x" }] }),
+    ).toBe("INVALID_INPUT");
+    expect(validateQuoteRequest({ ...base, subsidizeFees: true }, registry, adapters).sponsorship?.bps).toBe(10_000n);
+    // On one chain too: a same-chain swap takes it, a send does not.
+    const sameChain = { ...usdcToEth, destinationChainId: 10, subsidizeFees: true, subsidizationBps: 1 };
+    expect(validateQuoteRequest(sameChain, registry, adapters).sponsorship?.bps).toBe(1n);
+    expect(codeOf({ ...sameChain, destinationCurrency: usdcA })).toBe("INVALID_INPUT");
+  });
+
+  it("takes deposit addresses on a Bitcoin origin with an account key only; strict needs refundTo", () => {
+    const keyed = solverAdapters(chains, {
+      evm: privateKeyToAccount(generatePrivateKey()),
+      bitcoinDepositAddressKey: devnetDepositAddressKey().xpub,
+    });
+    const btc = { originChainId: TEST_BITCOIN_CHAIN.id, originCurrency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8" };
+    const body = { ...base, ...btc, user: REGTEST_ADDRESS, recipient: user, useDepositAddress: true };
+    const code = (input: unknown) => {
+      try {
+        validateQuoteRequest(input, registry, keyed);
+        return undefined;
+      } catch (error) {
+        return (error as InvalidInputError).errorCode;
+      }
+    };
+    expect(validateQuoteRequest(body, registry, keyed).depositAddress).toEqual({ type: "open" });
+    expect(
+      validateQuoteRequest({ ...body, strict: true, refundTo: REGTEST_ADDRESS }, registry, keyed).depositAddress,
+    ).toEqual({
+      type: "strict",
+    });
+    expect(code({ ...body, strict: true })).toBe("INVALID_INPUT");
+    expect(code({ ...body, useDepositAddress: false, strict: true, refundTo: REGTEST_ADDRESS })).toBe("INVALID_INPUT");
+    // No account key configured: no deposit addresses.
+    expect(codeOf(body)).toBe("UNSUPPORTED_ROUTE");
+    expect(code({ ...base, useDepositAddress: true })).toBe("UNSUPPORTED_ROUTE");
+    expect(
+      validateQuoteRequest({ ...body, useDepositAddress: undefined }, registry, keyed).depositAddress,
+    ).toBeUndefined();
   });
 });

@@ -4,6 +4,10 @@ import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
+import type { AppFee } from "../domain/splitAppFees.js";
+import { DEFAULT_SPONSORED_COMPONENTS, type SponsorshipTerms } from "../domain/sponsorFees.js";
+import { parseAppFees } from "./parseAppFees.js";
+import { requestKindOf } from "./requestKindOf.js";
 import { quoteRequestSchema } from "./quoteRequestSchema.js";
 
 export type DestinationCall = { to: string; value: bigint; data: string };
@@ -24,6 +28,12 @@ export type QuoteRequest = {
   latePaymentSlippageBps: bigint | undefined;
   referrer: string | undefined;
   includeProtocolData: boolean;
+  /** Integrators' fees taken from the input; empty when none. */
+  appFees: AppFee[];
+  /** `subsidizeFees: true`: what the sponsor (the quoting key's integrator) pays; undefined when not asked. */
+  sponsorship: SponsorshipTerms | undefined;
+  /** `useDepositAddress: true` (Bitcoin origin): the user pays a fresh address; `strict` with a required refundTo. */
+  depositAddress: { type: "open" | "strict" } | undefined;
 };
 
 function slippage(value: unknown, field: string): bigint | undefined {
@@ -65,15 +75,16 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   const destinationChain = registry.chain(input.destinationChainId);
   if (!destinationChain)
     throw new InvalidInputError("UNSUPPORTED_CHAIN", `destination chain ${input.destinationChainId} is not supported`);
-  if (originChain.id === destinationChain.id) {
+  if (originChain.id === destinationChain.id && originChain.vmType !== "evm")
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", "same-chain requests are offered on EVM chains only");
+  // EVM → BTC is paid from the solver's own Bitcoin wallet: a chain that names none is no destination.
+  if (destinationChain.vmType === "bvm" && !destinationChain.solver)
     throw new InvalidInputError(
       "UNSUPPORTED_ROUTE",
-      "same-chain swaps are not offered; origin and destination chains must differ",
+      `chain ${destinationChain.id} names no Bitcoin solver wallet: it is offered as an origin only, not as a destination`,
     );
-  }
-  // Until the PSBT deposit and the Bitcoin solver land, a Bitcoin chain is listed and indexed but not quoted.
-  if (originChain.vmType === "bvm" || destinationChain.vmType === "bvm")
-    throw new InvalidInputError("UNSUPPORTED_ROUTE", "Bitcoin quotes are not offered yet");
+  if (destinationChain.vmType === "bvm" && input.txs?.length)
+    throw new InvalidInputError("INVALID_INPUT", "txs: a Bitcoin destination takes no calls, only a payment");
   const currencyIn = registry.currency(originChain.id, input.originCurrency);
   if (!currencyIn)
     throw new InvalidInputError(
@@ -97,20 +108,20 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   if (refusal) throw new InvalidInputError(refusal.errorCode, refusal.message);
   const refundTo = input.refundTo === undefined ? user : address(origin, input.refundTo, "refundTo");
 
-  if (input.useDepositAddress)
-    throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are not offered for EVM origins");
-  if (input.appFees?.length) {
-    throw new InvalidInputError(
-      "INVALID_INPUT",
-      "appFees: app fees are not offered yet; quote without them (an ignored app fee would never be paid)",
-    );
-  }
-  if (input.subsidizationBps !== undefined) {
-    throw new InvalidInputError(
-      "INVALID_INPUT",
-      "subsidizationBps applies only to swap execution flows, not to bridges or deposit addresses",
-    );
-  }
+  const depositAddress = depositAddressOf(input, origin);
+  const appFees = parseAppFees(input.appFees);
+  // Earnings sit in the origin's Depository and are claimed with an EVM withdrawal.
+  if (appFees.length > 0 && originChain.vmType !== "evm")
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", "app fees are earned on EVM origins only, for now");
+  // A wrap, unwrap, send, bridge or call is not a swap execution flow, whatever its symbols.
+  const kind = requestKindOf({
+    calls: input.txs ?? [],
+    currencyIn,
+    currencyOut,
+    wrappedNative: registry.wrappedNative(originChain.id),
+  });
+  // The spec refuses subsidizationBps on deposit-address flows as on bridges.
+  const sponsorship = sponsorshipOf(input, { isSwap: kind.operation === "swap" && !depositAddress });
 
   const amount = BigInt(input.amount);
   if (amount === 0n) throw new InvalidInputError("INVALID_INPUT", "amount must be greater than zero");
@@ -155,5 +166,58 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
     latePaymentSlippageBps,
     referrer: input.referrer,
     includeProtocolData: input.includeProtocolData ?? false,
+    appFees,
+    sponsorship,
+    depositAddress,
+  };
+}
+
+/** `useDepositAddress` and `strict`: Bitcoin origins with a configured account key only; strict needs a refundTo. */
+function depositAddressOf(
+  input: Pick<z.infer<typeof quoteRequestSchema>, "useDepositAddress" | "strict" | "refundTo">,
+  origin: ChainAdapter,
+): QuoteRequest["depositAddress"] {
+  if (!input.useDepositAddress) {
+    if (input.strict)
+      throw new InvalidInputError("INVALID_INPUT", "strict applies to deposit addresses: set useDepositAddress");
+    return undefined;
+  }
+  if (origin.chain.vmType !== "bvm")
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are offered for Bitcoin origins only");
+  if (!origin.depositAddressAt)
+    throw new InvalidInputError(
+      "UNSUPPORTED_ROUTE",
+      `chain ${origin.chain.id} has no deposit address key configured (BITCOIN_DEPOSIT_XPUB)`,
+    );
+  if (input.strict && input.refundTo === undefined)
+    throw new InvalidInputError("INVALID_INPUT", "refundTo is required for a strict deposit address");
+  return { type: input.strict ? "strict" : "open" };
+}
+
+/** The sponsorship fields: each needs `subsidizeFees: true`, and `subsidizationBps` a swap (the spec's rule). */
+function sponsorshipOf(
+  input: Pick<
+    z.infer<typeof quoteRequestSchema>,
+    "subsidizeFees" | "subsidizationBps" | "maxSubsidizationAmount" | "sponsoredFeeComponents"
+  >,
+  flow: { isSwap: boolean },
+): SponsorshipTerms | undefined {
+  if (!input.subsidizeFees) {
+    for (const field of ["subsidizationBps", "maxSubsidizationAmount", "sponsoredFeeComponents"] as const) {
+      if (input[field] !== undefined)
+        throw new InvalidInputError("INVALID_INPUT", `${field} requires subsidizeFees: true`);
+    }
+    return undefined;
+  }
+  if (input.subsidizationBps !== undefined && !flow.isSwap) {
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      "subsidizationBps applies only to swap execution flows, not to bridges, calls or deposit addresses",
+    );
+  }
+  return {
+    components: input.sponsoredFeeComponents ?? DEFAULT_SPONSORED_COMPONENTS,
+    bps: BigInt(input.subsidizationBps ?? 10_000),
+    capMicroUsd: input.maxSubsidizationAmount === undefined ? undefined : BigInt(input.maxSubsidizationAmount),
   };
 }

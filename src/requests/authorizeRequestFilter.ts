@@ -6,7 +6,7 @@ import type { FieldCondition, RequestFilter } from "../../schema/requestFilter.j
 
 /**
  * The spec's ownership rules on a parsed filter: a referrer condition (top level or inside `filters`, negated
- * or not) needs a top-level `apiKey`; every `apiKey` value (a key id or the key itself) must resolve to a key
+ * or not) needs a top-level `apiKey` or the integrator scope; the integrator scope must be the caller's; every `apiKey` value (a key id or the key itself) must resolve to a key
  * of the caller's integrator (403 otherwise). Returns the filter with `apiKey` values replaced by key ids.
  */
 export async function authorizeRequestFilter(
@@ -20,8 +20,10 @@ export async function authorizeRequestFilter(
   const topLevelKeys = filter.conditions.some(
     (condition) => condition.field === "apiKey" && !condition.negate && condition.values !== null,
   );
+  if (filter.integrator !== undefined && filter.integrator !== callerIntegrator)
+    throw new ForbiddenError("the integrator scope must be the authenticating integrator's");
   // v3 only: v2 kept its public referrer filter until its retirement.
-  if (options.referrerNeedsApiKey && usesReferrer && !topLevelKeys) {
+  if (options.referrerNeedsApiKey && usesReferrer && !topLevelKeys && filter.integrator === undefined) {
     throw new InvalidInputError(
       "INVALID_INPUT",
       "apiKey: a referrer filter must be paired with a top-level apiKey (comma-separated keys of your integrator)",

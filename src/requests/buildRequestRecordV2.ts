@@ -1,6 +1,8 @@
+import { depositAddressOf } from "./depositAddressOf.js";
 import type { RequestView } from "../../schema/requestsQuery.js";
-import { type RecordContext, failReasonOf } from "./buildRequestRecordV3.js";
+import { type RecordContext, failReasonOf, sponsorshipActual } from "./buildRequestRecordV3.js";
 import { orNotApplicable } from "../domain/failReasons.js";
+import { type RequestAppFee, requestAppFees } from "./requestAppFees.js";
 import { type Amount, requestRoute } from "./requestRoute.js";
 
 type StoredQuote = {
@@ -11,7 +13,7 @@ type StoredQuote = {
     expandedPriceImpact?: unknown;
     currencyGasTopup?: unknown;
   };
-  feeSponsorship?: unknown;
+  feeSponsorship?: { quoted?: Record<string, unknown>; actual?: Record<string, unknown> };
 };
 
 // v2 had no `submitted`: a submitted fill was still `pending` there.
@@ -52,26 +54,41 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
         ? { ...order, output: undefined }
         : order
       : undefined;
-  const zeroSponsor = { amount: "0", address: null, chainId: view.originChainId };
+  const appFees = requestAppFees(view, route.deposited, route.currencyIn.decimals);
+  // v2's shape: no amountFormatted; amountUsdCurrent at the same (quote-time) price as amountUsd.
+  const v2AppFee = (fee: RequestAppFee) => ({
+    recipient: fee.recipient,
+    bps: fee.bps,
+    amount: fee.amount,
+    amountUsd: fee.amountUsd,
+    amountUsdCurrent: fee.amountUsd,
+  });
+  // What the sponsor paid, once the request filled (v3 has it as feeSponsorship.actual.sponsorPayment).
+  const subsidized = view.status === "success" ? fees.subsidized : undefined;
+  const sponsorPaid = {
+    amount: wei(subsidized),
+    address: subsidized?.currency.address ?? null,
+    chainId: view.originChainId,
+  };
 
   return {
     id: view.id,
     status: v2Status(view.status),
     user: view.user,
     recipient: view.recipient,
-    depositAddress: null,
+    depositAddress: depositAddressV2(view),
     partnerId: null,
     referrer: view.referrer,
     data: {
       slippageTolerance: view.slippageBps.toString(),
       failReason: orNotApplicable(failReasonOf(view)),
       refundFailReason: orNotApplicable(view.refundFailReason),
-      supersededByRequestId: null,
+      supersededByRequestId: view.depositAddress?.supersededByRequestId ?? null,
       failedTxHash: view.failedTransaction?.txHash ?? null,
       failedTxBlockNumber:
         view.failedTransaction?.blockNumber == null ? null : Number(view.failedTransaction.blockNumber),
       failedCallData: view.failedTransaction?.call ?? null,
-      subsidizedRequest: false,
+      subsidizedRequest: BigInt(fees.subsidized?.amount ?? "0") > 0n,
       fees: { gas: wei(fees.relayerGas), fixed: "0", price: "0", gateway: wei(fees.relayerService) },
       feesUsd: { gas: usd(fees.relayerGas), fixed: "0", price: "0", gateway: usd(fees.relayerService) },
       inTxs: view.deposits.map((deposit) => ({
@@ -91,14 +108,21 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
       feeCurrencyObject: route.currencyIn,
       appFeeCurrencyObject: route.currencyIn,
       refundCurrencyData: null,
-      appFees: [],
-      paidAppFees: [],
-      subsidizedFee: { origin: zeroSponsor, sponsor: zeroSponsor, amountUsd: "0", amountUsdCurrent: "0" },
+      appFees: appFees.quoted.map(v2AppFee),
+      paidAppFees: appFees.actual.map(v2AppFee),
+      subsidizedFee: {
+        origin: sponsorPaid,
+        sponsor: sponsorPaid,
+        amountUsd: usd(subsidized),
+        amountUsdCurrent: usd(subsidized),
+      },
       expandedPriceImpact: {
         quoted: quote.details?.expandedPriceImpact ?? null,
         actual: route.received !== null ? (quote.details?.expandedPriceImpact ?? null) : null,
       },
-      feeSponsorship: quote.feeSponsorship ?? null,
+      feeSponsorship: quote.feeSponsorship
+        ? { ...quote.feeSponsorship, actual: sponsorshipActual(view.status, quote.feeSponsorship.actual) }
+        : null,
       outTxs: view.fills.map((fill) => tx(fill, { to: view.recipient, value: fill.amount.toString() })),
       price: route.actual.rate,
       usesExternalLiquidity: false,
@@ -117,4 +141,12 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
     createdAt: view.createdAt.toISOString(),
     updatedAt: view.updatedAt.toISOString(),
   };
+}
+
+/** v2 names the type `depositAddressType`. */
+function depositAddressV2(view: RequestView) {
+  const record = depositAddressOf(view);
+  if (!record) return null;
+  const { address, type, depositor, depositTxHash } = record;
+  return { address, depositAddressType: type, depositor, depositTxHash };
 }

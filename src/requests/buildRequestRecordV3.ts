@@ -1,5 +1,7 @@
+import { depositAddressOf } from "./depositAddressOf.js";
 import { formatAmount } from "../domain/money.js";
 import type { RequestView } from "../../schema/requestsQuery.js";
+import { requestAppFees } from "./requestAppFees.js";
 import { type Amount, type CurrencyLookup, type CurrencyObject, requestRoute } from "./requestRoute.js";
 
 export type RecordContext = {
@@ -47,6 +49,16 @@ function renameRelay(sponsorship: Sponsorship | undefined): Sponsorship | null {
   };
 }
 
+/**
+ * The sponsorship as it happened: the sponsor pays when the request fills, so `sponsorPayment` is the sponsored
+ * total once it succeeded and 0 before (or when it failed: the draw is released and nothing is paid).
+ */
+export function sponsorshipActual(status: RequestView["status"], actual: Sponsorship | undefined) {
+  if (!actual || status === "success") return actual;
+  const payment = actual.sponsorPayment as Record<string, unknown> | undefined;
+  return payment ? { ...actual, sponsorPayment: { ...payment, amount: "0" } } : actual;
+}
+
 function txEntry(
   tx: { chainId: number; txHash: string; blockNumber: bigint; timestamp: bigint; txFee: bigint | null },
   data: Record<string, unknown>,
@@ -92,6 +104,7 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
     app: feeComponent(fees.app, route.currencyIn, impact.app?.usd),
     sponsored: feeComponent(undefined, route.currencyIn, impact.sponsored?.usd),
   };
+  const depositAddress = depositAddressOf(view);
   const firstDeposit = view.deposits.find((deposit) => deposit.chainId === view.originChainId && !deposit.reorg);
   const order = (view.orderData ?? {}) as { solver?: string; solverChainId?: string };
   const owner =
@@ -106,9 +119,9 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
     sender: view.user,
     recipient: view.recipient,
     refundTo: view.refundTo,
-    depositAddress: null,
+    depositAddress: depositAddress && { ...depositAddress, recoveryAddress: null },
     requestType: view.requestType,
-    supersededByRequestId: null,
+    supersededByRequestId: view.depositAddress?.supersededByRequestId ?? null,
     features: view.features,
     data: {
       slippageTolerance: view.slippageBps.toString(),
@@ -132,18 +145,32 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
         return deposit.reorg ? { ...entry, status: "failure", metadata: { reorg: deposit.reorg } } : entry;
       }),
       outTxs: [
-        ...view.fills.map((fill) =>
-          txEntry(fill, { to: view.recipient, currency: view.destinationCurrency, amount: fill.amount.toString() }),
-        ),
+        ...view.fills.map((fill) => {
+          const entry = txEntry(fill, {
+            to: view.recipient,
+            currency: view.destinationCurrency,
+            amount: fill.amount.toString(),
+          });
+          // A fill known from the solver's receipt only (the indexer has not confirmed it yet), and why the
+          // indexer's view differs, if it does.
+          if (!fill.provisional && !fill.disagreement) return entry;
+          return {
+            ...entry,
+            metadata: {
+              ...(fill.provisional ? { confirmedBy: "receipt" } : {}),
+              ...(fill.disagreement ? { disagreement: fill.disagreement } : {}),
+            },
+          };
+        }),
         ...revertedFillTx(view),
       ],
-      appFees: { quoted: [], actual: [], currency: route.currencyIn },
+      appFees: { ...requestAppFees(view, route.deposited, route.currencyIn.decimals), currency: route.currencyIn },
       // Fees are fixed at quote time: the actual phase is the quoted one, before the fill too (never null: clients
       // read fees.actual.platform without a check, as the route's actual side falls back to the quoted one).
       fees: { quoted: feePhase, actual: feePhase, currency: route.currencyIn },
       feeSponsorship: {
         quoted: renameRelay(quote.feeSponsorship?.quoted),
-        actual: renameRelay(quote.feeSponsorship?.actual),
+        actual: renameRelay(sponsorshipActual(view.status, quote.feeSponsorship?.actual)),
         currency: route.currencyIn,
       },
       route: {

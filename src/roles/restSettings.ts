@@ -7,6 +7,8 @@ import { apiKeyEncryptionKey } from "./services.js";
 
 export type RestSettings = {
   cursorSecret: Buffer;
+  /** API_KEY_ENCRYPTION_KEY itself: the dashboard's createApiKey seals new keys with it. */
+  serverKey: Buffer;
   rateLimiter: RateLimiter;
   v2Throttle?: ThrottleSchedule;
   trustForwardedFor: boolean;
@@ -22,6 +24,7 @@ export function restSettings(config: Config, role: string, pool: pg.Pool): RestS
   const serverKey = apiKeyEncryptionKey(config, role);
   return {
     cursorSecret: Buffer.from(hkdfSync("sha256", serverKey, Buffer.alloc(0), "crossfill listing cursor", 32)),
+    serverKey,
     rateLimiter: config.REDIS_URL ? createRedisRateLimiter(config.REDIS_URL) : createPostgresRateLimiter(pool),
     ...(config.V2_THROTTLE_SCHEDULE ? { v2Throttle: config.V2_THROTTLE_SCHEDULE } : {}),
     trustForwardedFor: config.TRUST_FORWARDED_FOR,

@@ -1,3 +1,4 @@
+import { logConnectionError } from "./logConnectionError.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -16,8 +17,14 @@ import { createStatusBus } from "../events/createStatusBus.js";
 import { migrate } from "../../schema/migrate.js";
 import type { Config } from "../config.js";
 import { createApiKey } from "../apiKeys/createApiKey.js";
+import { fundSponsor } from "../../schema/sponsorLedger.js";
+import { withTransaction } from "../../schema/withTransaction.js";
+
+/** 10,000 USD of fee sponsorship for the devnet key's integrator. */
+const DEVNET_SPONSOR_FUNDING_MICRO_USD = 10_000_000_000n;
 import { restSettings } from "./restSettings.js";
-import { apiKeyEncryptionKey, apiSettings, createPool } from "./services.js";
+import { apiKeyEncryptionKey, apiSettings, statusCacheSettings } from "./services.js";
+import { createPool } from "./createPool.js";
 import { startApi } from "./startApi.js";
 import { startWorker } from "./startWorker.js";
 
@@ -30,7 +37,9 @@ export type Shutdown = () => Promise<void>;
  */
 export async function runDev(config: Config, logger: Logger): Promise<Shutdown> {
   const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+  let stopping = false;
   const shutdown = async () => {
+    stopping = true;
     for (const { name, stop } of stops.splice(0).reverse()) {
       await stop().catch((error) => logger.error({ err: error }, `stopping ${name} failed`));
     }
@@ -78,8 +87,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       apiUrl,
       graphqlUrl: `${apiUrl}/graphql`,
       wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
-      // The public explorer (web/), served by the gateway.
-      dashboardUrl: `${apiUrl}/explorer/`,
+      // The integrator dashboard (web/, beside the public explorer at /), served by the gateway; sign in with apiKey.
+      dashboardUrl: `${apiUrl}/explorer/dashboard`,
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
       solver: devnet.solver.address,
@@ -89,15 +98,28 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     const manifestPath = path.join(dataDir, "manifest.json");
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
-    const pool = createPool(databaseUrl);
+    const pool = createPool(
+      databaseUrl,
+      logConnectionError(logger, () => stopping),
+    );
     stops.push({ name: "database pool", stop: () => pool.end() });
     await migrate(pool);
     const devKey = await createApiKey(pool, apiKeyEncryptionKey(config, "dev"), {
       name: "devnet",
       integrator: "devnet",
       elevated: true,
+      // The dashboard's sign-in key on the devnet: it may create and revoke keys of integrator devnet.
+      managesKeys: true,
     });
     manifest.apiKey = devKey.key;
+    // The manifest key's integrator can sponsor fees (subsidizeFees) at once; `crossfill sponsors fund` adds more.
+    await withTransaction(pool, (db) =>
+      fundSponsor(db, {
+        integrator: devKey.integrator,
+        amountMicroUsd: DEVNET_SPONSOR_FUNDING_MICRO_USD,
+        note: "devnet",
+      }),
+    );
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
     const indexer = await startEvmIndexer({
@@ -107,13 +129,14 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       viewsSchema: config.ONCHAIN_SCHEMA,
       logLevel: config.LOG_LEVEL === "silent" ? "silent" : "warn",
       onExit: ({ expected, code, signal }) => {
-        if (!expected) logger.error({ code, signal }, "the indexer exited; restart npm start");
+        // Ctrl-C signals the indexer as well as us, so it may exit before we stop it.
+        if (!expected && !stopping) logger.error({ code, signal }, "the indexer exited; restart npm start");
       },
     });
     stops.push({ name: "indexer", stop: indexer.stop });
     const heads = recordIndexerHeads(pool, indexer, logger);
     stops.push({ name: "indexer heads", stop: heads.close });
-    const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains) });
+    const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains, pool) });
     stops.push({ name: "bitcoin poller", stop: pollers.stop });
     const pollerHeads = recordIndexerHeads(pool, pollers, logger);
     stops.push({ name: "bitcoin poller heads", stop: pollerHeads.close });
@@ -121,12 +144,23 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
     const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
     stops.push({ name: "status bus", stop: () => statusBus.close() });
-    const queues = createQueueBackend({ databaseUrl, redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX });
+    const queues = createQueueBackend({
+      databaseUrl,
+      redisUrl: config.REDIS_URL,
+      prefix: config.QUEUE_PREFIX,
+      // Ctrl-C reaches the embedded Postgres too, which may end these connections before they are closed.
+      onError: logConnectionError(logger, () => stopping),
+    });
     stops.push({ name: "queues", stop: () => queues.close() });
     const worker = await startWorker({
       pool,
       chains,
       solver: devnet.solver,
+      // The devnet depository's key is public (devnet/bitcoin/devnetBitcoinKey.ts): refunds are signed on the devnet.
+      bitcoinDepositoryWif: bitcoin.depository.wif,
+      bitcoinSolverWif: bitcoin.solver.wif,
+      // Deposit addresses work out of the box with the devnet's public account key (devnetDepositAddressKey.ts).
+      bitcoinDepositXprv: config.BITCOIN_DEPOSIT_XPRV ?? bitcoin.depositAddressKey.xprv,
       queues,
       onchainSchema: indexer.viewsSchema,
       logger,
@@ -134,6 +168,10 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       prices: config.PRICES,
       debugReferrers: true,
       fillConcurrency: config.FILL_CONCURRENCY,
+      appFeeClaimRetry: {
+        retryBaseMs: config.APP_FEE_CLAIM_RETRY_BASE_MS,
+        maxAttempts: config.APP_FEE_CLAIM_MAX_ATTEMPTS,
+      },
       // The devnet posts webhooks to local http receivers unless told otherwise.
       webhooks: {
         serverKey: apiKeyEncryptionKey(config, "dev"),
@@ -155,7 +193,10 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       statusBus,
       rest,
       graphiql: true,
+      bitcoinDepositXpub: config.BITCOIN_DEPOSIT_XPUB ?? bitcoin.depositAddressKey.xpub,
       webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true },
+      // this process's worker publishes on the same bus, in process or on Redis
+      statusCache: statusCacheSettings(config, true),
     });
     stops.push({ name: "api", stop: api.close });
 

@@ -25,4 +25,18 @@ describe("crossfill keys", () => {
     await expect(run("revoke", id)).rejects.toThrow(/no active key/);
     expect(await run("list")).toMatch(new RegExp(`^${id}\\tacme\\tacme\\tstandard\\trevoked `, "m"));
   });
+
+  it("marks a key for management at creation or later, and unmarks it", async () => {
+    const created = await run("create", "--name", "globex", "--manage");
+    expect(created).toMatch(/^manages: +true$/m);
+    const other = /^id: +(\S+)$/m.exec(await run("create", "--name", "globex-ci", "--integrator", "globex"))![1];
+    expect(await run("list")).not.toMatch(new RegExp(`^${other}\\t.*manages keys`, "m"));
+    expect(await run("manage", other)).toBe(`${other} manages its integrator's keys`);
+    expect(await run("list")).toMatch(
+      new RegExp(`^${other}\\tglobex-ci\\tglobex\\tstandard\\tmanages keys\\tactive`, "m"),
+    );
+    expect(await run("manage", other, "--off")).toBe(`${other} no longer manages keys`);
+    expect(await run("list")).toMatch(new RegExp(`^${other}\\tglobex-ci\\tglobex\\tstandard\\tactive`, "m"));
+    await expect(run("manage", "key_nope")).rejects.toThrow(/no key with id key_nope/);
+  });
 });

@@ -1,11 +1,12 @@
 import { parseArgs } from "node:util";
 import type pg from "pg";
-import { listApiKeys, revokeApiKey } from "../../schema/apiKeys.js";
+import { listApiKeys, revokeApiKey, setKeyManagement } from "../../schema/apiKeys.js";
 import { createApiKey } from "../apiKeys/createApiKey.js";
 
-export const KEYS_USAGE = `usage: crossfill keys create --name N [--integrator I] [--elevated]
+export const KEYS_USAGE = `usage: crossfill keys create --name N [--integrator I] [--elevated] [--manage]
        crossfill keys list
-       crossfill keys revoke <key id>`;
+       crossfill keys revoke <key id>
+       crossfill keys manage <key id> [--off]   (may create, rename and revoke its integrator's keys in the dashboard)`;
 
 /** `crossfill keys …`: returns the text to print; the plain key appears only in the output of `create`. */
 export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: string[]): Promise<string> {
@@ -18,6 +19,7 @@ export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: str
           name: { type: "string" },
           integrator: { type: "string" },
           elevated: { type: "boolean", default: false },
+          manage: { type: "boolean", default: false },
         },
         strict: true,
       });
@@ -36,12 +38,14 @@ export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: str
         name: values.name,
         integrator: values.integrator,
         elevated: values.elevated,
+        managesKeys: values.manage,
       });
       return [
         `id:         ${key.id}`,
         `name:       ${key.name}`,
         `integrator: ${key.integrator}`,
         `elevated:   ${key.elevated}`,
+        `manages:    ${key.managesKeys}`,
         `key:        ${key.key}`,
         "The key is shown once; only its hash is stored.",
       ].join("\n");
@@ -56,6 +60,7 @@ export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: str
             key.name ?? "-",
             key.integrator,
             key.elevated ? "elevated" : "standard",
+            ...(key.managesKeys ? ["manages keys"] : []),
             key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active",
             key.createdAt.toISOString(),
           ].join("\t"),
@@ -67,6 +72,18 @@ export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: str
       if (!id) throw new Error(`a key id is required\n${KEYS_USAGE}`);
       if (!(await revokeApiKey(pool, id))) throw new Error(`no active key with id ${id}`);
       return `revoked ${id}`;
+    }
+    case "manage": {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        options: { off: { type: "boolean", default: false } },
+        allowPositionals: true,
+        strict: true,
+      });
+      const id = positionals[0];
+      if (!id || positionals.length > 1) throw new Error(`one key id is required\n${KEYS_USAGE}`);
+      if (!(await setKeyManagement(pool, id, !values.off))) throw new Error(`no key with id ${id}`);
+      return values.off ? `${id} no longer manages keys` : `${id} manages its integrator's keys`;
     }
     default:
       throw new Error(KEYS_USAGE);

@@ -85,4 +85,42 @@ describe("crossfill refunds", () => {
     const refund = await database.pool.query("SELECT status FROM crossfill.refunds WHERE id = $1", [refundId]);
     expect(refund.rows[0].status).toBe("manual");
   });
+
+  it("lists Bitcoin deposits that named no request with their refunds, filtered by status", async () => {
+    const chainId = 8253038;
+    await database.pool.query(
+      `INSERT INTO crossfill.unmatched_refunds (chain_id, deposit_tx_hash, deposit_log_index, order_id, recipient, deposited, status, refund_fail_reason, note)
+       VALUES ($1, 'dust', 0, '', 'bcrt1qpayer', 330, 'unrefundable', 'AMOUNT_TOO_LOW_TO_REFUND', '330 against 187'),
+              ($1, 'waiting', 1, '', 'bcrt1qother', 50000, 'queued', NULL, NULL)`,
+      [chainId],
+    );
+    await database.pool.query(
+      `INSERT INTO crossfill.unmatched_refunds (chain_id, deposit_tx_hash, deposit_log_index, order_id, recipient, deposited, status, amount, fee, tx_hash, raw_tx)
+       VALUES ($1, 'paid', 0, '', 'bcrt1qpayer', 20000, 'sent', 19813, 187, 'refund tx', 'raw')`,
+      [chainId],
+    );
+    const all = await run("unmatched");
+    expect(all.code).toBe(0);
+    const rows = all.lines.map((line) => JSON.parse(line));
+    expect(rows.map((row) => row.status).sort()).toEqual(["queued", "sent", "unrefundable"]);
+    expect(rows).toContainEqual({
+      chainId,
+      depositTxHash: "paid",
+      depositLogIndex: 0,
+      orderId: "",
+      depositor: "bcrt1qpayer",
+      deposited: "20000",
+      status: "sent",
+      amount: "19813",
+      fee: "187",
+      refundTxHash: "refund tx",
+      refundFailReason: null,
+      note: null,
+    });
+    const stuck = await run("unmatched", "--status", "unrefundable");
+    expect(stuck.lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ depositTxHash: "dust", refundFailReason: "AMOUNT_TOO_LOW_TO_REFUND" }),
+    ]);
+    expect((await run("unmatched", "--status", "lost")).code).not.toBe(0);
+  });
 });

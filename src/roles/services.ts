@@ -1,4 +1,3 @@
-import pg from "pg";
 import { loadChainsFile } from "../chains/chainConfig.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import { type EvmSolver, evmSolver } from "../chains/evm/evmSolver.js";
@@ -24,13 +23,6 @@ export function solverAccount(config: Config): EvmSolver {
   return evmSolver(requireSetting(config.SOLVER_PRIVATE_KEY, "SOLVER_PRIVATE_KEY", "to sign orders and fills"));
 }
 
-export function createPool(databaseUrl: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max });
-  // An idle client dropped by the server (a restart, a failover) must not take the process down; the pool replaces it.
-  pool.on("error", (error) => process.stderr.write(`postgres pool: ${error.message}\n`));
-  return pool;
-}
-
 export function apiSettings(config: Config) {
   return {
     prices: config.PRICES,
@@ -38,6 +30,15 @@ export function apiSettings(config: Config) {
     defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
   };
+}
+
+/**
+ * The gateway's status cache, when the bus it is given carries the workers' updates (`busCarriesUpdates`: Redis,
+ * or worker and gateway in one process); undefined reads Postgres on every lookup.
+ */
+export function statusCacheSettings(config: Config, busCarriesUpdates: boolean) {
+  if (!busCarriesUpdates || config.STATUS_CACHE_TTL_MS === 0) return undefined;
+  return { ttlMs: config.STATUS_CACHE_TTL_MS, maxEntries: config.STATUS_CACHE_MAX_ENTRIES };
 }
 
 // Dev only: a fixed, public server key so devnet data stays readable across restarts. Never used outside `dev`.

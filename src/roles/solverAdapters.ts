@@ -1,9 +1,35 @@
+import type pg from "pg";
+import { depositAddressOwners } from "../../schema/depositAddresses.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import { type ChainAdapters, createChainAdapters } from "../chains/chainAdapters.js";
+import { createBitcoinAdapter } from "../chains/bitcoin/createBitcoinAdapter.js";
 import { createEvmAdapter } from "../chains/evm/createEvmAdapter.js";
 import type { EvmSolver } from "../chains/evm/evmSolver.js";
 
-/** The adapters of the configured chains, each family with the solver's key for it (EVM only so far: Bitcoin chains get none). */
-export function solverAdapters(chains: readonly ChainConfig[], keys: { evm: EvmSolver }): ChainAdapters {
-  return createChainAdapters(chains, { evm: (chain) => createEvmAdapter(chain, { solver: keys.evm }) });
+/**
+ * The adapters of the configured chains, each family with its keys: the EVM solver's, and the Bitcoin depository's
+ * (refunds) and its solver wallet's (EVM → BTC fills); only the worker has them. The deposit-address account key is
+ * the gateway's extended public key or the worker's extended private key; `pool` tells deposit addresses apart.
+ */
+export function solverAdapters(
+  chains: readonly ChainConfig[],
+  keys: {
+    evm: EvmSolver;
+    bitcoinDepositoryWif?: string;
+    bitcoinSolverWif?: string;
+    bitcoinDepositAddressKey?: string;
+    pool?: pg.Pool;
+  },
+): ChainAdapters {
+  const { pool } = keys;
+  return createChainAdapters(chains, {
+    evm: (chain) => createEvmAdapter(chain, { solver: keys.evm }),
+    bvm: (chain) =>
+      createBitcoinAdapter(chain, {
+        depositoryWif: keys.bitcoinDepositoryWif,
+        solverWif: keys.bitcoinSolverWif,
+        depositAddressKey: keys.bitcoinDepositAddressKey,
+        ...(pool ? { depositAddresses: (addresses) => depositAddressOwners(pool, chain.id, addresses) } : {}),
+      }),
+  });
 }

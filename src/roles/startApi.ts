@@ -1,11 +1,14 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { type NewRequest, insertRequest } from "../../schema/requests.js";
+import { findRegenerableDepositAddress, nextDepositAddressIndex } from "../../schema/depositAddresses.js";
+import { sponsorBalance } from "../../schema/sponsorLedger.js";
+import { batchRequestInserts } from "../../schema/batchRequestInserts.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { EvmSolver } from "../chains/evm/evmSolver.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { createChainAvailability } from "../chains/createChainAvailability.js";
 import type { StatusBus } from "../events/createStatusBus.js";
+import type { StatusLookupOptions } from "../gateway/rest/createStatusLookup.js";
 import { type GatewayServer, startGatewayServer } from "../gateway/server.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
@@ -33,6 +36,12 @@ export type ApiDeps = {
   graphiql?: boolean;
   /** Which webhook URLs setWebhook accepts: public https only unless allowPrivate (the devnet). */
   webhooks?: { allowPrivate: boolean };
+  /** Status lookups from memory; only when `statusBus` carries the workers' updates (see GatewayServerDeps). */
+  statusCache?: StatusLookupOptions;
+  /** Seals keys created over GraphQL (default: `rest.serverKey`); the worker's webhooks are signed with them. */
+  serverKey?: Buffer;
+  /** BITCOIN_DEPOSIT_XPUB: deposit addresses are derived from it; without it none are offered. */
+  bitcoinDepositXpub?: string;
 };
 
 export type RunningApi = GatewayServer;
@@ -40,15 +49,25 @@ export type RunningApi = GatewayServer;
 /** The gateway role: chains, prices and the solver's inventory for the quote engine, then the gateway's server. */
 export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const registry = createChainRegistry(deps.chains);
-  const adapters = solverAdapters(deps.chains, { evm: deps.solver });
+  const adapters = solverAdapters(deps.chains, {
+    evm: deps.solver,
+    bitcoinDepositAddressKey: deps.bitcoinDepositXpub,
+    pool: deps.pool,
+  });
   const quoteEngine = {
     registry,
     adapters,
     prices: createStaticPriceSource(deps.settings.prices),
     inventory: createSolverInventory(adapters),
-    saveRequest: (request: NewRequest) => insertRequest(deps.pool, request),
+    saveRequest: batchRequestInserts(deps.pool),
     settings: deps.settings,
     availability: createChainAvailability(deps.pool),
+    sponsorBalance: (integrator: string) => sponsorBalance(deps.pool, integrator),
+    depositAddresses: {
+      next: () => nextDepositAddressIndex(deps.pool),
+      regenerable: (route: Parameters<typeof findRegenerableDepositAddress>[1]) =>
+        findRegenerableDepositAddress(deps.pool, route),
+    },
   };
   return startGatewayServer({
     pool: deps.pool,
@@ -57,10 +76,12 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     logger: deps.logger,
     quoteEngine,
     ...deps.rest,
+    ...(deps.serverKey ? { serverKey: deps.serverKey } : {}),
     host: deps.host,
     port: deps.port,
     statusBus: deps.statusBus,
     graphiql: deps.graphiql,
     webhooks: deps.webhooks,
+    statusCache: deps.statusCache,
   });
 }

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { createFillProcessor } from "../../jobs/fill.js";
+import { createReceiptConfirmer } from "../../jobs/createReceiptConfirmer.js";
 import type { StuckFillPolicy } from "../chains/adapter.js";
 import { startNotifier } from "../../jobs/notify.js";
 import { startStatsFold } from "../../jobs/startStatsFold.js";
@@ -16,15 +17,30 @@ import {
   RECONCILE_EVERY_MS,
   type ReconcileJob,
   type RefundJob,
+  type AppFeeClaimJob,
+  appFeeClaimJobId,
   WEBHOOK_JOB_OPTIONS,
   type WebhookJob,
   delayedFillJobId,
   fillJobId,
   refundJobId,
+  type SweepJob,
+  sweepJobId,
+  type UnmatchedRefundJob,
+  unmatchedRefundJobId,
 } from "../../jobs/queues.js";
+import { createUnmatchedRefundProcessor } from "../../jobs/refundUnmatchedDeposit.js";
+import { scheduleUnmatchedRefunds } from "../../jobs/scheduleUnmatchedRefunds.js";
+import { createSweepProcessor } from "../../jobs/sweepDeposit.js";
 import { reconcile } from "../../jobs/reconcile.js";
+import { repeatEvery } from "../runtime/repeatEvery.js";
+import { checkReceiptFills } from "../../jobs/checkReceiptFills.js";
+import { listenForChainFacts } from "../../schema/chainFactsNotices.js";
+import { coalesceRuns } from "../runtime/coalesceRuns.js";
 import { reportNewErrors } from "../runtime/reportNewErrors.js";
 import { createRefundProcessor } from "../../jobs/refund.js";
+import { type AppFeeClaimRetryPolicy, createAppFeeClaimPayoutProcessor } from "../../jobs/payAppFeeClaim.js";
+import { settleAppFeeClaims } from "../../jobs/settleAppFeeClaims.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { EvmSolver } from "../chains/evm/evmSolver.js";
 import type { StatusBus } from "../events/createStatusBus.js";
@@ -36,6 +52,12 @@ export type WorkerDeps = {
   pool: pg.Pool;
   chains: readonly ChainConfig[];
   solver: EvmSolver;
+  /** Signs refunds of Bitcoin deposits; without it they wait for an operator. */
+  bitcoinDepositoryWif?: string;
+  /** Sweeps and refunds deposit addresses (BITCOIN_DEPOSIT_XPRV); without it they are filled but not swept. */
+  bitcoinDepositXprv?: string;
+  /** Pays EVM → BTC fills (BITCOIN_SOLVER_WIF). */
+  bitcoinSolverWif?: string;
   queues: QueueBackend;
   onchainSchema: string;
   logger: Logger;
@@ -50,6 +72,8 @@ export type WorkerDeps = {
   stuckFill?: StuckFillPolicy;
   /** Webhook delivery; without it no webhook is sent from this worker. */
   webhooks?: WebhookSettings;
+  /** Retries of app fee claims the Depository cannot cover; the defaults without it (tests shrink them). */
+  appFeeClaimRetry?: AppFeeClaimRetryPolicy;
 };
 
 export type WebhookSettings = {
@@ -64,10 +88,18 @@ export type WebhookSettings = {
 
 export type RunningWorker = { close(): Promise<void> };
 
+const RECEIPT_FILL_CHECK_EVERY_MS = 1_000;
+
 /** The worker process: the reconcile tick, the solver's fills and refunds, the requestStats fold. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { logger, pool } = deps;
-  const adapters = solverAdapters(deps.chains, { evm: deps.solver });
+  const adapters = solverAdapters(deps.chains, {
+    evm: deps.solver,
+    bitcoinDepositoryWif: deps.bitcoinDepositoryWif,
+    bitcoinSolverWif: deps.bitcoinSolverWif,
+    bitcoinDepositAddressKey: deps.bitcoinDepositXprv,
+    pool,
+  });
   const registry = createChainRegistry(deps.chains);
   const prices = createStaticPriceSource(deps.prices);
   for (const adapter of adapters.all) {
@@ -77,9 +109,11 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const fillQueue = deps.queues.createQueue<FillJob>(QUEUES.fill);
   const refundQueue = deps.queues.createQueue<RefundJob>(QUEUES.refund);
   const reconcileQueue = deps.queues.createQueue<ReconcileJob>(QUEUES.reconcile);
+  const claimQueue = deps.queues.createQueue<AppFeeClaimJob>(QUEUES.appFeeClaim);
 
-  const enqueueFill = async (requestId: string) => {
-    await fillQueue.add("fill", { requestId }, { ...JOB_OPTIONS, jobId: fillJobId(requestId) });
+  const enqueueFill = async (requestId: string, options?: { key: string }) => {
+    const jobId = options ? delayedFillJobId(requestId, options.key) : fillJobId(requestId);
+    await fillQueue.add("fill", { requestId }, { ...JOB_OPTIONS, jobId });
   };
   const enqueueDelayedFill = async (requestId: string, options: { delayMs: number; key: string }) => {
     await fillQueue.add(
@@ -91,6 +125,16 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const enqueueRefund = async (refundId: string) => {
     await refundQueue.add("refund", { refundId }, { ...JOB_OPTIONS, jobId: refundJobId(refundId) });
   };
+  const sweepQueue = deps.queues.createQueue<SweepJob>(QUEUES.sweep);
+  const enqueueSweep = adapters.all.some((adapter) => adapter.signSweep)
+    ? async (deposit: SweepJob) => {
+        await sweepQueue.add("sweep", deposit, { ...JOB_OPTIONS, jobId: sweepJobId(deposit) });
+      }
+    : undefined;
+  const enqueueClaim = async (claimId: string) => {
+    await claimQueue.add("pay", { claimId }, { ...JOB_OPTIONS, jobId: appFeeClaimJobId(claimId) });
+  };
+  const receipts = createReceiptConfirmer({ pool, adapters, registry, logger });
   const fillWorker = deps.queues.createWorker<FillJob>(
     QUEUES.fill,
     createFillProcessor({
@@ -101,6 +145,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       enqueueRefund,
       enqueueFill: enqueueDelayedFill,
       debugReferrers: deps.debugReferrers ?? false,
+      receipts,
       ...(deps.stuckFill ? { stuckFill: deps.stuckFill } : {}),
       logger,
     }),
@@ -118,25 +163,70 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     logger.warn({ refundId: job?.data.refundId, attempt: job?.attemptsMade, err: error }, "refund attempt failed"),
   );
 
+  const sweepWorker = deps.queues.createWorker<SweepJob>(
+    QUEUES.sweep,
+    createSweepProcessor({ pool, adapters, logger }),
+  );
+  sweepWorker.on("failed", (job, error) =>
+    logger.warn({ requestId: job?.data.requestId, attempt: job?.attemptsMade, err: error }, "sweep attempt failed"),
+  );
+
+  const unmatchedRefundQueue = deps.queues.createQueue<UnmatchedRefundJob>(QUEUES.unmatchedRefund);
+  const unmatchedRefundWorker = deps.queues.createWorker<UnmatchedRefundJob>(
+    QUEUES.unmatchedRefund,
+    createUnmatchedRefundProcessor({ pool, adapters, logger }),
+  );
+  unmatchedRefundWorker.on("failed", (job, error) =>
+    logger.warn({ deposit: job?.data, attempt: job?.attemptsMade, err: error }, "unmatched refund attempt failed"),
+  );
+  const unmatchedRefunds = scheduleUnmatchedRefunds({
+    pool,
+    rules: deps.chains.flatMap((chain) =>
+      chain.vmType === "bvm" ? [{ chainId: chain.id, afterBlocks: chain.refundUnmatchedAfterBlocks }] : [],
+    ),
+    enqueue: async (deposit) => {
+      await unmatchedRefundQueue.add("refund", deposit, { ...JOB_OPTIONS, jobId: unmatchedRefundJobId(deposit) });
+    },
+    logger,
+  });
+
+  const claimWorker = deps.queues.createWorker<AppFeeClaimJob>(
+    QUEUES.appFeeClaim,
+    createAppFeeClaimPayoutProcessor({ pool, adapters, logger, retry: deps.appFeeClaimRetry }),
+  );
+  claimWorker.on("failed", (job, error) =>
+    logger.warn({ claimId: job?.data.claimId, attempt: job?.attemptsMade, err: error }, "app fee claim payout failed"),
+  );
+
   // The indexer's views appear only once it has started; until then every tick fails the same way.
   const reconcileErrors = reportNewErrors((error) => logger.warn({ err: error }, "reconcile tick failed"));
-  const reconcileWorker = deps.queues.createWorker<ReconcileJob>(QUEUES.reconcile, async () => {
+  // One pass at a time in this process, whether the tick or an indexer's notice asked for it.
+  const reconcileNow = coalesceRuns(async () => {
     try {
       const result = await reconcile({
         pool,
         onchainSchema: deps.onchainSchema,
         enqueueFill,
         enqueueRefund,
+        enqueueSweep,
         registry,
         prices,
         logger,
       });
+      const claims = await settleAppFeeClaims({ pool, onchainSchema: deps.onchainSchema, enqueueClaim });
+      const unmatched = await unmatchedRefunds();
       reconcileErrors.succeeded();
-      return result;
+      return { ...result, claims, unmatched };
     } catch (error) {
       reconcileErrors.failed(error);
       throw error;
     }
+  });
+  const reconcileWorker = deps.queues.createWorker<ReconcileJob>(QUEUES.reconcile, () => reconcileNow());
+  // New facts wake the reconcile as they commit; the tick stays, for notices lost while the connection was down.
+  const factsListener = listenForChainFacts(pool, () => void reconcileNow().catch(() => undefined), {
+    ponderViewsSchema: deps.onchainSchema,
+    onError: (error) => logger.warn({ err: error }, "listening for new chain facts failed; retrying"),
   });
   await reconcileQueue.upsertJobScheduler(
     "reconcile-tick",
@@ -148,15 +238,27 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     : undefined;
   const webhooks = deps.webhooks && (await startWebhooks(deps, deps.webhooks));
   const statsFold = startStatsFold({ pool, logger });
+  // Fills a request succeeded on, from the solver's receipt, that the indexer does not show: reorged out, moved, late.
+  const receiptFillCheck = repeatEvery(
+    RECEIPT_FILL_CHECK_EVERY_MS,
+    async () => void (await checkReceiptFills({ pool, onchainSchema: deps.onchainSchema, adapters, receipts, logger })),
+    (error) => logger.warn({ err: error }, "checking receipt fills failed"),
+  );
   logger.info({ queues: deps.queues.kind }, "worker started");
   return {
     async close() {
+      await factsListener.close();
       await notifier?.close();
       await webhooks?.close();
       await statsFold.close();
+      await receiptFillCheck.close();
       await reconcileWorker.close();
       await fillWorker.close();
+      await receipts.close();
       await refundWorker.close();
+      await claimWorker.close();
+      await sweepWorker.close();
+      await unmatchedRefundWorker.close();
     },
   };
 }

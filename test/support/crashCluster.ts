@@ -57,6 +57,8 @@ export async function startCrashCluster(options: { apis?: number; workers?: numb
     INDEXER_PORT: String(await freePort()),
     QUEUE_PREFIX: `crash-${db.name}`,
     LOG_LEVEL: "info",
+    // One process per gateway replica: these tests kill and count replicas (`--workers` has its own test).
+    API_WORKERS: "1",
   };
   // Keyed `role#n`: the n-th replica of a role, each gateway on its own port.
   const roles = new Map<string, RoleProcess>();

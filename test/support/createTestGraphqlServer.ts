@@ -8,6 +8,7 @@ import { createChainRegistry } from "../../src/chains/chainRegistry.js";
 import { createChainAvailability } from "../../src/chains/createChainAvailability.js";
 import type { StatusFanout } from "../../src/events/createStatusFanout.js";
 import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gateway/graphql/createGraphqlServer.js";
+import { sponsorBalance } from "../../schema/sponsorLedger.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
 import { solverAdapters } from "../../src/roles/solverAdapters.js";
@@ -51,6 +52,7 @@ export function createTestQuoteEngine(
     saveRequest: options.saveRequest ?? (async () => undefined),
     settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     availability: createChainAvailability(db),
+    sponsorBalance: (integrator) => sponsorBalance(db, integrator),
   };
   return { registry, adapters, quoteEngine };
 }
@@ -65,6 +67,7 @@ export function createTestGraphqlServer(options: {
   fieldLimits?: GraphqlServerOptions["fieldLimits"];
   keyRecheckMs?: number;
   chains?: readonly ChainConfig[];
+  serverKey?: Buffer;
 }) {
   const { registry, quoteEngine } = createTestQuoteEngine(options.db, { chains: options.chains });
   return createGraphqlServer({
@@ -72,6 +75,7 @@ export function createTestGraphqlServer(options: {
     registry,
     statusUpdates: options.statusUpdates,
     cursorSecret: randomBytes(32),
+    serverKey: options.serverKey ?? randomBytes(32),
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     graphiql: options.graphiql,
     webhookPolicy: options.webhookPolicy ?? { allowPrivate: false },

@@ -5,7 +5,14 @@ import { type NewRequest, insertRequest } from "../../schema/requests.js";
 
 /** A quoted request as the quote engine would store it, for tests of the stages after the quote. */
 export async function insertTestRequest(pool: pg.Pool, overrides: Partial<NewRequest> = {}): Promise<NewRequest> {
-  const request: NewRequest = {
+  const request = testRequest(overrides);
+  await insertRequest(pool, request);
+  return request;
+}
+
+/** A quoted request, not stored: fresh ids, a 1000 → 990 wei bridge between the devnet chains. */
+export function testRequest(overrides: Partial<NewRequest> = {}): NewRequest {
+  return {
     id: `0x${randomBytes(32).toString("hex")}`,
     orderId: `0x${randomBytes(32).toString("hex")}`,
     requestType: "Bridge",
@@ -28,6 +35,4 @@ export async function insertTestRequest(pool: pg.Pool, overrides: Partial<NewReq
     quote: {},
     ...overrides,
   };
-  await insertRequest(pool, request);
-  return request;
 }

@@ -1,4 +1,7 @@
+import { zeroAddress } from "viem";
+import { BITCOIN_NATIVE_CURRENCY } from "../../src/chains/bitcoin/bitcoinFamily.js";
 import { route } from "./route.js";
+import type { TestStack } from "./startTestStack.js";
 
 /** POST /quote/v2 and the parsed answer, whatever its status. */
 export async function postQuote(apiUrl: string, body: unknown): Promise<{ status: number; body: any }> {
@@ -21,6 +24,25 @@ export function postBridgeQuote(
   return postQuote(apiUrl, {
     user: user.address,
     ...route(chains.origin, chains.destination),
+    amount: amount.toString(),
+    tradeType: "EXACT_INPUT",
+    ...extra,
+  });
+}
+
+/** POST /quote/v2 for an exact-input BTC → native bridge from the stack's devnet Bitcoin to its first EVM chain. */
+export function postBitcoinQuote(
+  stack: Pick<TestStack, "api" | "bitcoin" | "devnet">,
+  user: string,
+  amount: bigint | string,
+  extra: Record<string, unknown> & { recipient: string },
+): Promise<{ status: number; body: any }> {
+  return postQuote(stack.api.url, {
+    user,
+    originChainId: stack.bitcoin!.chain.id,
+    destinationChainId: stack.devnet.chains[0].id,
+    originCurrency: BITCOIN_NATIVE_CURRENCY,
+    destinationCurrency: zeroAddress,
     amount: amount.toString(),
     tradeType: "EXACT_INPUT",
     ...extra,

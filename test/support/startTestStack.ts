@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import pino from "pino";
+import { devnetBitcoinChain } from "../../devnet/bitcoin/devnetBitcoinChain.js";
+import { type DevnetBitcoin, startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { freePort } from "../../devnet/freePort.js";
 import { type EvmIndexer, startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
@@ -12,21 +14,29 @@ import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/roles/startApi.js";
 import { type RunningWorker, startWorker } from "../../src/roles/startWorker.js";
+import { bitcoinPollerChains } from "../../src/roles/bitcoinPollerChains.js";
+import { startPollers } from "../../src/roles/startPollers.js";
+import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } from "../../src/chains/chainConfig.js";
 import type { StuckFillPolicy } from "../../src/chains/adapter.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
+import type { AppFeeClaimRetryPolicy } from "../../jobs/payAppFeeClaim.js";
 import { createTestDatabase } from "./testDatabase.js";
 
 export type TestStack = {
   devnet: DevnetChains;
+  /** With `bitcoin: true`: the devnet Bitcoin (mined on demand) and its chain as the service sees it. */
+  bitcoin?: { devnet: DevnetBitcoin; chain: BitcoinChainConfig };
   /** Seals API keys' webhook secrets: create keys with it for the worker to sign their webhooks. */
   serverKey: Buffer;
   pool: pg.Pool;
   api: RunningApi;
   queues: QueueBackend;
+  /** Where the indexer publishes its views (with the pipeline). */
+  onchainSchema?: string;
   stop(): Promise<void>;
 };
 
-export const TEST_PRICES = { ETH: "3000", WETH: "3000", USDC: "1" };
+export const TEST_PRICES = { ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000" };
 
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -44,9 +54,20 @@ export async function startTestStack(
     confirmations?: ConfirmationTier[];
     /** The first webhook retry's delay (production: 1 min); tests of retries shrink it. */
     webhookRetryBaseMs?: number;
+    /** Retries of app fee claims the Depository cannot cover (production: 10 s doubling, 10 attempts). */
+    appFeeClaimRetry?: AppFeeClaimRetryPolicy;
     stuckFill?: StuckFillPolicy;
     /** The API's chains get `<explorerUrl>/<chain id>` as explorerUrl (the devnet has no explorer): for link tests. */
     explorerUrl?: string;
+    /** Serve status lookups from the gateway's cache without a worker (on by default with one). */
+    statusCache?: boolean;
+    /**
+     * Adds the devnet Bitcoin, mined on demand (`stack.bitcoin.devnet.mine()`), and its poller. Its chain keeps a
+     * 1 s block time, so a fill waiting for confirmations looks again every second.
+     */
+    bitcoin?: boolean;
+    /** The Bitcoin chain's `refundUnmatchedAfterBlocks` (its default is a day of blocks). */
+    bitcoinRefundUnmatchedAfterBlocks?: number;
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -64,6 +85,22 @@ export async function startTestStack(
       confirmations: options.confirmations,
     });
     stops.push(() => devnet.stop());
+    let bitcoin: TestStack["bitcoin"];
+    if (options.bitcoin) {
+      const btc = await startDevnetBitcoin({ blockTimeMs: 0 });
+      stops.push(() => btc.stop());
+      bitcoin = {
+        devnet: btc,
+        chain: bitcoinChainConfigSchema.parse({
+          ...devnetBitcoinChain(btc),
+          blockTimeSeconds: 1,
+          ...(options.bitcoinRefundUnmatchedAfterBlocks === undefined
+            ? {}
+            : { refundUnmatchedAfterBlocks: options.bitcoinRefundUnmatchedAfterBlocks }),
+        }),
+      };
+    }
+    const chains: ChainConfig[] = [...devnet.chains, ...(bitcoin ? [bitcoin.chain] : [])];
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     // Dropping the database at stop ends idle clients; that must not crash the test process.
     pool.on("error", (error) => logger.debug({ err: error }, "idle postgres client ended"));
@@ -73,7 +110,7 @@ export async function startTestStack(
     const pipeline = options.pipeline ?? true;
     const serverKey = randomBytes(32);
     const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-test-")), "chains.json");
-    writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
+    writeFileSync(chainsFile, JSON.stringify({ chains }));
     const indexer: EvmIndexer | undefined = pipeline
       ? await startEvmIndexer({ databaseUrl: db.url, chainsFile, port: await freePort(), logLevel: "warn" })
       : undefined;
@@ -83,6 +120,7 @@ export async function startTestStack(
       databaseUrl: db.url,
       redisUrl: (options.queue ?? process.env.TEST_QUEUE) === "postgres" ? undefined : redisUrl,
       prefix: `test-${db.name}`,
+      onError: (err, source) => logger.warn({ err, source }, "queue connection error"),
     });
     stops.push(() => queues.close());
     // The worker's notifier and the API's push channels meet on Redis when the queues use it, in process otherwise.
@@ -94,8 +132,11 @@ export async function startTestStack(
     if (indexer) {
       const worker: RunningWorker = await startWorker({
         pool,
-        chains: devnet.chains,
+        chains,
         solver: devnet.solver,
+        bitcoinDepositoryWif: bitcoin?.devnet.depository.wif,
+        bitcoinSolverWif: bitcoin?.devnet.solver.wif,
+        bitcoinDepositXprv: bitcoin?.devnet.depositAddressKey.xprv,
         queues,
         onchainSchema: indexer.viewsSchema,
         logger,
@@ -103,27 +144,32 @@ export async function startTestStack(
         prices: TEST_PRICES,
         debugReferrers: true,
         ...(options.stuckFill ? { stuckFill: options.stuckFill } : {}),
+        ...(options.appFeeClaimRetry ? { appFeeClaimRetry: options.appFeeClaimRetry } : {}),
         // Local http receivers, as on the devnet (WEBHOOK_ALLOW_PRIVATE).
         webhooks: { serverKey, allowPrivate: true, retryBaseMs: options.webhookRetryBaseMs ?? 200 },
       });
       stops.push(() => worker.close());
+      const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains, pool) });
+      stops.push(() => pollers.stop());
     }
     const explorerUrl = options.explorerUrl;
     const api = await startApi({
       pool,
-      chains: explorerUrl
-        ? devnet.chains.map((chain) => ({ ...chain, explorerUrl: `${explorerUrl}/${chain.id}` }))
-        : devnet.chains,
+      chains: explorerUrl ? chains.map((chain) => ({ ...chain, explorerUrl: `${explorerUrl}/${chain.id}` })) : chains,
       solver: devnet.solver,
       logger,
       host: "127.0.0.1",
       port: 0,
       statusBus,
       webhooks: { allowPrivate: true },
+      bitcoinDepositXpub: bitcoin?.devnet.depositAddressKey.xpub,
+      serverKey,
       settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
+      ...(indexer || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
     });
     stops.push(() => api.close());
-    return { devnet, serverKey, pool, api, queues, stop };
+    return { devnet, bitcoin, serverKey, pool, api, queues, onchainSchema: indexer?.viewsSchema, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { Dashboard } from "./Dashboard";
 import { RequestPage } from "./RequestPage";
 import { SearchPage } from "./SearchPage";
 
@@ -16,14 +17,18 @@ export function App() {
   // A path such as /explorer/request/<id> (a link shared without the hash) opens the same page.
   const route = hash || location.pathname.replace(/^\/explorer/, "#");
   const [, page, argument] = /^#\/(request|search)\/(.+)$/.exec(route) ?? [];
+  const dashboard = /^#\/dashboard(\/.*)?$/.exec(route);
   return (
     <>
       <header>
         <a href="#/" class="brand">
           Crossfill explorer
         </a>
+        <a href="#/dashboard">Dashboard</a>
       </header>
-      {page === "request" ? (
+      {dashboard ? (
+        <Dashboard path={dashboard[1] ?? ""} />
+      ) : page === "request" ? (
         <RequestPage id={decodeURIComponent(argument)} />
       ) : (
         <SearchPage term={page === "search" ? decodeURIComponent(argument) : undefined} />

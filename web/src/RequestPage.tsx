@@ -5,11 +5,15 @@ import { liveClient } from "./liveClient";
 import { REQUEST, REQUEST_UPDATED } from "./queries";
 import { reasonInWords } from "./reasonInWords";
 import { StatusBadge } from "./StatusBadge";
+import { timelineEntries } from "./timelineEntries";
 import { TransactionLink } from "./TransactionLink";
 import { useChains } from "./useChains";
 import type { RequestDetail } from "./types";
 
 const FEES = ["execution", "platform", "app", "swap", "sponsored"] as const;
+
+const readRequest = (id: string) =>
+  graphqlRequest<{ request: RequestDetail | null }>(REQUEST, { id }).then((data) => data.request);
 
 /** One request, kept current by the requestUpdated subscription: no reload needed from waiting to success. */
 export function RequestPage({ id }: { id: string }) {
@@ -27,8 +31,8 @@ export function RequestPage({ id }: { id: string }) {
   useEffect(() => {
     let current = true;
     const load = () =>
-      graphqlRequest<{ request: RequestDetail | null }>(REQUEST, { id })
-        .then((data) => current && setRequest(data.request))
+      readRequest(id)
+        .then((read) => current && setRequest(read))
         .catch((failure: Error) => current && setError(failure.message));
     setRequest(undefined);
     setLiveError(undefined);
@@ -93,6 +97,15 @@ export function RequestPage({ id }: { id: string }) {
         </p>
       )}
 
+      {request.supersededByRequestId && (
+        <p class="superseded">
+          This quote was regenerated for the same deposit address: the payment is followed by{" "}
+          <a class="hash" href={`#/request/${request.supersededByRequestId}`}>
+            {request.supersededByRequestId}
+          </a>
+          .
+        </p>
+      )}
       <section aria-labelledby="route-title">
         <h2 id="route-title">Route</h2>
         <dl class="route">
@@ -102,6 +115,15 @@ export function RequestPage({ id }: { id: string }) {
             {input && ` · ${input.amountFormatted} ${input.currency.symbol} ($${input.amountUsd})`}
             <div class="hash">{request.user}</div>
           </dd>
+          {request.depositAddress && (
+            <>
+              <dt>Deposit address</dt>
+              <dd>
+                {request.depositAddress.type === "strict" ? "Strict" : "Open"}
+                <div class="hash">{request.depositAddress.address}</div>
+              </dd>
+            </>
+          )}
           <dt>To</dt>
           <dd>
             {chainName(request.destinationChainId)}
@@ -120,7 +142,7 @@ export function RequestPage({ id }: { id: string }) {
               key={deposit.txHash}
               chain={chain(deposit.chainId)}
               txHash={deposit.txHash}
-              label="Deposit"
+              label={deposit.reorg ? "Deposit (gone: reorged out or replaced)" : "Deposit"}
             />
           ))}
           {request.fills.map((fill) => (
@@ -176,14 +198,22 @@ export function RequestPage({ id }: { id: string }) {
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
         <ol class="timeline">
-          {request.statusEvents.map((event) => (
-            <li key={event.id}>
-              <time dateTime={event.createdAt}>{new Date(event.createdAt).toLocaleString()}</time>{" "}
-              <StatusBadge status={event.status} />
-              {event.failReason && ` — ${reasonInWords(event.failReason)}`}
-              {event.refundFailReason && ` — refund: ${reasonInWords(event.refundFailReason)}`}
-            </li>
-          ))}
+          {timelineEntries(request.statusEvents, request.deposits).map((entry) =>
+            entry.kind === "status" ? (
+              <li key={entry.event.id}>
+                <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time>{" "}
+                <StatusBadge status={entry.event.status} />
+                {entry.event.failReason && ` — ${reasonInWords(entry.event.failReason)}`}
+                {entry.event.refundFailReason && ` — refund: ${reasonInWords(entry.event.refundFailReason)}`}
+              </li>
+            ) : (
+              <li key={`reorg-${entry.txHash}`} class="reorg">
+                {entry.at ? <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time> : "Time unknown"}{" "}
+                <strong>Reorg:</strong> deposit <span class="hash">{entry.txHash}</span> {entry.reason}
+                {entry.blockNumber !== undefined && ` (was in block ${entry.blockNumber})`}
+              </li>
+            ),
+          )}
         </ol>
       </section>
     </main>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { graphqlRequest } from "./graphqlRequest";
 import { liveClient } from "./liveClient";
 import { CHAIN_UPDATED, EXPLORER_REQUESTS } from "./queries";
@@ -14,15 +14,23 @@ const RECENT = 10;
  */
 export function SearchPage({ term }: { term?: string }) {
   const chains = useChains();
-  const [requests, setRequests] = useState<RequestSummary[] | undefined>();
+  // What was read, and for which term: a new term never shows the previous term's list under its heading.
+  const [loaded, setLoaded] = useState<{ term?: string; requests: RequestSummary[] } | undefined>();
+  const requests = loaded && loaded.term === term ? loaded.requests : undefined;
   const [error, setError] = useState<string | undefined>();
   const [input, setInput] = useState(term ?? "");
 
   // Bumped when a chain's requests change: the list is read again.
   const [changes, setChanges] = useState(0);
 
-  useEffect(() => setInput(term ?? ""), [term]);
-  useEffect(() => setRequests(undefined), [term]);
+  // The box follows a new term (back, forward, a link), never its first render: that would wipe what a fast
+  // typist entered before the effect ran.
+  const shownTerm = useRef(term);
+  useEffect(() => {
+    if (shownTerm.current === term) return;
+    shownTerm.current = term;
+    setInput(term ?? "");
+  }, [term]);
 
   useEffect(() => {
     let current = true;
@@ -31,7 +39,7 @@ export function SearchPage({ term }: { term?: string }) {
         if (!current) return;
         if (term && explorerRequests.length === 1) location.replace(`#/request/${explorerRequests[0].id}`);
         else {
-          setRequests(explorerRequests);
+          setLoaded({ term, requests: explorerRequests });
           setError(undefined);
         }
       })
@@ -77,7 +85,7 @@ export function SearchPage({ term }: { term?: string }) {
             type="search"
             value={input}
             onInput={(event) => setInput((event.target as HTMLInputElement).value)}
-            placeholder="Request id, transaction hash or wallet"
+            placeholder="Request id, transaction hash, wallet or deposit address"
             autocomplete="off"
             spellcheck={false}
           />

@@ -1,7 +1,7 @@
 /** What a request page shows: public fields only (no referrer, nothing of an integrator). */
 const REQUEST_FIELDS = `
   id status createdAt updatedAt failReason refundFailReason user recipient
-  originChainId destinationChainId
+  originChainId destinationChainId depositAddress { address type } supersededByRequestId
   route { actual {
     origin { inputCurrency { amountFormatted amountUsd currency { symbol } } }
     destination { outputCurrency { amountFormatted amountUsd currency { symbol } } }
@@ -10,7 +10,7 @@ const REQUEST_FIELDS = `
     execution { amountFormatted usd } platform { amountFormatted usd } app { amountFormatted usd }
     swap { amountFormatted usd } sponsored { amountFormatted usd }
   } currency { symbol } }
-  deposits { txHash chainId }
+  deposits { txHash chainId reorg }
   fills { txHash chainId }
   failedTransaction { txHash }
   refunds { txHash chainId status reason amount deposited currency { symbol decimals } }

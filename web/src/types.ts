@@ -1,3 +1,5 @@
+import type { TimelineDeposit } from "./timelineEntries";
+
 /** The shapes of the query answers in queries.ts. */
 export type Chain = { id: number; displayName: string; explorerUrl: string; explorerPaths: { transaction: string } };
 
@@ -34,6 +36,10 @@ export type RequestDetail = {
   recipient: string;
   originChainId: number;
   destinationChainId: number;
+  /** Set for a deposit-address request (Bitcoin origin): where the user pays, open or strict. */
+  depositAddress: { address: string; type: string } | null;
+  /** A regenerated deposit-address request: the one that now owns the address, its fill and sweep. */
+  supersededByRequestId: string | null;
   route: {
     actual: { origin: { inputCurrency: Amount | null }; destination: { outputCurrency: Amount | null } | null };
   };
@@ -41,7 +47,7 @@ export type RequestDetail = {
     actual: Record<"execution" | "platform" | "app" | "swap" | "sponsored", FeeComponent>;
     currency: { symbol: string };
   };
-  deposits: Transaction[];
+  deposits: TimelineDeposit[];
   fills: Transaction[];
   failedTransaction: { txHash: string | null } | null;
   refunds: Refund[];

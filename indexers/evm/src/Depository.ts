@@ -1,4 +1,5 @@
 // Depository facts, one row per log; no logic beyond copying the log and its transaction's fee (see schema/onchain.ts).
+// Ponder's own live-query NOTIFY wakes the reconcile when the block commits (schema/chainFactsNotices.ts).
 import { ponder } from "ponder:registry";
 import { deposit, withdrawal } from "ponder:schema";
 

@@ -13,6 +13,7 @@ import { evmFamily } from "./evmFamily.js";
 import type { EvmSolver } from "./evmSolver.js";
 import { findRevert } from "./findRevert.js";
 import { followFill } from "./followFill.js";
+import { readReceipt, waitForReceipt } from "./waitForReceipt.js";
 import { GAS_ESTIMATES } from "./gasEstimates.js";
 import { readDepositFacts } from "./readDepositFacts.js";
 import {
@@ -82,9 +83,15 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
       return undefined;
     },
 
-    estimateFee: (operation, currency, callCount = 0) =>
+    estimateFee: (operation, currency, callCount = 0, conversion) =>
       rpc(async () => {
-        const gas = GAS[operation](currency === zeroAddress);
+        const converting = operation === "fill" ? conversion : undefined;
+        const gas =
+          converting === undefined
+            ? GAS[operation](currency === zeroAddress)
+            : converting === "wrap"
+              ? GAS_ESTIMATES.fillWrap
+              : GAS_ESTIMATES.fillUnwrap;
         const perCall = operation === "fill" ? GAS_ESTIMATES.perCall * BigInt(callCount) : 0n;
         return (gas + perCall) * (await client.gasPrice());
       }),
@@ -99,7 +106,9 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
         ]);
         return { balance, allowance };
       }),
-    depositSteps: (input) => buildDepositSteps(chain, input),
+    minimumDeposit: () => 1n,
+    minimumPayout: () => 1n,
+    depositSteps: async (input) => buildDepositSteps(chain, input),
     signOrder: (orderId) => solver.signMessage({ message: { raw: orderId as Hex } }),
     simulateFill: (order) =>
       rpc(async () => {
@@ -153,5 +162,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     broadcast: (signed) => rpc(() => broadcastTransaction(client, signed)),
     followFill: (attempt, { pool, policy, now }) =>
       rpc(() => followFill(attempt, { pool, chain: client, solver, policy, now })),
+    waitForReceipt: (txHash, options) => waitForReceipt(client, txHash, options),
+    readReceipt: (txHash) => rpc(() => readReceipt(client, txHash)),
   };
 }

@@ -1,12 +1,52 @@
 import { type Address, type Hex, encodeFunctionData, zeroAddress } from "viem";
-import { receiverAbi } from "../../../contracts/abis.js";
+import { receiverAbi, wrappedNativeAbi } from "../../../contracts/abis.js";
 import type { FillOrder } from "../adapter.js";
 import type { SolverCall } from "./solverTransaction.js";
 
+type ReceiverCall = { to: Address; value: bigint; data: Hex };
+
+/**
+ * What the Receiver is asked to pay and run. A wrap sends the ether in and has the Receiver `deposit` it into WETH
+ * and transfer the new tokens to the recipient; an unwrap pulls the solver's WETH, `withdraw`s it, and the Receiver
+ * forwards the ether that came back. Either way the WETH supply moves by the amount, as a real wrap does.
+ */
+function receiverFill(order: FillOrder): { currency: Address; calls: ReceiverCall[] } {
+  const calls = order.calls.map((call) => ({ to: call.to as Address, value: call.value, data: call.data as Hex }));
+  const { conversion } = order;
+  if (!conversion) return { currency: order.currency as Address, calls };
+  const weth = conversion.wrappedNative as Address;
+  if (conversion.kind === "wrap") {
+    return {
+      currency: zeroAddress,
+      calls: [
+        { to: weth, value: order.amount, data: encodeFunctionData({ abi: wrappedNativeAbi, functionName: "deposit" }) },
+        {
+          to: weth,
+          value: 0n,
+          data: encodeFunctionData({
+            abi: wrappedNativeAbi,
+            functionName: "transfer",
+            args: [order.recipient as Address, order.amount],
+          }),
+        },
+      ],
+    };
+  }
+  return {
+    currency: weth,
+    calls: [
+      {
+        to: weth,
+        value: 0n,
+        data: encodeFunctionData({ abi: wrappedNativeAbi, functionName: "withdraw", args: [order.amount] }),
+      },
+    ],
+  };
+}
+
 /** The Receiver's fill of one order: the output to the recipient, then the order's calls, in one transaction. */
 export function encodeFillCall(receiver: string, order: FillOrder): SolverCall {
-  const currency = order.currency as Address;
-  const calls = order.calls.map((call) => ({ to: call.to as Address, value: call.value, data: call.data as Hex }));
+  const { currency, calls } = receiverFill(order);
   return {
     to: receiver as Address,
     data: encodeFunctionData({

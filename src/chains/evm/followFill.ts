@@ -32,6 +32,8 @@ export async function followFill(
 ): Promise<FillOutcome> {
   const { chain } = deps;
   const client = chain.publicClient;
+  const { nonce } = attempt;
+  if (nonce === null) throw new Error(`fill of ${attempt.requestId} has no nonce: it is no EVM transaction`);
   const receiptOf = (hash: string) => client.getTransactionReceipt({ hash: hash as Hex }).catch(() => undefined);
   for (const hash of [attempt.txHash, ...[...attempt.previousTxHashes].reverse()]) {
     const receipt = await receiptOf(hash);
@@ -65,7 +67,7 @@ export async function followFill(
     return { state: "cancelled", nonceSpentBy: attempt.cancelTxHash, neverAccepted };
   const mined = await client.getTransactionCount({ address: deps.solver.address, blockTag: "latest" });
   // Spent by none of ours (a transaction sent with the solver key outside Crossfill): the fill can never land.
-  if (mined > attempt.nonce) return { state: "cancelled", nonceSpentBy: "unknown", neverAccepted };
+  if (mined > nonce) return { state: "cancelled", nonceSpentBy: "unknown", neverAccepted };
 
   let refused = neverAccepted;
   const age = (deps.now ?? Date.now()) - attempt.sentAt.getTime();
@@ -120,7 +122,7 @@ export async function followFill(
   const rawTx = await wallet.signTransaction({
     type: "eip1559",
     chainId: chain.chain.id,
-    nonce: attempt.nonce,
+    nonce,
     to: deps.solver.address,
     value: 0n,
     data: "0x",

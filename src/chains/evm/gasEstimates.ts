@@ -5,6 +5,9 @@ export const GAS_ESTIMATES = {
   depositErc20: 75_000n,
   fillNative: 70_000n,
   fillErc20: 90_000n,
+  // A Receiver fill that wraps (WETH deposit + transfer, ~92k measured) or unwraps (withdraw + ether out, ~112k).
+  fillWrap: 100_000n,
+  fillUnwrap: 120_000n,
   perCall: 150_000n,
   withdrawNative: 45_000n,
   withdrawErc20: 65_000n,

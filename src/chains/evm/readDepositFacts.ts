@@ -21,18 +21,19 @@ export async function readDepositFacts(chain: EvmChainClient, txHash: Hex): Prom
   );
   if (logs.length === 0) return [];
   const block = await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+  // In lower case, as Ponder records hashes and addresses: the two sources must agree on one deposit.
   return logs.map((log) => ({
     chainId: chain.chain.id,
-    txHash: receipt.transactionHash,
+    txHash: receipt.transactionHash.toLowerCase(),
     logIndex: log.logIndex,
-    orderId: log.args.orderId,
-    depositor: log.args.depositor,
-    currency: log.args.currency,
+    orderId: log.args.orderId.toLowerCase(),
+    depositor: log.args.depositor.toLowerCase(),
+    currency: log.args.currency.toLowerCase(),
     amount: log.args.amount,
     blockNumber: receipt.blockNumber,
-    blockHash: receipt.blockHash,
+    blockHash: receipt.blockHash.toLowerCase(),
     timestamp: block.timestamp,
-    txFrom: receipt.from,
+    txFrom: receipt.from.toLowerCase(),
     // The same product the indexer records, so the two sources agree on one deposit.
     txFee: receipt.gasUsed * receipt.effectiveGasPrice,
   }));

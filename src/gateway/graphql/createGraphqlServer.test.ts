@@ -4,6 +4,7 @@ import { zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../schema/migrate.js";
+import { markDepositReorged } from "../../../schema/chainFacts.js";
 import { queueRefund } from "../../../schema/refunds.js";
 import { listRequestViews } from "../../../schema/requestsQuery.js";
 import { transitionRequest } from "../../../schema/transitionRequest.js";
@@ -143,6 +144,39 @@ describe("GraphQL over HTTP", () => {
     ]);
     expect(singleQueries).toBe(4);
     expect(queries).toBe(4);
+  });
+
+  it("shows, with no key, a deposit reorged out and the failure it caused, with the reorg's context", async () => {
+    const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC });
+    const deposit = { chainId: 31338, txHash: hash(), logIndex: 0, blockHash: hash() };
+    await pool.query(
+      `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash)
+       VALUES (31338, $1, 0, $2, $3, $4, 1000, 7, 1700000000, $5)`,
+      [deposit.txHash, request.id, request.user, zeroAddress, deposit.blockHash],
+    );
+    const reorg = { reason: "deposit transaction not found", failReason: "DEPOSIT_REORGED", blockNumber: 7 };
+    await withTransaction(pool, async (client) => {
+      await transitionRequest(client, { requestId: request.id, to: "pending" });
+      await markDepositReorged(client, deposit, reorg);
+      await transitionRequest(client, {
+        requestId: request.id,
+        from: ["pending"],
+        to: "failure",
+        failReason: "DEPOSIT_REORGED",
+        details: reorg,
+      });
+    });
+    const { body } = await gql(
+      `query ($id: String!) { request(id: $id) { deposits { txHash reorg } statusEvents { status failReason details } } }`,
+      { id: request.id },
+    );
+    expect(body.errors).toBeUndefined();
+    expect(body.data.request.deposits).toEqual([{ txHash: deposit.txHash, reorg }]);
+    expect(body.data.request.statusEvents.at(-1)).toEqual({
+      status: "failure",
+      failReason: "DEPOSIT_REORGED",
+      details: reorg,
+    });
   });
 
   it("answers a failed request's failed transaction and refunds, the refunds of many requests in one query", async () => {

@@ -150,6 +150,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     quoteEngine: options.quoteEngine,
     statusUpdates: options.statusUpdates,
     cursorSecret: options.cursorSecret,
+    serverKey: options.serverKey,
     webhookPolicy: options.webhookPolicy,
     keyRecheckMs: options.keyRecheckMs,
   };

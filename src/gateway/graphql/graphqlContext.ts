@@ -15,6 +15,8 @@ export type GraphqlContext = {
   statusUpdates: StatusFanout;
   /** Signs the `requests` connection's cursors. */
   cursorSecret: Buffer;
+  /** API_KEY_ENCRYPTION_KEY: seals the keys createApiKey makes (their webhooks are signed with them). */
+  serverKey: Buffer;
   /** How often a subscription to the caller key's requests checks that the key is still active (default 30 s). */
   keyRecheckMs?: number;
   /** Which webhook URLs setWebhook accepts (production: public https only). */

@@ -301,4 +301,86 @@ describe("requestUpdated over graphql-ws", () => {
       await new Promise((resolve) => recheckServer.close(resolve));
     }
   });
+
+  it("streams the changes of every key of the caller's integrator (revoked keys included) and none of another's", async () => {
+    const serverKey = Buffer.alloc(32, 7);
+    const [watcher, colleague, retired, stranger] = await Promise.all(
+      [
+        { name: "watcher", integrator: "initech" },
+        { name: "colleague", integrator: "initech" },
+        { name: "retired", integrator: "initech" },
+        { name: "stranger", integrator: "umbrella" },
+      ].map((options) => createApiKey(pool, serverKey, options)),
+    );
+    await revokeApiKey(pool, retired.id);
+    const subscribe = (key: string) => {
+      const client = createClient({
+        url,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        connectionParams: { apiKey: key },
+      });
+      const seen: Array<{ status: string; request: { id: string; referrer: string | null } }> = [];
+      client.subscribe<any>(
+        { query: "subscription { requestUpdated(myIntegrator: true) { status request { id referrer } } }" },
+        { next: ({ data }) => seen.push(data.requestUpdated), error: () => undefined, complete: () => undefined },
+      );
+      return { client, seen };
+    };
+    const initech = subscribe(watcher.key);
+    const umbrella = subscribe(stranger.key);
+    try {
+      const ours = await insertTestRequest(pool, { apiKeyId: colleague.id, referrer: "initech-app" });
+      const old = await insertTestRequest(pool, { apiKeyId: retired.id });
+      const theirs = await insertTestRequest(pool, { apiKeyId: stranger.id, referrer: "umbrella-app" });
+      const keyless = await insertTestRequest(pool);
+      // published until both subscriptions, registered asynchronously, have their integrator's first request
+      await expect
+        .poll(
+          async () => {
+            for (const request of [ours, theirs]) await publishLatest(request.id);
+            return initech.seen.length > 0 && umbrella.seen.length > 0;
+          },
+          { timeout: 5_000, interval: 50 },
+        )
+        .toBe(true);
+      for (const request of [old, keyless]) await publishLatest(request.id);
+      await withTransaction(pool, (db) => transitionRequest(db, { requestId: ours.id, to: "pending" }));
+      await publishLatest(ours.id);
+      await expect.poll(() => initech.seen.some((update) => update.status === "pending")).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const ids = (seen: typeof initech.seen) => new Set(seen.map((update) => update.request.id));
+      expect(ids(initech.seen)).toEqual(new Set([ours.id, old.id]));
+      expect(ids(umbrella.seen)).toEqual(new Set([theirs.id]));
+      // Its own requests' referrer, as the integrator sees it everywhere.
+      expect(initech.seen.find((update) => update.request.id === ours.id)!.request.referrer).toBe("initech-app");
+      expect(umbrella.seen[0].request.referrer).toBe("umbrella-app");
+    } finally {
+      await Promise.all([initech.client.dispose(), umbrella.client.dispose()]);
+    }
+  });
+
+  it("refuses myIntegrator without a key, and with another selector", async () => {
+    const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0 });
+    // A refused subscription answers one result with errors (or an `error` message): its first error either way.
+    const errorOf = (query: string) =>
+      new Promise<any>((resolve) =>
+        client.subscribe<any>(
+          { query },
+          {
+            next: (result) => resolve(result.errors?.[0]),
+            error: (errors) => resolve((errors as any[])[0]),
+            complete: () => resolve(undefined),
+          },
+        ),
+      );
+    try {
+      const anonymous = await errorOf("subscription { requestUpdated(myIntegrator: true) { eventId } }");
+      expect(anonymous.extensions.code).toBe("UNAUTHORIZED");
+      const both = await errorOf("subscription { requestUpdated(myIntegrator: true, chainId: 1) { eventId } }");
+      expect(both.extensions.code).toBe("INVALID_INPUT");
+    } finally {
+      await client.dispose();
+    }
+  });
 });

@@ -1,6 +1,8 @@
 import { lexicographicSortSchema } from "graphql";
 import { builder } from "./builder.js";
 import "./types/amount.js";
+import "./types/apiKey.js";
+import "./types/appFees.js";
 import "./types/chain.js";
 import "./types/currency.js";
 import "./types/deposit.js";

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../schema/migrate.js";
-import { createWebhookDeliveries } from "../../../schema/webhookDeliveries.js";
 import { createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
+import { insertTestDelivery } from "../../../test/support/insertTestDelivery.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../../../test/support/testDatabase.js";
 import { createApiKey } from "../../apiKeys/createApiKey.js";
@@ -93,6 +93,11 @@ describe("GraphQL webhooks: setWebhook, webhookDeliveries, replayWebhookDelivery
     });
     const read = await gql(devnet, "{ webhook { url enabled } }", {}, key.key);
     expect(read.body.data.webhook).toEqual({ url: "http://127.0.0.1:8080/hook", enabled: true });
+    // Headers omitted: the set is kept (its values cannot be read back to send again); given: replaced.
+    const disabled = await gql(devnet, SET, { url: "http://127.0.0.1:8081/hook", enabled: false }, key.key);
+    expect(disabled.body.data.setWebhook).toMatchObject({ enabled: false, headerNames: ["Authorization"] });
+    const cleared = await gql(devnet, SET, { url: "http://127.0.0.1:8080/hook", headers: [] }, key.key);
+    expect(cleared.body.data.setWebhook).toMatchObject({ enabled: true, headerNames: [] });
     const anonymous = await gql(devnet, SET, { url: "http://127.0.0.1:8080/hook" }, undefined);
     expect(anonymous.body.errors?.[0].extensions.code).toBe("UNAUTHORIZED");
   });
@@ -104,21 +109,11 @@ describe("GraphQL webhooks: setWebhook, webhookDeliveries, replayWebhookDelivery
     const request = await insertTestRequest(pool, { apiKeyId: key.id });
     // Three deliveries of one event id each (the log does not care which event they carry).
     for (let i = 0; i < 3; i++) {
-      const event = (
-        await pool.query<{ id: string }>(
-          "INSERT INTO crossfill.status_events (request_id, to_status) VALUES ($1, 'pending') RETURNING id::text",
-          [request.id],
-        )
-      ).rows[0];
-      await createWebhookDeliveries(pool, [
-        {
-          apiKeyId: key.id,
-          statusEventId: event.id,
-          requestId: request.id,
-          eventId: `evt_${event.id}`,
-          body: '{"event":"request.status.updated"}',
-        },
-      ]);
+      await insertTestDelivery(pool, {
+        apiKeyId: key.id,
+        requestId: request.id,
+        body: '{"event":"request.status.updated"}',
+      });
     }
     await pool.query(
       "UPDATE crossfill.webhook_deliveries SET state = 'failed', attempts = 11, last_status_code = 500 WHERE id = (SELECT min(id) FROM crossfill.webhook_deliveries WHERE api_key_id = $1)",

@@ -45,6 +45,15 @@ describe("OpenAPI document", () => {
       "txHash",
       "chainId",
     ]);
+    const claim = document.paths["/app-fees/{wallet}/claim/execute"].post;
+    expect(claim.parameters!.map((p) => [p.name, p.in])).toEqual([
+      ["wallet", "path"],
+      ["signature", "query"],
+    ]);
+    expect(claim.requestBody.content["application/json"].schema.required).toEqual(
+      expect.arrayContaining(["id", "wallet", "chainId", "currency", "recipient", "amount", "deadline"]),
+    );
+    expect(document.paths["/app-fees/{wallet}/balances"].get).toBeDefined();
     const authorize = document.paths["/authorize"].post;
     expect(authorize.parameters).toEqual([expect.objectContaining({ name: "signature", in: "query", required: true })]);
     const authorizeBody = authorize.requestBody.content["application/json"].schema;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { quoteRequestSchema } from "../../quote/quoteRequestSchema.js";
 import { quoteDataQuerySchema, v2QuerySchema, v3QuerySchema } from "./requestsQuerySchemas.js";
 import { authorizeBody, authorizeQuery } from "./authorizeRoutes.js";
+import { claimBody, claimExecuteBody, signatureQuery } from "./appFeeRoutes.js";
 import { indexBody } from "./transactionRoutes.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -42,6 +43,13 @@ const AUTH_ERRORS = {
   "403": errorResponse("not owned by your integrator"),
 };
 const anyObject = { type: "object", additionalProperties: true };
+const WALLET = {
+  name: "wallet",
+  in: "path",
+  required: true,
+  schema: { type: "string" },
+  description: "An EVM address",
+};
 
 /** The OpenAPI 3.1 document of the REST surface, generated from the zod schemas the routes validate with. */
 export function openapiDocument(serverUrl?: string): JsonSchema {
@@ -82,12 +90,15 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
       },
       "/price": {
         post: {
-          summary: "Price only: the quote's fees and details; nothing stored",
+          summary: "Price only: the quote's fees, fee sponsorship and details; nothing stored",
           requestBody: quoteBody,
           responses: {
             "200": {
-              description: "{fees, details}",
-              content: json({ type: "object", properties: { fees: anyObject, details: anyObject } }),
+              description: "{fees, feeSponsorship, details}",
+              content: json({
+                type: "object",
+                properties: { fees: anyObject, feeSponsorship: anyObject, details: anyObject },
+              }),
             },
             ...ERRORS,
           },
@@ -156,6 +167,42 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
             "404": errorResponse("unknown request"),
             ...ERRORS,
             ...AUTH_ERRORS,
+          },
+        },
+      },
+      "/app-fees/{wallet}/balances": {
+        get: {
+          summary: "App fees the wallet earned and has not claimed (docs/API.md, App fees)",
+          parameters: [WALLET],
+          responses: {
+            "200": { description: "{balances: [Amount], totalBalanceUsd, …}", content: json(anyObject) },
+            ...ERRORS,
+          },
+        },
+      },
+      "/app-fees/{wallet}/claims": {
+        get: {
+          summary: "The wallet's claims, newest first: queued, sent, paid",
+          parameters: [WALLET],
+          responses: { "200": { description: "{claims: […]}", content: json(anyObject) }, ...ERRORS },
+        },
+      },
+      "/app-fees/{wallet}/claim": {
+        post: {
+          summary: "A claim of app fees: one EIP-712 signature step, signed by the wallet",
+          parameters: [WALLET],
+          requestBody: { required: true, content: json(inputSchema(claimBody)) },
+          responses: { "200": { description: "{steps: [claim step]}", content: json(anyObject) }, ...ERRORS },
+        },
+      },
+      "/app-fees/{wallet}/claim/execute": {
+        post: {
+          summary: "The claim step's post: accepts the wallet's signed claim once; the worker pays it out",
+          parameters: [WALLET, ...queryParameters(signatureQuery)],
+          requestBody: { required: true, content: json(inputSchema(claimExecuteBody)) },
+          responses: {
+            "200": { description: "{message, claimId, status, txHash}", content: json(anyObject) },
+            ...ERRORS,
           },
         },
       },

@@ -8,13 +8,22 @@ import type { RateLimitDeps } from "../http/hitRateLimits.js";
 import { rateLimit } from "../http/rateLimit.js";
 import type { RouteLimit } from "../http/routeLimits.js";
 
-/** POST /price: a quote's fees and details without an order; an API key is optional and only raises the rate limit. */
+/**
+ * POST /price: a quote's fees, sponsorship and details without an order; an API key is optional: it raises the rate
+ * limit, and names the sponsor of `subsidizeFees` as on a quote.
+ */
 export function priceRoutes(
   deps: RateLimitDeps & { pool: pg.Pool; quoteEngine: QuoteEngineDeps; limit: RouteLimit },
 ): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.post("/price", apiKeyAuth(deps.pool, { required: false }), rateLimit(deps, deps.limit), async (c) =>
-    c.json(await createPrice(deps.quoteEngine, await jsonBody(c.req.raw))),
-  );
+  app.post("/price", apiKeyAuth(deps.pool, { required: false }), rateLimit(deps, deps.limit), async (c) => {
+    const key = c.get("apiKey");
+    return c.json(
+      await createPrice(deps.quoteEngine, await jsonBody(c.req.raw), {
+        apiKeyId: key?.id,
+        integrator: key?.integrator,
+      }),
+    );
+  });
   return app;
 }

@@ -10,7 +10,12 @@ export function quoteRoutes(deps: { quoteEngine: QuoteEngineDeps; pool: pg.Pool 
   for (const path of ["/quote", "/quote/v2"]) {
     app.post(path, async (c) => {
       const key = await authenticate(deps.pool, c.req.header("x-api-key"));
-      return c.json(await createQuote(deps.quoteEngine, await jsonBody(c.req.raw), { apiKeyId: key?.id }));
+      return c.json(
+        await createQuote(deps.quoteEngine, await jsonBody(c.req.raw), {
+          apiKeyId: key?.id,
+          integrator: key?.integrator,
+        }),
+      );
     });
   }
   return app;

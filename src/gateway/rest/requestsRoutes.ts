@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type pg from "pg";
-import { countRequests, listRequestViews } from "../../../schema/requestsQuery.js";
+import { countRequests } from "../../../schema/countRequests.js";
+import { listRequestViews } from "../../../schema/requestsQuery.js";
 import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
 import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
 import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../../test/support/testBitcoinChain.js";
 import { BITCOIN_NATIVE_CURRENCY } from "../../chains/bitcoin/bitcoinFamily.js";
+import { evmChainConfigSchema } from "../../chains/chainConfig.js";
 import { toChainRecord } from "./toChainRecord.js";
 
 const BTC = BITCOIN_NATIVE_CURRENCY;
@@ -26,10 +27,42 @@ describe("toChainRecord", () => {
       erc20Currencies: [],
       featuredTokens: [{ address: BTC, metadata: { isNative: true } }],
       solverAddresses: [],
+      wrappedNativeCurrency: null,
       protocol: { v2: { chainId: "bitcoin-regtest", depository: REGTEST_ADDRESS } },
     });
     expect(new Set(Object.values(record.contracts).filter((value) => typeof value === "string"))).toEqual(
       new Set([BTC]),
     );
+  });
+
+  it("names an EVM chain's wrapped native currency (its wrapsNative entry), and none when no entry is marked", () => {
+    const weth = {
+      symbol: "WETH",
+      name: "Wrapped Ether",
+      address: "0x00000000000000000000000000000000000000E1",
+      decimals: 18,
+    };
+    const chain = evmChainConfigSchema.parse({
+      vmType: "evm",
+      id: 31338,
+      name: "devnet-a",
+      rpcUrl: "http://127.0.0.1:1",
+      depository: "0x0000000000000000000000000000000000000001",
+      receiver: "0x0000000000000000000000000000000000000002",
+      currencies: [{ symbol: "USDC", address: "0x00000000000000000000000000000000000000c1", decimals: 6 }, weth],
+    });
+    expect(toChainRecord(chain, undefined, open).wrappedNativeCurrency).toBeNull();
+    const marked = {
+      ...chain,
+      currencies: chain.currencies.map((c) => (c.symbol === "WETH" ? { ...c, wrapsNative: true } : c)),
+    };
+    expect(toChainRecord(marked, undefined, open).wrappedNativeCurrency).toEqual({
+      id: "weth",
+      symbol: "WETH",
+      name: "Wrapped Ether",
+      address: weth.address,
+      decimals: 18,
+      supportsBridging: true,
+    });
   });
 });

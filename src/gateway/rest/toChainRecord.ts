@@ -24,6 +24,8 @@ export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefi
     depositFee: 0,
     surgeEnabled: false,
   }));
+  // The spec's record has no field for it; Wraps and Unwraps convert through this one (WETH9), so clients see which.
+  const wrapped = erc20Currencies.find((_, index) => chain.vmType === "evm" && chain.currencies[index].wrapsNative);
   const native = {
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
@@ -56,6 +58,16 @@ export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefi
     partialDisableLimit: availability.partialDisableLimitUsd === null ? 0 : Number(availability.partialDisableLimitUsd),
     blockProductionLagging: availability.blockProductionLagging,
     currency: native,
+    wrappedNativeCurrency: wrapped
+      ? {
+          id: wrapped.id,
+          symbol: wrapped.symbol,
+          name: wrapped.name,
+          address: wrapped.address,
+          decimals: wrapped.decimals,
+          supportsBridging: wrapped.supportsBridging,
+        }
+      : null,
     withdrawalFee: 0,
     depositFee: 0,
     surgeEnabled: false,

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type pg from "pg";
 import { z } from "zod";
-import { insertDepositFact } from "../../../schema/chainFacts.js";
+import { insertManualDepositFacts } from "../../../schema/chainFacts.js";
 import type { ChainAdapters } from "../../chains/chainAdapters.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { anyTransactionHash } from "../../chains/vmFamilies.js";
@@ -29,8 +29,9 @@ export const indexBody = z.object({
 });
 
 /**
- * POST /transactions/index: records the deposits of a mined transaction the indexer has not seen yet, from
- * its receipt, as chain facts (the reconcile tick applies them like the indexer's own).
+ * POST /transactions/index: records the deposits of a mined transaction the indexer has not seen yet, as the chain's
+ * adapter reads them (EVM: its receipt; Bitcoin: Esplora, 404 until it is in a block), as chain facts (the reconcile
+ * tick applies them like the indexer's own; a mempool sighting of the same deposit gives way to it).
  */
 export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry; adapters: ChainAdapters }): Hono {
   return new Hono().post("/transactions/index", async (c) => {
@@ -38,7 +39,6 @@ export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry
     const chain = deps.registry.chain(body.chainId);
     if (!chain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${body.chainId} is not supported`);
     const adapter = deps.adapters.find(chain.id);
-    // Bitcoin's deposits are read by its poller; reading one transaction by hand comes with its adapter.
     if (!adapter)
       throw new InvalidInputError(
         "UNSUPPORTED_CHAIN",
@@ -48,8 +48,7 @@ export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry
     if (txHash === undefined)
       throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
     const facts = await adapter.readDepositFacts(txHash);
-    let recorded = 0;
-    for (const fact of facts) if (await insertDepositFact(deps.pool, fact, "manual")) recorded += 1;
+    const recorded = await insertManualDepositFacts(deps.pool, facts);
     return c.json({
       message: facts.length ? "Transaction indexed" : "Transaction has no deposit",
       deposits: facts.length,

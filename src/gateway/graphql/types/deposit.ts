@@ -24,5 +24,13 @@ export const DepositRef = builder.objectRef<RequestDeposit>("Deposit").implement
       description: "What the transaction paid for gas, wei (gasUsed × effectiveGasPrice); null when not recorded.",
       resolve: (deposit) => deposit.txFee?.toString() ?? null,
     }),
+    reorg: t.field({
+      type: "JSON",
+      nullable: true,
+      description:
+        "Set when the deposit is gone (reorged out, or replaced before it was mined): why, when it was found and " +
+        "where it had been — the context the status endpoint shows as the deposit's `metadata.reorg`. Null while it stands.",
+      resolve: (deposit) => deposit.reorg,
+    }),
   }),
 });

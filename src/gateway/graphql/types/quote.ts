@@ -28,7 +28,8 @@ const StepItemRef = builder.objectRef<StepItem>("StepItem").implement({
     status: t.exposeString("status"),
     data: t.field({
       type: "JSON",
-      description: "The transaction (from, to, data, value, chainId, …) or signature to perform.",
+      description:
+        "The transaction (EVM: from, to, data, value, chainId, …; Bitcoin: psbt, hex) or signature to perform.",
       resolve: (item) => item.data,
     }),
     check: t.field({ type: StepCheckRef, nullable: true, resolve: (item) => item.check ?? null }),
@@ -173,6 +174,14 @@ const CallInput = builder.inputType("CallInput", {
   }),
 });
 
+const AppFeeInput = builder.inputType("AppFeeInput", {
+  description: "An integrator's fee taken from the input (docs/API.md, App fees).",
+  fields: (t) => ({
+    recipient: t.string({ required: true, description: "An EVM address; it claims the fee by signature." }),
+    fee: t.string({ required: true, description: "Basis points, 1-10000." }),
+  }),
+});
+
 const CreateQuoteInput = builder.inputType("CreateQuoteInput", {
   description: "The fields of POST /quote/v2; amounts are decimal strings in the smallest unit.",
   fields: (t) => ({
@@ -189,6 +198,11 @@ const CreateQuoteInput = builder.inputType("CreateQuoteInput", {
     referrer: t.string(),
     includeProtocolData: t.boolean(),
     txs: t.field({ type: [CallInput] }),
+    appFees: t.field({ type: [AppFeeInput] }),
+    subsidizeFees: t.boolean({ description: "The key's integrator sponsors the fees (needs an x-api-key)." }),
+    sponsoredFeeComponents: t.stringList({ description: "execution, swap, relay, app, rent." }),
+    maxSubsidizationAmount: t.string({ description: "USD micro-units." }),
+    subsidizationBps: t.int({ description: "0-10000; swaps only." }),
   }),
 });
 
@@ -197,7 +211,10 @@ function toQuoteBody(input: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (value === null || value === undefined) continue;
-    body[key] = key === "txs" ? (value as Array<Record<string, unknown>>).map((call) => toQuoteBody(call)) : value;
+    body[key] =
+      key === "txs" || key === "appFees"
+        ? (value as Array<Record<string, unknown>>).map((entry) => toQuoteBody(entry))
+        : value;
   }
   return body;
 }
@@ -212,6 +229,7 @@ builder.mutationFields((t) => ({
       const key = await context.apiKey();
       return createQuote(context.quoteEngine as QuoteEngineDeps, toQuoteBody(input as Record<string, unknown>), {
         apiKeyId: key?.id,
+        integrator: key?.integrator,
       });
     },
   }),

@@ -76,6 +76,21 @@ const fromRecord =
   async (request: { id: string }, _args: unknown, context: GraphqlContext): Promise<T> =>
     pick(await recordOf(request.id, context));
 
+type DepositAddressShape = NonNullable<RecordV3["depositAddress"]>;
+
+const DepositAddressRef = builder.objectRef<DepositAddressShape>("DepositAddress").implement({
+  description: "The address a deposit-address request is paid to (Bitcoin origin), as GET /requests/v3 depositAddress.",
+  fields: (t) => ({
+    address: t.exposeString("address"),
+    type: t.exposeString("type", { description: "open or strict." }),
+    depositor: t.exposeString("depositor", { nullable: true, description: "Who paid it; null until seen." }),
+    depositTxHash: t.exposeString("depositTxHash", {
+      nullable: true,
+      description: "The origin-chain hash of the transfer into the address; null until seen.",
+    }),
+  }),
+});
+
 /** A request, loaded in batches: every Request in one operation costs one query, whatever the nesting. */
 export const RequestRef = builder.loadableObject("Request", {
   description: "A quoted intent and what happened to it.",
@@ -158,6 +173,11 @@ export const RequestRef = builder.loadableObject("Request", {
       description: "As GET /requests/v3: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
       resolve: fromRecord((record) => record.features),
     }),
+    depositAddress: t.field({
+      type: DepositAddressRef,
+      nullable: true,
+      resolve: fromRecord((record) => record.depositAddress),
+    }),
     supersededByRequestId: t.string({
       nullable: true,
       description: "For a regenerated deposit-address request, the requestId that owns the sweep and fill.",
@@ -239,17 +259,32 @@ builder.subscriptionFields((t) => ({
   requestUpdated: t.field({
     type: RequestUpdateRef,
     description:
-      "Every later status change of one request (id), of a wallet's requests as user or recipient (wallet), of a chain's (chainId), or of every request quoted with the caller's API key (myKey: true). Give exactly one.",
-    args: { id: t.arg.string(), wallet: t.arg.string(), chainId: t.arg.int(), myKey: t.arg.boolean() },
+      "Every later status change of one request (id), of a wallet's requests as user or recipient (wallet), of a chain's (chainId), of every request quoted with the caller's API key (myKey: true), or with any key of the caller's integrator, revoked ones included (myIntegrator: true; new requests arrive as their `waiting`). Give exactly one.",
+    args: {
+      id: t.arg.string(),
+      wallet: t.arg.string(),
+      chainId: t.arg.int(),
+      myKey: t.arg.boolean(),
+      myIntegrator: t.arg.boolean(),
+    },
     subscribe: async (_, args, context) => {
-      const given = [args.id, args.wallet, args.chainId, args.myKey || undefined].filter(
-        (value) => value !== null && value !== undefined,
-      );
+      const given = [
+        args.id,
+        args.wallet,
+        args.chainId,
+        args.myKey || undefined,
+        args.myIntegrator || undefined,
+      ].filter((value) => value !== null && value !== undefined);
       if (given.length !== 1)
-        throw new InvalidInputError("INVALID_INPUT", "give exactly one of id, wallet, chainId, myKey: true");
-      if (args.myKey) {
+        throw new InvalidInputError(
+          "INVALID_INPUT",
+          "give exactly one of id, wallet, chainId, myKey: true, myIntegrator: true",
+        );
+      if (args.myKey || args.myIntegrator) {
         const key = await requireApiKey(context);
-        return statusUpdateStream(context.statusUpdates, statusUpdateKey.apiKey(key.id), {
+        // The caller's key decides the scope; the stream ends once that key is revoked.
+        const scope = args.myKey ? statusUpdateKey.apiKey(key.id) : statusUpdateKey.integrator(key.integrator);
+        return statusUpdateStream(context.statusUpdates, scope, {
           stillAllowed: () => isApiKeyActive(context.db, key.id),
           recheckMs: context.keyRecheckMs ?? 30_000,
         });

@@ -13,7 +13,7 @@ const AppFeeRef = builder.objectRef<AppFee>("AppFee").implement({
     amountFormatted: t.exposeString("amountFormatted"),
     amountUsd: t.string({
       nullable: true,
-      description: "Only for the actual (paid) fees.",
+      description: "USD at the quote's price; the actual fees' scaled with what was earned.",
       resolve: (fee) => fee.amountUsd ?? null,
     }),
   }),

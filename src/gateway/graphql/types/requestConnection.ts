@@ -1,4 +1,5 @@
-import { countRequests, listRequestViews } from "../../../../schema/requestsQuery.js";
+import { countRequests } from "../../../../schema/countRequests.js";
+import { listRequestViews } from "../../../../schema/requestsQuery.js";
 import { InvalidInputError } from "../../../domain/errors.js";
 import { authorizeRequestFilter } from "../../../requests/authorizeRequestFilter.js";
 import { decodeCursor, encodeCursor } from "../../../requests/continuationCursor.js";
@@ -63,7 +64,11 @@ builder.queryFields((t) => ({
         throw new InvalidInputError("INVALID_INPUT", `first: 1 to ${PAGE.max}`);
       const sortBy = args.sortBy ?? "createdAt";
       const sort = { sortBy, sortDirection: args.sortDirection ?? (sortBy === "amountUsd" ? "asc" : "desc") } as const;
-      const filter = await authorizeRequestFilter(context.db, toRequestFilter(args.filter as never), caller.integrator);
+      const filter = await authorizeRequestFilter(
+        context.db,
+        toRequestFilter(args.filter as never, caller.integrator),
+        caller.integrator,
+      );
       const after = args.after ? decodeCursor(context.cursorSecret, sort, args.after) : undefined;
       const [views, total] = await Promise.all([
         listRequestViews(context.db, { filter, ...sort, limit: limit + 1, after }),

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../../domain/errors.js";
+import { InvalidInputError, UnauthorizedError } from "../../../domain/errors.js";
 import { fieldValue } from "../../rest/fieldValues.js";
 import { parseRequestsV3Query } from "../../rest/parseRequestsQuery.js";
 import {
@@ -63,6 +63,7 @@ type FilterInput = Group & {
   createdFrom?: Date | null;
   createdTo?: Date | null;
   features?: string[] | null;
+  myIntegrator?: boolean | null;
 } & { [K in (typeof BLOCK_AND_USD_RANGES)[number]]?: string | null } & {
   [K in (typeof SECONDS_RANGES)[number]]?: number | null;
 };
@@ -133,6 +134,10 @@ export const RequestFilterInput = builder.inputType("RequestFilterInput", {
         description:
           "Requests having every one of these: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
       }),
+      myIntegrator: t.boolean({
+        description:
+          "true: only requests quoted with any API key of the caller's integrator, revoked keys included (the dashboard's scope, for any number of keys; `apiKey` takes at most 50). Like a top-level apiKey, it allows a referrer filter.",
+      }),
     }) as never,
 });
 
@@ -186,10 +191,17 @@ function rangesOf(
   }
 }
 
-/** The typed GraphQL filter → the listing module's RequestFilter, every value validated as REST validates it. */
-export function toRequestFilter(input: FilterInput | null | undefined): RequestFilter {
+/**
+ * The typed GraphQL filter → the listing module's RequestFilter, every value validated as REST validates it;
+ * `myIntegrator` becomes the caller's integrator (the caller's key decides it, never the input).
+ */
+export function toRequestFilter(input: FilterInput | null | undefined, callerIntegrator?: string): RequestFilter {
   const filter = emptyFilter();
   if (!input) return filter;
+  if (input.myIntegrator) {
+    if (callerIntegrator === undefined) throw new UnauthorizedError("filter.myIntegrator: an API key is required");
+    filter.integrator = callerIntegrator;
+  }
   filter.conditions = [
     ...conditionsOf(input, false, "filter"),
     ...conditionsOf(input.not, true, "filter.not"),

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../../schema/migrate.js";
+import { fetchGraphql } from "../../../../test/support/fetchGraphql.js";
 import { createTestGraphqlServer } from "../../../../test/support/createTestGraphqlServer.js";
 import { insertStatsRequest } from "../../../../test/support/insertStatsRequest.js";
 import { createTestDatabase } from "../../../../test/support/testDatabase.js";
@@ -76,16 +77,8 @@ describe("requestStats (GraphQL)", () => {
     await db?.drop();
   });
 
-  async function gql(variables: Record<string, unknown>, apiKey?: string, query = STATS): Promise<any> {
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      ...(apiKey ? { "x-api-key": apiKey } : {}),
-    };
-    const response = await server.fetch(
-      new Request("http://localhost/graphql", { method: "POST", headers, body: JSON.stringify({ query, variables }) }),
-    );
-    return response.json();
-  }
+  const gql = (variables: Record<string, unknown>, apiKey?: string, query = STATS): Promise<any> =>
+    fetchGraphql(server, query, variables, apiKey);
 
   it("answers typed buckets grouped by day and status, with decimal strings for money and rates", async () => {
     const body = await gql({ ...WINDOW, groupBy: ["DAY", "STATUS"] }, acme.key);

@@ -88,7 +88,11 @@ builder.queryFields((t) => ({
       const caller = await requireApiKey(context);
       const groupBy = (args.groupBy ?? []) as RequestStatsGroup[];
       checkWindow(args.from, args.to, groupBy);
-      const filter = await authorizeRequestFilter(context.db, toRequestFilter(args.filter as never), caller.integrator);
+      const filter = await authorizeRequestFilter(
+        context.db,
+        toRequestFilter(args.filter as never, caller.integrator),
+        caller.integrator,
+      );
       return requestStats(context.db, { filter, from: args.from, to: args.to, groupBy });
     },
   }),

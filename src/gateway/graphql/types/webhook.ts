@@ -9,9 +9,10 @@ import {
 } from "../../../../schema/webhookDeliveries.js";
 import { type WebhookEndpoint, getWebhookEndpoint } from "../../../../schema/webhookEndpoints.js";
 import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
+import { sendTestWebhook } from "../../../webhooks/sendTestWebhook.js";
 import { setWebhook } from "../../../webhooks/setWebhook.js";
 import { builder } from "../builder.js";
-import { requireApiKey } from "../graphqlContext.js";
+import { keyOfCaller } from "../keyOfCaller.js";
 import { PageInfoRef } from "./requestConnection.js";
 
 const PAGE = { default: 20, max: 100 } as const;
@@ -20,9 +21,10 @@ const WebhookHeaderInput = builder.inputType("WebhookHeaderInput", {
   fields: (t) => ({ name: t.string({ required: true }), value: t.string({ required: true }) }),
 });
 
-const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>("WebhookEndpoint").implement({
-  description: "The caller's key's one webhook endpoint (spec: Authentication 6).",
+export const WebhookEndpointRef = builder.objectRef<WebhookEndpoint>("WebhookEndpoint").implement({
+  description: "An API key's one webhook endpoint (spec: Authentication 6).",
   fields: (t) => ({
+    apiKeyId: t.exposeID("apiKeyId"),
     url: t.exposeString("url"),
     enabled: t.exposeBoolean("enabled"),
     headerNames: t.stringList({
@@ -72,6 +74,11 @@ const WebhookDeliveryRef = builder.objectRef<WebhookDelivery>("WebhookDelivery")
   description: "One status event owed to the endpoint, with the outcome of its last attempt.",
   fields: (t) => ({
     id: t.exposeID("id"),
+    apiKeyId: t.exposeID("apiKeyId"),
+    test: t.boolean({
+      description: "A test event (sendTestWebhook), not a request's status change.",
+      resolve: (delivery) => delivery.statusEventId === null,
+    }),
     eventId: t.exposeString("eventId", {
       description: "Sent as X-Crossfill-Event-Id: the same on every attempt and replay.",
     }),
@@ -135,25 +142,37 @@ builder.queryFields((t) => ({
   webhook: t.field({
     type: WebhookEndpointRef,
     nullable: true,
-    description: "The webhook endpoint of the caller's key (x-api-key), if one is set.",
-    resolve: async (_, __, context) =>
-      (await getWebhookEndpoint(context.db, (await requireApiKey(context)).id)) ?? null,
+    description:
+      "The webhook endpoint of the caller's key (x-api-key), or of another key of its integrator, if one is set.",
+    args: {
+      apiKeyId: t.arg.id({
+        description: "Another key of the caller's integrator (default: the caller's key).",
+      }),
+    },
+    resolve: async (_, args, context) =>
+      (await getWebhookEndpoint(
+        context.db,
+        (await keyOfCaller(context, args.apiKeyId?.toString(), { change: false })).id,
+      )) ?? null,
   }),
   webhookDeliveries: t.field({
     type: WebhookDeliveryConnectionRef,
-    description: "The caller's key's webhook delivery log, newest first.",
+    description: "The caller's key's (or another key of its integrator's) webhook delivery log, newest first.",
     args: {
+      apiKeyId: t.arg.id({
+        description: "Another key of the caller's integrator (default: the caller's key).",
+      }),
       first: t.arg.int({ description: `1-${PAGE.max}, default ${PAGE.default}.` }),
       after: t.arg.string(),
       status: t.arg({ type: WebhookDeliveryStatus }),
     },
     resolve: async (_, args, context) => {
-      const caller = await requireApiKey(context);
+      const key = await keyOfCaller(context, args.apiKeyId?.toString(), { change: false });
       const limit = args.first ?? PAGE.default;
       if (!Number.isInteger(limit) || limit < 1 || limit > PAGE.max)
         throw new InvalidInputError("INVALID_INPUT", `first: 1 to ${PAGE.max}`);
       const rows = await listWebhookDeliveries(context.db, {
-        apiKeyId: caller.id,
+        apiKeyId: key.id,
         beforeId: args.after ? decodeCursor(args.after) : undefined,
         state: args.status ?? undefined,
         limit: limit + 1,
@@ -170,22 +189,27 @@ builder.mutationFields((t) => ({
   setWebhook: t.field({
     type: WebhookEndpointRef,
     description:
-      "Sets the caller's key's webhook endpoint (one per key). Production accepts only https URLs to public addresses.",
+      "Sets the caller's key's webhook endpoint (one per key); another key's needs a key marked for management. Production accepts only https URLs to public addresses.",
     args: {
+      apiKeyId: t.arg.id({
+        description: "Another key of the caller's integrator (default: the caller's key).",
+      }),
       url: t.arg.string({ required: true }),
       enabled: t.arg.boolean({ defaultValue: true }),
       headers: t.arg({
         type: [WebhookHeaderInput],
-        description: "Custom headers sent with every webhook; replaces the previous set.",
+        description:
+          "Custom headers sent with every webhook; replaces the previous set (omitted: the previous set is kept, as its values are never read back).",
       }),
     },
     resolve: async (_, args, context) => {
-      const caller = await requireApiKey(context);
+      const key = await keyOfCaller(context, args.apiKeyId?.toString(), { change: true });
+      if (key.revokedAt) throw new InvalidInputError("INVALID_INPUT", `API key ${key.id} is revoked`);
       return setWebhook(context.db, context.webhookPolicy, {
-        apiKeyId: caller.id,
+        apiKeyId: key.id,
         url: args.url,
         enabled: args.enabled ?? true,
-        headers: args.headers ?? [],
+        headers: args.headers ?? (await getWebhookEndpoint(context.db, key.id))?.headers ?? [],
       });
     },
   }),
@@ -193,12 +217,31 @@ builder.mutationFields((t) => ({
     type: WebhookDeliveryRef,
     description:
       "Owes a delivery again from its first attempt (same body and event id, freshly signed); the worker picks it up within seconds.",
-    args: { id: t.arg.id({ required: true }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      apiKeyId: t.arg.id({
+        description: "Another key of the caller's integrator (default: the caller's key).",
+      }),
+    },
     resolve: async (_, args, context) => {
-      const caller = await requireApiKey(context);
-      const delivery = await replayWebhookDelivery(context.db, String(args.id), caller.id);
+      const key = await keyOfCaller(context, args.apiKeyId?.toString(), { change: true });
+      const delivery = await replayWebhookDelivery(context.db, String(args.id), key.id);
       if (!delivery) throw new NotFoundError("NOT_FOUND", `no webhook delivery ${args.id} for this key`);
       return delivery;
+    },
+  }),
+  sendTestWebhook: t.field({
+    type: WebhookDeliveryRef,
+    description:
+      "Owes the key's enabled endpoint a `webhook.test` event, signed and retried like any delivery and logged with its attempts; the worker posts it within seconds.",
+    args: {
+      apiKeyId: t.arg.id({
+        description: "Another key of the caller's integrator (default: the caller's key).",
+      }),
+    },
+    resolve: async (_, args, context) => {
+      const key = await keyOfCaller(context, args.apiKeyId?.toString(), { change: true });
+      return sendTestWebhook(context.db, key.id);
     },
   }),
 }));

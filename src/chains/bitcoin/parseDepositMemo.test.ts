@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bitcoinFamily } from "../../src/chains/bitcoin/bitcoinFamily.js";
+import { bitcoinFamily } from "./bitcoinFamily.js";
 import { parseDepositMemo } from "./parseDepositMemo.js";
 
 const ORDER = `0x${"Ab".repeat(32)}`;

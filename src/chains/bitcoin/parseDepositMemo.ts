@@ -1,12 +1,15 @@
-/** What a Bitcoin deposit's OP_RETURN says: the order it pays and, when the payer wants, who a refund goes to. */
+/**
+ * What a Bitcoin deposit's OP_RETURN says: the id it names (`orderId`: a request id, as Crossfill's PSBTs write, or an
+ * order id; readers map the first to its order) and, when the payer wants, who a refund goes to.
+ */
 export type DepositMemo = { orderId: string; depositor?: string };
 
-// ASCII `0x` + 64 hex (the order id), optionally followed by `|depositor=<address>|`.
+// ASCII `0x` + 64 hex (a request or order id), optionally followed by `|depositor=<address>|`.
 const MEMO = /^(0x[0-9a-fA-F]{64})(?:\|depositor=([^|]+)\|)?$/;
 
 /**
  * Reads an OP_RETURN payload as a deposit memo; undefined when it is not one, or names a depositor that
- * `parseAddress` (the chain's network) refuses. The order id comes out in lower case, as order ids are stored.
+ * `parseAddress` (the chain's network) refuses. The id comes out in lower case, as ids are stored.
  */
 export function parseDepositMemo(
   payload: Uint8Array,

@@ -1,0 +1,85 @@
+import type pg from "pg";
+import type { Logger } from "pino";
+import { getAppFeeClaim, markAppFeeClaimSent, recordAppFeeClaimRefusal } from "../schema/appFeeClaims.js";
+import { withTransaction } from "../schema/withTransaction.js";
+import type { ChainAdapters } from "../src/chains/chainAdapters.js";
+import type { SignedTransaction } from "../src/chains/adapter.js";
+import {
+  APP_FEE_CLAIM_MAX_ATTEMPTS,
+  APP_FEE_CLAIM_RETRY_BASE_MS,
+  appFeeClaimRetryDelay,
+} from "../src/domain/appFeeClaimRetryDelay.js";
+
+export type AppFeeClaimRetryPolicy = {
+  /** APP_FEE_CLAIM_RETRY_BASE_MS: the first retry's delay after a refused payout. */
+  retryBaseMs: number;
+  /** APP_FEE_CLAIM_MAX_ATTEMPTS: refused payouts before the claim fails and its amount is claimable again. */
+  maxAttempts: number;
+};
+
+export type AppFeeClaimPayoutDeps = {
+  pool: pg.Pool;
+  adapters: ChainAdapters;
+  logger: Logger;
+  retry?: AppFeeClaimRetryPolicy;
+};
+
+/**
+ * Pays one signed claim out of the Depository that holds the earnings (a withdrawal named by the claim id) to the
+ * recipient the wallet signed for; the solver pays the gas. The signed withdrawal is stored before it is broadcast,
+ * under the claim's row lock, so a retry or a second worker re-sends the same bytes and never pays twice.
+ */
+export function createAppFeeClaimPayoutProcessor(deps: AppFeeClaimPayoutDeps) {
+  const { pool, logger } = deps;
+  return async function payAppFeeClaim(job: { data: { claimId: string } }): Promise<string> {
+    const claim = await getAppFeeClaim(pool, job.data.claimId);
+    if (!claim) return "skipped: unknown";
+    const chain = deps.adapters.adapter(claim.chainId);
+    if (claim.status === "sent") {
+      await chain.broadcast({ rawTx: claim.rawTx!, txHash: claim.txHash! });
+      return claim.txHash!;
+    }
+    if (claim.status !== "queued") return `skipped: ${claim.status}`;
+    const prepared = await chain.prepareRefund({
+      orderId: claim.id,
+      currency: claim.currency,
+      recipient: claim.recipient,
+      amount: claim.amount,
+    });
+    if ("refusal" in prepared) {
+      // The Depository cannot cover it (yet): tried again with backoff (the reconcile tick re-queues it when due, an
+      // operator may top the Depository up meanwhile), failed after the limit, which frees the amount to claim again.
+      const retryBaseMs = deps.retry?.retryBaseMs ?? APP_FEE_CLAIM_RETRY_BASE_MS;
+      const maxAttempts = deps.retry?.maxAttempts ?? APP_FEE_CLAIM_MAX_ATTEMPTS;
+      const reason = `the Depository cannot pay ${claim.amount} of ${claim.currency} on chain ${claim.chainId}: ${prepared.refusal}`;
+      const after = await recordAppFeeClaimRefusal(pool, claim.id, {
+        attempts: claim.attempts,
+        reason,
+        retryInMs: appFeeClaimRetryDelay(claim.attempts + 1, retryBaseMs),
+        maxAttempts,
+      });
+      if (!after) return "skipped: changed meanwhile";
+      const log = { claimId: claim.id, attempts: after.attempts, reason };
+      if (after.status === "failed") {
+        logger.warn(log, "app fee claim failed: its amount is claimable again");
+        return `failed after ${after.attempts} refused payouts`;
+      }
+      logger.warn({ ...log, nextAttemptAt: after.nextAttemptAt }, "app fee claim payout refused; retrying later");
+      return `refused: retry at ${after.nextAttemptAt?.toISOString()}`;
+    }
+    const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {
+      const current = await getAppFeeClaim(db, claim.id, { forUpdate: true });
+      if (current?.status !== "queued") return undefined;
+      const transaction = await chain.signTransaction(db, prepared.transaction);
+      await markAppFeeClaimSent(db, claim.id, transaction);
+      return transaction;
+    });
+    if (!signed) return payAppFeeClaim(job);
+    await chain.broadcast(signed);
+    logger.info(
+      { claimId: claim.id, chainId: claim.chainId, txHash: signed.txHash, amount: claim.amount.toString() },
+      "app fee claim paid out",
+    );
+    return signed.txHash;
+  };
+}

@@ -1,0 +1,56 @@
+import { type Network, Psbt, Transaction, address } from "bitcoinjs-lib";
+import type { ECPairInterface } from "ecpair";
+import { dustLimit } from "./dustLimit.js";
+import type { SignedPayout } from "./signPayout.js";
+
+export type PayoutBumpInput = {
+  network: Network;
+  solver: string;
+  signer: ECPairInterface;
+  /** The stuck payout, as stored. */
+  rawTx: string;
+  /** What each of its inputs spends, in input order (satoshis). */
+  inputValues: readonly bigint[];
+  /** The rate the market asks now (sat/vB, /fee-estimates). */
+  feeRate: number;
+};
+
+const max = (...values: bigint[]) => values.reduce((a, b) => (a > b ? a : b));
+
+/**
+ * The replacement of a stuck payout (BIP125, full RBF): the same inputs and outputs, the change back to the solver
+ * lowered to pay a higher fee — the larger of a quarter more, the old fee plus 1 sat/vB of its size (the relay
+ * rule a replacement must meet) and the current rate. Undefined when it has no change that could pay it without
+ * falling below the dust limit: it then waits as it is.
+ */
+export function bumpPayoutFee(input: PayoutBumpInput): SignedPayout | undefined {
+  const stuck = Transaction.fromHex(input.rawTx);
+  const solverScript = address.toOutputScript(input.solver, input.network);
+  const spent = input.inputValues.reduce((sum, value) => sum + value, 0n);
+  const oldFee = spent - stuck.outs.reduce((sum, output) => sum + output.value, 0n);
+  const vsize = BigInt(stuck.virtualSize());
+  const fee = max((oldFee * 5n) / 4n, oldFee + vsize, BigInt(Math.ceil(Number(vsize) * input.feeRate)));
+  const changeIndex = stuck.outs.findIndex((output) => Buffer.from(output.script).equals(Buffer.from(solverScript)));
+  const change = stuck.outs[changeIndex];
+  if (!change || change.value - (fee - oldFee) < dustLimit(solverScript)) return undefined;
+
+  const psbt = new Psbt({ network: input.network });
+  stuck.ins.forEach((txIn, index) =>
+    psbt.addInput({
+      hash: txIn.hash,
+      index: txIn.index,
+      sequence: txIn.sequence,
+      witnessUtxo: { script: solverScript, value: input.inputValues[index]! },
+    }),
+  );
+  stuck.outs.forEach((output, index) =>
+    psbt.addOutput({
+      script: output.script,
+      value: index === changeIndex ? output.value - (fee - oldFee) : output.value,
+    }),
+  );
+  psbt.signAllInputs(input.signer);
+  psbt.finalizeAllInputs();
+  const tx = psbt.extractTransaction();
+  return { rawTx: tx.toHex(), txHash: tx.getId(), fee, vsize: tx.virtualSize() };
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import type { AppliedDeposit } from "../../../schema/chainFacts.js";
+import type { EsploraStatus } from "./createEsploraClient.js";
+import { checkBitcoinDeposit } from "./checkBitcoinDeposit.js";
+
+const BLOCK = "b".repeat(64);
+const deposit = (blockHash: string, blockNumber = 0n): AppliedDeposit => ({
+  chainId: 8253038,
+  txHash: "a".repeat(64),
+  logIndex: 0,
+  blockHash,
+  blockNumber,
+  depositor: "bcrt1q",
+  currency: "btc",
+  amount: 1n,
+});
+const esplora = (status: EsploraStatus | undefined, tip = 10) => ({
+  txStatus: async () => status,
+  tipHeight: async () => tip,
+});
+const confirmedAt = (height: number, hash = BLOCK): EsploraStatus => ({
+  confirmed: true,
+  block_height: height,
+  block_hash: hash,
+});
+
+describe("checkBitcoinDeposit", () => {
+  it("waits for a mempool deposit to get its confirmations, never fills it unconfirmed", async () => {
+    expect(await checkBitcoinDeposit(esplora({ confirmed: false }), deposit(""), 1)).toEqual({
+      state: "confirming",
+      missingBlocks: 1,
+    });
+    expect(await checkBitcoinDeposit(esplora({ confirmed: false }), deposit(""), 0)).toMatchObject({
+      missingBlocks: 1,
+    });
+    // Mined, and the poller has not recorded the block yet: Esplora's word counts.
+    expect(await checkBitcoinDeposit(esplora(confirmedAt(10)), deposit(""), 2)).toEqual({
+      state: "confirming",
+      missingBlocks: 1,
+    });
+    expect(await checkBitcoinDeposit(esplora(confirmedAt(9)), deposit(""), 2)).toEqual({ state: "final" });
+  });
+
+  it("fails a mempool deposit that Esplora no longer knows as DOUBLE_SPEND", async () => {
+    const check = await checkBitcoinDeposit(esplora(undefined), deposit(""), 1, 1234);
+    expect(check).toEqual({
+      state: "reorged",
+      failReason: "DOUBLE_SPEND",
+      reorg: expect.objectContaining({
+        detectedAt: 1234,
+        failReason: "DOUBLE_SPEND",
+        reason: expect.stringMatching(/replaced/),
+      }),
+    });
+  });
+
+  it("counts confirmations of a deposit recorded in its block", async () => {
+    expect(await checkBitcoinDeposit(esplora(confirmedAt(10), 10), deposit(BLOCK, 10n), 1)).toEqual({ state: "final" });
+    expect(await checkBitcoinDeposit(esplora(confirmedAt(10), 10), deposit(BLOCK, 10n), 2)).toEqual({
+      state: "confirming",
+      missingBlocks: 1,
+    });
+  });
+
+  it("takes a recorded deposit that is gone, back in the mempool or in another block as DEPOSIT_REORGED", async () => {
+    for (const [status, reason] of [
+      [undefined, "deposit transaction not found"],
+      [{ confirmed: false }, "deposit back in the mempool"],
+      [confirmedAt(11, "c".repeat(64)), "deposit mined in another block"],
+    ] as const) {
+      const check = await checkBitcoinDeposit(esplora(status), deposit(BLOCK, 10n), 1);
+      expect(check).toMatchObject({
+        state: "reorged",
+        reorg: { reason, failReason: "DEPOSIT_REORGED", blockHash: BLOCK },
+      });
+      expect(check).not.toHaveProperty("failReason");
+    }
+  });
+});

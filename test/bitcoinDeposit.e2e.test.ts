@@ -1,0 +1,233 @@
+import { Psbt, script as bscript } from "bitcoinjs-lib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ecPair } from "../devnet/bitcoin/ecPair.js";
+import { signPayment } from "../devnet/bitcoin/signPayment.js";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { BITCOIN_NATIVE_CURRENCY } from "../src/chains/bitcoin/bitcoinFamily.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { devnetEsplora } from "./support/devnetEsplora.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { postBitcoinQuote } from "./support/postQuote.js";
+import { refundChecks } from "./support/refundChecks.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("Bitcoin → EVM, end to end", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ bitcoin: true });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const btc = () => stack.bitcoin!.devnet;
+  const { esplora, spendable: balance } = devnetEsplora(() => stack);
+  const quote = (user: string, amount: bigint | string, extra: Record<string, unknown> = {}) =>
+    postBitcoinQuote(stack, user, amount, { recipient: stack.devnet.accounts[1].address, ...extra });
+  /** What a wallet does with the deposit step: sign every input, finalize, extract, POST /tx to Esplora. */
+  const signAndBroadcast = async (psbtHex: string, wif: string) => {
+    const psbt = Psbt.fromHex(psbtHex, { network: btc().network });
+    psbt.signAllInputs(ecPair.fromWIF(wif, btc().network));
+    psbt.finalizeAllInputs();
+    const tx = psbt.extractTransaction();
+    const response = await fetch(`${btc().esploraUrl}/tx`, { method: "POST", body: tx.toHex() });
+    expect(response.status, await response.clone().text()).toBe(200);
+    return { txid: await response.text(), fee: psbt.getFee(), inputs: psbt.txInputs };
+  };
+  const fillAttempts = async (requestId: string) =>
+    Number(
+      (await stack.pool.query("SELECT count(*) FROM crossfill.fill_attempts WHERE request_id = $1", [requestId]))
+        .rows[0].count,
+    );
+  const indexTx = (txHash: string) =>
+    fetch(`${stack.api.url}/transactions/index`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ chainId: String(stack.bitcoin!.chain.id), txHash }),
+    });
+
+  it("quotes a PSBT, goes pending from the mempool, fills after two confirmations above $10,000", async () => {
+    const user = btc().accounts[0]!;
+    const recipient = stack.devnet.accounts[1].address;
+    const depository = stack.bitcoin!.chain.depository;
+    const evm = createEvmChainClient(stack.devnet.chains[0]).publicClient;
+    // 0.25 BTC at $60,000 is $15,000: two blocks.
+    const amount = 25_000_000n;
+    const response = await quote(user.address, amount);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const [step] = response.body.steps;
+    expect(step).toMatchObject({ id: "deposit", kind: "transaction", depositAddress: "" });
+    expect(response.body.protocol.v2.paymentDetails).toMatchObject({ depository, amount: amount.toString() });
+    const { requestId } = step;
+    expect((await pollStatus(stack.api.url, requestId, { until: ["waiting"] })).last.status).toBe("waiting");
+
+    const userBefore = await balance(user.address);
+    const depositoryBefore = await balance(depository);
+    const recipientBefore = await evm.getBalance({ address: recipient });
+    const polling = pollStatus(stack.api.url, requestId, { timeoutMs: 60_000 });
+    const { txid, fee } = await signAndBroadcast(step.items[0].data.psbt, user.wif);
+    // The deposit's OP_RETURN names the request (the poller maps it to the request's order).
+    const memoOutput = (await esplora(`/tx/${txid}`)).vout.find(
+      (output: { scriptpubkey_type: string }) => output.scriptpubkey_type === "op_return",
+    );
+    const memo = bscript.decompile(Buffer.from(memoOutput.scriptpubkey, "hex"))![1] as Uint8Array;
+    expect(Buffer.from(memo).toString("latin1")).toBe(requestId);
+
+    // Seen in the mempool: pending at once, before any block; not indexable by hand until mined.
+    const pending = await pollStatus(stack.api.url, requestId, { until: ["pending"], timeoutMs: 15_000 });
+    expect(pending.last.inTxHashes).toEqual([txid]);
+    expect((await indexTx(txid)).status).toBe(404);
+
+    btc().mine(1);
+    expect(await balance(user.address)).toBe(userBefore - amount - fee);
+    expect(await balance(depository)).toBe(depositoryBefore + amount);
+    const indexed = await indexTx(txid);
+    expect(indexed.status).toBe(200);
+    expect(await indexed.json()).toMatchObject({ deposits: 1 });
+    // One block is not enough for this value: the fill waits (it looks again every block time, 1 s here).
+    await sleep(3_000);
+    expect(await fillAttempts(requestId)).toBe(0);
+    expect((await pollStatus(stack.api.url, requestId, { until: ["pending"] })).last.status).toBe("pending");
+
+    btc().mine(1);
+    // The recorded sequence, not the polled one: submitted can last less than a poll's interval.
+    const { last } = await polling;
+    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
+    expect(last.inTxHashes).toEqual([txid]);
+    const expectedOut = BigInt(response.body.details.currencyOut.amount);
+    expect(await evm.getBalance({ address: recipient })).toBe(recipientBefore + expectedOut);
+
+    // The record: the deposit with its txid, block and fee in satoshis.
+    const key = await createApiKey(stack.pool, stack.serverKey, { name: "btc" });
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
+      headers: { "x-api-key": key.key },
+    }).then((r) => r.json());
+    expect(listed.requests[0].data.inTxs).toMatchObject([
+      { txHash: txid, fee: fee.toString(), status: "success", chainId: stack.bitcoin!.chain.id },
+    ]);
+  }, 90_000);
+
+  it("refuses what cannot be deposited: INSUFFICIENT_FUNDS, dust, addresses of another network or case", async () => {
+    const user = btc().accounts[1]!;
+    const tooMuch = await quote(user.address, 2_000_000_000n);
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body).toMatchObject({ errorCode: "INSUFFICIENT_FUNDS" });
+    expect(tooMuch.body.message).toMatch(/holds 1000000000 satoshis/);
+    const dust = await quote(user.address, 200n);
+    expect(dust.status).toBe(400);
+    expect(dust.body.errorCode).toBe("AMOUNT_TOO_LOW");
+    for (const wrong of [
+      "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+      user.address.replace("bcrt1q", "bcrt1Q"),
+      BITCOIN_NATIVE_CURRENCY,
+    ]) {
+      const refused = await quote(wrong, 1_000_000n);
+      expect(refused.status, wrong).toBe(400);
+      expect(refused.body.errorCode).toBe("INVALID_ADDRESS");
+    }
+  });
+
+  it("fails a mempool deposit replaced (RBF) before it confirms: DOUBLE_SPEND, no fill", async () => {
+    const user = btc().accounts[2]!;
+    const recipient = stack.devnet.accounts[1].address;
+    const evm = createEvmChainClient(stack.devnet.chains[0]).publicClient;
+    const response = await quote(user.address, 1_000_000n);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const { requestId } = response.body.steps[0];
+    const recipientBefore = await evm.getBalance({ address: recipient });
+    const { txid, inputs } = await signAndBroadcast(response.body.steps[0].items[0].data.psbt, user.wif);
+    await pollStatus(stack.api.url, requestId, { until: ["pending"], timeoutMs: 15_000 });
+
+    // The user spends the same output back to itself with a higher fee: the deposit leaves the mempool.
+    const [spent] = inputs;
+    const utxo = (await esplora(`/tx/${txid}`)).vin[0].prevout.value as number;
+    const replacement = signPayment({
+      network: btc().network,
+      wif: user.wif,
+      inputs: [{ txid: Buffer.from(spent!.hash).reverse().toString("hex"), vout: spent!.index, value: BigInt(utxo) }],
+      outputs: [{ address: user.address, value: BigInt(utxo) - 10_000n }],
+    });
+    const replaced = await fetch(`${btc().esploraUrl}/tx`, { method: "POST", body: replacement });
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+
+    const { statuses, last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 15_000 });
+    expect(statuses).toEqual(["pending", "failure"]);
+    expect(last.failReason).toBe("DOUBLE_SPEND");
+    btc().mine(1);
+    await sleep(1_500);
+    expect(await fillAttempts(requestId)).toBe(0);
+    expect(await evm.getBalance({ address: recipient })).toBe(recipientBefore);
+    const key = await createApiKey(stack.pool, stack.serverKey, { name: "rbf" });
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
+      headers: { "x-api-key": key.key },
+    }).then((r) => r.json());
+    expect(listed.requests[0]).toMatchObject({ status: "failure", data: { failReason: "DOUBLE_SPEND" } });
+    expect(listed.requests[0].data.inTxs).toMatchObject([
+      { txHash: txid, status: "failure", metadata: { reorg: { failReason: "DOUBLE_SPEND", source: "fill-check" } } },
+    ]);
+  }, 60_000);
+
+  it("fails a confirmed deposit reorged out before its fill: DEPOSIT_REORGED, no fill", async () => {
+    const user = btc().accounts[3]!;
+    // $15,000: two blocks, so one block in, the deposit is recorded and waits.
+    const response = await quote(user.address, 25_000_000n);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const { requestId } = response.body.steps[0];
+    const { txid } = await signAndBroadcast(response.body.steps[0].items[0].data.psbt, user.wif);
+    await pollStatus(stack.api.url, requestId, { until: ["pending"], timeoutMs: 15_000 });
+    const [blockHash] = btc().mine(1);
+    const recorded = async () =>
+      (
+        await stack.pool.query("SELECT block_hash FROM crossfill.request_deposits WHERE request_id = $1", [requestId])
+      ).rows.map((row) => row.block_hash);
+    for (let tries = 0; (await recorded())[0] !== blockHash && tries < 100; tries++) await sleep(100);
+    expect(await recorded()).toEqual([blockHash]);
+
+    btc().reorg(1, { dropTxids: [txid] });
+    const { statuses, last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 15_000 });
+    expect(statuses).toEqual(["pending", "failure"]);
+    expect(last.failReason).toBe("DEPOSIT_REORGED");
+    expect(await fillAttempts(requestId)).toBe(0);
+    const reorg = await stack.pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [
+      requestId,
+    ]);
+    expect(reorg.rows[0].reorg).toMatchObject({
+      failReason: "DEPOSIT_REORGED",
+      reason: "deposit transaction not found",
+      blockHash,
+    });
+  }, 60_000);
+
+  it("refunds a deposit the solver will not fill to the user, less the refund's fee, to the satoshi", async () => {
+    const user = btc().accounts[4]!;
+    const amount = 1_000_000n;
+    const response = await quote(user.address, amount, { referrer: "debug-force-refund" });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const { requestId } = response.body.steps[0];
+    const before = await balance(user.address);
+    const polling = pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 30_000 });
+    const { txid, fee } = await signAndBroadcast(response.body.steps[0].items[0].data.psbt, user.wif);
+    await pollStatus(stack.api.url, requestId, { until: ["pending"], timeoutMs: 15_000 });
+    btc().mine(1);
+    const refundRow = async () =>
+      (await stack.pool.query("SELECT * FROM crossfill.refunds WHERE request_id = $1", [requestId])).rows[0];
+    for (let tries = 0; (await refundRow())?.status !== "sent" && tries < 150; tries++) await sleep(100);
+    const refund = await refundRow();
+    expect(refund).toMatchObject({ status: "sent", deposit_tx_hash: txid, recipient: user.address });
+    const gasCost = BigInt(refund.gas_cost);
+    expect(BigInt(refund.amount)).toBe(amount - gasCost);
+    // The refund spends the deposit's output whole: its fee on chain is the gas the refund charged.
+    const refundTx = await esplora(`/tx/${refund.tx_hash}`);
+    expect(BigInt(refundTx.fee)).toBe(gasCost);
+    expect(refundTx.vin.map((input: { txid: string }) => input.txid)).toEqual([txid]);
+
+    btc().mine(1);
+    const { statuses, last } = await polling;
+    expect(statuses).toEqual(["waiting", "pending", "failure", "refund"]);
+    expect(last.failReason).toBe("MANUAL_ADMIN_REFUND");
+    expect(await balance(user.address)).toBe(before - fee - gasCost);
+    expect(await fillAttempts(requestId)).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,238 @@
+import { script as bscript } from "bitcoinjs-lib";
+import { zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { BITCOIN_NATIVE_CURRENCY } from "../src/chains/bitcoin/bitcoinFamily.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { postQuote } from "./support/postQuote.js";
+import { refundChecks } from "./support/refundChecks.js";
+import { sendSteps } from "./support/sendSteps.js";
+import { devnetEsplora } from "./support/devnetEsplora.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** EVM → BTC: the solver pays the recipient from its own Bitcoin wallet, and re-prices a payout left unmined. */
+describe("EVM → Bitcoin, end to end", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    // A short bump window: a payout not mined within ~1 s (plus the 5 s recheck of submitted fills) is re-priced,
+    // twice at most.
+    stack = await startTestStack({
+      bitcoin: true,
+      stuckFill: { bumpAfterMs: 1_000, maxBumps: 2, maxBroadcastFailures: 10 },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const btc = () => stack.bitcoin!.devnet;
+  const { esplora, holdings } = devnetEsplora(() => stack);
+  const quote = (recipient: string | undefined, amount: bigint, extra: Record<string, unknown> = {}) =>
+    postQuote(stack.api.url, {
+      user: stack.devnet.accounts[0].address,
+      recipient,
+      originChainId: stack.devnet.chains[0].id,
+      destinationChainId: stack.bitcoin!.chain.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: BITCOIN_NATIVE_CURRENCY,
+      amount: amount.toString(),
+      tradeType: "EXACT_INPUT",
+      ...extra,
+    });
+  const fillAttempt = async (requestId: string) =>
+    (
+      await stack.pool.query<{ nonce: string | null; tx_hash: string; bumps: number; previous_tx_hashes: string[] }>(
+        "SELECT nonce, tx_hash, bumps, previous_tx_hashes FROM crossfill.fill_attempts WHERE request_id = $1",
+        [requestId],
+      )
+    ).rows[0];
+  /** Quotes 0.1 ETH to `recipient` and deposits it; returns the quote and the user's ETH spent, to the wei. */
+  async function deposit(recipient: string) {
+    const origin = stack.devnet.chains[0];
+    const evm = createEvmChainClient(origin).publicClient;
+    const user = stack.devnet.accounts[0];
+    const response = await quote(recipient, 10n ** 17n);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const { requestId } = response.body.steps[0];
+    const userBefore = await evm.getBalance({ address: user.address });
+    const polling = pollStatus(stack.api.url, requestId, { timeoutMs: 60_000, until: ["submitted"] });
+    const { deposit: hash } = await sendSteps(response.body, user, origin);
+    const receipt = await evm.getTransactionReceipt({ hash: hash! });
+    expect(await evm.getBalance({ address: user.address })).toBe(
+      userBefore - 10n ** 17n - receipt.gasUsed * receipt.effectiveGasPrice,
+    );
+    return { response, requestId, polling, amountOut: BigInt(response.body.details.currencyOut.amount) };
+  }
+
+  it("pays the recipient from the solver's wallet with the order id as OP_RETURN, success once mined", async () => {
+    const recipient = btc().accounts[2]!.address;
+    const solver = stack.bitcoin!.chain.solver!;
+    const [recipientBefore, solverBefore] = [await holdings(recipient), await holdings(solver)];
+    const { response, requestId, polling, amountOut } = await deposit(recipient);
+    // 0.1 ETH at $3,000 is $300: 0.005 BTC at $60,000, less the payout's network fee and the service fee.
+    expect(amountOut).toBeGreaterThan(490_000n);
+    expect(amountOut).toBeLessThan(500_000n);
+    expect(BigInt(response.body.fees.relayerGas.amount)).toBeGreaterThan(0n);
+
+    // The recorded sequence, not the polled one: a poll can miss a status that lasted less than its interval.
+    await polling;
+    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted"]);
+    const attempt = (await fillAttempt(requestId))!;
+    expect(attempt.nonce).toBeNull();
+    const payout = await esplora(`/tx/${attempt.tx_hash}`);
+    expect(payout.status.confirmed).toBe(false);
+    expect(payout.vout[0]).toMatchObject({ scriptpubkey_address: recipient, value: Number(amountOut) });
+    const memo = bscript.decompile(Buffer.from(payout.vout[1].scriptpubkey, "hex"))![1] as Uint8Array;
+    expect(Buffer.from(memo).toString("latin1")).toBe(response.body.protocol.v2.orderId);
+    expect(payout.vout[2].scriptpubkey_address).toBe(solver);
+    expect(
+      payout.vin.every(
+        (input: { prevout: { scriptpubkey_address: string } }) => input.prevout.scriptpubkey_address === solver,
+      ),
+    ).toBe(true);
+
+    // Submitted is not success: the payout must be in a block.
+    await sleep(1_500);
+    expect((await pollStatus(stack.api.url, requestId, { until: ["submitted"] })).last.status).toBe("submitted");
+    btc().mine(1);
+    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000 });
+    expect(last.status).toBe("success");
+    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
+
+    // To the satoshi: the recipient got the quoted output, the solver paid it and the fee of what was mined.
+    const mined = (await fillAttempt(requestId))!;
+    const minedTx = await esplora(`/tx/${mined.tx_hash}`);
+    expect(minedTx.status.confirmed).toBe(true);
+    expect(last.txHashes).toEqual([mined.tx_hash]);
+    expect(await holdings(recipient)).toBe(recipientBefore + amountOut);
+    expect(await holdings(solver)).toBe(solverBefore - amountOut - BigInt(minedTx.fee));
+
+    const key = await createApiKey(stack.pool, stack.serverKey, { name: "btc out" });
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
+      headers: { "x-api-key": key.key },
+    }).then((r) => r.json());
+    expect(listed.requests[0]).toMatchObject({ status: "success", recipient });
+    expect(listed.requests[0].data.outTxs).toMatchObject([{ txHash: mined.tx_hash, chainId: stack.bitcoin!.chain.id }]);
+  }, 90_000);
+
+  it("re-prices a payout left in the mempool, twice: the same inputs at a higher fee each time, one paid", async () => {
+    const recipient = btc().accounts[3]!.address;
+    const solver = stack.bitcoin!.chain.solver!;
+    const [recipientBefore, solverBefore] = [await holdings(recipient), await holdings(solver)];
+    const { requestId, polling, amountOut } = await deposit(recipient);
+    await polling;
+    const first = (await fillAttempt(requestId))!;
+    const firstTx = await esplora(`/tx/${first.tx_hash}`);
+    const deadline = Date.now() + 45_000;
+    while ((await fillAttempt(requestId))!.bumps < 2 && Date.now() < deadline) await sleep(200);
+    const bumped = (await fillAttempt(requestId))!;
+    expect(bumped.bumps).toBe(2);
+    expect(bumped.previous_tx_hashes[0]).toBe(first.tx_hash);
+    expect(bumped.previous_tx_hashes).toHaveLength(2);
+    // Unmined past the bump window, twice: replaced each time (stored first, then broadcast); only the newest
+    // version is in the mempool, with the same inputs and payment, at a higher fee.
+    for (const replaced of bumped.previous_tx_hashes)
+      expect((await fetch(`${btc().esploraUrl}/tx/${replaced}`)).status).toBe(404);
+    const third = await esplora(`/tx/${bumped.tx_hash}`);
+    const outpoints = (tx: { vin: { txid: string; vout: number }[] }) =>
+      tx.vin.map((input) => `${input.txid}:${input.vout}`);
+    expect(outpoints(third)).toEqual(outpoints(firstTx));
+    expect(third.vout[0]).toEqual(firstTx.vout[0]);
+    expect(third.fee).toBeGreaterThan(firstTx.fee);
+
+    btc().mine(1);
+    const { statuses, last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000 });
+    expect(statuses.at(-1)).toBe("success");
+    expect(last.txHashes).toEqual([bumped.tx_hash]);
+    expect((await fillAttempt(requestId))!.bumps).toBe(2);
+    expect(await holdings(recipient)).toBe(recipientBefore + amountOut);
+    expect(await holdings(solver)).toBe(solverBefore - amountOut - BigInt(third.fee));
+  }, 90_000);
+
+  it("broadcasts a successful payout again when a reorg drops it, never a second payout; success stays", async () => {
+    const recipient = btc().accounts[0]!.address;
+    const solver = stack.bitcoin!.chain.solver!;
+    const [recipientBefore, solverBefore] = [await holdings(recipient), await holdings(solver)];
+    const { requestId, polling, amountOut } = await deposit(recipient);
+    await polling;
+    const payout = (await fillAttempt(requestId))!;
+    btc().mine(1);
+    // Success comes with the applied fill (reconcile, from the poller's fact): the payout is recorded in its block.
+    await pollStatus(stack.api.url, requestId, { until: ["success"], timeoutMs: 30_000 });
+    const applied = async () =>
+      (
+        await stack.pool.query<{ tx_hash: string; block_number: string }>(
+          "SELECT tx_hash, block_number FROM crossfill.request_fills WHERE request_id = $1",
+          [requestId],
+        )
+      ).rows;
+    const [minedAt] = await applied();
+    expect(minedAt!.tx_hash).toBe(payout.tx_hash);
+
+    // The block leaves the chain and the payout with it (not back in the mempool): nobody holds it but the solver.
+    btc().reorg(1, { dropTxids: [payout.tx_hash] });
+    expect((await fetch(`${btc().esploraUrl}/tx/${payout.tx_hash}`)).status).toBe(404);
+    expect(await holdings(recipient)).toBe(recipientBefore);
+    const inMempool = async () => {
+      const response = await fetch(`${btc().esploraUrl}/tx/${payout.tx_hash}`);
+      return response.status === 200 && !(await response.json()).status.confirmed;
+    };
+    const deadline = Date.now() + 30_000;
+    while (!(await inMempool()) && Date.now() < deadline) await sleep(100);
+    // The same signed payout, broadcast again: same hash, same attempt, no new one.
+    expect(await inMempool()).toBe(true);
+    const after = (await fillAttempt(requestId))!;
+    expect(after).toMatchObject({ tx_hash: payout.tx_hash, bumps: 0, previous_tx_hashes: [] });
+    expect(await applied()).toEqual([]);
+    const recorded = await stack.pool.query("SELECT payout_reorgs FROM crossfill.fill_attempts WHERE request_id = $1", [
+      requestId,
+    ]);
+    expect(recorded.rows[0].payout_reorgs).toMatchObject([
+      {
+        source: "poller",
+        txHash: payout.tx_hash,
+        blockNumber: Number(minedAt!.block_number),
+        action: "rebroadcast",
+      },
+    ]);
+    // Success was never taken back, and nothing else was sent.
+    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
+
+    btc().mine(1);
+    const reapplied = Date.now() + 30_000;
+    while ((await applied()).length === 0 && Date.now() < reapplied) await sleep(100);
+    const [again] = await applied();
+    expect(again!.tx_hash).toBe(payout.tx_hash);
+    expect(Number(again!.block_number)).toBeGreaterThan(Number(minedAt!.block_number));
+    const minedTx = await esplora(`/tx/${payout.tx_hash}`);
+    expect(minedTx.status.confirmed).toBe(true);
+    // Paid once, to the satoshi.
+    expect(await holdings(recipient)).toBe(recipientBefore + amountOut);
+    expect(await holdings(solver)).toBe(solverBefore - amountOut - BigInt(minedTx.fee));
+    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
+  }, 90_000);
+
+  it("refuses what the solver cannot pay: dust outputs, recipients of another network or case, EVM recipients", async () => {
+    const recipient = btc().accounts[4]!.address;
+    const dust = await quote(recipient, 200n, { tradeType: "EXACT_OUTPUT" });
+    expect(dust.status).toBe(400);
+    expect(dust.body.errorCode).toBe("AMOUNT_TOO_LOW");
+    expect(dust.body.message).toMatch(/below the smallest payment .* \(294\)/);
+    for (const wrong of [
+      "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+      recipient.replace("bcrt1q", "bcrt1Q"),
+      BITCOIN_NATIVE_CURRENCY,
+      stack.devnet.accounts[1].address,
+      undefined,
+    ]) {
+      const refused = await quote(wrong, 10n ** 17n);
+      expect(refused.status, String(wrong)).toBe(400);
+      expect(refused.body.errorCode, String(wrong)).toBe("INVALID_ADDRESS");
+    }
+    const toSolver = await quote(stack.bitcoin!.chain.solver!, 10n ** 17n);
+    expect(toSolver.body.errorCode).toBe("INVALID_RECIPIENT");
+  });
+});

@@ -1,0 +1,54 @@
+import { useState } from "preact/hooks";
+import { graphqlRequest } from "./graphqlRequest";
+import { VIEWER } from "./dashboardQueries";
+import { sessionKey } from "./sessionKey";
+
+/** Sign-in with an API key of the integrator: checked with the API, then kept for this tab's session only. */
+export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
+  const [key, setKey] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const value = key.trim();
+    if (!value) return setError("Enter an API key.");
+    setBusy(true);
+    try {
+      await graphqlRequest(VIEWER, {}, value);
+      sessionKey.set(value);
+      onSignedIn();
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main>
+      <h1>Integrator dashboard</h1>
+      <p>
+        Sign in with one of your integrator's API keys. It is kept in this browser tab only, until the tab is closed or
+        you sign out. Any key shows your integrator's keys, webhooks, requests and analytics; creating and revoking keys
+        needs a key your operator marked for management.
+      </p>
+      <form class="form" onSubmit={submit}>
+        <label for="api-key">API key</label>
+        <div class="row">
+          <input
+            id="api-key"
+            type="password"
+            autocomplete="off"
+            spellcheck={false}
+            placeholder="cf_…"
+            value={key}
+            onInput={(event) => setKey((event.target as HTMLInputElement).value)}
+          />
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
+        </div>
+        {error && <p role="alert">Could not sign in: {error}</p>}
+      </form>
+    </main>
+  );
+}
