@@ -5,6 +5,7 @@ import { zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startPoller } from "../indexers/poller/startPoller.js";
 import {
+  type FactWindow,
   MEMPOOL_BLOCK_HASH,
   POLLER_SOURCE,
   dropMempoolDepositFacts,
@@ -47,19 +48,22 @@ describe("reconcile", () => {
   let enqueued: string[];
   let fillKeys: Array<string | undefined>;
   let refunds: string[];
-  const run = (logger = pino({ level: "silent" })) =>
-    reconcile({
-      pool,
-      onchainSchema: "onchain_fixture",
-      logger,
-      enqueueFill: async (id, options) => {
-        enqueued.push(id);
-        fillKeys.push(options?.key);
+  const run = (logger = pino({ level: "silent" }), window: FactWindow = {}) =>
+    reconcile(
+      {
+        pool,
+        onchainSchema: "onchain_fixture",
+        logger,
+        enqueueFill: async (id, options) => {
+          enqueued.push(id);
+          fillKeys.push(options?.key);
+        },
+        enqueueRefund: async (id) => void refunds.push(id),
+        registry,
+        prices: createStaticPriceSource({ ETH: "3000" }),
       },
-      enqueueRefund: async (id) => void refunds.push(id),
-      registry,
-      prices: createStaticPriceSource({ ETH: "3000" }),
-    });
+      window,
+    );
   const refundsOf = async (requestId: string) =>
     (
       await pool.query(
@@ -75,10 +79,11 @@ describe("reconcile", () => {
       tx_hash: hash(),
       log_index: 0,
       tx_fee: "21000000000000",
+      timestamp: 1700000000,
       ...overrides,
     };
     return pool.query(
-      `INSERT INTO onchain_fixture.deposit VALUES ($1, $2, $3, '0xabc', $4, $5, $6, $7, 10, '0xblock', 1700000000, '0xabc', $8)`,
+      `INSERT INTO onchain_fixture.deposit VALUES ($1, $2, $3, '0xabc', $4, $5, $6, $7, 10, '0xblock', $9, '0xabc', $8)`,
       [
         `${row.chain_id}:${row.tx_hash}:${row.log_index}`,
         row.chain_id,
@@ -88,6 +93,7 @@ describe("reconcile", () => {
         row.tx_hash,
         row.log_index,
         row.tx_fee,
+        row.timestamp,
       ],
     );
   };
@@ -165,6 +171,46 @@ describe("reconcile", () => {
       { to_status: "pending", fail_reason: null },
       { to_status: "success", fail_reason: null },
     ]);
+  });
+
+  it("reads only the facts indexed lately in a windowed pass; older ones wait for the full read", async () => {
+    const recent = { recentSeconds: 300 };
+    const [old, fresh, recorded] = [
+      await insertTestRequest(pool),
+      await insertTestRequest(pool),
+      await insertTestRequest(pool),
+    ];
+    await deposit(old.orderId, { timestamp: Math.floor(Date.now() / 1000) - 3_600 });
+    await deposit(fresh.orderId, { timestamp: Math.floor(Date.now() / 1000) - 5 });
+    // an old block's deposit the app recorded just now (indexed by hand): recent by when it was recorded
+    await insertDepositFact(
+      pool,
+      {
+        chainId: 31338,
+        txHash: hash(),
+        logIndex: 0,
+        orderId: recorded.orderId,
+        depositor: "0xabc",
+        currency: zeroAddress,
+        amount: 1000n,
+        blockNumber: 10n,
+        blockHash: "0xblock",
+        timestamp: 1700000000n,
+        txFrom: "0xabc",
+        txFee: null,
+      },
+      "manual",
+    );
+    expect(await run(undefined, recent)).toMatchObject({ deposits: 2 });
+    expect(enqueued.sort()).toEqual([fresh.id, recorded.id].sort());
+    await insertIndexedFill(pool, fresh.id, hash());
+    expect(await run(undefined, recent)).toMatchObject({ deposits: 0, fills: 0 });
+    expect(await run()).toMatchObject({ deposits: 1, fills: 1 });
+    expect((await statuses(old.id)).map((event) => event.to_status)).toEqual(["waiting", "pending"]);
+    expect((await statuses(fresh.id)).map((event) => event.to_status)).toEqual(["waiting", "pending", "success"]);
+    // nothing left pending for the tests after this one
+    for (const request of [old, recorded]) await insertIndexedFill(pool, request.id, hash());
+    expect(await run()).toMatchObject({ fills: 2 });
   });
 
   it("credits each app-fee recipient once on success, scaled with an exact input's overpayment", async () => {

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import {
+  type FactWindow,
   MEMPOOL_BLOCK_HASH,
   confirmMempoolDeposit,
   isDepositApplied,
@@ -56,6 +57,9 @@ const DEPOSIT_CONCURRENCY = 4;
 
 type UnappliedDeposit = Awaited<ReturnType<typeof findUnappliedDeposits>>[number];
 
+/** What applying one deposit leaves to queue once its transaction commits. */
+type Queued = { fill?: string; fillKey?: string; refund?: string };
+
 /**
  * One pass over chain facts not yet applied to requests: deposits move `waiting` requests to `pending`
  * (or `failure` when the deposit does not match the order), indexed fills move them to `success` and credit their
@@ -64,15 +68,13 @@ type UnappliedDeposit = Awaited<ReturnType<typeof findUnappliedDeposits>>[number
  * A deposit that does not match its order fails the request and is refunded; a further deposit on a
  * request already under way becomes a child request, failed as DOUBLE_SPEND and refunded. Indexed refund withdrawals move failed requests
  * to `refund`; deposit-address deposits of succeeded requests are queued for their sweep. Every step is keyed in Postgres, so running it twice, or on two workers at once, changes nothing.
+ * With a `window`, only deposits and fills indexed within it are read (the rest of the pass is the same).
  */
-/** What applying one deposit leaves to queue once its transaction commits. */
-type Queued = { fill?: string; fillKey?: string; refund?: string };
-
-export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
+export async function reconcile(deps: ReconcileDeps, window: FactWindow = {}): Promise<ReconcileResult> {
   const { pool, logger } = deps;
   const toFill: string[] = [];
   const toRefund: string[] = [];
-  const deposits = await findUnappliedDeposits(pool, deps.onchainSchema);
+  const deposits = await findUnappliedDeposits(pool, deps.onchainSchema, window);
   // Requests side by side, each deposit in a transaction of its own, so the last deposit of a busy block is not
   // applied behind the others (nor behind the fills queued meanwhile); one request's deposits in the order paid, so
   // the first stays the request's deposit and any later one becomes its child.
@@ -169,7 +171,7 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileResult> {
     return queued;
   }
 
-  const fills = await findUnappliedFills(pool, deps.onchainSchema);
+  const fills = await findUnappliedFills(pool, deps.onchainSchema, window);
   for (const fill of fills) {
     await withTransaction(pool, async (client) => {
       // The request first, as the receipt's path does (its success, then its fill): the other order deadlocked with it.

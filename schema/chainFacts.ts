@@ -41,21 +41,45 @@ export function onchainSchemaIdent(name: OnchainSchema): string {
 }
 
 /**
- * Every deposit fact, from Ponder's view and from the app's own fact table (manual index, pollers), as one relation: a deposit known to
- * both is one row, with the fee whichever source recorded it. A poller's fact records the id its memo names: a
- * Bitcoin deposit PSBT names its request (`depositOrderSql` maps it to its order), a hand-built one may name the
- * order itself.
+ * Which facts a reconcile pass reads: `all`, or only those indexed in the last `recentSeconds` (by block time for
+ * Ponder's rows, by when they were recorded for the app's own), which index scans find without reading the history.
  */
-function allDeposits(onchain: OnchainSchema): string {
+export type FactWindow = { recentSeconds?: number };
+
+/** The SQL condition a Ponder row (`alias`, block time in seconds) must meet for `window`. */
+const ponderWindowSql = (alias: string, window: FactWindow) =>
+  window.recentSeconds === undefined
+    ? "true"
+    : `${alias}.timestamp >= extract(epoch FROM now())::bigint - ${Math.ceil(window.recentSeconds)}`;
+/** The SQL condition a row of the app's own fact tables (`alias`) must meet for `window`. */
+const recordedWindowSql = (alias: string, window: FactWindow) =>
+  window.recentSeconds === undefined
+    ? "true"
+    : `${alias}.created_at >= now() - make_interval(secs => ${Math.ceil(window.recentSeconds)})`;
+
+/**
+ * The deposit facts in `window` not applied to a request yet, from Ponder's view and from the app's own fact table
+ * (manual index, pollers), as one relation: a deposit known to both is one row, with the fee whichever source
+ * recorded it. Applied ones are left out before the two are merged, so the merge handles only the few new ones. A
+ * poller's fact records the id its memo names: a Bitcoin deposit PSBT names its request (`depositOrderSql` maps it to
+ * its order), a hand-built one may name the order itself.
+ */
+function unappliedDepositFacts(onchain: OnchainSchema, window: FactWindow): string {
   const columns =
     "chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from";
+  const notApplied = (alias: string) =>
+    `NOT EXISTS (SELECT 1 FROM crossfill.request_deposits a
+                  WHERE a.chain_id = ${alias}.chain_id AND a.tx_hash = ${alias}.tx_hash AND a.log_index = ${alias}.log_index
+                    AND a.block_hash = ${alias}.block_hash)`;
   return `(SELECT ${columns}, max(tx_fee) AS tx_fee
              FROM (SELECT chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee
-                     FROM ${onchainSchemaIdent(onchain)}.deposit
+                     FROM ${onchainSchemaIdent(onchain)}.deposit p
+                    WHERE ${ponderWindowSql("p", window)} AND ${notApplied("p")}
                    UNION ALL
                    SELECT chain_id, tx_hash, log_index, ${depositOrderSql("f")} AS order_id, depositor, currency, amount,
                           block_number, block_hash, timestamp, tx_from, tx_fee
-                     FROM crossfill.deposit_facts f) facts
+                     FROM crossfill.deposit_facts f
+                    WHERE ${recordedWindowSql("f", window)} AND ${notApplied("f")}) facts
             GROUP BY ${columns})`;
 }
 
@@ -83,22 +107,20 @@ type DepositRow = {
 };
 
 /**
- * Deposits for known orders that have not been applied to their request yet, oldest first. A deposit refunded as
- * unmatched (schema/unmatchedRefunds) is never applied: its money goes back to its payer.
+ * Deposits for known orders that have not been applied to their request yet, oldest first; with a `window`, only
+ * those indexed within it. A deposit refunded as unmatched (schema/unmatchedRefunds) is never applied: its money goes
+ * back to its payer.
  */
 export async function findUnappliedDeposits(
   db: Queryable,
   onchain: OnchainSchema,
-  limit = 200,
+  { limit = 200, ...window }: FactWindow & { limit?: number } = {},
 ): Promise<Array<DepositFact & { requestId: string }>> {
   const { rows } = await db.query<DepositRow & { request_id: string }>(
     `SELECT d.*, r.id AS request_id
-       FROM ${allDeposits(onchain)} d
+       FROM ${unappliedDepositFacts(onchain, window)} d
        JOIN crossfill.requests r ON r.order_id = d.order_id AND r.parent_request_id IS NULL
-      WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_deposits a
-                         WHERE a.chain_id = d.chain_id AND a.tx_hash = d.tx_hash AND a.log_index = d.log_index
-                           AND a.block_hash = d.block_hash)
-        AND NOT EXISTS (SELECT 1 FROM crossfill.unmatched_refunds u
+      WHERE NOT EXISTS (SELECT 1 FROM crossfill.unmatched_refunds u
                          WHERE u.chain_id = d.chain_id AND u.deposit_tx_hash = d.tx_hash AND u.deposit_log_index = d.log_index)
       ORDER BY d.timestamp, d.chain_id, d.block_number, d.log_index
       LIMIT $1`,
@@ -123,9 +145,17 @@ export async function findUnappliedDeposits(
 
 /**
  * Fills seen on-chain (by Ponder or a poller) for known requests that have not been applied yet, or only
- * provisionally (from the solver's receipt: the indexed fact confirms it).
+ * provisionally (from the solver's receipt: the indexed fact confirms it); with a `window`, only those indexed within it.
  */
-export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, limit = 200): Promise<FillFact[]> {
+export async function findUnappliedFills(
+  db: Queryable,
+  onchain: OnchainSchema,
+  { limit = 200, ...window }: FactWindow & { limit?: number } = {},
+): Promise<FillFact[]> {
+  const notApplied = (alias: string) =>
+    `NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
+                  WHERE a.chain_id = ${alias}.chain_id AND a.tx_hash = ${alias}.tx_hash AND a.log_index = ${alias}.log_index
+                    AND NOT a.provisional)`;
   const { rows } = await db.query<{
     chain_id: string;
     tx_hash: string;
@@ -143,15 +173,14 @@ export async function findUnappliedFills(db: Queryable, onchain: OnchainSchema, 
             f.timestamp, f.tx_fee
        FROM (SELECT chain_id::bigint, tx_hash, log_index, request_id, currency, recipient, amount, block_number, block_hash,
                     timestamp, tx_fee
-               FROM ${onchainSchemaIdent(onchain)}.fill
+               FROM ${onchainSchemaIdent(onchain)}.fill p
+              WHERE ${ponderWindowSql("p", window)} AND ${notApplied("p")}
              UNION ALL
              SELECT chain_id, tx_hash, log_index, request_id, currency, recipient, amount, block_number, block_hash,
                     timestamp, tx_fee
-               FROM crossfill.fill_facts) f
+               FROM crossfill.fill_facts p
+              WHERE ${recordedWindowSql("p", window)} AND ${notApplied("p")}) f
        JOIN crossfill.requests r ON r.id = f.request_id
-      WHERE NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
-                         WHERE a.chain_id = f.chain_id AND a.tx_hash = f.tx_hash AND a.log_index = f.log_index
-                           AND NOT a.provisional)
       ORDER BY f.timestamp, f.block_number, f.log_index
       LIMIT $1`,
     [limit],

@@ -33,6 +33,8 @@ export const deposit = onchainTable(
   (table) => ({
     orderIdIdx: index("deposit_order_id_idx").on(table.orderId),
     txIdx: index("deposit_chain_tx_idx").on(table.chainId, table.txHash),
+    // the reconcile's frequent pass reads the latest deposits only (jobs/reconcile.ts)
+    timestampIdx: index("deposit_timestamp_idx").on(table.timestamp),
   }),
 );
 
@@ -59,6 +61,7 @@ export const fill = onchainTable(
   (table) => ({
     requestIdIdx: index("fill_request_id_idx").on(table.requestId),
     txIdx: index("fill_chain_tx_idx").on(table.chainId, table.txHash),
+    timestampIdx: index("fill_timestamp_idx").on(table.timestamp),
   }),
 );
 

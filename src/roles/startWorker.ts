@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
+import { createFactWindows } from "../../jobs/createFactWindows.js";
 import { createFillProcessor } from "../../jobs/fill.js";
 import { createReceiptConfirmer } from "../../jobs/createReceiptConfirmer.js";
 import type { StuckFillPolicy } from "../chains/adapter.js";
@@ -201,18 +202,24 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   // The indexer's views appear only once it has started; until then every tick fails the same way.
   const reconcileErrors = reportNewErrors((error) => logger.warn({ err: error }, "reconcile tick failed"));
   // One pass at a time in this process, whether the tick or an indexer's notice asked for it.
+  const runPass = createFactWindows();
   const reconcileNow = coalesceRuns(async () => {
     try {
-      const result = await reconcile({
-        pool,
-        onchainSchema: deps.onchainSchema,
-        enqueueFill,
-        enqueueRefund,
-        enqueueSweep,
-        registry,
-        prices,
-        logger,
-      });
+      const result = await runPass((window) =>
+        reconcile(
+          {
+            pool,
+            onchainSchema: deps.onchainSchema,
+            enqueueFill,
+            enqueueRefund,
+            enqueueSweep,
+            registry,
+            prices,
+            logger,
+          },
+          window,
+        ),
+      );
       const claims = await settleAppFeeClaims({ pool, onchainSchema: deps.onchainSchema, enqueueClaim });
       const unmatched = await unmatchedRefunds();
       reconcileErrors.succeeded();

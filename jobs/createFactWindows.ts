@@ -1,0 +1,28 @@
+import type { FactWindow } from "../schema/chainFacts.js";
+
+export type FactWindowOptions = {
+  /** What the frequent pass reads: facts indexed in the last this many seconds. */
+  recentSeconds: number;
+  /** How often a pass reads every fact instead. */
+  fullEveryMs: number;
+};
+
+/**
+ * Facts reach the reconcile seconds after their block, so its frequent pass reads only the latest ones (index scans,
+ * whatever the history); older ones — an indexer catching up on hours-old blocks, a pass that failed — wait for the
+ * next full read. Longer than any pass, shorter than anyone would wait for a deposit of an indexer back from an outage.
+ */
+export const DEFAULT_FACT_WINDOWS: FactWindowOptions = { recentSeconds: 300, fullEveryMs: 30_000 };
+
+/** Runs reconcile passes, each over the facts window that is due: the first and then one every `fullEveryMs` read all. */
+export function createFactWindows(options: FactWindowOptions = DEFAULT_FACT_WINDOWS, now: () => number = Date.now) {
+  let lastFullAt: number | undefined;
+  return async function runPass<T>(pass: (window: FactWindow) => Promise<T>): Promise<T> {
+    const startedAt = now();
+    const full = lastFullAt === undefined || startedAt - lastFullAt >= options.fullEveryMs;
+    const result = await pass(full ? {} : { recentSeconds: options.recentSeconds });
+    // Only a full read that completed covers the history; a failed one is tried again on the next pass.
+    if (full) lastFullAt = startedAt;
+    return result;
+  };
+}
