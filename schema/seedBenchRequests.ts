@@ -36,14 +36,20 @@ export async function seedBenchRequests(
   }
 }
 
-const DEPOSITS_SQL = `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
+// Block hashes are a function of the block number: benchSeededFacts (schema/seedBenchChainFacts.ts) gives the
+// indexer's rows the same ones.
+const DEPOSITS_SQL = `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, block_hash, timestamp)
      SELECT origin_chain_id, '0x' || md5('deposit' || id) || md5('deposit:' || id), 0, id, user_address, origin_currency, amount_in,
-            floor(extract(epoch FROM created_at) / 2)::bigint - 800000000, floor(extract(epoch FROM created_at))::bigint
+            floor(extract(epoch FROM created_at) / 2)::bigint - 800000000,
+            '0x' || md5('block' || (floor(extract(epoch FROM created_at) / 2)::bigint - 800000000)),
+            floor(extract(epoch FROM created_at))::bigint
        FROM crossfill.requests WHERE status <> 'waiting'`;
 
-const FILLS_SQL = `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
+const FILLS_SQL = `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, block_hash, timestamp)
      SELECT destination_chain_id, '0x' || md5('fill' || id) || md5('fill:' || id), 0, id, amount_out,
-            floor(extract(epoch FROM created_at) / 2)::bigint - 799999990, floor(extract(epoch FROM created_at))::bigint + 3 + (get_byte(decode(md5(id), 'hex'), 0) % 40)
+            floor(extract(epoch FROM created_at) / 2)::bigint - 799999990,
+            '0x' || md5('block' || (floor(extract(epoch FROM created_at) / 2)::bigint - 799999990)),
+            floor(extract(epoch FROM created_at))::bigint + 3 + (get_byte(decode(md5(id), 'hex'), 0) % 40)
        FROM crossfill.requests WHERE status = 'success'`;
 
 const REQUESTS_SQL = `WITH draws AS (
