@@ -103,12 +103,12 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       }
       const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
-      const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
+      const statusBus = createStatusBus({ redisUrl: config.REDIS_URL, onError: logConnectionError(logger) });
       if (!config.REDIS_URL)
         logger.warn(
           "REDIS_URL is not set: the websocket feed and GraphQL subscriptions get no status changes from workers",
         );
-      const rest = restSettings(config, role, pool);
+      const rest = restSettings(config, role, pool, logConnectionError(logger));
       const api = await startApi({
         pool,
         chains: productionChains(config),
@@ -139,7 +139,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         prefix: config.QUEUE_PREFIX,
         onError: logConnectionError(logger),
       });
-      const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
+      const statusBus = createStatusBus({ redisUrl: config.REDIS_URL, onError: logConnectionError(logger) });
       const worker = await startWorker({
         pool,
         chains: productionChains(config),

@@ -26,7 +26,14 @@ export type StatusBus = {
 type StatusEvent = CustomEvent<StatusUpdate>;
 
 export function createStatusBus(
-  options: { redisUrl?: string; prefix?: string; /** The subscriber's Redis client name. */ clientName?: string } = {},
+  options: {
+    redisUrl?: string;
+    prefix?: string;
+    /** The subscriber's Redis client name. */
+    clientName?: string;
+    /** A Redis connection's error (the clients reconnect by themselves); without it ioredis prints to stderr. */
+    onError?: (error: Error, source: string) => void;
+  } = {},
 ): StatusBus {
   // Redis channels are global to the server: the prefix keeps deployments (and test runs) apart.
   const topic = `${options.prefix ?? "crossfill"}:request.status.updated`;
@@ -52,6 +59,11 @@ export function createStatusBus(
       maxRetriesPerRequest: null,
       connectionName: options.clientName ?? `${options.prefix ?? "crossfill"}:status-bus`,
     });
+    for (const [client, source] of [
+      [publishClient, "status bus publisher"],
+      [subscribeClient, "status bus subscriber"],
+    ] as const)
+      client.on("error", (error: Error) => options.onError?.(error, source));
     closers.push(
       async () => publishClient.quit(),
       async () => subscribeClient.quit(),

@@ -20,12 +20,19 @@ export type RestSettings = {
  * What every gateway replica must share for the listing endpoints: the cursor signing secret (derived from the
  * server key, so replicas agree without another setting) and rate-limit counters (Redis when configured, else Postgres).
  */
-export function restSettings(config: Config, role: string, pool: pg.Pool): RestSettings {
+export function restSettings(
+  config: Config,
+  role: string,
+  pool: pg.Pool,
+  onRedisError?: (error: Error, source: string) => void,
+): RestSettings {
   const serverKey = apiKeyEncryptionKey(config, role);
   return {
     cursorSecret: Buffer.from(hkdfSync("sha256", serverKey, Buffer.alloc(0), "crossfill listing cursor", 32)),
     serverKey,
-    rateLimiter: config.REDIS_URL ? createRedisRateLimiter(config.REDIS_URL) : createPostgresRateLimiter(pool),
+    rateLimiter: config.REDIS_URL
+      ? createRedisRateLimiter(config.REDIS_URL, undefined, onRedisError)
+      : createPostgresRateLimiter(pool),
     ...(config.V2_THROTTLE_SCHEDULE ? { v2Throttle: config.V2_THROTTLE_SCHEDULE } : {}),
     trustForwardedFor: config.TRUST_FORWARDED_FOR,
     websocketConnectionsPerAddress: config.WEBSOCKET_CONNECTIONS_PER_ADDRESS,

@@ -142,7 +142,10 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     stops.push({ name: "bitcoin poller heads", stop: pollerHeads.close });
 
     // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
-    const statusBus = createStatusBus({ redisUrl: config.REDIS_URL });
+    const statusBus = createStatusBus({
+      redisUrl: config.REDIS_URL,
+      onError: logConnectionError(logger, () => stopping),
+    });
     stops.push({ name: "status bus", stop: () => statusBus.close() });
     const queues = createQueueBackend({
       databaseUrl,
@@ -180,7 +183,12 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       },
     });
     stops.push({ name: "worker", stop: worker.close });
-    const rest = restSettings(config, "dev", pool);
+    const rest = restSettings(
+      config,
+      "dev",
+      pool,
+      logConnectionError(logger, () => stopping),
+    );
     stops.push({ name: "rate limiter", stop: () => rest.rateLimiter.close() });
     const api = await startApi({
       pool,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { useMigratedDatabase } from "../../../test/support/useMigratedDatabase.js";
 import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "./rateLimiter.js";
 
@@ -44,6 +44,24 @@ describe("rate limiters shared across replicas", () => {
     const policy = { name: "t", key: "shared", limit: 1, windowSeconds: 60 };
     expect((await a.hit(policy, 1_800_000_000_000)).allowed).toBe(true);
     expect((await b.hit(policy, 1_800_000_000_000)).allowed).toBe(false);
+  });
+
+  it("redis: a connection error reaches onError, not stderr, and a hit meanwhile rejects", async () => {
+    const consoleError = vi.spyOn(console, "error");
+    const errors: string[] = [];
+    // port 1: refused
+    const limiter = createRedisRateLimiter("redis://127.0.0.1:1", "test-rl-down", (error, source) =>
+      errors.push(`${source}: ${(error as Error & { code?: string }).code}`),
+    );
+    try {
+      const policy = { name: "t", key: "down", limit: 5, windowSeconds: 1 };
+      await expect(limiter.hit(policy, Date.now())).rejects.toThrow();
+      await vi.waitFor(() => expect(errors).toContain("rate limiter: ECONNREFUSED"));
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+      await limiter.close().catch(() => undefined);
+    }
   });
 
   it("postgres: keys longer than 255 characters count (a trusted X-Forwarded-For hop is the client's to choose)", async () => {

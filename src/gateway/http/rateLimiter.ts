@@ -55,8 +55,14 @@ function countingLimiter(
   };
 }
 
-export function createRedisRateLimiter(redisUrl: string, prefix = "crossfill:rl"): RateLimiter {
+export function createRedisRateLimiter(
+  redisUrl: string,
+  prefix = "crossfill:rl",
+  onError: (error: Error, source: string) => void = () => undefined,
+): RateLimiter {
   const redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  // A connection error (ioredis reconnects by itself) reaches the caller's log instead of stderr.
+  redis.on("error", (error: Error) => onError(error, "rate limiter"));
   return countingLimiter(
     "redis",
     (points, duration) => new RateLimiterRedis({ storeClient: redis, keyPrefix: prefix, points, duration }),
