@@ -3,8 +3,13 @@ import type { FactWindow } from "../schema/chainFacts.js";
 export type FactWindowOptions = {
   /** What the frequent pass reads: facts indexed in the last this many seconds. */
   recentSeconds: number;
-  /** How often a pass reads every fact instead. */
+  /** How often a pass reads every fact instead, at most. */
   fullEveryMs: number;
+  /**
+   * At most this share of the time goes to full reads: one that took 1.7 s (a million deposits) is next run 170 s
+   * later at 0.01, not every `fullEveryMs`.
+   */
+  fullReadShare: number;
 };
 
 /**
@@ -12,17 +17,20 @@ export type FactWindowOptions = {
  * whatever the history); older ones — an indexer catching up on hours-old blocks, a pass that failed — wait for the
  * next full read. Longer than any pass, shorter than anyone would wait for a deposit of an indexer back from an outage.
  */
-export const DEFAULT_FACT_WINDOWS: FactWindowOptions = { recentSeconds: 300, fullEveryMs: 30_000 };
+export const DEFAULT_FACT_WINDOWS: FactWindowOptions = { recentSeconds: 300, fullEveryMs: 30_000, fullReadShare: 0.01 };
 
-/** Runs reconcile passes, each over the facts window that is due: the first and then one every `fullEveryMs` read all. */
+/**
+ * Runs reconcile passes, each over the facts window that is due: the first reads all, and then one every
+ * `fullEveryMs`, or less often when full reads take long (`fullReadShare`).
+ */
 export function createFactWindows(options: FactWindowOptions = DEFAULT_FACT_WINDOWS, now: () => number = Date.now) {
-  let lastFullAt: number | undefined;
+  let nextFullAt = -Infinity;
   return async function runPass<T>(pass: (window: FactWindow) => Promise<T>): Promise<T> {
     const startedAt = now();
-    const full = lastFullAt === undefined || startedAt - lastFullAt >= options.fullEveryMs;
+    const full = startedAt >= nextFullAt;
     const result = await pass(full ? {} : { recentSeconds: options.recentSeconds });
     // Only a full read that completed covers the history; a failed one is tried again on the next pass.
-    if (full) lastFullAt = startedAt;
+    if (full) nextFullAt = startedAt + Math.max(options.fullEveryMs, (now() - startedAt) / options.fullReadShare);
     return result;
   };
 }
