@@ -12,3 +12,8 @@ export function groupByRequest<T extends { requestId: string }>(
 ): T[][] {
   return groupByKey(requestIds, items, (item) => item.requestId);
 }
+
+/** Rows → one list per request, requests in the order they first appear, each request's rows in the order given. */
+export function groupsByRequest<T extends { requestId: string }>(items: readonly T[]): T[][] {
+  return groupByRequest([...new Set(items.map((item) => item.requestId))], items);
+}

@@ -33,7 +33,9 @@ import {
 import { createUnmatchedRefundProcessor } from "../../jobs/refundUnmatchedDeposit.js";
 import { scheduleUnmatchedRefunds } from "../../jobs/scheduleUnmatchedRefunds.js";
 import { createSweepProcessor } from "../../jobs/sweepDeposit.js";
-import { reconcile } from "../../jobs/reconcile.js";
+import type { ReconcileDeps } from "../../jobs/reconcile.js";
+import { reconcileDeposits } from "../../jobs/reconcileDeposits.js";
+import { reconcileFillsAndRefunds } from "../../jobs/reconcileFillsAndRefunds.js";
 import { repeatEvery } from "../runtime/repeatEvery.js";
 import { checkReceiptFills } from "../../jobs/checkReceiptFills.js";
 import { listenForChainFacts } from "../../schema/chainFactsNotices.js";
@@ -201,34 +203,37 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
 
   // The indexer's views appear only once it has started; until then every tick fails the same way.
   const reconcileErrors = reportNewErrors((error) => logger.warn({ err: error }, "reconcile tick failed"));
-  // One pass at a time in this process, whether the tick or an indexer's notice asked for it.
-  const runPass = createFactWindows();
-  const reconcileNow = coalesceRuns(async () => {
+  const reconcileDeps: ReconcileDeps = {
+    pool,
+    onchainSchema: deps.onchainSchema,
+    enqueueFill,
+    enqueueRefund,
+    enqueueSweep,
+    registry,
+    prices,
+    logger,
+  };
+  // Deposits, and the rest of a pass, each one pass at a time in this process, whether the tick or an indexer's
+  // notice asked for it; the two side by side, so a block's deposits never wait behind the last block's fills.
+  const depositWindows = createFactWindows();
+  const depositsNow = coalesceRuns(() => depositWindows((window) => reconcileDeposits(reconcileDeps, window)));
+  const restWindows = createFactWindows();
+  const restNow = coalesceRuns(async () => {
+    const result = await restWindows((window) => reconcileFillsAndRefunds(reconcileDeps, window));
+    const claims = await settleAppFeeClaims({ pool, onchainSchema: deps.onchainSchema, enqueueClaim });
+    const unmatched = await unmatchedRefunds();
+    return { ...result, claims, unmatched };
+  });
+  const reconcileNow = async () => {
     try {
-      const result = await runPass((window) =>
-        reconcile(
-          {
-            pool,
-            onchainSchema: deps.onchainSchema,
-            enqueueFill,
-            enqueueRefund,
-            enqueueSweep,
-            registry,
-            prices,
-            logger,
-          },
-          window,
-        ),
-      );
-      const claims = await settleAppFeeClaims({ pool, onchainSchema: deps.onchainSchema, enqueueClaim });
-      const unmatched = await unmatchedRefunds();
+      const [deposits, rest] = await Promise.all([depositsNow(), restNow()]);
       reconcileErrors.succeeded();
-      return { ...result, claims, unmatched };
+      return { deposits: deposits.deposits, ...rest };
     } catch (error) {
       reconcileErrors.failed(error);
       throw error;
     }
-  });
+  };
   const reconcileWorker = deps.queues.createWorker<ReconcileJob>(QUEUES.reconcile, () => reconcileNow());
   // New facts wake the reconcile as they commit; the tick stays, for notices lost while the connection was down.
   const factsListener = listenForChainFacts(pool, () => void reconcileNow().catch(() => undefined), {

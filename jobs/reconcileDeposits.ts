@@ -1,0 +1,134 @@
+import {
+  type FactWindow,
+  MEMPOOL_BLOCK_HASH,
+  confirmMempoolDeposit,
+  findUnappliedDeposits,
+  isDepositApplied,
+  recordRequestDeposit,
+} from "../schema/chainFacts.js";
+import { requestDepositAddressType } from "../schema/depositAddresses.js";
+import { groupsByRequest } from "../schema/groupByRequest.js";
+import { getRequest, insertChildRequest, setFillAmount } from "../schema/requests.js";
+import { transitionRequest } from "../schema/transitionRequest.js";
+import { withTransaction } from "../schema/withTransaction.js";
+import { assessDeposit } from "../src/domain/assessDeposit.js";
+import { childRequestId } from "../src/domain/childRequestId.js";
+import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
+import { failRequest } from "./failRequest.js";
+import type { ReconcileDeps } from "./reconcile.js";
+import { repriceDeposit } from "./repriceDeposit.js";
+
+// Deposit transactions at once: a few of the pool's connections, the rest stay for the API and the jobs.
+const DEPOSIT_CONCURRENCY = 4;
+
+type UnappliedDeposit = Awaited<ReturnType<typeof findUnappliedDeposits>>[number];
+
+/** What applying one deposit leaves to queue once its transaction commits. */
+type Queued = { fill?: string; fillKey?: string; refund?: string };
+
+/** What a deposits pass applied and queued. */
+export type DepositsResult = { deposits: number; toFill: string[]; toRefund: string[] };
+
+/**
+ * The deposits part of a pass (see `reconcile`): a worker runs it on its own, so a deposit is never applied behind
+ * a busy block's fills.
+ */
+export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow = {}): Promise<DepositsResult> {
+  const { pool, logger } = deps;
+  const toFill: string[] = [];
+  const toRefund: string[] = [];
+  const deposits = await findUnappliedDeposits(pool, deps.onchainSchema, window);
+  // Requests side by side, each deposit in a transaction of its own, so the last deposit of a busy block is not
+  // applied behind the others (nor behind the fills queued meanwhile); one request's deposits in the order paid, so
+  // the first stays the request's deposit and any later one becomes its child.
+  const applied: Queued[] = [];
+  try {
+    await forEachConcurrently(groupsByRequest(deposits), DEPOSIT_CONCURRENCY, async (ofRequest) => {
+      for (const deposit of ofRequest) applied.push(await applyDeposit(deposit));
+    });
+  } finally {
+    // Queued once the pass's deposits are applied (those that were, if one failed): a fill started meanwhile would
+    // hold up the others' `pending` (it shares this process's CPU), and a fill waits for the next block anyway.
+    for (const queued of applied) {
+      if (queued.fill) {
+        toFill.push(queued.fill);
+        await deps.enqueueFill(queued.fill, queued.fillKey === undefined ? undefined : { key: queued.fillKey });
+      }
+      if (queued.refund) {
+        toRefund.push(queued.refund);
+        await deps.enqueueRefund(queued.refund);
+      }
+    }
+  }
+  async function applyDeposit(deposit: UnappliedDeposit): Promise<Queued> {
+    const queued = await withTransaction(pool, async (client): Promise<Queued> => {
+      // Every deposit of one order locks its request first, so two workers never both apply one deposit.
+      const request = await getRequest(client, deposit.requestId, { forUpdate: true });
+      if (!request || (await isDepositApplied(client, deposit))) return {};
+      // Mined after it was applied from the mempool (Bitcoin): the same payment, now in a block; the fill waiting for
+      // its confirmations is run again at once.
+      if (deposit.blockHash !== MEMPOOL_BLOCK_HASH && (await confirmMempoolDeposit(client, deposit)))
+        return request.status === "pending" ? { fill: request.id, fillKey: `mined-${deposit.blockHash}` } : {};
+      if (request.status !== "waiting") {
+        // The order was paid already: this deposit becomes a child request of its own that fails as DOUBLE_SPEND
+        // and is refunded (its depositor follows it by id); the first deposit is still filled exactly once.
+        const childId = childRequestId(request.id, deposit);
+        const created = await insertChildRequest(client, {
+          id: childId,
+          parentId: request.id,
+          depositor: deposit.depositor,
+          amountIn: deposit.amount,
+        });
+        await recordRequestDeposit(client, { ...deposit, requestId: childId });
+        // The same deposit mined again after a reorg: its child exists and its refund is keyed by the deposit.
+        if (!created) return {};
+        logger.warn(
+          { requestId: request.id, childRequestId: childId, txHash: deposit.txHash, status: request.status },
+          "second deposit for one order; refunding it as a child request",
+        );
+        return {
+          refund: await failRequest(client, {
+            request: { id: childId, refundTo: request.refundTo },
+            from: ["waiting"],
+            failReason: "DOUBLE_SPEND",
+            deposit,
+            details: { depositTxHash: deposit.txHash, depositChainId: deposit.chainId, parentRequestId: request.id },
+          }),
+        };
+      }
+      await recordRequestDeposit(client, deposit);
+      const late = deposit.timestamp * 1000n > BigInt(request.deadline.getTime());
+      const repriced =
+        late && request.latePaymentSlippageBps !== null
+          ? await repriceDeposit(request, deposit.amount, deps)
+          : undefined;
+      const strict = (await requestDepositAddressType(client, request.id)) === "strict";
+      const assessment = assessDeposit({ ...request, strict }, deposit, repriced);
+      const details = {
+        depositTxHash: deposit.txHash,
+        depositChainId: deposit.chainId,
+        depositedAmount: deposit.amount.toString(),
+      };
+      if (assessment.fill) {
+        await setFillAmount(client, request.id, assessment.amountOut);
+        await transitionRequest(client, {
+          requestId: request.id,
+          to: "pending",
+          details: { ...details, fillAmount: assessment.amountOut.toString() },
+        });
+        return { fill: request.id };
+      }
+      return {
+        refund: await failRequest(client, {
+          request,
+          from: ["waiting"],
+          failReason: assessment.failReason,
+          deposit,
+          details,
+        }),
+      };
+    });
+    return queued;
+  }
+  return { deposits: deposits.length, toFill, toRefund };
+}

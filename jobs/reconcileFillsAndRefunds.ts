@@ -1,0 +1,146 @@
+import { type FactWindow, type FillFact, findUnappliedFills } from "../schema/chainFacts.js";
+import { findSweepableDeposits } from "../schema/depositSweeps.js";
+import { findPendingWithoutFill, findStaleSubmitted, getFillAttempt } from "../schema/fillAttempts.js";
+import { groupsByRequest } from "../schema/groupByRequest.js";
+import { type PayoutReorg, findOrphanedFills, findReorgedPayouts, recordPayoutReorg } from "../schema/payoutReorgs.js";
+import { applyIndexedFill } from "../schema/receiptFills.js";
+import { findIndexedRefunds, findOpenRefunds, markRefundConfirmed } from "../schema/refunds.js";
+import { getRequest } from "../schema/requests.js";
+import { transitionRequest } from "../schema/transitionRequest.js";
+import { withTransaction } from "../schema/withTransaction.js";
+import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
+import { creditEarnedAppFees } from "./creditEarnedAppFees.js";
+import type { ReconcileDeps, ReconcileResult } from "./reconcile.js";
+import type { DepositsResult } from "./reconcileDeposits.js";
+
+// A refund job gets this long to sign and send before the tick queues it again (a lost job, a crash).
+const REFUND_REQUEUE_AFTER_MS = 2_000;
+// A sweep not mined by then is looked at again: marked confirmed once mined, else re-sent.
+const SWEEP_RECHECK_AFTER_MS = 10_000;
+// A submitted fill not indexed by then is looked at again: re-sent if the node lost it, refunded if it reverted.
+const FILL_RECHECK_AFTER_MS = 5_000;
+// Fill transactions at once, as for deposits.
+const FILL_CONCURRENCY = 4;
+
+/**
+ * The rest of a pass (see `reconcile`): indexed fills and refunds, payouts reorged out, work a crash left behind.
+ * `queued`: what a deposits pass just queued, not queued again.
+ */
+export async function reconcileFillsAndRefunds(
+  deps: ReconcileDeps,
+  window: FactWindow = {},
+  queued: Pick<DepositsResult, "toFill" | "toRefund"> = { toFill: [], toRefund: [] },
+): Promise<Omit<ReconcileResult, "deposits">> {
+  const { pool, logger } = deps;
+  const toFill = [...queued.toFill];
+  const toRefund = [...queued.toRefund];
+  const fills = await findUnappliedFills(pool, deps.onchainSchema, window);
+  // Requests side by side, as deposits are; one request's fills in the order indexed.
+  await forEachConcurrently(groupsByRequest(fills), FILL_CONCURRENCY, async (ofRequest) => {
+    for (const fill of ofRequest) await applyFill(fill);
+  });
+  async function applyFill(fill: FillFact) {
+    await withTransaction(pool, async (client) => {
+      // The request first, as the receipt's path does (its success, then its fill): the other order deadlocked with it.
+      await getRequest(client, fill.requestId, { forUpdate: true });
+      const recorded = await applyIndexedFill(client, fill);
+      if (recorded.applied === "none") return;
+      if (recorded.applied === "confirmed") {
+        // The fill the request succeeded on, from its receipt: now a confirmed chain fact. Crediting again is a no-op.
+        await creditEarnedAppFees(client, fill.requestId, deps.registry);
+        return;
+      }
+      if (recorded.applied === "replaced") {
+        // The receipt's fill (recorded when the request succeeded) is not the one the indexer saw: the indexed one
+        // is the chain's and takes its place; the receipt's hash stays in the fill's disagreement.
+        logger.error(
+          { requestId: fill.requestId, indexedTxHash: fill.txHash, receiptTxHash: recorded.receiptTxHash },
+          "indexed fill disagrees with the fill receipt the request succeeded on",
+        );
+      }
+      const result = await transitionRequest(client, {
+        requestId: fill.requestId,
+        to: "success",
+        details: { fillTxHash: fill.txHash },
+      });
+      if (result.applied) {
+        await creditEarnedAppFees(client, fill.requestId, deps.registry);
+        return;
+      }
+      if (result.current === "success") {
+        // Succeeded on the solver's receipt already (without a receipt fill: a family whose receipts carry none):
+        // the indexed fill must be one of the solver's own versions.
+        const attempt = await getFillAttempt(client, fill.requestId);
+        const ours = attempt ? [attempt.txHash, ...attempt.previousTxHashes] : [];
+        if (!ours.includes(fill.txHash)) {
+          logger.error(
+            { requestId: fill.requestId, indexedTxHash: fill.txHash, solverTxHashes: ours },
+            "indexed fill disagrees with the fill receipt the request succeeded on",
+          );
+          return;
+        }
+        // App fees are earned on the indexed fill, whichever of the two moved the request to success.
+        await creditEarnedAppFees(client, fill.requestId, deps.registry);
+        return;
+      }
+      logger.warn(
+        { requestId: fill.requestId, status: result.current },
+        "fill indexed for a request that cannot succeed",
+      );
+    });
+  }
+
+  const refunds = await findIndexedRefunds(pool, deps.onchainSchema);
+  for (const refund of refunds) {
+    await withTransaction(pool, async (client) => {
+      if (!(await markRefundConfirmed(client, refund.id)) || !refund.refundsRequest) return;
+      await transitionRequest(client, {
+        requestId: refund.requestId,
+        from: ["failure"],
+        to: "refund",
+        details: { refundTxHash: refund.txHash },
+      });
+    });
+  }
+
+  // A payout reorged out of a polled chain after its request succeeded: un-applied and recorded; its fill job (queued
+  // at once, then every requeue window until the payout is applied anew) re-broadcasts the same signed payout.
+  for (const orphan of await findOrphanedFills(pool, deps.onchainSchema)) {
+    const reorg: PayoutReorg = {
+      detectedAt: Date.now(),
+      source: "poller",
+      reason: "payout transaction no longer in the chain",
+      txHash: orphan.txHash,
+      blockNumber: Number(orphan.blockNumber),
+      action: "rebroadcast",
+    };
+    if (await withTransaction(pool, (client) => recordPayoutReorg(client, orphan, reorg))) {
+      logger.warn({ requestId: orphan.requestId, reorg }, "payout reorged out after success; following it again");
+      // At once, under a job id of its own: a fill job of this request may hold the current requeue window's id.
+      await deps.enqueueFill(orphan.requestId, { key: `payout-reorg-${reorg.detectedAt}` });
+      toFill.push(orphan.requestId);
+    }
+  }
+
+  // Work a crash or a lost job left behind: deposits applied without a fill job, refunds never sent, payouts
+  // reorged out and not mined again.
+  const stranded = [
+    ...(await findPendingWithoutFill(pool)),
+    ...(await findStaleSubmitted(pool, FILL_RECHECK_AFTER_MS)),
+    ...(await findReorgedPayouts(pool)),
+  ];
+  const requeueFills = [...new Set(stranded)].filter((id) => !toFill.includes(id));
+  for (const requestId of requeueFills) await deps.enqueueFill(requestId);
+  const requeueRefunds = [...new Set(await findOpenRefunds(pool, REFUND_REQUEUE_AFTER_MS))].filter(
+    (id) => !toRefund.includes(id),
+  );
+  for (const refundId of requeueRefunds) await deps.enqueueRefund(refundId);
+  // Deposit addresses are swept after their request succeeded: the fill never waits for it.
+  if (deps.enqueueSweep)
+    for (const deposit of await findSweepableDeposits(pool, SWEEP_RECHECK_AFTER_MS)) await deps.enqueueSweep(deposit);
+  return {
+    fills: fills.length,
+    refunds: refunds.length,
+    requeued: requeueFills.length + requeueRefunds.length,
+  };
+}
