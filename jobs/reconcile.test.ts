@@ -26,7 +26,9 @@ import { insertFillAttempt } from "../schema/fillAttempts.js";
 import { recordReceiptFill } from "../schema/receiptFills.js";
 import { fillsOfRequests } from "../schema/requestChainFacts.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
-import { reconcile } from "./reconcile.js";
+import { type ReconcileDeps, reconcile } from "./reconcile.js";
+import { reconcileDeposits } from "./reconcileDeposits.js";
+import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
 
 const registry = createChainRegistry(
   [31338, 31339].map((id) =>
@@ -48,22 +50,19 @@ describe("reconcile", () => {
   let enqueued: string[];
   let fillKeys: Array<string | undefined>;
   let refunds: string[];
-  const run = (logger = pino({ level: "silent" }), window: FactWindow = {}) =>
-    reconcile(
-      {
-        pool,
-        onchainSchema: "onchain_fixture",
-        logger,
-        enqueueFill: async (id, options) => {
-          enqueued.push(id);
-          fillKeys.push(options?.key);
-        },
-        enqueueRefund: async (id) => void refunds.push(id),
-        registry,
-        prices: createStaticPriceSource({ ETH: "3000" }),
-      },
-      window,
-    );
+  const deps = (logger = pino({ level: "silent" })): ReconcileDeps => ({
+    pool,
+    onchainSchema: "onchain_fixture",
+    logger,
+    enqueueFill: async (id, options) => {
+      enqueued.push(id);
+      fillKeys.push(options?.key);
+    },
+    enqueueRefund: async (id) => void refunds.push(id),
+    registry,
+    prices: createStaticPriceSource({ ETH: "3000" }),
+  });
+  const run = (logger = pino({ level: "silent" }), window: FactWindow = {}) => reconcile(deps(logger), window);
   const refundsOf = async (requestId: string) =>
     (
       await pool.query(
@@ -489,6 +488,18 @@ describe("reconcile", () => {
     const { rows } = await pool.query("SELECT fill_amount FROM crossfill.requests WHERE id = $1", [tolerant.id]);
     // 1000 in, 10 of quoted fees, ETH to ETH at one price: 990, the quoted output
     expect(rows[0].fill_amount).toBe("990");
+  });
+
+  it("leaves a fill indexed before its request's deposit is applied for the pass after it (the two passes run side by side)", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId);
+    await insertIndexedFill(pool, request.id, hash());
+    // the fills pass first, as it may when the two run side by side
+    expect(await reconcileFillsAndRefunds(deps())).toMatchObject({ fills: 1 });
+    expect(await reconcileDeposits(deps())).toMatchObject({ deposits: 1 });
+    expect(await reconcileFillsAndRefunds(deps())).toMatchObject({ fills: 1 });
+    expect(await reconcileFillsAndRefunds(deps())).toMatchObject({ fills: 0 });
+    expect((await statuses(request.id)).map((event) => event.to_status)).toEqual(["waiting", "pending", "success"]);
   });
 
   it("applies a poller's facts like Ponder's: its deposit moves the request to pending, its fill to success", async () => {

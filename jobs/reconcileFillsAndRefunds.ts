@@ -42,7 +42,9 @@ export async function reconcileFillsAndRefunds(
   async function applyFill(fill: FillFact) {
     await withTransaction(pool, async (client) => {
       // The request first, as the receipt's path does (its success, then its fill): the other order deadlocked with it.
-      await getRequest(client, fill.requestId, { forUpdate: true });
+      const request = await getRequest(client, fill.requestId, { forUpdate: true });
+      // Its deposit not applied yet (the deposits pass runs beside this one): the fill waits for a later pass.
+      if (request?.status === "waiting") return;
       const recorded = await applyIndexedFill(client, fill);
       if (recorded.applied === "none") return;
       if (recorded.applied === "confirmed") {
