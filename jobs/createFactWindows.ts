@@ -21,16 +21,19 @@ export const DEFAULT_FACT_WINDOWS: FactWindowOptions = { recentSeconds: 300, ful
 
 /**
  * Runs reconcile passes, each over the facts window that is due: the first reads all, and then one every
- * `fullEveryMs`, or less often when full reads take long (`fullReadShare`).
+ * `fullEveryMs`, or less often when full reads take long (`fullReadShare`); a full read that left more to read is
+ * followed by another at once.
  */
 export function createFactWindows(options: FactWindowOptions = DEFAULT_FACT_WINDOWS, now: () => number = Date.now) {
   let nextFullAt = -Infinity;
-  return async function runPass<T>(pass: (window: FactWindow) => Promise<T>): Promise<T> {
+  return async function runPass<T extends { more: boolean }>(pass: (window: FactWindow) => Promise<T>): Promise<T> {
     const startedAt = now();
     const full = startedAt >= nextFullAt;
     const result = await pass(full ? {} : { recentSeconds: options.recentSeconds });
-    // Only a full read that completed covers the history; a failed one is tried again on the next pass.
-    if (full) nextFullAt = startedAt + Math.max(options.fullEveryMs, (now() - startedAt) / options.fullReadShare);
+    // Only a full read that completed and read everything covers the history; one that failed, or read a full batch
+    // (a backlog: an indexer catching up, a worker back from an outage), goes on at the next pass.
+    if (full && !result.more)
+      nextFullAt = startedAt + Math.max(options.fullEveryMs, (now() - startedAt) / options.fullReadShare);
     return result;
   };
 }

@@ -1,4 +1,5 @@
 import {
+  FACTS_PER_PASS,
   type FactWindow,
   MEMPOOL_BLOCK_HASH,
   confirmMempoolDeposit,
@@ -26,8 +27,8 @@ type UnappliedDeposit = Awaited<ReturnType<typeof findUnappliedDeposits>>[number
 /** What applying one deposit leaves to queue once its transaction commits. */
 type Queued = { fill?: string; fillKey?: string; refund?: string };
 
-/** What a deposits pass applied and queued. */
-export type DepositsResult = { deposits: number; toFill: string[]; toRefund: string[] };
+/** What a deposits pass applied and queued; `more`: it read a full batch, so more may be waiting. */
+export type DepositsResult = { deposits: number; toFill: string[]; toRefund: string[]; more: boolean };
 
 /**
  * The deposits part of a pass (see `reconcile`): a worker runs it on its own, so a deposit is never applied behind
@@ -130,5 +131,5 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
     });
     return queued;
   }
-  return { deposits: deposits.length, toFill, toRefund };
+  return { deposits: deposits.length, toFill, toRefund, more: deposits.length >= FACTS_PER_PASS };
 }

@@ -1,4 +1,4 @@
-import { type FactWindow, type FillFact, findUnappliedFills } from "../schema/chainFacts.js";
+import { FACTS_PER_PASS, type FactWindow, type FillFact, findUnappliedFills } from "../schema/chainFacts.js";
 import { findSweepableDeposits } from "../schema/depositSweeps.js";
 import { findPendingWithoutFill, findStaleSubmitted, getFillAttempt } from "../schema/fillAttempts.js";
 import { groupsByRequest } from "../schema/groupByRequest.js";
@@ -19,6 +19,8 @@ const REFUND_REQUEUE_AFTER_MS = 2_000;
 const SWEEP_RECHECK_AFTER_MS = 10_000;
 // A submitted fill not indexed by then is looked at again: re-sent if the node lost it, refunded if it reverted.
 const FILL_RECHECK_AFTER_MS = 5_000;
+// A pending request without a fill attempt by then is queued again (a lost job); before, its deposits pass queues it.
+const PENDING_REQUEUE_AFTER_MS = 2_000;
 // Fill transactions at once, as for deposits.
 const FILL_CONCURRENCY = 4;
 
@@ -30,7 +32,7 @@ export async function reconcileFillsAndRefunds(
   deps: ReconcileDeps,
   window: FactWindow = {},
   queued: Pick<DepositsResult, "toFill" | "toRefund"> = { toFill: [], toRefund: [] },
-): Promise<Omit<ReconcileResult, "deposits">> {
+): Promise<Omit<ReconcileResult, "deposits"> & { more: boolean }> {
   const { pool, logger } = deps;
   const toFill = [...queued.toFill];
   const toRefund = [...queued.toRefund];
@@ -42,9 +44,7 @@ export async function reconcileFillsAndRefunds(
   async function applyFill(fill: FillFact) {
     await withTransaction(pool, async (client) => {
       // The request first, as the receipt's path does (its success, then its fill): the other order deadlocked with it.
-      const request = await getRequest(client, fill.requestId, { forUpdate: true });
-      // Its deposit not applied yet (the deposits pass runs beside this one): the fill waits for a later pass.
-      if (request?.status === "waiting") return;
+      await getRequest(client, fill.requestId, { forUpdate: true });
       const recorded = await applyIndexedFill(client, fill);
       if (recorded.applied === "none") return;
       if (recorded.applied === "confirmed") {
@@ -127,7 +127,7 @@ export async function reconcileFillsAndRefunds(
   // Work a crash or a lost job left behind: deposits applied without a fill job, refunds never sent, payouts
   // reorged out and not mined again.
   const stranded = [
-    ...(await findPendingWithoutFill(pool)),
+    ...(await findPendingWithoutFill(pool, PENDING_REQUEUE_AFTER_MS)),
     ...(await findStaleSubmitted(pool, FILL_RECHECK_AFTER_MS)),
     ...(await findReorgedPayouts(pool)),
   ];
@@ -141,6 +141,7 @@ export async function reconcileFillsAndRefunds(
   if (deps.enqueueSweep)
     for (const deposit of await findSweepableDeposits(pool, SWEEP_RECHECK_AFTER_MS)) await deps.enqueueSweep(deposit);
   return {
+    more: fills.length >= FACTS_PER_PASS,
     fills: fills.length,
     refunds: refunds.length,
     requeued: requeueFills.length + requeueRefunds.length,

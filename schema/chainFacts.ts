@@ -40,6 +40,9 @@ export function onchainSchemaIdent(name: OnchainSchema): string {
   return `"${name}"`;
 }
 
+/** How many facts of a kind one reconcile pass reads at most: a pass that read this many leaves more for the next. */
+export const FACTS_PER_PASS = 200;
+
 /**
  * Which facts a reconcile pass reads: `all`, or only those indexed in the last `recentSeconds` (by block time for
  * Ponder's rows, by when they were recorded for the app's own), which index scans find without reading the history.
@@ -114,7 +117,7 @@ type DepositRow = {
 export async function findUnappliedDeposits(
   db: Queryable,
   onchain: OnchainSchema,
-  { limit = 200, ...window }: FactWindow & { limit?: number } = {},
+  { limit = FACTS_PER_PASS, ...window }: FactWindow & { limit?: number } = {},
 ): Promise<Array<DepositFact & { requestId: string }>> {
   const { rows } = await db.query<DepositRow & { request_id: string }>(
     `SELECT d.*, r.id AS request_id
@@ -144,13 +147,14 @@ export async function findUnappliedDeposits(
 }
 
 /**
- * Fills seen on-chain (by Ponder or a poller) for known requests that have not been applied yet, or only
- * provisionally (from the solver's receipt: the indexed fact confirms it); with a `window`, only those indexed within it.
+ * Fills seen on-chain (by Ponder or a poller) for known requests past `waiting` that have not been applied yet, or
+ * only provisionally (from the solver's receipt: the indexed fact confirms it); with a `window`, only those indexed
+ * within it.
  */
 export async function findUnappliedFills(
   db: Queryable,
   onchain: OnchainSchema,
-  { limit = 200, ...window }: FactWindow & { limit?: number } = {},
+  { limit = FACTS_PER_PASS, ...window }: FactWindow & { limit?: number } = {},
 ): Promise<FillFact[]> {
   const notApplied = (alias: string) =>
     `NOT EXISTS (SELECT 1 FROM crossfill.request_fills a
@@ -180,7 +184,8 @@ export async function findUnappliedFills(
                     timestamp, tx_fee
                FROM crossfill.fill_facts p
               WHERE ${recordedWindowSql("p", window)} AND ${notApplied("p")}) f
-       JOIN crossfill.requests r ON r.id = f.request_id
+       -- a request still waiting has no deposit applied yet: its fill is read once it has (statuses never go back)
+       JOIN crossfill.requests r ON r.id = f.request_id AND r.status <> 'waiting'
       ORDER BY f.timestamp, f.block_number, f.log_index
       LIMIT $1`,
     [limit],

@@ -127,13 +127,14 @@ export async function insertFillAttempt(db: Queryable, attempt: FillAttempt): Pr
   return result.rowCount === 1;
 }
 
-/** Pending requests with no fill signed yet: work a crashed or lost fill job left behind. */
-export async function findPendingWithoutFill(db: Queryable, limit = 200): Promise<string[]> {
+/** Requests pending for over `olderThanMs` with no fill signed yet: work a crashed or lost fill job left behind. */
+export async function findPendingWithoutFill(db: Queryable, olderThanMs: number, limit = 200): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT r.id FROM crossfill.requests r
-      WHERE r.status = 'pending' AND NOT EXISTS (SELECT 1 FROM crossfill.fill_attempts f WHERE f.request_id = r.id)
-      ORDER BY r.updated_at LIMIT $1`,
-    [limit],
+      WHERE r.status = 'pending' AND r.updated_at < now() - make_interval(secs => $1 / 1000.0)
+        AND NOT EXISTS (SELECT 1 FROM crossfill.fill_attempts f WHERE f.request_id = r.id)
+      ORDER BY r.updated_at LIMIT $2`,
+    [olderThanMs, limit],
   );
   return rows.map((row) => row.id);
 }

@@ -201,8 +201,6 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     logger.warn({ claimId: job?.data.claimId, attempt: job?.attemptsMade, err: error }, "app fee claim payout failed"),
   );
 
-  // The indexer's views appear only once it has started; until then every tick fails the same way.
-  const reconcileErrors = reportNewErrors((error) => logger.warn({ err: error }, "reconcile tick failed"));
   const reconcileDeps: ReconcileDeps = {
     pool,
     onchainSchema: deps.onchainSchema,
@@ -213,26 +211,39 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     prices,
     logger,
   };
+  // The indexer's views appear only once it has started; until then every tick fails the same way: each part's
+  // errors are logged when they change.
+  const reportingErrors = <T>(part: string, run: () => Promise<T>) => {
+    const errors = reportNewErrors((error) => logger.warn({ err: error, part }, "reconcile tick failed"));
+    return async () => {
+      try {
+        const result = await run();
+        errors.succeeded();
+        return result;
+      } catch (error) {
+        errors.failed(error);
+        throw error;
+      }
+    };
+  };
   // Deposits, and the rest of a pass, each one pass at a time in this process, whether the tick or an indexer's
   // notice asked for it; the two side by side, so a block's deposits never wait behind the last block's fills.
   const depositWindows = createFactWindows();
-  const depositsNow = coalesceRuns(() => depositWindows((window) => reconcileDeposits(reconcileDeps, window)));
+  const depositsNow = coalesceRuns(
+    reportingErrors("deposits", () => depositWindows((window) => reconcileDeposits(reconcileDeps, window))),
+  );
   const restWindows = createFactWindows();
-  const restNow = coalesceRuns(async () => {
-    const result = await restWindows((window) => reconcileFillsAndRefunds(reconcileDeps, window));
-    const claims = await settleAppFeeClaims({ pool, onchainSchema: deps.onchainSchema, enqueueClaim });
-    const unmatched = await unmatchedRefunds();
-    return { ...result, claims, unmatched };
-  });
+  const restNow = coalesceRuns(
+    reportingErrors("fills and refunds", async () => {
+      const result = await restWindows((window) => reconcileFillsAndRefunds(reconcileDeps, window));
+      const claims = await settleAppFeeClaims({ pool, onchainSchema: deps.onchainSchema, enqueueClaim });
+      const unmatched = await unmatchedRefunds();
+      return { ...result, claims, unmatched };
+    }),
+  );
   const reconcileNow = async () => {
-    try {
-      const [deposits, rest] = await Promise.all([depositsNow(), restNow()]);
-      reconcileErrors.succeeded();
-      return { deposits: deposits.deposits, ...rest };
-    } catch (error) {
-      reconcileErrors.failed(error);
-      throw error;
-    }
+    const [deposits, rest] = await Promise.all([depositsNow(), restNow()]);
+    return { deposits: deposits.deposits, ...rest };
   };
   const reconcileWorker = deps.queues.createWorker<ReconcileJob>(QUEUES.reconcile, () => reconcileNow());
   // New facts wake the reconcile as they commit; the tick stays, for notices lost while the connection was down.
