@@ -96,6 +96,26 @@ describe("reconcile", () => {
       ],
     );
   };
+  /** The app's own fact of a deposit indexed by hand (POST /transactions/index), without a fee, in an old block. */
+  const indexByHand = (orderId: string, txHash = hash()) =>
+    insertDepositFact(
+      pool,
+      {
+        chainId: 31338,
+        txHash,
+        logIndex: 0,
+        orderId,
+        depositor: "0xabc",
+        currency: zeroAddress,
+        amount: 1000n,
+        blockNumber: 10n,
+        blockHash: "0xblock",
+        timestamp: 1700000000n,
+        txFrom: "0xabc",
+        txFee: null,
+      },
+      "manual",
+    );
   const statuses = async (requestId: string) =>
     (
       await pool.query("SELECT to_status, fail_reason FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [
@@ -132,24 +152,7 @@ describe("reconcile", () => {
     const depositTx = hash();
     await deposit(request.orderId, { tx_hash: depositTx });
     // The same deposit indexed by hand before fees were recorded: still one deposit, with the indexer's fee.
-    await insertDepositFact(
-      pool,
-      {
-        chainId: 31338,
-        txHash: depositTx,
-        logIndex: 0,
-        orderId: request.orderId,
-        depositor: "0xabc",
-        currency: zeroAddress,
-        amount: 1000n,
-        blockNumber: 10n,
-        blockHash: "0xblock",
-        timestamp: 1700000000n,
-        txFrom: "0xabc",
-        txFee: null,
-      },
-      "manual",
-    );
+    await indexByHand(request.orderId, depositTx);
     expect(await run()).toMatchObject({ deposits: 1, fills: 0 });
     expect(enqueued).toEqual([request.id]);
     expect(await run()).toMatchObject({ deposits: 0, fills: 0 });
@@ -182,24 +185,7 @@ describe("reconcile", () => {
     await deposit(old.orderId, { timestamp: Math.floor(Date.now() / 1000) - 3_600 });
     await deposit(fresh.orderId, { timestamp: Math.floor(Date.now() / 1000) - 5 });
     // an old block's deposit the app recorded just now (indexed by hand): recent by when it was recorded
-    await insertDepositFact(
-      pool,
-      {
-        chainId: 31338,
-        txHash: hash(),
-        logIndex: 0,
-        orderId: recorded.orderId,
-        depositor: "0xabc",
-        currency: zeroAddress,
-        amount: 1000n,
-        blockNumber: 10n,
-        blockHash: "0xblock",
-        timestamp: 1700000000n,
-        txFrom: "0xabc",
-        txFee: null,
-      },
-      "manual",
-    );
+    await indexByHand(recorded.orderId);
     expect(await run(undefined, recent)).toMatchObject({ deposits: 2 });
     expect(enqueued.sort()).toEqual([fresh.id, recorded.id].sort());
     await insertIndexedFill(pool, fresh.id, hash());
