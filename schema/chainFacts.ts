@@ -44,8 +44,9 @@ export function onchainSchemaIdent(name: OnchainSchema): string {
 export const FACTS_PER_PASS = 200;
 
 /**
- * Which facts a reconcile pass reads: `all`, or only those indexed in the last `recentSeconds` (by block time for
- * Ponder's rows, by when they were recorded for the app's own), which index scans find without reading the history.
+ * Which facts a reconcile pass reads: all of them (`{}`), or only those indexed in the last `recentSeconds` (by block
+ * time for Ponder's rows, by when they were recorded for the app's own), which index scans find without reading the
+ * history.
  */
 export type FactWindow = { recentSeconds?: number };
 
