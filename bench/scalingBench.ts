@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { explainCountRequests } from "../schema/countRequests.js";
 import { explainRequestPage } from "../schema/requestsQuery.js";
+import { DEFAULT_FACT_WINDOWS } from "../jobs/createFactWindows.js";
 import { findUnappliedDeposits, findUnappliedFills } from "../schema/chainFacts.js";
 import { seedBenchChainFacts } from "../schema/seedBenchChainFacts.js";
 import { seedBenchRequests } from "../schema/seedBenchRequests.js";
@@ -171,7 +172,10 @@ export async function scalingBench(
       // Ponder's rows for the seeded deposits and fills, all applied: what every reconcile pass reads past.
       await seedBenchChainFacts(stack.pool, BENCH_ONCHAIN_SCHEMA);
       for (const [name, window] of [
-        ["reconcile: unapplied deposits and fills of the last 5 minutes (every pass)", { recentSeconds: 300 }],
+        [
+          "reconcile: unapplied deposits and fills of the last 5 minutes (every pass)",
+          { recentSeconds: DEFAULT_FACT_WINDOWS.recentSeconds },
+        ],
         ["reconcile: unapplied deposits and fills, full read (first pass, then every 30 s)", {}],
       ] as const) {
         const latencyMs = await timed(async () => {
