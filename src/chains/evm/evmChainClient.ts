@@ -1,5 +1,6 @@
 import { type Address, type PublicClient, createPublicClient, defineChain, erc20Abi, http, zeroAddress } from "viem";
 import type { EvmChainConfig } from "../chainConfig.js";
+import { keepAliveFetch } from "./keepAliveFetch.js";
 
 /** A viem chain definition for a configured chain, for public and wallet clients alike. */
 export function toViemChain(chain: EvmChainConfig) {
@@ -11,10 +12,19 @@ export function toViemChain(chain: EvmChainConfig) {
   });
 }
 
-/** The chain's JSON-RPC over HTTP, with its configured timeout, for public and wallet clients alike. */
-export function evmTransport(chain: EvmChainConfig) {
+/** viem's own default limit on an RPC answer. */
+const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/** The chain's JSON-RPC over HTTP, with its configured timeout. */
+function evmTransport(chain: EvmChainConfig) {
   // No JSON-RPC batching: viem's batch waits a timer tick per call, which costs a quote more than it saves.
-  return http(chain.rpcUrl, { retryCount: 1, timeout: chain.rpcTimeoutMs });
+  // The size limit is the fetch's, which reads the answer whole.
+  return http(chain.rpcUrl, {
+    retryCount: 1,
+    timeout: chain.rpcTimeoutMs,
+    fetchFn: keepAliveFetch({ maxBodyBytes: MAX_RPC_RESPONSE_BYTES }),
+    maxResponseBodySize: false,
+  });
 }
 
 export type EvmChainClient = {

@@ -1,0 +1,73 @@
+import http from "node:http";
+import https from "node:https";
+
+/** The members of `Response` viem's HTTP transport reads when its body is `null` (viem/utils/rpc/http.ts). */
+type RpcResponse = Pick<Response, "ok" | "status" | "statusText" | "headers" | "body" | "text">;
+
+const IDLE_SOCKET_MS = 4_000;
+
+/**
+ * A `fetch` for viem's JSON-RPC transport on Node's own keep-alive HTTP client. Node's global `fetch` costs about
+ * 0.3 ms of CPU more per call (WHATWG streams, `Request`/`Response` objects, abort-signal plumbing), and a quote makes
+ * an RPC read; the answer is buffered whole (up to `maxBodyBytes`) and handed over as a string, so viem reads no
+ * stream. Timeouts and aborts stay viem's: its `signal` destroys the request. Idle sockets do not hold the process open
+ * and close after 4 s, or sooner when the node's `Keep-Alive` header says so.
+ */
+export function keepAliveFetch(options: { maxBodyBytes: number }) {
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+    "https:": new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+  };
+  return (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    const agent = agents[url.protocol as keyof typeof agents];
+    if (!agent) return Promise.reject(new TypeError(`keepAliveFetch: unsupported protocol ${url.protocol}`));
+    const body = typeof init.body === "string" ? init.body : undefined;
+    const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
+    if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
+    const client = url.protocol === "https:" ? https : http;
+    return new Promise<Response>((resolve, reject) => {
+      const request = client.request(
+        url,
+        { method: init.method ?? "GET", headers, agent, signal: init.signal ?? undefined },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > options.maxBodyBytes) {
+              response.destroy(new Error(`response body larger than ${options.maxBodyBytes} bytes`));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          response.on("error", reject);
+          response.on("end", () => {
+            const text = Buffer.concat(chunks, size).toString("utf8");
+            const status = response.statusCode ?? 0;
+            const answer: RpcResponse = {
+              ok: status >= 200 && status < 300,
+              status,
+              statusText: response.statusMessage ?? "",
+              headers: toHeaders(response.headers),
+              body: null,
+              text: async () => text,
+            };
+            resolve(answer as Response);
+          });
+        },
+      );
+      request.on("error", reject);
+      request.end(body);
+    });
+  };
+}
+
+function toHeaders(incoming: http.IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return headers;
+}
