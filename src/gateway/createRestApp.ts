@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { type StatusRecord, getStatusRecord } from "../../schema/statusRecord.js";
@@ -11,6 +10,7 @@ import { authorizeRoutes } from "./rest/authorizeRoutes.js";
 import { chainRoutes } from "./rest/chainRoutes.js";
 import { corsHeaders } from "./http/corsHeaders.js";
 import { errorBody } from "./http/errorBody.js";
+import { limitBody } from "./http/limitBody.js";
 import { quoteRoutes } from "./rest/quoteRoutes.js";
 import { docsRoutes } from "./rest/docsRoutes.js";
 import { integratorRoutes } from "./rest/integratorRoutes.js";
@@ -40,25 +40,12 @@ export type RestAppDeps = {
   statusLookup?: (requestId: string) => Promise<StatusRecord | undefined>;
 };
 
-// The largest legitimate body is a quote with 16 destination calls; anything far beyond it is refused unread.
-const MAX_BODY_BYTES = 256 * 1024;
-
 /** The REST surface: one route module per domain, errors translated to the spec's body here only. */
 export function createRestApp(deps: RestAppDeps): Hono {
   const app = new Hono();
   const { cursorSecret, limits, routeLimits } = deps;
   app.use("*", corsHeaders(["RateLimit", "RateLimit-Policy", "Retry-After"]));
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    // The rest of the body is never read: closing the connection keeps a client from reusing a socket the
-    // server resets under it (the next request on it failed with ECONNRESET).
-    onError: (c) =>
-      c.json({ message: `request body exceeds ${MAX_BODY_BYTES} bytes`, errorCode: "INVALID_INPUT" }, 413, {
-        Connection: "close",
-      }),
-  });
-  // Only where a body is read: the limit looks at the raw request, which the node server then has to build in full.
-  app.use("*", (c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
+  app.use("*", limitBody());
   app.onError((error, c) => {
     const { status, body, headers } = errorBody(error);
     if (status >= 500) deps.logger.error({ err: error, path: c.req.path }, "request failed");

@@ -22,7 +22,7 @@ function fakeNode() {
       else if (method === "eth_blockNumber") json(200, { error: { code: -32000, message: "header not found" } });
       else if (method === "eth_gasPrice") json(502, { error: "bad gateway" });
       else if (method === "eth_getBalance") json(200, { result: `0x${"f".repeat(4_000)}` });
-      // eth_syncing: never answered
+      // net_listening: never answered
     });
   });
   server.on("connection", () => connections++);
@@ -72,7 +72,7 @@ describe("keepAliveFetch under viem's HTTP transport", () => {
     expect(translateRpcError(httpError, 1)).toBeInstanceOf(UpstreamFailureError);
 
     const timedOut = await client({ timeout: 100 })
-      .request({ method: "eth_syncing" })
+      .request({ method: "net_listening" })
       .catch((error: unknown) => error);
     expect((timedOut as TimeoutError).walk((e) => e instanceof TimeoutError)).toBeInstanceOf(TimeoutError);
     expect(translateRpcError(timedOut, 1)).toBeInstanceOf(UpstreamTimeoutError);

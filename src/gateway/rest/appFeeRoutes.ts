@@ -87,12 +87,12 @@ export function appFeeRoutes(deps: { pool: pg.Pool; registry: ChainRegistry; pri
     });
   });
   app.post("/app-fees/:wallet/claim", async (c) => {
-    const body = parseInput(claimBody, await jsonBody(c.req.raw));
+    const body = parseInput(claimBody, await jsonBody(c));
     return c.json(await prepareAppFeeClaim(deps.pool, deps.registry, { ...body, wallet: c.req.param("wallet") }));
   });
   app.post("/app-fees/:wallet/claim/execute", async (c) => {
     const { signature } = validateQuery(signatureQuery, c.req.queries());
-    const body = parseInput(claimExecuteBody, await jsonBody(c.req.raw));
+    const body = parseInput(claimExecuteBody, await jsonBody(c));
     const { claim, created } = await executeAppFeeClaim(deps.pool, deps.registry, {
       pathWallet: parseEvmAddress(c.req.param("wallet"), "wallet"),
       message: {

@@ -60,7 +60,7 @@ export function authorizeRoutes(deps: RateLimitDeps & { pool: pg.Pool; limits: A
   const app = new Hono<AuthEnv>();
   app.post("/authorize", apiKeyAuth(deps.pool, { required: false }), async (c) => {
     const { signature } = validateQuery(authorizeQuery, c.req.queries());
-    const body = parseInput(authorizeBody, await jsonBody(c.req.raw));
+    const body = parseInput(authorizeBody, await jsonBody(c));
     await enforceRateLimits(deps, c, [
       callerPolicy(c, deps.limits.wallet, deps.trustForwardedFor, { scope: body.wallet.toLowerCase() }),
       callerPolicy(c, deps.limits.total, deps.trustForwardedFor),

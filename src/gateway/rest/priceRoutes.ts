@@ -19,7 +19,7 @@ export function priceRoutes(
   app.post("/price", apiKeyAuth(deps.pool, { required: false }), rateLimit(deps, deps.limit), async (c) => {
     const key = c.get("apiKey");
     return c.json(
-      await createPrice(deps.quoteEngine, await jsonBody(c.req.raw), {
+      await createPrice(deps.quoteEngine, await jsonBody(c), {
         apiKeyId: key?.id,
         integrator: key?.integrator,
       }),

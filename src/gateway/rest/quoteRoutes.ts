@@ -11,7 +11,7 @@ export function quoteRoutes(deps: { quoteEngine: QuoteEngineDeps; pool: pg.Pool 
     app.post(path, async (c) => {
       const key = await authenticate(deps.pool, c.req.header("x-api-key"));
       return c.json(
-        await createQuote(deps.quoteEngine, await jsonBody(c.req.raw), {
+        await createQuote(deps.quoteEngine, await jsonBody(c), {
           apiKeyId: key?.id,
           integrator: key?.integrator,
         }),

@@ -35,7 +35,7 @@ export const indexBody = z.object({
  */
 export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry; adapters: ChainAdapters }): Hono {
   return new Hono().post("/transactions/index", async (c) => {
-    const body = parseInput(indexBody, await jsonBody(c.req.raw));
+    const body = parseInput(indexBody, await jsonBody(c));
     const chain = deps.registry.chain(body.chainId);
     if (!chain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${body.chainId} is not supported`);
     const adapter = deps.adapters.find(chain.id);
