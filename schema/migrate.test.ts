@@ -33,4 +33,15 @@ describe("migrate", () => {
       ),
     ).rejects.toThrow(/check constraint/);
   });
+
+  it("compresses stored quotes with lz4 where the server has it (this one does; see startEmbeddedPostgres.test)", async () => {
+    const { rows } = await pool.query(
+      `SELECT attname, attcompression FROM pg_attribute
+        WHERE attrelid = 'crossfill.requests'::regclass AND attname IN ('quote', 'order_data') ORDER BY attname`,
+    );
+    expect(rows).toEqual([
+      { attname: "order_data", attcompression: "l" },
+      { attname: "quote", attcompression: "l" },
+    ]);
+  });
 });

@@ -101,11 +101,12 @@ export async function insertRequestRows(db: Queryable, requests: readonly NewReq
     params.push(...values);
     return `(${values.map((_, index) => `$${first + index}`).join(", ")})`;
   });
-  await db.query(
-    `WITH inserted AS (INSERT INTO crossfill.requests (${REQUEST_COLUMNS}) VALUES ${tuples.join(", ")} RETURNING id)
+  await db.query({
+    name: `crossfill_insert_requests_${requests.length}`,
+    text: `WITH inserted AS (INSERT INTO crossfill.requests (${REQUEST_COLUMNS}) VALUES ${tuples.join(", ")} RETURNING id)
      INSERT INTO crossfill.status_events (request_id, from_status, to_status) SELECT id, NULL, 'waiting' FROM inserted`,
-    params,
-  );
+    values: params,
+  });
 }
 
 export type RequestRow = {
