@@ -6,6 +6,7 @@ import type { ChainAvailabilityReader } from "../chains/createChainAvailability.
 import { InvalidInputError, SimulationRevertedError } from "../domain/errors.js";
 import { formatAmount } from "../domain/money.js";
 import { FEE_COMPONENTS, type FeeComponent } from "../domain/sponsorFees.js";
+import { toStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
 import { usdValueE18 } from "../pricing/usdValue.js";
@@ -379,7 +380,7 @@ export async function createQuote(
     quote: {
       fees,
       details,
-      feeSponsorship,
+      feeSponsorship: toStoredFeeSponsorship(feeSponsorship),
       appFees,
       // Marks the request's `deposit_address` feature (migration 0130).
       ...(depositAddress ? { depositAddress: { type: depositAddress.type } } : {}),

@@ -2,6 +2,7 @@ import { depositAddressOf } from "./depositAddressOf.js";
 import type { RequestView } from "../../schema/requestsQuery.js";
 import { type RecordContext, failReasonOf, sponsorshipActual } from "./buildRequestRecordV3.js";
 import { orNotApplicable } from "../domain/failReasons.js";
+import { readStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import { type RequestAppFee, requestAppFees } from "./requestAppFees.js";
 import { type Amount, requestRoute } from "./requestRoute.js";
 
@@ -13,7 +14,7 @@ type StoredQuote = {
     expandedPriceImpact?: unknown;
     currencyGasTopup?: unknown;
   };
-  feeSponsorship?: { quoted?: Record<string, unknown>; actual?: Record<string, unknown> };
+  feeSponsorship?: unknown;
 };
 
 // v2 had no `submitted`: a submitted fill was still `pending` there.
@@ -27,6 +28,7 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
   const quote = (view.quote ?? {}) as StoredQuote;
   const route = requestRoute(view, context.currencyOf);
   const fees = quote.fees ?? {};
+  const sponsorship = readStoredFeeSponsorship(quote.feeSponsorship);
   const wei = (amount: Amount | undefined) => amount?.amount ?? "0";
   const usd = (amount: Amount | undefined) => amount?.amountUsd ?? "0";
   const owner =
@@ -120,8 +122,8 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
         quoted: quote.details?.expandedPriceImpact ?? null,
         actual: route.received !== null ? (quote.details?.expandedPriceImpact ?? null) : null,
       },
-      feeSponsorship: quote.feeSponsorship
-        ? { ...quote.feeSponsorship, actual: sponsorshipActual(view.status, quote.feeSponsorship.actual) }
+      feeSponsorship: sponsorship
+        ? { ...sponsorship, actual: sponsorshipActual(view.status, sponsorship.actual) }
         : null,
       outTxs: view.fills.map((fill) => tx(fill, { to: view.recipient, value: fill.amount.toString() })),
       price: route.actual.rate,

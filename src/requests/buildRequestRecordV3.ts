@@ -1,5 +1,6 @@
 import { depositAddressOf } from "./depositAddressOf.js";
 import { formatAmount } from "../domain/money.js";
+import { type SponsorshipPhase, readStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import type { RequestView } from "../../schema/requestsQuery.js";
 import { requestAppFees } from "./requestAppFees.js";
 import { type Amount, type CurrencyLookup, type CurrencyObject, requestRoute } from "./requestRoute.js";
@@ -15,9 +16,8 @@ export type RecordContext = {
 type StoredQuote = {
   fees?: Record<string, Amount>;
   details?: { timeEstimate?: number; expandedPriceImpact?: Record<string, { usd: string }> };
-  feeSponsorship?: { quoted?: Sponsorship; actual?: Sponsorship };
+  feeSponsorship?: unknown;
 };
-type Sponsorship = { selectedComponents?: string[]; components?: Record<string, unknown> } & Record<string, unknown>;
 
 /** Failure-side statuses carry a reason (recorded or UNKNOWN); every other status has null in the v3 record. */
 export function failReasonOf(view: Pick<RequestView, "status" | "failReason">): string | null {
@@ -37,7 +37,7 @@ function feeComponent(amount: Amount | undefined, currency: CurrencyObject, usd:
 }
 
 /** v3 sponsorship names the service's component `platform`. */
-function renameRelay(sponsorship: Sponsorship | undefined): Sponsorship | null {
+function renameRelay(sponsorship: SponsorshipPhase | undefined): SponsorshipPhase | null {
   if (!sponsorship) return null;
   const rename = (name: string) => (name === "relay" ? "platform" : name);
   return {
@@ -53,9 +53,9 @@ function renameRelay(sponsorship: Sponsorship | undefined): Sponsorship | null {
  * The sponsorship as it happened: the sponsor pays when the request fills, so `sponsorPayment` is the sponsored
  * total once it succeeded and 0 before (or when it failed: the draw is released and nothing is paid).
  */
-export function sponsorshipActual(status: RequestView["status"], actual: Sponsorship | undefined) {
+export function sponsorshipActual(status: RequestView["status"], actual: SponsorshipPhase | undefined) {
   if (!actual || status === "success") return actual;
-  const payment = actual.sponsorPayment as Record<string, unknown> | undefined;
+  const payment = actual.sponsorPayment;
   return payment ? { ...actual, sponsorPayment: { ...payment, amount: "0" } } : actual;
 }
 
@@ -96,6 +96,7 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
   const quote = (view.quote ?? {}) as StoredQuote;
   const route = requestRoute(view, context.currencyOf);
   const fees = quote.fees ?? {};
+  const sponsorship = readStoredFeeSponsorship(quote.feeSponsorship);
   const impact = quote.details?.expandedPriceImpact ?? {};
   const feePhase = {
     swap: feeComponent(undefined, route.currencyIn, impact.swap?.usd),
@@ -169,8 +170,8 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
       // read fees.actual.platform without a check, as the route's actual side falls back to the quoted one).
       fees: { quoted: feePhase, actual: feePhase, currency: route.currencyIn },
       feeSponsorship: {
-        quoted: renameRelay(quote.feeSponsorship?.quoted),
-        actual: renameRelay(sponsorshipActual(view.status, quote.feeSponsorship?.actual)),
+        quoted: renameRelay(sponsorship?.quoted),
+        actual: renameRelay(sponsorshipActual(view.status, sponsorship?.actual)),
         currency: route.currencyIn,
       },
       route: {

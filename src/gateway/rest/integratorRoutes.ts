@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type pg from "pg";
 import { getRequestQuoteData } from "../../../schema/requestQuoteData.js";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "../../domain/errors.js";
+import { readStoredFeeSponsorship } from "../../domain/storedFeeSponsorship.js";
 import { quoteDataQuerySchema } from "./requestsQuerySchemas.js";
 import { validateQuery } from "../http/validateQuery.js";
 import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
@@ -36,7 +37,7 @@ export function integratorRoutes(deps: RateLimitDeps & { pool: pg.Pool; limit: R
         apiKeyName: data.apiKeyName,
         fees: quote.fees ?? null,
         details: quote.details ?? null,
-        feeSponsorship: quote.feeSponsorship ?? null,
+        feeSponsorship: readStoredFeeSponsorship(quote.feeSponsorship) ?? null,
         protocol: { v2: { orderId: data.orderId, orderData: data.orderData } },
       });
     },
