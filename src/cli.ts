@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
         await migrate(pool);
         await pool.end();
-        return runApiCluster({ workers, logger });
+        return runApiCluster({ workers, semiSpaceMb: config.API_WORKER_SEMI_SPACE_MB, logger });
       }
       const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);

@@ -81,6 +81,7 @@ describe("crossfill api --workers 2", () => {
         API_KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
         PORT: String(port),
         LOG_LEVEL: "info",
+        API_WORKER_SEMI_SPACE_MB: "48",
       },
       "api cluster listening",
       120_000,
@@ -95,6 +96,10 @@ describe("crossfill api --workers 2", () => {
   it("serves one port from two worker processes, sharing the rate-limit counters", async () => {
     const before = childrenOf(api.pid);
     expect(before.size).toBe(2);
+    for (const pid of before.keys())
+      expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0"), `worker ${pid}`).toContain(
+        "--max-semi-space-size=48",
+      );
     for (let i = 0; i < 40; i++) expect(await request(`${url}/chains`)).toBe(200);
     // both workers answered some of them
     for (const [pid, ticks] of childrenOf(api.pid)) expect(ticks, `worker ${pid}`).toBeGreaterThan(before.get(pid)!);

@@ -7,9 +7,15 @@ import type { Shutdown } from "./runDev.js";
  * port (the primary hands each connection to the next worker). Every worker is a full gateway: its own status
  * cache and bus subscription, the rate-limit counters shared through Redis or Postgres as between replicas. A worker
  * that dies after start-up is replaced; the shutdown sends SIGTERM to every worker and waits for all of them.
+ * Workers run with this process's Node flags and a young generation of `semiSpaceMb` (API_WORKER_SEMI_SPACE_MB).
  */
-export async function runApiCluster(options: { workers: number; logger: Logger }): Promise<Shutdown> {
+export async function runApiCluster(options: {
+  workers: number;
+  semiSpaceMb: number;
+  logger: Logger;
+}): Promise<Shutdown> {
   const { logger } = options;
+  cluster.setupPrimary({ execArgv: [...process.execArgv, `--max-semi-space-size=${options.semiSpaceMb}`] });
   let stopping = false;
   const fork = (): Worker => {
     const worker = cluster.fork();
