@@ -1,5 +1,6 @@
 import { type Address, type PublicClient, createPublicClient, defineChain, erc20Abi, http, zeroAddress } from "viem";
 import type { EvmChainConfig } from "../chainConfig.js";
+import { batchingFetch } from "./batchingFetch.js";
 import { keepAliveFetch } from "./keepAliveFetch.js";
 
 /** A viem chain definition for a configured chain, for public and wallet clients alike. */
@@ -15,16 +16,17 @@ export function toViemChain(chain: EvmChainConfig) {
 /** viem's own default limit on an RPC answer. */
 const MAX_RPC_RESPONSE_BYTES = 10 * 1024 * 1024;
 
-/** The chain's JSON-RPC over HTTP, with its configured timeout. */
-function evmTransport(chain: EvmChainConfig) {
-  // No JSON-RPC batching: viem's batch waits a timer tick per call, which costs a quote more than it saves.
-  // The size limit is the fetch's, which reads the answer whole.
-  return http(chain.rpcUrl, {
-    retryCount: 1,
-    timeout: chain.rpcTimeoutMs,
-    fetchFn: keepAliveFetch({ maxBodyBytes: MAX_RPC_RESPONSE_BYTES }),
-    maxResponseBodySize: false,
-  });
+/** viem's own default timeout of an RPC call. */
+const DEFAULT_RPC_TIMEOUT_MS = 10_000;
+/** Well under the batch limits of public providers (100 to 1,000 calls). */
+const DEFAULT_RPC_BATCH_SIZE = 50;
+
+/**
+ * The chain's JSON-RPC over HTTP, with its configured timeout. Not viem's batching (it waits a timer tick per call,
+ * which costs a quote more than it saves); the size limit is the fetch's, which reads the answer whole.
+ */
+function evmTransport(chain: EvmChainConfig, fetchFn: ReturnType<typeof keepAliveFetch>) {
+  return http(chain.rpcUrl, { retryCount: 1, timeout: chain.rpcTimeoutMs, fetchFn, maxResponseBodySize: false });
 }
 
 export type EvmChainClient = {
@@ -37,11 +39,24 @@ export type EvmChainClient = {
 };
 
 export function createEvmChainClient(chain: EvmChainConfig, options: { gasPriceTtlMs?: number } = {}): EvmChainClient {
+  const fetchFn = keepAliveFetch({ maxBodyBytes: MAX_RPC_RESPONSE_BYTES });
   const publicClient = createPublicClient({
     chain: toViemChain(chain),
-    transport: evmTransport(chain),
+    transport: evmTransport(chain, fetchFn),
     cacheTime: 0,
   }) as PublicClient;
+  // The quote's balance and allowance reads, batched with the other quotes' of the same turn (batchingFetch).
+  const reads = createPublicClient({
+    chain: toViemChain(chain),
+    transport: evmTransport(
+      chain,
+      batchingFetch(fetchFn, {
+        maxBatch: chain.rpcBatchSize ?? DEFAULT_RPC_BATCH_SIZE,
+        timeoutMs: chain.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
+      }),
+    ),
+    cacheTime: 0,
+  });
   const ttl = options.gasPriceTtlMs ?? 1000;
   let cached: { value: Promise<bigint>; at: number } | undefined;
   return {
@@ -57,11 +72,11 @@ export function createEvmChainClient(chain: EvmChainConfig, options: { gasPriceT
       return cached.value;
     },
     balanceOf(owner, currency) {
-      if (currency === zeroAddress) return publicClient.getBalance({ address: owner });
-      return publicClient.readContract({ address: currency, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+      if (currency === zeroAddress) return reads.getBalance({ address: owner });
+      return reads.readContract({ address: currency, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
     },
     allowance(owner, token, spender) {
-      return publicClient.readContract({
+      return reads.readContract({
         address: token,
         abi: erc20Abi,
         functionName: "allowance",

@@ -1,8 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-
-/** The members of `Response` viem's HTTP transport reads when its body is `null` (viem/utils/rpc/http.ts). */
-type RpcResponse = Pick<Response, "ok" | "status" | "statusText" | "headers" | "body" | "text">;
+import { textResponse } from "./textResponse.js";
 
 const IDLE_SOCKET_MS = 4_000;
 
@@ -44,16 +42,9 @@ export function keepAliveFetch(options: { maxBodyBytes: number }) {
           response.on("error", reject);
           response.on("end", () => {
             const text = Buffer.concat(chunks, size).toString("utf8");
-            const status = response.statusCode ?? 0;
-            const answer: RpcResponse = {
-              ok: status >= 200 && status < 300,
-              status,
-              statusText: response.statusMessage ?? "",
-              headers: toHeaders(response.headers),
-              body: null,
-              text: async () => text,
-            };
-            resolve(answer as Response);
+            resolve(
+              textResponse(response.statusCode ?? 0, response.statusMessage ?? "", toHeaders(response.headers), text),
+            );
           });
         },
       );
