@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { type NewRequest, insertRequest, insertRequestRows } from "./requests.js";
+import { MAX_PREPARED_BATCH, type NewRequest, insertRequest, insertRequestRows } from "./requests.js";
 
 type Waiting = { request: NewRequest; resolve: () => void; reject: (error: unknown) => void };
 
@@ -14,7 +14,7 @@ export function batchRequestInserts(
   pool: pg.Pool,
   options: { maxBatch?: number; maxInFlight?: number } = {},
 ): (request: NewRequest) => Promise<void> {
-  const { maxBatch = 64, maxInFlight = 2 } = options;
+  const { maxBatch = MAX_PREPARED_BATCH, maxInFlight = 2 } = options;
   let waiting: Waiting[] = [];
   let inFlight = 0;
   const send = () => {

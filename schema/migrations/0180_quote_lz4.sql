@@ -1,4 +1,4 @@
--- A quote's stored JSON is about 16 kB, so every quote's row is TOAST-compressed on insert; with pglz, the default,
+-- A quote's stored JSON is 11-16 kB, so every quote's row is TOAST-compressed on insert; with pglz, the default,
 -- that was about a fifth of Postgres's CPU per quote. lz4 compresses it several times faster (and reads it back
 -- faster). Only where the server was built with lz4 (Debian's and most packaged builds; not the embedded Postgres of
 -- `npm start`): elsewhere the columns keep pglz. New values only; rows already stored stay as they are.

@@ -57,8 +57,9 @@ export const evmChainConfigSchema = z.object({
   /** How long one RPC call may take before it fails as REQUEST_TIMED_OUT (the client's default: 10 s). */
   rpcTimeoutMs: z.number().int().positive().optional(),
   /**
-   * Most quote-time balance reads sent in one JSON-RPC batch request (reads made in the same event-loop turn go
-   * together; 50 when not given). A node that refuses a batch is asked again call by call; 1 never batches.
+   * Most quote-time balance and allowance reads sent in one JSON-RPC batch request (reads made in the same event-loop
+   * turn go together; 50 when not given). A node that refuses batches is asked call by call from then on; 1 never
+   * batches.
    */
   rpcBatchSize: z.number().int().min(1).max(1000).optional(),
   depository: address,

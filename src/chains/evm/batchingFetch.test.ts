@@ -19,11 +19,12 @@ type RpcCall = { id: number; method: string; params?: unknown[] };
 /**
  * A JSON-RPC node that records each HTTP request's body. eth_getBalance answers the address's last byte as the
  * balance; a batch answer leaves out net_version; net_listening is never answered; `mode` makes it refuse batches
- * (one error object for the whole batch, as some providers do) or fail every request with 502.
+ * (one error for the whole batch, bare as some providers answer or in a one-element array as geth does) or fail every
+ * request with 502.
  */
 function fakeNode() {
   const bodies: unknown[] = [];
-  let mode: "ok" | "no batches" | "bad gateway" = "ok";
+  let mode: "ok" | "no batches" | "no batches, as geth" | "bad gateway" = "ok";
   const answer = (call: RpcCall) =>
     call.method === "eth_getBalance"
       ? { jsonrpc: "2.0", id: call.id, result: `0x${String(call.params?.[0]).slice(-2)}` }
@@ -43,8 +44,9 @@ function fakeNode() {
         if (body.method !== "net_listening") reply(200, answer(body));
         return;
       }
-      if (mode === "no batches")
-        return reply(200, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "batches not allowed" } });
+      const refusal = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "batches not allowed" } };
+      if (mode === "no batches") return reply(200, refusal);
+      if (mode === "no batches, as geth") return reply(200, [refusal]);
       if (body.some((call) => call.method === "net_listening")) return;
       reply(200, body.filter((call) => call.method !== "net_version").map(answer));
     });
@@ -120,17 +122,24 @@ describe("batchingFetch under viem's HTTP transport", () => {
     expect(translateRpcError(error, 1)).toBeInstanceOf(UpstreamFailureError);
   });
 
-  it("sends a batch the node refuses or fails again call by call, each with its own answer", async () => {
-    node.setMode("no batches");
-    const one = client();
-    const lasts = ["01", "02"];
-    expect(await Promise.all(lasts.map((last) => one.getBalance({ address: address(last) })))).toEqual([1n, 2n]);
-    expect(node.bodies.map((body) => Array.isArray(body))).toEqual([true, false, false]);
+  it("sends the calls of a batch the node refuses one by one, and every later call too", async () => {
+    for (const refusal of ["no batches", "no batches, as geth"] as const) {
+      node.setMode(refusal);
+      node.bodies.length = 0;
+      const rpc = client();
+      const lasts = ["01", "02"];
+      const read = () => Promise.all(lasts.map((last) => rpc.getBalance({ address: address(last) })));
+      expect(await read(), refusal).toEqual([1n, 2n]);
+      expect(await read(), refusal).toEqual([1n, 2n]);
+      expect(node.bodies.map((body) => Array.isArray(body))).toEqual([true, false, false, false, false]);
+    }
+  });
 
+  it("gives every call of a batch the node failed that failure, for viem's retries", async () => {
     node.setMode("bad gateway");
-    node.bodies.length = 0;
-    const failed = await Promise.allSettled(lasts.map((last) => one.getBalance({ address: address(last) })));
-    expect(node.bodies.map((body) => Array.isArray(body))).toEqual([true, false, false]);
+    const rpc = client();
+    const failed = await Promise.allSettled(["01", "02"].map((last) => rpc.getBalance({ address: address(last) })));
+    expect(node.bodies.map((body) => Array.isArray(body))).toEqual([true]);
     for (const outcome of failed) {
       const reason = (outcome as PromiseRejectedResult).reason as HttpRequestError;
       expect((reason.walk((e) => e instanceof HttpRequestError) as HttpRequestError).status).toBe(502);

@@ -46,17 +46,18 @@ export function createEvmChainClient(chain: EvmChainConfig, options: { gasPriceT
     cacheTime: 0,
   }) as PublicClient;
   // The quote's balance and allowance reads, batched with the other quotes' of the same turn (batchingFetch).
-  const reads = createPublicClient({
-    chain: toViemChain(chain),
-    transport: evmTransport(
-      chain,
-      batchingFetch(fetchFn, {
-        maxBatch: chain.rpcBatchSize ?? DEFAULT_RPC_BATCH_SIZE,
-        timeoutMs: chain.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS,
-      }),
-    ),
-    cacheTime: 0,
-  });
+  const maxBatch = chain.rpcBatchSize ?? DEFAULT_RPC_BATCH_SIZE;
+  const reads =
+    maxBatch === 1
+      ? publicClient
+      : createPublicClient({
+          chain: toViemChain(chain),
+          transport: evmTransport(
+            chain,
+            batchingFetch(fetchFn, { maxBatch, timeoutMs: chain.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS }),
+          ),
+          cacheTime: 0,
+        });
   const ttl = options.gasPriceTtlMs ?? 1000;
   let cached: { value: Promise<bigint>; at: number } | undefined;
   return {

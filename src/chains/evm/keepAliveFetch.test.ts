@@ -22,6 +22,10 @@ function fakeNode() {
       else if (method === "eth_blockNumber") json(200, { error: { code: -32000, message: "header not found" } });
       else if (method === "eth_gasPrice") json(502, { error: "bad gateway" });
       else if (method === "eth_getBalance") json(200, { result: `0x${"f".repeat(4_000)}` });
+      else if (method === "web3_clientVersion") {
+        response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        response.end("not really gzip");
+      }
       // net_listening: never answered
     });
   });
@@ -78,13 +82,17 @@ describe("keepAliveFetch under viem's HTTP transport", () => {
     expect(translateRpcError(timedOut, 1)).toBeInstanceOf(UpstreamTimeoutError);
   });
 
-  it("refuses an answer larger than its limit, and a node that is not there", async () => {
+  it("refuses an answer larger than its limit or compressed unasked, and a node that is not there", async () => {
     expect(await client().getBalance({ address: "0x0000000000000000000000000000000000000001" })).toBeGreaterThan(0n);
     const tooLarge = await client({ maxBodyBytes: 1_000 })
       .getBalance({ address: "0x0000000000000000000000000000000000000001" })
       .catch((error: unknown) => error);
     expect(tooLarge).toBeInstanceOf(HttpRequestError);
     expect(String((tooLarge as HttpRequestError).details)).toContain("larger than 1000 bytes");
+    const compressed = await client()
+      .request({ method: "web3_clientVersion" })
+      .catch((error: unknown) => error);
+    expect(String((compressed as HttpRequestError).details)).toContain("answered in gzip");
 
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));

@@ -16,12 +16,16 @@ export function keepAliveFetch(options: { maxBodyBytes: number }) {
     "http:": new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
     "https:": new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
   };
-  return (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+  return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
     const agent = agents[url.protocol as keyof typeof agents];
-    if (!agent) return Promise.reject(new TypeError(`keepAliveFetch: unsupported protocol ${url.protocol}`));
-    const body = typeof init.body === "string" ? init.body : undefined;
-    const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
+    if (!agent) throw new TypeError(`keepAliveFetch: unsupported protocol ${url.protocol}`);
+    // viem sends a JSON text and plain headers; anything else would be lost here, so it is refused.
+    if (init.body != null && typeof init.body !== "string") throw new TypeError("keepAliveFetch: body must be text");
+    if (init.headers instanceof Headers || Array.isArray(init.headers))
+      throw new TypeError("keepAliveFetch: headers must be a plain object");
+    const body = init.body ?? undefined;
+    const headers: Record<string, string> = { ...init.headers };
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
     const client = url.protocol === "https:" ? https : http;
     return new Promise<Response>((resolve, reject) => {
@@ -29,6 +33,13 @@ export function keepAliveFetch(options: { maxBodyBytes: number }) {
         url,
         { method: init.method ?? "GET", headers, agent, signal: init.signal ?? undefined },
         (response) => {
+          // No Accept-Encoding is sent, so a compressed answer would only be read as garbage.
+          const encoding = response.headers["content-encoding"];
+          if (encoding && encoding !== "identity") {
+            const refusal = new Error(`the node answered in ${encoding}, which was not asked for`);
+            response.destroy(refusal);
+            return reject(refusal);
+          }
           const chunks: Buffer[] = [];
           let size = 0;
           response.on("data", (chunk: Buffer) => {

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from "node:http";
+import { text } from "node:stream/consumers";
 import type { Context } from "hono";
 import { InvalidInputError } from "../../domain/errors.js";
 import { checkJsonValue } from "./checkJsonValue.js";
+import { lengthFramed } from "./limitBody.js";
 
 /** Parses a JSON text of the request: 400 INVALID_INPUT for bad JSON, NUL characters or excessive nesting. */
 export function parseJsonText(text: string, root = "body"): unknown {
@@ -31,16 +33,7 @@ export async function jsonBody(c: Context): Promise<unknown> {
 function bodyText(c: Context): Promise<string> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const unread =
-    incoming !== undefined &&
-    incoming.readableFlowing === null &&
-    !incoming.readableEnded &&
-    c.req.header("content-length") !== undefined &&
-    c.req.header("transfer-encoding") === undefined;
-  if (!unread) return c.req.raw.text();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    incoming.once("error", reject);
-  });
+    incoming !== undefined && incoming.readableFlowing === null && !incoming.readableEnded && lengthFramed(c);
+  // stream/consumers' text() also fails when the client goes away mid-body, instead of waiting forever
+  return unread ? text(incoming) : c.req.raw.text();
 }

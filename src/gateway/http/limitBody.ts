@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 
 // The largest legitimate body is a quote with 16 destination calls; anything far beyond it is refused unread.
@@ -19,8 +19,12 @@ export function limitBody(): MiddlewareHandler {
   const counted = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge });
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-    const length = c.req.header("content-length");
-    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return counted(c, next);
-    return Number(length) > MAX_BODY_BYTES ? tooLarge(c) : next();
+    if (!lengthFramed(c)) return counted(c, next);
+    return Number(c.req.header("content-length")) > MAX_BODY_BYTES ? tooLarge(c) : next();
   };
+}
+
+/** Whether the body's end is set by its Content-Length (not chunked). */
+export function lengthFramed(c: Context): boolean {
+  return c.req.header("content-length") !== undefined && c.req.header("transfer-encoding") === undefined;
 }

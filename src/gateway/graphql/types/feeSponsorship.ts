@@ -6,7 +6,7 @@ import { AmountRef } from "./amount.js";
 import { CurrencyRef } from "./currency.js";
 
 type Component = { selected: boolean; total: AmountObject; sponsored: AmountObject; userPays: AmountObject };
-/** One phase of the spec's feeSponsorship, as the quote engine stores it (request records rename `relay` to `platform`). */
+/** One phase of the spec's feeSponsorship, as a quote answers it (request records rename `relay` to `platform`). */
 export type SponsorshipPhase = {
   selectedComponents: string[];
   capHit: boolean;
