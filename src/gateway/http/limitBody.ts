@@ -7,7 +7,7 @@ export const MAX_BODY_BYTES = 256 * 1024;
 /**
  * Refuses a body over MAX_BODY_BYTES with 413. A body with a Content-Length is judged by its header alone (the HTTP
  * parser never hands a handler more bytes than that), so the node server does not build a WHATWG `Request` for it —
- * about a tenth of a quote's CPU; a chunked body is counted as it is read, by Hono's `bodyLimit`.
+ * about 5 % of the API's CPU per quote; a chunked body is counted as it is read, by Hono's `bodyLimit`.
  */
 export function limitBody(): MiddlewareHandler {
   const tooLarge: Parameters<typeof bodyLimit>[0]["onError"] = (c) =>
