@@ -12,14 +12,14 @@ const IDLE_SOCKET_MS = 4_000;
  * and close after 4 s, or sooner when the node's `Keep-Alive` header says so.
  */
 export function keepAliveFetch(options: { maxBodyBytes: number }) {
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
-    "https:": new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+  const clients = {
+    "http:": { request: http.request, agent: new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }) },
+    "https:": { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }) },
   };
   return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
-    const agent = agents[url.protocol as keyof typeof agents];
-    if (!agent) throw new TypeError(`keepAliveFetch: unsupported protocol ${url.protocol}`);
+    const client = clients[url.protocol as keyof typeof clients];
+    if (!client) throw new TypeError(`keepAliveFetch: unsupported protocol ${url.protocol}`);
     // viem sends a JSON text and plain headers; anything else would be lost here, so it is refused.
     if (init.body != null && typeof init.body !== "string") throw new TypeError("keepAliveFetch: body must be text");
     if (init.headers instanceof Headers || Array.isArray(init.headers))
@@ -27,11 +27,10 @@ export function keepAliveFetch(options: { maxBodyBytes: number }) {
     const body = init.body ?? undefined;
     const headers: Record<string, string> = { ...init.headers };
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-    const client = url.protocol === "https:" ? https : http;
     return new Promise<Response>((resolve, reject) => {
       const request = client.request(
         url,
-        { method: init.method ?? "GET", headers, agent, signal: init.signal ?? undefined },
+        { method: init.method ?? "GET", headers, agent: client.agent, signal: init.signal ?? undefined },
         (response) => {
           // No Accept-Encoding is sent, so a compressed answer would only be read as garbage.
           const encoding = response.headers["content-encoding"];
