@@ -1,4 +1,4 @@
-import { createServer } from "node:net";
+import { createServer, type Server } from "node:net";
 import { createPublicClient, http, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { depositoryAbi, receiverAbi, testTokenAbi } from "../contracts/abis.js";
@@ -77,9 +77,7 @@ describe("startDevnetChains", () => {
   });
 
   it("stops the chains it started when one fails to start", async () => {
-    const basePort = await freePort();
-    const blocker = createServer();
-    await new Promise<void>((r) => blocker.listen(basePort + 1, "127.0.0.1", r));
+    const { basePort, blocker } = await blockPortAfterAFreeOne();
     try {
       await expect(startDevnetChains({ chainIds: [31373, 31374], basePort, blockTime: 0 })).rejects.toThrow(
         /already in use/,
@@ -95,3 +93,20 @@ describe("startDevnetChains", () => {
     }
   });
 });
+
+/**
+ * A free port and a server holding the port after it, so the second chain cannot start. The port
+ * after a free one may belong to another test file's process, so a taken one is passed over.
+ */
+async function blockPortAfterAFreeOne(): Promise<{ basePort: number; blocker: Server }> {
+  for (let attempt = 0; ; attempt++) {
+    const basePort = await freePort();
+    const blocker = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      blocker.once("error", () => resolve(false));
+      blocker.listen(basePort + 1, "127.0.0.1", () => resolve(true));
+    });
+    if (bound) return { basePort, blocker };
+    if (attempt === 20) throw new Error("no free pair of adjacent ports");
+  }
+}
