@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { listRequestDeposits, markDepositReorged } from "../schema/chainFacts.js";
+import { listRequestDeposits, markDepositReorged, moveAppliedDeposit } from "../schema/chainFacts.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { type StoredRequest, getRequest } from "../schema/requests.js";
 import { isPayoutReorgedOut } from "../schema/payoutReorgs.js";
@@ -170,11 +170,35 @@ export function createFillProcessor(deps: FillDeps) {
         );
       }
       const origin = deps.adapters.adapter(first.chainId);
-      const check = await checkDeposit(first, { adapter: origin, registry: deps.registry, prices: deps.prices });
+      let check = await checkDeposit(first, { adapter: origin, registry: deps.registry, prices: deps.prices });
       if (check.state === "confirming") {
         const delayMs = Math.max(200, check.missingBlocks * origin.chain.blockTimeSeconds * 1000);
         await deps.enqueueFill(requestId, { delayMs, key: `${first.blockNumber + BigInt(check.missingBlocks)}` });
         return `confirming: ${check.missingBlocks} blocks to go`;
+      }
+      // The same payment, mined again by a reorg: the request follows it, and its fill waits for its confirmations
+      // there. One that cannot be moved (that block's deposit is applied already) fails as reorged out, as before.
+      if (check.state === "moved" && (await moveAppliedDeposit(pool, first, check.to))) {
+        logger.warn(
+          { requestId, txHash: first.txHash, from: first.blockHash, to: check.to.blockHash },
+          "deposit mined again in another block; following it",
+        );
+        await deps.enqueueFill(requestId, { delayMs: 200, key: `moved-${check.to.blockHash}` });
+        return `moved: deposit now in block ${check.to.blockNumber}`;
+      }
+      if (check.state === "moved") {
+        check = {
+          state: "reorged",
+          reorg: {
+            detectedAt: Date.now(),
+            source: "fill-check",
+            reason: "deposit mined in another block",
+            failReason: "DEPOSIT_REORGED",
+            action: "fill",
+            blockNumber: Number(first.blockNumber),
+            blockHash: first.blockHash,
+          },
+        };
       }
       if (check.state === "reorged") {
         // Nothing arrived, so nothing is refunded and nothing is filled.

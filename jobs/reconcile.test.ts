@@ -11,6 +11,7 @@ import {
   dropMempoolDepositFacts,
   insertDepositFact,
   insertDepositFacts,
+  markDepositReorged,
   replaceMempoolDepositFacts,
 } from "../schema/chainFacts.js";
 import { migrate } from "../schema/migrate.js";
@@ -26,6 +27,7 @@ import { insertFillAttempt } from "../schema/fillAttempts.js";
 import { recordReceiptFill } from "../schema/receiptFills.js";
 import { fillsOfRequests } from "../schema/requestChainFacts.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
+import { withTransaction } from "../schema/withTransaction.js";
 import { type ReconcileDeps, reconcile } from "./reconcile.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
@@ -312,7 +314,7 @@ describe("reconcile", () => {
     expect(refund).toMatchObject({ reason: "DOUBLE_SPEND", refunds_request: true, status: "queued" });
     expect(refunds.filter((id) => id === refund.id)).toHaveLength(1);
 
-    // A reorg mines the same duplicate in another block: the same child takes it, and no second refund is queued.
+    // A reorg mines the same duplicate in another block: the same payment, which the child has; no second refund.
     await pool.query("UPDATE onchain_fixture.deposit SET block_hash = '0xother' WHERE tx_hash = $1", [second]);
     refunds = [];
     await run();
@@ -324,7 +326,7 @@ describe("reconcile", () => {
       "SELECT request_id, block_hash FROM crossfill.request_deposits WHERE tx_hash = $1",
       [second],
     );
-    expect(remined.rows).toContainEqual({ request_id: childId, block_hash: "0xother" });
+    expect(remined.rows).toEqual([{ request_id: childId, block_hash: "0xblock" }]);
     expect(refunds).toEqual([]);
     expect(await refundsOf(childId)).toHaveLength(1);
 
@@ -343,6 +345,41 @@ describe("reconcile", () => {
     const child = await pool.query("SELECT status, fail_reason FROM crossfill.requests WHERE id = $1", [childId]);
     expect(child.rows[0]).toEqual({ status: "refund", fail_reason: "DOUBLE_SPEND" });
     expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+  });
+
+  it("takes a deposit a reorg mined again in another block for the payment it is, until its first block is found gone", async () => {
+    const request = await insertTestRequest(pool);
+    const txHash = hash();
+    await deposit(request.orderId, { tx_hash: txHash });
+    await run();
+    expect(enqueued).toEqual([request.id]);
+    // Mined again in another block (the indexer replaces its row): not a second payment, so no child and no refund,
+    // whether or not the request was filled meanwhile.
+    await pool.query("UPDATE onchain_fixture.deposit SET block_hash = '0xremined', log_index = 4 WHERE tx_hash = $1", [
+      txHash,
+    ]);
+    enqueued = [];
+    await run();
+    const children = () =>
+      pool.query("SELECT status, fail_reason FROM crossfill.requests WHERE parent_request_id = $1", [request.id]);
+    expect((await children()).rows).toEqual([]);
+    expect(refunds).toEqual([]);
+    expect(enqueued).toEqual([]);
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+
+    // Where the fill's check cannot follow it there (jobs/fill.ts moves it when it can), it fails the request unpaid:
+    // the deposit in its new block is then a payment of its own, refunded as a child.
+    await withTransaction(pool, async (client) => {
+      await markDepositReorged(
+        client,
+        { chainId: 31338, txHash, logIndex: 0, blockHash: "0xblock" },
+        { reason: "deposit mined in another block" },
+      );
+      await transitionRequest(client, { requestId: request.id, to: "failure", failReason: "DEPOSIT_REORGED" });
+    });
+    await run();
+    expect((await children()).rows).toEqual([{ status: "failure", fail_reason: "DOUBLE_SPEND" }]);
+    expect(refunds).toHaveLength(1);
   });
 
   it("applies one pass's deposits side by side, and one request's deposits in the order they were paid", async () => {

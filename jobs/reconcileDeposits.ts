@@ -1,15 +1,13 @@
 import {
   FACTS_PER_PASS,
   type FactWindow,
-  MEMPOOL_BLOCK_HASH,
   confirmMempoolDeposit,
   findUnappliedDeposits,
-  isDepositApplied,
   recordRequestDeposit,
 } from "../schema/chainFacts.js";
-import { requestDepositAddressType } from "../schema/depositAddresses.js";
+import { readDepositContext } from "../schema/depositContext.js";
 import { groupsByRequest } from "../schema/groupByRequest.js";
-import { getRequest, insertChildRequest, setFillAmount } from "../schema/requests.js";
+import { getRequest, insertChildRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit } from "../src/domain/assessDeposit.js";
@@ -67,10 +65,12 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
     const queued = await withTransaction(pool, async (client): Promise<Queued> => {
       // Every deposit of one order locks its request first, so two workers never both apply one deposit.
       const request = await getRequest(client, deposit.requestId, { forUpdate: true });
-      if (!request || (await isDepositApplied(client, deposit))) return {};
+      if (!request) return {};
+      const context = await readDepositContext(client, request.id, deposit);
+      if (context.applied) return {};
       // Mined after it was applied from the mempool (Bitcoin): the same payment, now in a block; the fill waiting for
       // its confirmations is run again at once.
-      if (deposit.blockHash !== MEMPOOL_BLOCK_HASH && (await confirmMempoolDeposit(client, deposit)))
+      if (context.appliedFromMempool && (await confirmMempoolDeposit(client, deposit)))
         return request.status === "pending" ? { fill: request.id, fillKey: `mined-${deposit.blockHash}` } : {};
       if (request.status !== "waiting") {
         // The order was paid already: this deposit becomes a child request of its own that fails as DOUBLE_SPEND
@@ -105,18 +105,21 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
         late && request.latePaymentSlippageBps !== null
           ? await repriceDeposit(request, deposit.amount, deps)
           : undefined;
-      const strict = (await requestDepositAddressType(client, request.id)) === "strict";
-      const assessment = assessDeposit({ ...request, strict }, deposit, repriced);
+      const assessment = assessDeposit(
+        { ...request, strict: context.depositAddressType === "strict" },
+        deposit,
+        repriced,
+      );
       const details = {
         depositTxHash: deposit.txHash,
         depositChainId: deposit.chainId,
         depositedAmount: deposit.amount.toString(),
       };
       if (assessment.fill) {
-        await setFillAmount(client, request.id, assessment.amountOut);
         await transitionRequest(client, {
           requestId: request.id,
           to: "pending",
+          fillAmount: assessment.amountOut,
           details: { ...details, fillAmount: assessment.amountOut.toString() },
         });
         return { fill: request.id };

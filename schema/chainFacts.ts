@@ -73,8 +73,8 @@ function unappliedDepositFacts(onchain: OnchainSchema, window: FactWindow): stri
     "chain_id, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from";
   const notApplied = (alias: string) =>
     `NOT EXISTS (SELECT 1 FROM crossfill.request_deposits a
-                  WHERE a.chain_id = ${alias}.chain_id AND a.tx_hash = ${alias}.tx_hash AND a.log_index = ${alias}.log_index
-                    AND a.block_hash = ${alias}.block_hash)`;
+                  WHERE a.chain_id = ${alias}.chain_id AND a.tx_hash = ${alias}.tx_hash
+                    AND ${sameAppliedDepositSql("a", alias)})`;
   return `(SELECT ${columns}, max(tx_fee) AS tx_fee
              FROM (SELECT chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee
                      FROM ${onchainSchemaIdent(onchain)}.deposit p
@@ -86,6 +86,19 @@ function unappliedDepositFacts(onchain: OnchainSchema, window: FactWindow): stri
                     WHERE ${recordedWindowSql("f", window)} AND ${notApplied("f")}) facts
             GROUP BY ${columns})`;
 }
+
+/**
+ * Whether `applied`, a request_deposits row of the fact's chain and transaction, is the deposit fact `fact`: the same
+ * log as mined in the same block, or the same payment (currency, amount, depositor) applied from another block it has
+ * not been found reorged out of. A reorg that mines a transaction again is not a second payment: its log index may
+ * differ (an EVM log's index counts the whole block's logs), and the fill's check on the node decides what becomes
+ * of it (jobs/fill.ts), never a second payout. Only once that block is marked reorged does the deposit count anew.
+ */
+export const sameAppliedDepositSql = (applied: string, fact: string): string =>
+  `((${applied}.log_index = ${fact}.log_index AND ${applied}.block_hash = ${fact}.block_hash)
+    OR (${applied}.block_hash <> ${fact}.block_hash AND ${applied}.block_hash <> '${MEMPOOL_BLOCK_HASH}'
+        AND ${applied}.reorg IS NULL AND ${applied}.currency = ${fact}.currency AND ${applied}.amount = ${fact}.amount
+        AND ${applied}.depositor = ${fact}.depositor))`;
 
 /**
  * The order a deposit fact of table alias `alias` pays: the order of the request its `order_id` names when it names
@@ -336,7 +349,16 @@ export async function insertManualDepositFacts(db: Queryable, facts: readonly De
 }
 
 /** Which output of which transaction on which chain a deposit is. */
-const outputKey = (fact: DepositFact) => [fact.chainId, fact.txHash, fact.logIndex];
+const outputKey = (fact: Pick<DepositFact, "chainId" | "txHash" | "logIndex">) => [
+  fact.chainId,
+  fact.txHash,
+  fact.logIndex,
+];
+/** Which deposit, as mined in which block, an applied one is: request_deposits' key. */
+const appliedKey = (deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">) => [
+  ...outputKey(deposit),
+  deposit.blockHash,
+];
 
 /**
  * Moves a deposit applied from its mempool sighting to the block it was mined in (no status change: it is the same
@@ -456,6 +478,26 @@ export async function listRequestDeposits(db: Queryable, requestId: string): Pro
   }));
 }
 
+/**
+ * Moves an applied deposit to the block a reorg mined its transaction again in (and its log index there): the same
+ * payment, whose confirmations then count from that block. False when it was not there to move (reorged out, or
+ * moved already), or when that block's deposit is applied already.
+ */
+export async function moveAppliedDeposit(
+  db: Queryable,
+  deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">,
+  to: { logIndex: number; blockNumber: bigint; blockHash: string; timestamp: bigint },
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE crossfill.request_deposits SET log_index = $5, block_hash = $6, block_number = $7, timestamp = $8
+      WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4 AND reorg IS NULL
+        AND NOT EXISTS (SELECT 1 FROM crossfill.request_deposits there
+                         WHERE there.chain_id = $1 AND there.tx_hash = $2 AND there.log_index = $5 AND there.block_hash = $6)`,
+    [...appliedKey(deposit), to.logIndex, to.blockHash, to.blockNumber.toString(), to.timestamp.toString()],
+  );
+  return result.rowCount === 1;
+}
+
 /** Marks an applied deposit as reorged out, with the context the request record shows. */
 export async function markDepositReorged(
   db: Queryable,
@@ -464,16 +506,6 @@ export async function markDepositReorged(
 ): Promise<void> {
   await db.query(
     `UPDATE crossfill.request_deposits SET reorg = $5 WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4`,
-    [deposit.chainId, deposit.txHash, deposit.logIndex, deposit.blockHash, JSON.stringify(reorg)],
+    [...appliedKey(deposit), JSON.stringify(reorg)],
   );
-}
-
-/** Whether a deposit, as mined in its block, was applied to a request already (to its own, or as a child). */
-export async function isDepositApplied(db: Queryable, fact: DepositFact): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM crossfill.request_deposits
-      WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4`,
-    [fact.chainId, fact.txHash, fact.logIndex, fact.blockHash],
-  );
-  return rowCount === 1;
 }

@@ -201,11 +201,6 @@ export async function getRequest(
   return rows[0] && toStoredRequest(rows[0]);
 }
 
-/** Records what the applied deposit entitles the recipient to, in the transaction that makes the request pending. */
-export async function setFillAmount(db: Queryable, requestId: string, amount: bigint): Promise<void> {
-  await db.query("UPDATE crossfill.requests SET fill_amount = $2 WHERE id = $1", [requestId, amount.toString()]);
-}
-
 /**
  * The child request a further deposit for `parentId`'s order becomes: the parent's quote, the depositor as its
  * user (the wallet that paid follows it), the deposited amount in, nothing out, `waiting` until reconcile fails it as DOUBLE_SPEND in the same transaction.

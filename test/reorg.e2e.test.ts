@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { receiverAbi } from "../contracts/abis.js";
 import { findReceiptFillsNotIndexed } from "../schema/receiptFills.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { anvilReorg } from "./support/anvilReorg.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postGraphql } from "./support/postGraphql.js";
 import { postBridgeQuote } from "./support/postQuote.js";
@@ -61,11 +62,7 @@ describe("confirmations and reorgs, end to end", () => {
       [quote.body.requestId],
     );
     const depth = Number(head - BigInt(deposits[0].block_number)) + 1;
-    await fetch(origin.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_reorg", params: [depth, []] }),
-    });
+    await anvilReorg(origin.rpcUrl, depth);
 
     const { statuses, last } = await pollStatus(stack.api.url, quote.body.requestId, { timeoutMs: 30_000 });
     expect(last).toMatchObject({ status: "failure", failReason: "DEPOSIT_REORGED", txHashes: [] });
@@ -92,6 +89,41 @@ describe("confirmations and reorgs, end to end", () => {
     expect((await pollStatus(stack.api.url, quote.body.requestId)).last.status).toBe("failure");
     expect(deposits[0]).toBeDefined();
     expect((last.inTxHashes as Hex[]).length).toBe(1);
+  });
+
+  it("follows a deposit a reorg mines again in another block: filled once, from its new block", async () => {
+    const [origin, destination] = stack.devnet.chains;
+    const originClient = createEvmChainClient(origin).publicClient;
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const quote = await quoteBridge(recipient);
+    const requestId = quote.body.requestId;
+    const { deposit } = await sendSteps(quote.body, stack.devnet.accounts[0], origin);
+    await pollStatus(stack.api.url, requestId, { until: ["pending"] });
+    const first = await originClient.getTransactionReceipt({ hash: deposit });
+    const raw = await originClient.request({ method: "eth_getRawTransactionByHash", params: [deposit] });
+    const head = await originClient.getBlockNumber({ cacheTime: 0 });
+    // The block before the deposit's and those after it replaced; the deposit mined again in the last new block.
+    const depth = Number(head - first.blockNumber) + 2;
+    await anvilReorg(origin.rpcUrl, depth, [[raw as string, depth - 1]]);
+    const again = await originClient.getTransactionReceipt({ hash: deposit });
+    expect(again.blockHash).not.toBe(first.blockHash);
+
+    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000 });
+    expect(last.status).toBe("success");
+    const { rows } = await stack.pool.query(
+      "SELECT block_hash, block_number::int, reorg FROM crossfill.request_deposits WHERE request_id = $1",
+      [requestId],
+    );
+    expect(rows).toEqual([{ block_hash: again.blockHash, block_number: Number(again.blockNumber), reorg: null }]);
+    const children = await stack.pool.query("SELECT 1 FROM crossfill.requests WHERE parent_request_id = $1", [
+      requestId,
+    ]);
+    expect(children.rowCount).toBe(0);
+    const refunds = await stack.pool.query("SELECT 1 FROM crossfill.refunds WHERE request_id = $1", [requestId]);
+    expect(refunds.rowCount).toBe(0);
+    expect(await createEvmChainClient(destination).publicClient.getBalance({ address: recipient })).toBe(
+      BigInt(quote.body.details.currencyOut.amount),
+    );
   });
 
   it("puts a fill the request succeeded on back on the chain when its block is reorged out: the same transaction, one payout", async () => {
@@ -123,16 +155,7 @@ describe("confirmations and reorgs, end to end", () => {
 
     // Drop the fill's block (and any after it) on the destination chain: anvil does not mine its transactions again.
     const head = await destinationClient.getBlockNumber({ cacheTime: 0 });
-    await fetch(destination.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "anvil_reorg",
-        params: [Number(head - BigInt(before.block_number)) + 1, []],
-      }),
-    });
+    await anvilReorg(destination.rpcUrl, Number(head - BigInt(before.block_number)) + 1);
     expect(await destinationClient.getBalance({ address: recipient })).toBe(0n);
 
     // Found gone (the indexer drops its row, the node has no receipt), the same signed transaction is sent again,

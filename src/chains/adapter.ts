@@ -82,7 +82,13 @@ export type DepositCheck =
    * The deposit is not where it was seen: DEPOSIT_REORGED (the default) for one reorged out of a block,
    * DOUBLE_SPEND for a mempool deposit replaced or double-spent before it confirmed.
    */
-  | { state: "reorged"; reorg: Record<string, unknown>; failReason?: "DEPOSIT_REORGED" | "DOUBLE_SPEND" };
+  | { state: "reorged"; reorg: Record<string, unknown>; failReason?: "DEPOSIT_REORGED" | "DOUBLE_SPEND" }
+  /**
+   * A reorg mined the deposit's transaction again in another block, paying the same: the same payment, now there (at
+   * `logIndex` of it: an EVM log's index counts the whole block's logs). Its request follows it and waits for its
+   * confirmations there.
+   */
+  | { state: "moved"; to: { logIndex: number; blockNumber: bigint; blockHash: string; timestamp: bigint } };
 
 /** When a sent fill that is not mined is re-priced, and finally cancelled. */
 export type StuckFillPolicy = {

@@ -62,11 +62,18 @@ describe("checkBitcoinDeposit", () => {
     });
   });
 
-  it("takes a recorded deposit that is gone, back in the mempool or in another block as DEPOSIT_REORGED", async () => {
+  it("follows a recorded deposit mined again in another block, and counts its confirmations there next", async () => {
+    const moved = { ...confirmedAt(11, "c".repeat(64)), block_time: 1_700_000_123 };
+    expect(await checkBitcoinDeposit(esplora(moved), deposit(BLOCK, 10n), 1)).toEqual({
+      state: "moved",
+      to: { logIndex: 0, blockNumber: 11n, blockHash: "c".repeat(64), timestamp: 1_700_000_123n },
+    });
+  });
+
+  it("takes a recorded deposit that is gone or back in the mempool as DEPOSIT_REORGED", async () => {
     for (const [status, reason] of [
       [undefined, "deposit transaction not found"],
       [{ confirmed: false }, "deposit back in the mempool"],
-      [confirmedAt(11, "c".repeat(64)), "deposit mined in another block"],
     ] as const) {
       const check = await checkBitcoinDeposit(esplora(status), deposit(BLOCK, 10n), 1);
       expect(check).toMatchObject({

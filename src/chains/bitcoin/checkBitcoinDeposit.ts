@@ -5,8 +5,8 @@ import type { EsploraClient } from "./createEsploraClient.js";
 /**
  * Whether a Bitcoin deposit may be filled, asked of Esplora (not the poller, whose rows lag): `required` blocks
  * deep, and still where it was seen. One seen in the mempool that Esplora no longer knows was replaced (RBF) or
- * double-spent: DOUBLE_SPEND. One seen in a block that is now in the mempool, in another block or gone was
- * reorged out: DEPOSIT_REORGED (a new block fact of the same payment is refunded as a further deposit).
+ * double-spent: DOUBLE_SPEND. One seen in a block that is now in the mempool or gone was reorged out:
+ * DEPOSIT_REORGED; one now confirmed in another block moved there with its transaction.
  */
 export async function checkBitcoinDeposit(
   client: Pick<EsploraClient, "txStatus" | "tipHeight">,
@@ -29,17 +29,24 @@ export async function checkBitcoinDeposit(
       },
     };
   if (seenInMempool && !status!.confirmed) return { state: "confirming", missingBlocks: Math.max(1, required) };
-  if (!seenInMempool && (!status || !status.confirmed || status.block_hash !== deposit.blockHash))
+  // Mined again in another block: the same transaction, so the same output and payment.
+  if (!seenInMempool && status?.confirmed && status.block_hash !== deposit.blockHash)
+    return {
+      state: "moved",
+      to: {
+        logIndex: deposit.logIndex,
+        blockNumber: BigInt(status.block_height!),
+        blockHash: status.block_hash!,
+        timestamp: BigInt(status.block_time ?? Math.floor(now / 1000)),
+      },
+    };
+  if (!seenInMempool && (!status || !status.confirmed))
     return {
       state: "reorged",
       reorg: {
         detectedAt: now,
         source: "fill-check",
-        reason: !status
-          ? "deposit transaction not found"
-          : status.confirmed
-            ? "deposit mined in another block"
-            : "deposit back in the mempool",
+        reason: status ? "deposit back in the mempool" : "deposit transaction not found",
         failReason: "DEPOSIT_REORGED",
         action: "fill",
         blockNumber: Number(deposit.blockNumber),

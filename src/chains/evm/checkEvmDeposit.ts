@@ -1,11 +1,12 @@
 import { type Hex, TransactionReceiptNotFoundError } from "viem";
 import type { AppliedDeposit } from "../../../schema/chainFacts.js";
 import type { DepositCheck } from "../adapter.js";
+import { depositFactsOfReceipt } from "./depositFactsOfReceipt.js";
 import type { EvmChainClient } from "./evmChainClient.js";
 
 /**
  * Whether a deposit may be filled: `required` blocks deep, and still in the chain where it was indexed (checked
- * against the node itself, not the indexer, whose rows can lag a reorg).
+ * against the node itself, not the indexer, whose rows can lag a reorg), or moved to another block by a reorg.
  */
 export async function checkEvmDeposit(
   chain: EvmChainClient,
@@ -26,6 +27,28 @@ export async function checkEvmDeposit(
     });
   if (receipt && receipt.status === "success" && receipt.blockHash.toLowerCase() === deposit.blockHash.toLowerCase())
     return { state: "final" };
+  // Mined again in another block by a reorg: followed there if it pays the same (its log index counts that block's logs).
+  const there =
+    receipt?.status === "success"
+      ? depositFactsOfReceipt(chain.chain.id, chain.chain.depository, receipt, 0n).find(
+          (fact) =>
+            fact.currency === deposit.currency.toLowerCase() &&
+            fact.amount === deposit.amount &&
+            fact.depositor === deposit.depositor.toLowerCase(),
+        )
+      : undefined;
+  if (there) {
+    const block = await chain.publicClient.getBlock({ blockHash: receipt!.blockHash });
+    return {
+      state: "moved",
+      to: {
+        logIndex: there.logIndex,
+        blockNumber: there.blockNumber,
+        blockHash: there.blockHash,
+        timestamp: block.timestamp,
+      },
+    };
+  }
   return {
     state: "reorged",
     reorg: {
