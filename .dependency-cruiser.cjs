@@ -32,6 +32,8 @@ module.exports = {
           "^src/chains/[a-z]+/[a-z]+Family\\.ts$",
           // How an Esplora transaction reads as facts: the poller and the adapter's manual index must agree.
           "^src/chains/bitcoin/(esploraTxFacts|parseDepositMemo|createEsploraClient)\\.ts$",
+          // How a receipt reads as deposit facts: the head watcher, Ponder and the manual index must agree.
+          "^src/chains/evm/depositFactsOfReceipt\\.ts$",
           "^src/runtime/",
         ],
       },

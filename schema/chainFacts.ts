@@ -248,6 +248,43 @@ export const MEMPOOL_BLOCK_HASH = "";
 /** The `source` of the deposit facts pollers write (indexers/poller): theirs to delete on a reorg. */
 export const POLLER_SOURCE = "poller";
 
+/**
+ * The `source` of the deposit facts the EVM head watcher writes (indexers/evm/startDepositWatcher): theirs to delete
+ * when a reorg orphans their block. Ponder records the same deposits under the same key a little later.
+ */
+export const HEAD_WATCHER_SOURCE = "evm-head";
+
+/** The blocks of a chain from `fromBlock` on in which `source` recorded deposit facts, lowest first. */
+export async function depositFactBlocks(
+  db: Queryable,
+  chainId: number,
+  source: string,
+  fromBlock: bigint,
+): Promise<Array<{ number: bigint; hash: string }>> {
+  const { rows } = await db.query<{ block_number: string; block_hash: string }>(
+    `SELECT DISTINCT block_number, block_hash FROM crossfill.deposit_facts
+      WHERE chain_id = $1 AND source = $2 AND block_number >= $3 AND block_hash <> $4
+      ORDER BY block_number`,
+    [chainId, source, fromBlock.toString(), MEMPOOL_BLOCK_HASH],
+  );
+  return rows.map((row) => ({ number: BigInt(row.block_number), hash: row.block_hash }));
+}
+
+/** Deletes the deposit facts `source` recorded in these blocks of a chain (a reorg orphaned them). */
+export async function deleteDepositFactsOfBlocks(
+  db: Queryable,
+  chainId: number,
+  source: string,
+  blockHashes: readonly string[],
+): Promise<number> {
+  if (blockHashes.length === 0) return 0;
+  const result = await db.query(
+    `DELETE FROM crossfill.deposit_facts WHERE chain_id = $1 AND source = $2 AND block_hash = ANY($3::text[])`,
+    [chainId, source, [...blockHashes]],
+  );
+  return result.rowCount ?? 0;
+}
+
 /** A column of a fact table: its name, its Postgres type and the fact's value for it. */
 type Column<Fact> = readonly [name: string, type: string, value: (fact: Fact) => unknown];
 

@@ -28,6 +28,8 @@ import { runRefundsCommand } from "./roles/runRefundsCommand.js";
 import { recordIndexerHeads } from "./roles/recordIndexerHeads.js";
 import { bitcoinPollerChains } from "./roles/bitcoinPollerChains.js";
 import { startPollers } from "./roles/startPollers.js";
+import { startDepositWatchers } from "./roles/startDepositWatchers.js";
+import { isEvmChain } from "./chains/chainConfig.js";
 import { startApi } from "./roles/startApi.js";
 import { startWorker } from "./roles/startWorker.js";
 
@@ -205,10 +207,14 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         },
       });
       logger.info({ schema: indexer.schema, viewsSchema: indexer.viewsSchema }, "indexer ready");
-      const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
+      const chains = productionChains(config);
+      // One connection per head watcher, so one chain's deposits never wait for another's insert.
+      const pool = createPool(databaseUrl(), logConnectionError(logger), 2 + chains.filter(isEvmChain).length);
       await migrate(pool);
       const heads = recordIndexerHeads(pool, indexer, logger);
+      const watchers = config.EVM_DEPOSIT_WATCHER ? startDepositWatchers({ pool, logger, chains }) : undefined;
       return async () => {
+        await watchers?.stop();
         await heads.close();
         await indexer.stop();
         await pool.end();

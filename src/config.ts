@@ -92,6 +92,12 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default("crossfill"),
   FILL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  // The EVM indexer role's head watcher (indexers/evm/startDepositWatcher): deposits recorded from each new head of a
+  // chain with a wsUrl, before Ponder's row; "false" leaves every deposit to Ponder.
+  EVM_DEPOSIT_WATCHER: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
   // 32-byte hex server key sealing API keys' webhook secrets (AES-256-GCM); the devnet falls back to a fixed dev key.
   API_KEY_ENCRYPTION_KEY: z
     .string()

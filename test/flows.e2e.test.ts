@@ -1,7 +1,8 @@
 import { type Address, type Hex, encodeFunctionData, erc20Abi, zeroAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callTargetAbi } from "../contracts/abis.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
+import { HEAD_WATCHER_SOURCE } from "../schema/chainFacts.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { GAS_ESTIMATES } from "../src/chains/evm/gasEstimates.js";
 import { pollStatus } from "./support/pollStatus.js";
@@ -198,21 +199,29 @@ describe("intent flows, end to end", () => {
     const user = stack.devnet.accounts[3];
     const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 10_000_000_000_000_000n);
     const { deposit } = await sendSteps(quote.body, user, origin);
+    const facts = async () =>
+      (await stack.pool.query("SELECT source, order_id FROM crossfill.deposit_facts WHERE tx_hash = $1", [deposit]))
+        .rows;
+    // The head watcher records the deposit from its block: indexing it by hand records nothing more.
+    await vi.waitFor(async () =>
+      expect(await facts()).toEqual([{ source: HEAD_WATCHER_SOURCE, order_id: quote.body.protocol.v2.orderId }]),
+    );
     const index = (body: unknown) =>
       fetch(`${stack.api.url}/transactions/index`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
+    const known = await index({ txHash: deposit, chainId: origin.id });
+    expect(await known.json()).toMatchObject({ deposits: 1, recorded: 0 });
+    // As if the watcher had missed the block (its socket down): the hand index records the deposit, once.
+    await stack.pool.query("DELETE FROM crossfill.deposit_facts WHERE tx_hash = $1", [deposit]);
     const first = await index({ txHash: deposit, chainId: String(origin.id), referrer: "relay.link" });
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ deposits: 1, recorded: 1 });
     const second = await index({ txHash: deposit, chainId: origin.id });
     expect(await second.json()).toMatchObject({ deposits: 1, recorded: 0 });
-    const { rows } = await stack.pool.query("SELECT source, order_id FROM crossfill.deposit_facts WHERE tx_hash = $1", [
-      deposit,
-    ]);
-    expect(rows).toEqual([{ source: "manual", order_id: quote.body.protocol.v2.orderId }]);
+    expect(await facts()).toEqual([{ source: "manual", order_id: quote.body.protocol.v2.orderId }]);
     expect((await pollStatus(stack.api.url, quote.body.steps[0].requestId)).last.status).toBe("success");
 
     const unknown = await index({ txHash: `0x${"ab".repeat(32)}`, chainId: origin.id });

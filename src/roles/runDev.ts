@@ -11,6 +11,7 @@ import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { recordIndexerHeads } from "./recordIndexerHeads.js";
 import { bitcoinPollerChains } from "./bitcoinPollerChains.js";
 import { startPollers } from "./startPollers.js";
+import { startDepositWatchers } from "./startDepositWatchers.js";
 import { bitcoinChainConfigSchema, type ChainConfig } from "../chains/chainConfig.js";
 import { createQueueBackend } from "../../jobs/queueBackend.js";
 import { createStatusBus } from "../events/createStatusBus.js";
@@ -136,6 +137,10 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     stops.push({ name: "indexer", stop: indexer.stop });
     const heads = recordIndexerHeads(pool, indexer, logger);
     stops.push({ name: "indexer heads", stop: heads.close });
+    if (config.EVM_DEPOSIT_WATCHER) {
+      const watchers = startDepositWatchers({ pool, logger, chains });
+      stops.push({ name: "deposit watchers", stop: watchers.stop });
+    }
     const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains, pool) });
     stops.push({ name: "bitcoin poller", stop: pollers.stop });
     const pollerHeads = recordIndexerHeads(pool, pollers, logger);

@@ -16,6 +16,7 @@ import { type RunningApi, startApi } from "../../src/roles/startApi.js";
 import { type RunningWorker, startWorker } from "../../src/roles/startWorker.js";
 import { bitcoinPollerChains } from "../../src/roles/bitcoinPollerChains.js";
 import { startPollers } from "../../src/roles/startPollers.js";
+import { startDepositWatchers } from "../../src/roles/startDepositWatchers.js";
 import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } from "../../src/chains/chainConfig.js";
 import type { StuckFillPolicy } from "../../src/chains/adapter.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
@@ -28,6 +29,8 @@ export type TestStack = {
   bitcoin?: { devnet: DevnetBitcoin; chain: BitcoinChainConfig };
   /** Seals API keys' webhook secrets: create keys with it for the worker to sign their webhooks. */
   serverKey: Buffer;
+  /** The stack's own database, for connections of a test's own (the pool is the service's). */
+  databaseUrl: string;
   pool: pg.Pool;
   api: RunningApi;
   queues: QueueBackend;
@@ -51,6 +54,8 @@ export async function startTestStack(
     blockTime?: number;
     queue?: "redis" | "postgres";
     pipeline?: boolean;
+    /** With the pipeline, the EVM head watcher beside Ponder (on by default, as in production); false: Ponder alone. */
+    depositWatcher?: boolean;
     confirmations?: ConfirmationTier[];
     /** The first webhook retry's delay (production: 1 min); tests of retries shrink it. */
     webhookRetryBaseMs?: number;
@@ -115,6 +120,10 @@ export async function startTestStack(
       ? await startEvmIndexer({ databaseUrl: db.url, chainsFile, port: await freePort(), logLevel: "warn" })
       : undefined;
     if (indexer) stops.push(() => indexer.stop());
+    if (indexer && (options.depositWatcher ?? true)) {
+      const watchers = startDepositWatchers({ pool, logger, chains });
+      stops.push(() => watchers.stop());
+    }
 
     const queues = createQueueBackend({
       databaseUrl: db.url,
@@ -169,7 +178,17 @@ export async function startTestStack(
       ...(indexer || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
     });
     stops.push(() => api.close());
-    return { devnet, bitcoin, serverKey, pool, api, queues, onchainSchema: indexer?.viewsSchema, stop };
+    return {
+      devnet,
+      bitcoin,
+      serverKey,
+      databaseUrl: db.url,
+      pool,
+      api,
+      queues,
+      onchainSchema: indexer?.viewsSchema,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
