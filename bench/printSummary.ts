@@ -138,6 +138,7 @@ export function printSummary(result: BenchResult): string {
     ["interval (ms)", "p50 / p95 / p99 / max"],
     [
       ["deposit block → pending row", ms(l.depositBlockToPending)],
+      ["deposit block → pending row visible (committed; 10 ms poll)", ms(l.depositBlockToPendingVisible)],
       ["deposit block → success row", ms(l.depositBlockToSuccess)],
       ["pending → submitted", ms(l.pendingToSubmitted)],
       ["  pending → fill job added", ms(l.pendingToFillJobAdded)],

@@ -6,6 +6,7 @@
  *              [--app-fees]   (every quote with two app-fee recipients)
  *              [--quote-workers=N]   (load on `crossfill api --workers N` instead of the in-process API; not profiled)
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
+ *              [--no-deposit-watcher]   (deposits from Ponder's rows alone, without the EVM head watcher)
  *   crash      --crash-intents=200 --kill-every=8000   (long crash run: random SIGKILLs of api, worker, indexer)
  *   requests   GET /requests/v3 over 1M seeded requests (options: npx tsx bench/requestsBench.ts)
  *   requestStats   GraphQL analytics over 1M seeded requests (options: npx tsx bench/requestStatsBench.ts)
@@ -83,6 +84,7 @@ function parseArgs(argv: string[]) {
     intents: number("intents", defaultPipelineBenchOptions.intents),
     accounts: number("accounts", defaultPipelineBenchOptions.accounts),
     timeoutMs: number("timeout", defaultPipelineBenchOptions.timeoutMs),
+    depositWatcher: !flags.has("no-deposit-watcher"),
   };
   const crash = {
     ...defaultCrashBenchOptions,
