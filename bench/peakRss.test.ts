@@ -12,4 +12,10 @@ describe.runIf(existsSync("/proc/self/status"))("peakRssMbByGroup", () => {
     expect(own![1].maxMb).toBeGreaterThan(64);
     held.fill(2);
   });
+
+  it("reports a named process under its name, this one too", () => {
+    const groups = peakRssMbByGroup({ "load orchestration": process.pid });
+    expect(groups["load orchestration"]?.processes).toBe(1);
+    expect(Object.keys(groups).some((group) => group.startsWith("bench process"))).toBe(false);
+  });
 });

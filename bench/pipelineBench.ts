@@ -1,15 +1,14 @@
 import pg from "pg";
 import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, http, maxUint256 } from "viem";
 import { defaultViewsSchema } from "../indexers/evm/startEvmIndexer.js";
-import { type FillJob, QUEUES } from "../jobs/queues.js";
 import { toViemChain } from "../src/chains/evm/evmChainClient.js";
-import { startTestStack } from "../test/support/startTestStack.js";
 import { type BlockWatcher, watchChainBlocks } from "./blockWatcher.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
 import { type Summary, summarize } from "./percentiles.js";
 import { peakRssMbByGroup } from "./peakRss.js";
 import { cpuBetween, cpuSnapshot } from "./processCpu.js";
 import { QUOTE_KINDS, type QuoteKind, quoteBody } from "./quoteBodies.js";
+import { type PipelineTopology, startPipelineStack } from "./startPipelineStack.js";
 import type { Target } from "./target.js";
 import { wallClockMs } from "./wallClock.js";
 
@@ -19,12 +18,14 @@ export type PipelineBenchOptions = {
   timeoutMs: number;
   /** The EVM head watcher beside Ponder (production's default); false: deposits from Ponder's rows alone. */
   depositWatcher: boolean;
+  topology: PipelineTopology;
 };
 export const defaultPipelineBenchOptions: PipelineBenchOptions = {
   intents: 50,
   accounts: 5,
   timeoutMs: 90_000,
   depositWatcher: true,
+  topology: "processes",
 };
 
 type Intent = {
@@ -131,8 +132,8 @@ export async function pipelineBench(
 ): Promise<PipelineBenchResult> {
   const date = new Date();
   const machine = machineInfo();
-  log("pipeline: starting the full stack (anvil, Postgres, Ponder, worker, API)");
-  const stack = await startTestStack({ blockTime: 1, depositWatcher: options.depositWatcher });
+  log(`pipeline: starting the full stack (anvil, Postgres, Ponder, worker, API; ${options.topology})`);
+  const stack = await startPipelineStack(options.topology, options.depositWatcher);
   // Dropping the database at stop() can reach a pooled connection that is still closing; without a listener
   // that 57P01 error on the pool would crash the process.
   stack.pool.on("error", (error) => log(`pool error (ignored): ${error.message}`));
@@ -200,7 +201,7 @@ export async function pipelineBench(
     });
 
     log(`pipeline: ${options.intents} intents from ${accounts.length} accounts in parallel, one at a time per account`);
-    const cpuBefore = cpuSnapshot();
+    const cpuBefore = cpuSnapshot(stack.processes());
     const intents: Intent[] = [];
     let nextIndex = 0;
     await Promise.all(
@@ -210,7 +211,7 @@ export async function pipelineBench(
           if (index >= options.intents) return;
           const kind = QUOTE_KINDS[index % QUOTE_KINDS.length];
           const user = accounts[account].address;
-          const response = await fetch(`${stack.api.url}/quote/v2`, {
+          const response = await fetch(`${stack.apiUrl}/quote/v2`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify(quoteBody(kind, origin, destination, user)),
@@ -267,8 +268,8 @@ export async function pipelineBench(
     await sleep(200);
     polling = false;
     await poller;
-    const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot());
-    const peakRssMb = peakRssMbByGroup();
+    const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot(stack.processes()));
+    const peakRssMb = peakRssMbByGroup(stack.processes());
 
     const clock = await clockOffset(async () => {
       const { rows } = await stack.pool.query<{ ms: number }>(
@@ -283,9 +284,8 @@ export async function pipelineBench(
     );
 
     // BullMQ keeps completed fill jobs (JOB_OPTIONS.removeOnComplete): when each was added, started and done.
-    const fillQueue = stack.queues.createQueue<FillJob>(QUEUES.fill);
     const fillJobs = new Map<string, { addedMs: number; startedMs: number; finishedMs: number }>();
-    for (const job of await fillQueue.getJobs(["completed"], 0, -1)) {
+    for (const job of await stack.completedFillJobs()) {
       const known = fillJobs.get(job.data.requestId);
       if (job.processedOn && job.finishedOn && (!known || job.timestamp < known.addedMs)) {
         fillJobs.set(job.data.requestId, {
@@ -438,7 +438,7 @@ export async function pipelineBench(
       commit: gitCommit(),
       machine,
       setup: {
-        stack: `startTestStack(): 2 anvil chains with 1 s blocks, fresh Postgres database, Ponder (websocket transport)${options.depositWatcher ? " and the EVM head watcher" : " without the head watcher"}, BullMQ on Redis, worker and API in the bench process`,
+        stack: stack.description,
         load: `${options.intents} intents round-robin over {native bridge, ERC-20 bridge (pre-approved), ETH→USDC swap}; ${accounts.length} accounts in parallel, each quote → deposit → receipt → next`,
         blockSighting:
           "viem watchBlocks over the origin/destination websocket (eth_subscribe newHeads); local wall clock (performance.timeOrigin + performance.now()) at the first announcement",

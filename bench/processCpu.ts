@@ -21,8 +21,9 @@ function readProc(pid: number): { comm: string; ms: number; cmdline: string } | 
 }
 
 /**
- * CPU used so far by every process, grouped by what it is: this process (the server in-process), the given
- * named children, anvil, Postgres, Redis, Ponder, and anything else by its command name ("other: …").
+ * CPU used so far by every process, grouped by what it is: the given named processes (this one too, when named),
+ * this process (the server in-process), anvil, Postgres, Redis, Ponder, and anything else by its command name
+ * ("other: …").
  */
 export function cpuSnapshot(named: Record<string, number | undefined> = {}): CpuSnapshot {
   const byPid = new Map(Object.entries(named).flatMap(([group, pid]) => (pid ? [[pid, group] as const] : [])));
@@ -39,18 +40,18 @@ export function cpuSnapshot(named: Record<string, number | undefined> = {}): Cpu
     const proc = readProc(pid);
     if (!proc) continue;
     const group =
-      pid === process.pid
+      byPid.get(pid) ??
+      (pid === process.pid
         ? "bench process (API, worker, load orchestration)"
-        : (byPid.get(pid) ??
-          (proc.comm === "anvil"
-            ? "anvil"
-            : proc.comm === "postgres"
-              ? "postgres"
-              : proc.comm.startsWith("redis")
-                ? "redis"
-                : proc.cmdline.includes("ponder")
-                  ? "ponder"
-                  : `other: ${proc.comm}`));
+        : proc.comm === "anvil"
+          ? "anvil"
+          : proc.comm === "postgres"
+            ? "postgres"
+            : proc.comm.startsWith("redis")
+              ? "redis"
+              : proc.cmdline.includes("ponder")
+                ? "ponder"
+                : `other: ${proc.comm}`);
     snapshot.set(pid, { group, ms: proc.ms });
   }
   return snapshot;

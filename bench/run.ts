@@ -7,6 +7,7 @@
  *              [--quote-workers=N]   (load on `crossfill api --workers N` instead of the in-process API; not profiled)
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
  *              [--no-deposit-watcher]   (deposits from Ponder's rows alone, without the EVM head watcher)
+ *              [--in-process]   (API, worker and head watcher in the bench process, not as crossfill processes)
  *   crash      --crash-intents=200 --kill-every=8000   (long crash run: random SIGKILLs of api, worker, indexer)
  *   requests   GET /requests/v3 over 1M seeded requests (options: npx tsx bench/requestsBench.ts)
  *   requestStats   GraphQL analytics over 1M seeded requests (options: npx tsx bench/requestStatsBench.ts)
@@ -85,6 +86,7 @@ function parseArgs(argv: string[]) {
     accounts: number("accounts", defaultPipelineBenchOptions.accounts),
     timeoutMs: number("timeout", defaultPipelineBenchOptions.timeoutMs),
     depositWatcher: !flags.has("no-deposit-watcher"),
+    topology: flags.has("in-process") ? ("in-process" as const) : ("processes" as const),
   };
   const crash = {
     ...defaultCrashBenchOptions,

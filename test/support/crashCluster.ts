@@ -21,12 +21,19 @@ const READY: Record<Role, { args: string[]; message: string }> = {
 
 export type CrashCluster = {
   devnet: DevnetChains;
+  /** The cluster's own database, for connections of a caller's own (the pool is shared). */
+  databaseUrl: string;
   pool: pg.Pool;
+  /** The roles' Redis and key prefix (QUEUE_PREFIX), to read their queues. */
+  redisUrl: string;
+  queuePrefix: string;
   /** The first gateway's URL; `apiUrls` lists every gateway. */
   apiUrl: string;
   apiUrls: string[];
   /** The roles' API_KEY_ENCRYPTION_KEY: keys created with it get their webhooks signed by the worker. */
   serverKey: Buffer;
+  /** Each running role process's pid, keyed `role#n` (the n-th replica). */
+  pids(): Record<string, number>;
   /** SIGKILLs a role's (first) process group, starts it again and resolves once it is ready (ms it took). */
   crash(role: Role): Promise<number>;
   stop(): Promise<void>;
@@ -37,7 +44,14 @@ export type CrashCluster = {
  * database and Redis, so a test can kill any of them at any moment, as production would see it; with several
  * gateways and workers, it is the scale-out deployment of docs/OPERATIONS.md.
  */
-export async function startCrashCluster(options: { apis?: number; workers?: number } = {}): Promise<CrashCluster> {
+export async function startCrashCluster(
+  options: {
+    apis?: number;
+    workers?: number;
+    /** The EVM head watcher (on by default, as in production). */
+    depositWatcher?: boolean;
+  } = {},
+): Promise<CrashCluster> {
   const db = await createTestDatabase("crossfill_crash");
   const devnet = await startDevnetChains({ chainIds: [31338, 31339], blockTime: 1 });
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
@@ -59,6 +73,7 @@ export async function startCrashCluster(options: { apis?: number; workers?: numb
     LOG_LEVEL: "info",
     // One process per gateway replica: these tests kill and count replicas (`--workers` has its own test).
     API_WORKERS: "1",
+    EVM_DEPOSIT_WATCHER: String(options.depositWatcher ?? true),
   };
   // Keyed `role#n`: the n-th replica of a role, each gateway on its own port.
   const roles = new Map<string, RoleProcess>();
@@ -82,10 +97,14 @@ export async function startCrashCluster(options: { apis?: number; workers?: numb
   }
   return {
     devnet,
+    databaseUrl: db.url,
     pool,
+    redisUrl: env.REDIS_URL,
+    queuePrefix: env.QUEUE_PREFIX,
     apiUrl: `http://127.0.0.1:${ports[0]}`,
     apiUrls: ports.map((port) => `http://127.0.0.1:${port}`),
     serverKey,
+    pids: () => Object.fromEntries([...roles].map(([key, role]) => [key, role.pid])),
     async crash(role) {
       await roles.get(`${role}#0`)?.kill();
       const startedAt = Date.now();
