@@ -410,6 +410,49 @@ describe("reconcile", () => {
     expect((await refundsOf(childId)).map((refund) => refund.reason)).toEqual(["DOUBLE_SPEND"]);
   });
 
+  it("applies a pass's on-time first deposits in one transaction, each once with two passes at once; the rest each in its own", async () => {
+    const onTime = await Promise.all(Array.from({ length: 5 }, () => insertTestRequest(pool)));
+    const underpaid = await insertTestRequest(pool);
+    const expired = await insertTestRequest(pool, { deadline: new Date(Date.now() - 60_000) });
+    for (const [index, request] of onTime.entries()) await deposit(request.orderId, { log_index: 20 + index });
+    await deposit(underpaid.orderId, { log_index: 30, amount: "10" });
+    await deposit(expired.orderId, { log_index: 31, timestamp: Math.floor(Date.now() / 1000) });
+    await Promise.all([run(), run()]);
+    const { rows } = await pool.query<{
+      request_id: string;
+      to_status: string;
+      fail_reason: string | null;
+      at: string;
+    }>(
+      `SELECT request_id, to_status, fail_reason, created_at::text AS at FROM crossfill.status_events
+        WHERE request_id = ANY($1) AND to_status <> 'waiting' ORDER BY id`,
+      [[...onTime, underpaid, expired].map((request) => request.id)],
+    );
+    const of = (request: { id: string }) => rows.filter((row) => row.request_id === request.id);
+    for (const request of onTime)
+      expect(of(request)).toEqual([expect.objectContaining({ to_status: "pending", fail_reason: null })]);
+    // now() is a transaction's start: the five moved together.
+    expect(new Set(onTime.map((request) => of(request)[0]!.at)).size).toBe(1);
+    expect(of(underpaid)).toEqual([
+      expect.objectContaining({ to_status: "failure", fail_reason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" }),
+    ]);
+    expect(of(expired)).toEqual([expect.objectContaining({ to_status: "failure", fail_reason: "ORDER_EXPIRED" })]);
+    for (const request of [underpaid, expired]) expect(of(request)[0]!.at).not.toBe(of(onTime[0]!)[0]!.at);
+    const ids = onTime.map((request) => request.id);
+    expect(enqueued.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    const { rows: applied } = await pool.query(
+      "SELECT request_id, amount::text, tx_fee::text FROM crossfill.request_deposits WHERE request_id = ANY($1)",
+      [ids],
+    );
+    expect(applied).toHaveLength(5);
+    for (const row of applied) expect(row).toMatchObject({ amount: "1000", tx_fee: "21000000000000" });
+    const { rows: amounts } = await pool.query("SELECT fill_amount::text FROM crossfill.requests WHERE id = ANY($1)", [
+      ids,
+    ]);
+    expect(amounts.map((row) => row.fill_amount)).toEqual(Array(5).fill(amounts[0].fill_amount));
+    expect(BigInt(amounts[0].fill_amount)).toBeGreaterThan(0n);
+  });
+
   it("confirms a receipt's fill indexed while the receipt's transaction is still open: it waits for it, no deadlock", async () => {
     const request = await insertTestRequest(pool);
     await deposit(request.orderId);

@@ -13,13 +13,15 @@ import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit } from "../src/domain/assessDeposit.js";
 import { childRequestId } from "../src/domain/childRequestId.js";
 import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
+import { applyOnTimeDeposits } from "./applyOnTimeDeposits.js";
+import { depositEventDetails } from "./depositEventDetails.js";
 import { failRequest } from "./failRequest.js";
 import type { ReconcileDeps } from "./reconcile.js";
 import { repriceDeposit } from "./repriceDeposit.js";
 
-// Deposit transactions at once: most of a worker's 10 connections, as a block's deposits are what clients wait on
-// (at 4, the fifth deposit of a block waited for one of the first four: the p95 of deposit -> pending). The others
-// are never starved for long: a deposit transaction holds one connection and never waits for another.
+// The general path's deposit transactions at once (most of a worker's 10 connections): a block's deposits that are
+// not the common case do not wait for one another. A deposit transaction holds one connection and never waits for
+// another, so the rest of the worker is never starved for long.
 const DEPOSIT_CONCURRENCY = 8;
 
 type UnappliedDeposit = Awaited<ReturnType<typeof findUnappliedDeposits>>[number];
@@ -39,12 +41,23 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
   const toFill: string[] = [];
   const toRefund: string[] = [];
   const deposits = await findUnappliedDeposits(pool, deps.onchainSchema, window);
-  // Requests side by side, each deposit in a transaction of its own, so the last deposit of a busy block is not
-  // applied behind the others (nor behind the fills queued meanwhile); one request's deposits in the order paid, so
-  // the first stays the request's deposit and any later one becomes its child.
   const applied: Queued[] = [];
   try {
-    await forEachConcurrently(groupsByRequest(deposits), DEPOSIT_CONCURRENCY, async (ofRequest) => {
+    // Each request's first deposit: the common case in one transaction for all (applyOnTimeDeposits).
+    const groups = groupsByRequest(deposits);
+    const onTime = await applyOnTimeDeposits(
+      pool,
+      groups.map((ofRequest) => ofRequest[0]!),
+    );
+    for (const requestId of onTime.pending) applied.push({ fill: requestId });
+    const left = new Set(onTime.left);
+    // The rest side by side, each deposit in a transaction of its own (a late one re-prices on the chain meanwhile);
+    // one request's deposits in the order paid, so the first stays the request's deposit and any later one becomes
+    // its child.
+    const rest = groups
+      .map((ofRequest) => (left.has(ofRequest[0]!) ? ofRequest : ofRequest.slice(1)))
+      .filter((ofRequest) => ofRequest.length > 0);
+    await forEachConcurrently(rest, DEPOSIT_CONCURRENCY, async (ofRequest) => {
       for (const deposit of ofRequest) applied.push(await applyDeposit(deposit));
     });
   } finally {
@@ -110,11 +123,7 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
         deposit,
         repriced,
       );
-      const details = {
-        depositTxHash: deposit.txHash,
-        depositChainId: deposit.chainId,
-        depositedAmount: deposit.amount.toString(),
-      };
+      const details = depositEventDetails(deposit);
       if (assessment.fill) {
         await transitionRequest(client, {
           requestId: request.id,

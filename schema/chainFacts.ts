@@ -456,24 +456,35 @@ export async function recordRequestDeposit(
   client: pg.PoolClient,
   fact: DepositFact & { requestId: string },
 ): Promise<boolean> {
+  return (await recordRequestDeposits(client, [fact])) === 1;
+}
+
+/** Marks deposits as applied to their requests in one statement; how many were not already (the unique key decides). */
+export async function recordRequestDeposits(
+  client: pg.PoolClient,
+  facts: ReadonlyArray<DepositFact & { requestId: string }>,
+): Promise<number> {
+  const column = <T>(value: (fact: DepositFact & { requestId: string }) => T) => facts.map(value);
   const result = await client.query(
     `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash, tx_fee)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+                          $8::bigint[], $9::bigint[], $10::text[], $11::numeric[])
+     ON CONFLICT DO NOTHING`,
     [
-      fact.chainId,
-      fact.txHash,
-      fact.logIndex,
-      fact.requestId,
-      fact.depositor,
-      fact.currency,
-      fact.amount.toString(),
-      fact.blockNumber.toString(),
-      fact.timestamp.toString(),
-      fact.blockHash,
-      fact.txFee?.toString() ?? null,
+      column((fact) => fact.chainId),
+      column((fact) => fact.txHash),
+      column((fact) => fact.logIndex),
+      column((fact) => fact.requestId),
+      column((fact) => fact.depositor),
+      column((fact) => fact.currency),
+      column((fact) => fact.amount.toString()),
+      column((fact) => fact.blockNumber.toString()),
+      column((fact) => fact.timestamp.toString()),
+      column((fact) => fact.blockHash),
+      column((fact) => fact.txFee?.toString() ?? null),
     ],
   );
-  return result.rowCount === 1;
+  return result.rowCount ?? 0;
 }
 
 export type AppliedDeposit = {

@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { type DepositFact, MEMPOOL_BLOCK_HASH, markDepositReorged, recordRequestDeposit } from "./chainFacts.js";
+import {
+  type DepositFact,
+  MEMPOOL_BLOCK_HASH,
+  markDepositReorged,
+  recordRequestDeposit,
+  recordRequestDeposits,
+} from "./chainFacts.js";
 import { nextDepositAddressIndex } from "./depositAddresses.js";
-import { readDepositContext } from "./depositContext.js";
+import { readDepositContext, readDepositContexts } from "./depositContext.js";
 import { withTransaction } from "./withTransaction.js";
 
 const fact = (overrides: Partial<DepositFact> = {}): DepositFact => ({
@@ -75,5 +81,27 @@ describe("readDepositContext", () => {
       },
     });
     expect(await readDepositContext(db.pool, strict.id, fact())).toMatchObject({ depositAddressType: "strict" });
+  });
+
+  it("reads many deposits' contexts in one statement, in the order given; many deposits are recorded in one", async () => {
+    const [first, second] = [await insertTestRequest(db.pool), await insertTestRequest(db.pool)];
+    const paid = fact();
+    const unpaid = fact();
+    const recorded = (deposits: Array<DepositFact & { requestId: string }>) =>
+      withTransaction(db.pool, (client) => recordRequestDeposits(client, deposits));
+    expect(await recorded([{ ...paid, requestId: first.id }])).toBe(1);
+    expect(
+      await recorded([
+        { ...paid, requestId: first.id },
+        { ...fact(), requestId: second.id },
+      ]),
+    ).toBe(1);
+    const contexts = await readDepositContexts(db.pool, [
+      { requestId: second.id, fact: unpaid },
+      { requestId: first.id, fact: paid },
+      { requestId: second.id, fact: unpaid },
+    ]);
+    expect(contexts.map((context) => context.applied)).toEqual([false, true, false]);
+    expect(await readDepositContexts(db.pool, [])).toEqual([]);
   });
 });

@@ -18,36 +18,46 @@ export type DepositContext = {
  * holder applied.
  */
 export async function readDepositContext(db: Queryable, requestId: string, fact: DepositFact): Promise<DepositContext> {
+  return (await readDepositContexts(db, [{ requestId, fact }]))[0]!;
+}
+
+/** `readDepositContext` of several deposits in one statement, in the order given. */
+export async function readDepositContexts(
+  db: Queryable,
+  deposits: ReadonlyArray<{ requestId: string; fact: DepositFact }>,
+): Promise<DepositContext[]> {
+  const column = <T>(value: (deposit: { requestId: string; fact: DepositFact }) => T) => deposits.map(value);
   const { rows } = await db.query<{
     applied: boolean;
     applied_from_mempool: boolean;
     deposit_address_type: DepositAddressType | null;
   }>(
-    `WITH fact AS (SELECT $1::bigint AS chain_id, $2::text AS tx_hash, $3::integer AS log_index, $4::text AS block_hash,
-                          $6::text AS currency, $7::numeric AS amount, $8::text AS depositor)
-     SELECT EXISTS (SELECT 1 FROM crossfill.request_deposits a, fact
+    `SELECT EXISTS (SELECT 1 FROM crossfill.request_deposits a
                      WHERE a.chain_id = fact.chain_id AND a.tx_hash = fact.tx_hash AND ${sameAppliedDepositSql("a", "fact")})
               AS applied,
-            EXISTS (SELECT 1 FROM crossfill.request_deposits
-                     WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $5 AND reorg IS NULL)
+            EXISTS (SELECT 1 FROM crossfill.request_deposits m
+                     WHERE m.chain_id = fact.chain_id AND m.tx_hash = fact.tx_hash AND m.log_index = fact.log_index
+                       AND m.block_hash = $9 AND m.reorg IS NULL)
               AS applied_from_mempool,
-            (SELECT type FROM crossfill.request_deposit_addresses WHERE request_id = $9) AS deposit_address_type`,
+            (SELECT type FROM crossfill.request_deposit_addresses WHERE request_id = fact.request_id) AS deposit_address_type
+       FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::text[])
+              WITH ORDINALITY AS fact (chain_id, tx_hash, log_index, block_hash, currency, amount, depositor, request_id, position)
+      ORDER BY fact.position`,
     [
-      fact.chainId,
-      fact.txHash,
-      fact.logIndex,
-      fact.blockHash,
+      column(({ fact }) => fact.chainId),
+      column(({ fact }) => fact.txHash),
+      column(({ fact }) => fact.logIndex),
+      column(({ fact }) => fact.blockHash),
+      column(({ fact }) => fact.currency),
+      column(({ fact }) => fact.amount.toString()),
+      column(({ fact }) => fact.depositor),
+      column(({ requestId }) => requestId),
       MEMPOOL_BLOCK_HASH,
-      fact.currency,
-      fact.amount.toString(),
-      fact.depositor,
-      requestId,
     ],
   );
-  const row = rows[0]!;
-  return {
+  return rows.map((row, index) => ({
     applied: row.applied,
-    appliedFromMempool: fact.blockHash !== MEMPOOL_BLOCK_HASH && row.applied_from_mempool,
+    appliedFromMempool: deposits[index]!.fact.blockHash !== MEMPOOL_BLOCK_HASH && row.applied_from_mempool,
     depositAddressType: row.deposit_address_type ?? undefined,
-  };
+  }));
 }

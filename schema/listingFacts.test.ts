@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 
-// The listing facts (migrations 0013, 0066): triggers keep the first standing origin deposit's block and the fill
+// The listing facts (migrations 0013, 0066, 0190): triggers keep the first standing origin deposit's block and the fill
 // time on the request, for startBlock/endBlock and fillTimeMin/fillTimeMax.
 describe("request listing facts", () => {
   const database = useMigratedDatabase();
@@ -40,5 +40,17 @@ describe("request listing facts", () => {
       [request.id],
     );
     expect(await facts(request.id)).toEqual({ deposit_block: null, fill_seconds: null });
+  });
+
+  it("leave the request's row alone when a change of its deposits does not change them", async () => {
+    const request = await insertTestRequest(database.pool, { originChainId: 31338, destinationChainId: 31339 });
+    await deposit(request.id, 31338, 5, 100);
+    const version = async () =>
+      (await database.pool.query("SELECT xmin::text FROM crossfill.requests WHERE id = $1", [request.id])).rows[0].xmin;
+    const before = await version();
+    await deposit(request.id, 31338, 7, 120); // a later deposit: the first still stands
+    await database.pool.query("UPDATE crossfill.request_deposits SET tx_fee = 1 WHERE request_id = $1", [request.id]);
+    expect(await version()).toBe(before);
+    expect(await facts(request.id)).toEqual({ deposit_block: 5, fill_seconds: null });
   });
 });

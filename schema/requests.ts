@@ -202,6 +202,18 @@ export async function getRequest(
 }
 
 /**
+ * Locks these requests (FOR UPDATE) and reads them, in one statement: in id order, so two transactions locking
+ * overlapping sets this way never deadlock. Missing ids are left out.
+ */
+export async function lockRequests(db: Queryable, ids: readonly string[]): Promise<StoredRequest[]> {
+  const { rows } = await db.query<RequestRow>(
+    "SELECT * FROM crossfill.requests WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE",
+    [[...ids]],
+  );
+  return rows.map(toStoredRequest);
+}
+
+/**
  * The child request a further deposit for `parentId`'s order becomes: the parent's quote, the depositor as its
  * user (the wallet that paid follows it), the deposited amount in, nothing out, `waiting` until reconcile fails it as DOUBLE_SPEND in the same transaction.
  * Returns false when it exists already.
