@@ -1,4 +1,4 @@
-import type { DepositFact } from "../schema/chainFacts.js";
+import { type DepositFact, recordRequestDeposits } from "../schema/chainFacts.js";
 import { readDepositContexts } from "../schema/depositContext.js";
 import { lockRequests } from "../schema/requests.js";
 import { type PendingMove, transitionToPending } from "../schema/transitionToPending.js";
@@ -18,7 +18,7 @@ export type OnTimeDepositsResult = {
 
 /**
  * The common case of a block's deposits — the first payment of a `waiting` request, on time, that fills — applied to
- * all their requests in one transaction of five statements, whatever their number: a block's clients see `pending`
+ * all their requests in one transaction of six statements, whatever their number: a block's clients see `pending`
  * together, as soon as the first of them would alone (a transaction per deposit made each statement wait for the
  * others' on a busy machine). Takes at most one deposit per request. Anything else (a deposit already applied is
  * skipped; a second payment, a late one, a mempool one mined, one that fails its order) is left, unwritten, for the
@@ -30,16 +30,20 @@ export async function applyOnTimeDeposits(
 ): Promise<OnTimeDepositsResult> {
   if (deposits.length === 0) return { pending: [], left: [] };
   return withTransaction(pool, async (client) => {
-    const locked = await lockRequests(
-      client,
-      deposits.map((deposit) => deposit.requestId),
+    const requests = new Map(
+      (
+        await lockRequests(
+          client,
+          deposits.map((deposit) => deposit.requestId),
+        )
+      ).map((request) => [request.id, request]),
     );
-    const requests = new Map(locked.map((request) => [request.id, request]));
     // After the lock, in a statement of its own: one that waited for a lock reads with a snapshot from before.
     const contexts = await readDepositContexts(
       client,
       deposits.map((fact) => ({ requestId: fact.requestId, fact })),
     );
+    const paid: UnappliedDeposit[] = [];
     const moves: PendingMove[] = [];
     const left: UnappliedDeposit[] = [];
     deposits.forEach((deposit, index) => {
@@ -55,12 +59,14 @@ export async function applyOnTimeDeposits(
         left.push(deposit);
         return;
       }
+      paid.push(deposit);
       moves.push({
-        deposit,
+        requestId: request.id,
         fillAmount: assessment.amountOut,
         details: { ...depositEventDetails(deposit), fillAmount: assessment.amountOut.toString() },
       });
     });
+    if (paid.length > 0) await recordRequestDeposits(client, paid);
     return { pending: await transitionToPending(client, moves), left };
   });
 }

@@ -464,38 +464,28 @@ export async function recordRequestDeposits(
   client: pg.PoolClient,
   facts: ReadonlyArray<DepositFact & { requestId: string }>,
 ): Promise<number> {
-  const result = await client.query(insertRequestDepositsSql(1), requestDepositsParams(facts));
+  const column = <T>(value: (fact: DepositFact & { requestId: string }) => T) => facts.map(value);
+  const result = await client.query(
+    `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash, tx_fee)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+                          $8::bigint[], $9::bigint[], $10::text[], $11::numeric[])
+     ON CONFLICT DO NOTHING`,
+    [
+      column((fact) => fact.chainId),
+      column((fact) => fact.txHash),
+      column((fact) => fact.logIndex),
+      column((fact) => fact.requestId),
+      column((fact) => fact.depositor),
+      column((fact) => fact.currency),
+      column((fact) => fact.amount.toString()),
+      column((fact) => fact.blockNumber.toString()),
+      column((fact) => fact.timestamp.toString()),
+      column((fact) => fact.blockHash),
+      column((fact) => fact.txFee?.toString() ?? null),
+    ],
+  );
   return result.rowCount ?? 0;
 }
-
-/**
- * The insert `recordRequestDeposits` makes, its 11 array parameters from `$first` on (`requestDepositsParams`), for a
- * statement that does more in the same round trip.
- */
-export const insertRequestDepositsSql = (first: number): string => {
-  const types = ["bigint", "text", "integer", "text", "text", "text", "numeric", "bigint", "bigint", "text", "numeric"];
-  return `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash, tx_fee)
-     SELECT * FROM unnest(${types.map((type, index) => `$${first + index}::${type}[]`).join(", ")})
-     ON CONFLICT DO NOTHING`;
-};
-
-/** `insertRequestDepositsSql`'s parameters: one array per column. */
-export const requestDepositsParams = (facts: ReadonlyArray<DepositFact & { requestId: string }>): unknown[] => {
-  const column = <T>(value: (fact: DepositFact & { requestId: string }) => T) => facts.map(value);
-  return [
-    column((fact) => fact.chainId),
-    column((fact) => fact.txHash),
-    column((fact) => fact.logIndex),
-    column((fact) => fact.requestId),
-    column((fact) => fact.depositor),
-    column((fact) => fact.currency),
-    column((fact) => fact.amount.toString()),
-    column((fact) => fact.blockNumber.toString()),
-    column((fact) => fact.timestamp.toString()),
-    column((fact) => fact.blockHash),
-    column((fact) => fact.txFee?.toString() ?? null),
-  ];
-};
 
 export type AppliedDeposit = {
   chainId: number;
