@@ -1,6 +1,7 @@
 import pg from "pg";
 import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, http, maxUint256 } from "viem";
 import { defaultViewsSchema } from "../indexers/evm/startEvmIndexer.js";
+import { HEAD_WATCHER_SOURCE } from "../schema/chainFacts.js";
 import { toViemChain } from "../src/chains/evm/evmChainClient.js";
 import { type BlockWatcher, watchChainBlocks } from "./blockWatcher.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
@@ -53,6 +54,8 @@ export type IntentTiming = {
   successVisible: number | null;
   /** When the deposit and fill rows were first visible in Ponder's views (10 ms poll), from the deposit block. */
   depositIndexedVisible: number | null;
+  /** The head watcher's deposit_facts row (its insert's start, Postgres `now()`); null without the watcher. */
+  watcherFact: number | null;
   fillIndexedVisible: number | null;
   /** The first completed BullMQ fill job of the request: added, started, finished (Date.now() ms resolution). */
   fillJobAdded: number | null;
@@ -68,6 +71,8 @@ export type PipelineBenchResult = {
   setup: Record<string, unknown>;
   clock: { postgresMinusLocalMs: number; roundTripMs: number };
   completed: number;
+  /** Completed intents whose `pending` row the visibility poll never returned (none expected). */
+  pendingNeverSeen: number;
   failed: Array<{ requestId: string; statuses: string[] }>;
   depositsPerBlock: Summary;
   /**
@@ -86,6 +91,9 @@ export type PipelineBenchResult = {
     depositBlockToDepositIndexedVisible: Summary | null;
     /** What the reconcile adds to the indexer: the deposit row visible → the pending row visible (both 10 ms polls). */
     depositIndexedVisibleToPendingVisible: Summary | null;
+    /** Where the head watcher's part ends: its fact row, then the reconcile's transaction starting. */
+    depositBlockToWatcherFact: Summary | null;
+    watcherFactToPending: Summary | null;
     fillBlockToFillIndexedVisible: Summary | null;
     pendingToFillJobAdded: Summary | null;
     fillJobAddedToStarted: Summary | null;
@@ -103,6 +111,9 @@ export type PipelineBenchResult = {
 const summarizeSome = (samples: number[]): Summary | null => (samples.length ? summarize(samples) : null);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How far the visibility poll's status_events cursor trails the newest row it saw (see the poll). */
+const CURSOR_LAG_MS = 3_000;
 
 /** The offset of Postgres' clock from ours, from the sample with the shortest round trip. */
 async function clockOffset(
@@ -174,22 +185,35 @@ export async function pipelineBench(
 
     // What a client polling the database would see: the first local time each status row, and each deposit and
     // fill row of Ponder's views, is visible. On a connection of its own, so the poll never waits for one of the
-    // worker's; every row each time (a few hundred), since ids are taken at insert and committed out of order (a
-    // cursor on them skipped rows).
+    // worker's. Only recent rows each time, so the poll's own cost stays small and does not grow with the run (it
+    // competes with what it measures): status rows past a cursor that trails the newest id seen `CURSOR_LAG_MS` ago
+    // (ids are taken at insert and committed out of order, so a cursor at the newest id would skip rows; a deposit's
+    // or fill's transaction commits within a few hundred ms), Ponder's rows of blocks from the last 10 s.
     const views = defaultViewsSchema;
     const visible = new Map<string, number>();
     const reader = new pg.Client({ connectionString: stack.databaseUrl });
     await reader.connect();
+    let cursor = 0n;
+    const seenIds: Array<{ id: bigint; atMs: number }> = [];
     poller = (async () => {
       try {
         while (polling) {
-          const { rows } = await reader.query<{ key: string }>(
-            `SELECT request_id || ':' || to_status AS key FROM crossfill.status_events
-             UNION ALL SELECT 'deposit:' || tx_hash FROM ${views}.deposit
-             UNION ALL SELECT 'fill:' || tx_hash FROM ${views}.fill`,
+          const { rows } = await reader.query<{ id: string | null; key: string }>(
+            `SELECT id::text, request_id || ':' || to_status AS key FROM crossfill.status_events WHERE id > $1
+             UNION ALL SELECT NULL, 'deposit:' || tx_hash FROM ${views}.deposit WHERE timestamp >= $2
+             UNION ALL SELECT NULL, 'fill:' || tx_hash FROM ${views}.fill WHERE timestamp >= $2`,
+            [cursor.toString(), Math.floor(wallClockMs() / 1000) - 10],
           );
           const now = wallClockMs();
-          for (const row of rows) if (!visible.has(row.key)) visible.set(row.key, now);
+          for (const row of rows) {
+            if (visible.has(row.key)) continue;
+            visible.set(row.key, now);
+            if (row.id !== null) seenIds.push({ id: BigInt(row.id), atMs: now });
+          }
+          while (seenIds.length > 0 && seenIds[0]!.atMs < now - CURSOR_LAG_MS) {
+            const { id } = seenIds.shift()!;
+            if (id > cursor) cursor = id;
+          }
           await sleep(10);
         }
       } finally {
@@ -282,6 +306,12 @@ export async function pipelineBench(
          FROM crossfill.status_events WHERE request_id = ANY($1) ORDER BY id`,
       [ids],
     );
+    const { rows: watcherFacts } = await stack.pool.query<{ tx_hash: string; created_ms: number }>(
+      `SELECT tx_hash, (extract(epoch from min(created_at)) * 1000)::float8 AS created_ms
+         FROM crossfill.deposit_facts WHERE source = $1 GROUP BY tx_hash`,
+      [HEAD_WATCHER_SOURCE],
+    );
+    const watcherFactAt = new Map(watcherFacts.map((row) => [row.tx_hash.toLowerCase(), row.created_ms]));
 
     // BullMQ keeps completed fill jobs (JOB_OPTIONS.removeOnComplete): when each was added, started and done.
     const fillJobs = new Map<string, { addedMs: number; startedMs: number; finishedMs: number }>();
@@ -339,6 +369,9 @@ export async function pipelineBench(
         pendingVisible: pendingVisible === undefined ? null : round(pendingVisible - from),
         successVisible: successVisible === undefined ? null : round(successVisible - from),
         depositIndexedVisible: depositIndexed === undefined ? null : round(depositIndexed - from),
+        watcherFact: watcherFactAt.has(intent.depositTx.toLowerCase())
+          ? round(watcherFactAt.get(intent.depositTx.toLowerCase())! - from)
+          : null,
         fillIndexedVisible: fillIndexed === undefined ? null : round(fillIndexed - from),
         fillJobAdded: job ? round(job.addedMs - from) : null,
         fillJobStarted: job ? round(job.startedMs - from) : null,
@@ -361,6 +394,8 @@ export async function pipelineBench(
       depositBlockToPendingVisible: summarizeSome(pick((t) => t.pendingVisible)),
       depositBlockToSuccessVisible: summarizeSome(pick((t) => t.successVisible)),
       depositBlockToDepositIndexedVisible: summarizeSome(pick((t) => t.depositIndexedVisible)),
+      depositBlockToWatcherFact: summarizeSome(pick((t) => t.watcherFact)),
+      watcherFactToPending: summarizeSome(pick((t) => (t.watcherFact === null ? null : t.toPending - t.watcherFact))),
       depositIndexedVisibleToPendingVisible: summarizeSome(
         pick((t) =>
           t.pendingVisible === null || t.depositIndexedVisible === null
@@ -445,11 +480,12 @@ export async function pipelineBench(
         statusTimes:
           "crossfill.status_events.created_at (Postgres now(): the writing transaction's start) in epoch ms as float8",
         visibleTimes:
-          "local wall clock at which a 10 ms poll first returned the row, of crossfill.status_events or of Ponder's deposit/fill views (what a database reader sees, after commit)",
+          "local wall clock at which a 10 ms poll first returned the row, of crossfill.status_events or of Ponder's deposit/fill views (what a database reader sees, after commit); each poll reads recent rows only: status_events past a cursor trailing the newest id seen 3 s before, Ponder's rows of the last 10 s of blocks",
         ...options,
       },
       clock,
       completed: timings.length,
+      pendingNeverSeen: timings.filter((timing) => timing.pendingVisible === null).length,
       failed,
       depositsPerBlock: summarize([...perBlock.values()]),
       destinationBlockPhaseMs,

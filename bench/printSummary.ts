@@ -139,6 +139,8 @@ export function printSummary(result: BenchResult): string {
     [
       ["deposit block → pending row", ms(l.depositBlockToPending)],
       ["deposit block → pending row visible (committed; 10 ms poll)", ms(l.depositBlockToPendingVisible)],
+      ["  deposit block → head watcher's fact row", ms(l.depositBlockToWatcherFact)],
+      ["  head watcher's fact row → pending row", ms(l.watcherFactToPending)],
       ["deposit block → success row", ms(l.depositBlockToSuccess)],
       ["pending → submitted", ms(l.pendingToSubmitted)],
       ["  pending → fill job added", ms(l.pendingToFillJobAdded)],
@@ -151,5 +153,5 @@ export function printSummary(result: BenchResult): string {
       ["fill block → fill in Ponder view (10 ms poll)", ms(l.fillBlockToFillIndexedVisible)],
     ],
   );
-  return `${head}\n${targets}\n\n${stages}\n(${result.completed} intents completed, ${result.failed.length} not; destination blocks came ${result.destinationBlockPhaseMs} ms after origin blocks; peak RSS: ${rssLine(result.peakRssMb)})`;
+  return `${head}\n${targets}\n\n${stages}\n(${result.completed} intents completed, ${result.failed.length} not; ${result.pendingNeverSeen} pending rows the poll never saw; destination blocks came ${result.destinationBlockPhaseMs} ms after origin blocks; peak RSS: ${rssLine(result.peakRssMb)})`;
 }
