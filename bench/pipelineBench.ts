@@ -1,4 +1,5 @@
-import pg from "pg";
+import { type ChildProcess, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { type Address, type Hex, createPublicClient, createWalletClient, erc20Abi, http, maxUint256 } from "viem";
 import { defaultViewsSchema } from "../indexers/evm/startEvmIndexer.js";
 import { HEAD_WATCHER_SOURCE } from "../schema/chainFacts.js";
@@ -10,6 +11,7 @@ import { peakRssMbByGroup } from "./peakRss.js";
 import { cpuBetween, cpuSnapshot } from "./processCpu.js";
 import { QUOTE_KINDS, type QuoteKind, quoteBody } from "./quoteBodies.js";
 import { type PipelineTopology, startPipelineStack } from "./startPipelineStack.js";
+import type { VisibilityPollCommand, VisibilityPollMessage } from "./visibilityPoll.js";
 import type { Target } from "./target.js";
 import { wallClockMs } from "./wallClock.js";
 
@@ -112,8 +114,46 @@ const summarizeSome = (samples: number[]): Summary | null => (samples.length ? s
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How far the visibility poll's status_events cursor trails the newest row it saw (see the poll). */
-const CURSOR_LAG_MS = 3_000;
+/**
+ * Starts the visibility poll's process; `stop` ends it and resolves with what it saw. Its CPU counts under its own
+ * name (`processes`).
+ */
+async function startVisibilityPoll(
+  databaseUrl: string,
+): Promise<{ pid: number; stop: () => Promise<Map<string, number>> }> {
+  const child: ChildProcess = fork(fileURLToPath(new URL("./visibilityPoll.ts", import.meta.url)), [], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const next = () =>
+    new Promise<VisibilityPollMessage>((resolve, reject) => {
+      child.once("message", (message) => resolve(message as VisibilityPollMessage));
+      child.once("exit", (code) => reject(new Error(`the visibility poll exited with ${code}`)));
+    });
+  const started = next();
+  child.send({
+    type: "start",
+    databaseUrl,
+    viewsSchema: defaultViewsSchema,
+    pollEveryMs: 10,
+    cursorLagMs: 3_000,
+  } satisfies VisibilityPollCommand);
+  const first = await started;
+  if (first.type !== "started") throw new Error(`the visibility poll did not start: ${JSON.stringify(first)}`);
+  let stopped: Promise<Map<string, number>> | undefined;
+  return {
+    pid: child.pid!,
+    stop: () =>
+      (stopped ??= (async () => {
+        if (child.exitCode !== null) throw new Error(`the visibility poll stopped early (exit ${child.exitCode})`);
+        const report = next();
+        child.send({ type: "stop" } satisfies VisibilityPollCommand);
+        const message = await report.finally(() => child.kill());
+        if (message.type !== "report") throw new Error(`the visibility poll failed: ${JSON.stringify(message)}`);
+        return new Map(message.visible);
+      })()),
+  };
+}
 
 /** The offset of Postgres' clock from ours, from the sample with the shortest round trip. */
 async function clockOffset(
@@ -149,8 +189,7 @@ export async function pipelineBench(
   // that 57P01 error on the pool would crash the process.
   stack.pool.on("error", (error) => log(`pool error (ignored): ${error.message}`));
   const watchers: BlockWatcher[] = [];
-  let polling = true;
-  let poller: Promise<void> = Promise.resolve();
+  let stopPoll: () => Promise<Map<string, number>> = async () => new Map();
   try {
     const [origin, destination] = stack.devnet.chains;
     const originBlocks = await watchChainBlocks(origin.wsUrl);
@@ -183,49 +222,13 @@ export async function pipelineBench(
     );
     await Promise.all(approvals.map((hash) => originClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })));
 
-    // What a client polling the database would see: the first local time each status row, and each deposit and
-    // fill row of Ponder's views, is visible. On a connection of its own, so the poll never waits for one of the
-    // worker's. Only recent rows each time, so the poll's own cost stays small and does not grow with the run (it
-    // competes with what it measures): status rows past a cursor that trails the newest id seen `CURSOR_LAG_MS` ago
-    // (ids are taken at insert and committed out of order, so a cursor at the newest id would skip rows; a deposit's
-    // or fill's transaction commits within a few hundred ms), Ponder's rows of blocks from the last 10 s.
-    const views = defaultViewsSchema;
-    const visible = new Map<string, number>();
-    const reader = new pg.Client({ connectionString: stack.databaseUrl });
-    await reader.connect();
-    let cursor = 0n;
-    const seenIds: Array<{ id: bigint; atMs: number }> = [];
-    poller = (async () => {
-      try {
-        while (polling) {
-          const { rows } = await reader.query<{ id: string | null; key: string }>(
-            `SELECT id::text, request_id || ':' || to_status AS key FROM crossfill.status_events WHERE id > $1
-             UNION ALL SELECT NULL, 'deposit:' || tx_hash FROM ${views}.deposit WHERE timestamp >= $2
-             UNION ALL SELECT NULL, 'fill:' || tx_hash FROM ${views}.fill WHERE timestamp >= $2`,
-            [cursor.toString(), Math.floor(wallClockMs() / 1000) - 10],
-          );
-          const now = wallClockMs();
-          for (const row of rows) {
-            if (visible.has(row.key)) continue;
-            visible.set(row.key, now);
-            if (row.id !== null) seenIds.push({ id: BigInt(row.id), atMs: now });
-          }
-          while (seenIds.length > 0 && seenIds[0]!.atMs < now - CURSOR_LAG_MS) {
-            const { id } = seenIds.shift()!;
-            if (id > cursor) cursor = id;
-          }
-          await sleep(10);
-        }
-      } finally {
-        await reader.end();
-      }
-    })().catch((error: Error) => {
-      polling = false;
-      log(`pipeline: the status_events poller failed: ${error.message}`);
-    });
+    // What a client polling the database would see, from a process of its own (bench/visibilityPoll.ts).
+    const visibility = await startVisibilityPoll(stack.databaseUrl);
+    stopPoll = visibility.stop;
 
     log(`pipeline: ${options.intents} intents from ${accounts.length} accounts in parallel, one at a time per account`);
-    const cpuBefore = cpuSnapshot(stack.processes());
+    const processes = () => ({ ...stack.processes(), "visibility poll (a database client)": visibility.pid });
+    const cpuBefore = cpuSnapshot(processes());
     const intents: Intent[] = [];
     let nextIndex = 0;
     await Promise.all(
@@ -290,10 +293,9 @@ export async function pipelineBench(
       await sleep(100);
     }
     await sleep(200);
-    polling = false;
-    await poller;
-    const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot(stack.processes()));
-    const peakRssMb = peakRssMbByGroup(stack.processes());
+    const peakRssMb = peakRssMbByGroup(processes());
+    const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot(processes()));
+    const visible = await visibility.stop();
 
     const clock = await clockOffset(async () => {
       const { rows } = await stack.pool.query<{ ms: number }>(
@@ -480,7 +482,7 @@ export async function pipelineBench(
         statusTimes:
           "crossfill.status_events.created_at (Postgres now(): the writing transaction's start) in epoch ms as float8",
         visibleTimes:
-          "local wall clock at which a 10 ms poll first returned the row, of crossfill.status_events or of Ponder's deposit/fill views (what a database reader sees, after commit); each poll reads recent rows only: status_events past a cursor trailing the newest id seen 3 s before, Ponder's rows of the last 10 s of blocks",
+          "local wall clock at which a 10 ms poll in a process of its own (bench/visibilityPoll.ts) first returned the row, of crossfill.status_events or of Ponder's deposit/fill views (what a database reader sees, after commit); each poll reads recent rows only: status_events past a cursor trailing the newest id seen 3 s before, Ponder's rows of the last 10 s of blocks",
         ...options,
       },
       clock,
@@ -496,8 +498,7 @@ export async function pipelineBench(
       targets,
     };
   } finally {
-    polling = false;
-    await poller;
+    await stopPoll().catch(() => undefined);
     for (const watcher of watchers) watcher.stop();
     await stack.stop();
   }
