@@ -83,4 +83,18 @@ describe("checkBitcoinDeposit", () => {
       expect(check).not.toHaveProperty("failReason");
     }
   });
+
+  it("reads the tip before the deposit's status: a reorg between the two reads is never counted as confirmations", async () => {
+    // Confirmed at 10 with the tip at 10 until the first read; then a reorg drops the deposit and the tip is 11.
+    let reads = 0;
+    const reorgedAfterFirstRead = {
+      txStatus: async () => (reads++ === 0 ? confirmedAt(10) : undefined),
+      tipHeight: async () => (reads++ === 0 ? 10 : 11),
+    };
+    // Read in the other order, the deposit confirmed at 10 and the tip at 11 made two confirmations: a fill.
+    expect(await checkBitcoinDeposit(reorgedAfterFirstRead, deposit(BLOCK, 10n), 2)).toMatchObject({
+      state: "reorged",
+      reorg: { reason: "deposit transaction not found" },
+    });
+  });
 });

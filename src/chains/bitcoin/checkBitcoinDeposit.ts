@@ -14,6 +14,9 @@ export async function checkBitcoinDeposit(
   required: number,
   now = Date.now(),
 ): Promise<DepositCheck> {
+  // The tip first: a reorg between the two reads then shows in the status (gone, or in another block), never as a
+  // stale confirmation counted against a newer tip.
+  const tip = await client.tipHeight();
   const status = await client.txStatus(deposit.txHash);
   const seenInMempool = deposit.blockHash === MEMPOOL_BLOCK_HASH;
   if (seenInMempool && !status)
@@ -53,7 +56,7 @@ export async function checkBitcoinDeposit(
         blockHash: deposit.blockHash,
       },
     };
-  const confirmations = (await client.tipHeight()) - status!.block_height! + 1;
+  const confirmations = tip - status!.block_height! + 1;
   return confirmations >= required
     ? { state: "final" }
     : { state: "confirming", missingBlocks: required - confirmations };
