@@ -1,7 +1,7 @@
 import type { Job } from "bullmq";
 import type pg from "pg";
 import type { DevnetChains } from "../devnet/startDevnetChains.js";
-import { createQueueBackend } from "../jobs/queueBackend.js";
+import { type QueueBackend, createQueueBackend } from "../jobs/queueBackend.js";
 import { type FillJob, QUEUES } from "../jobs/queues.js";
 import { startCrashCluster } from "../test/support/crashCluster.js";
 import { startTestStack } from "../test/support/startTestStack.js";
@@ -26,6 +26,9 @@ export type PipelineStack = {
   stop(): Promise<void>;
 };
 
+const completedFillJobs = (queues: QueueBackend) =>
+  queues.createQueue<FillJob>(QUEUES.fill).getJobs(["completed"], 0, -1);
+
 export async function startPipelineStack(topology: PipelineTopology, depositWatcher: boolean): Promise<PipelineStack> {
   const watcher = depositWatcher ? " and the EVM head watcher" : " without the head watcher";
   if (topology === "in-process") {
@@ -35,7 +38,7 @@ export async function startPipelineStack(topology: PipelineTopology, depositWatc
       databaseUrl: stack.databaseUrl,
       pool: stack.pool,
       apiUrl: stack.api.url,
-      completedFillJobs: () => stack.queues.createQueue<FillJob>(QUEUES.fill).getJobs(["completed"], 0, -1),
+      completedFillJobs: () => completedFillJobs(stack.queues),
       processes: () => ({}),
       description: `startTestStack(): 2 anvil chains with 1 s blocks, fresh Postgres database, Ponder (websocket transport)${watcher}, BullMQ on Redis, worker and API in the bench process`,
       stop: () => stack.stop(),
@@ -53,7 +56,7 @@ export async function startPipelineStack(topology: PipelineTopology, depositWatc
     databaseUrl: cluster.databaseUrl,
     pool: cluster.pool,
     apiUrl: cluster.apiUrl,
-    completedFillJobs: () => queues.createQueue<FillJob>(QUEUES.fill).getJobs(["completed"], 0, -1),
+    completedFillJobs: () => completedFillJobs(queues),
     processes: () => {
       const pids = cluster.pids();
       return {

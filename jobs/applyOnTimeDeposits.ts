@@ -3,7 +3,7 @@ import { readDepositContexts } from "../schema/depositContext.js";
 import { lockRequests } from "../schema/requests.js";
 import { type PendingMove, transitionToPending } from "../schema/transitionToPending.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import { assessDeposit } from "../src/domain/assessDeposit.js";
+import { assessDeposit, paidAfterDeadline } from "../src/domain/assessDeposit.js";
 import { depositEventDetails } from "./depositEventDetails.js";
 import type { ReconcileDeps } from "./reconcile.js";
 
@@ -30,14 +30,11 @@ export async function applyOnTimeDeposits(
 ): Promise<OnTimeDepositsResult> {
   if (deposits.length === 0) return { pending: [], left: [] };
   return withTransaction(pool, async (client) => {
-    const requests = new Map(
-      (
-        await lockRequests(
-          client,
-          deposits.map((deposit) => deposit.requestId),
-        )
-      ).map((request) => [request.id, request]),
+    const locked = await lockRequests(
+      client,
+      deposits.map((deposit) => deposit.requestId),
     );
+    const requests = new Map(locked.map((request) => [request.id, request]));
     // After the lock, in a statement of its own: one that waited for a lock reads with a snapshot from before.
     const contexts = await readDepositContexts(
       client,
@@ -50,7 +47,7 @@ export async function applyOnTimeDeposits(
       const request = requests.get(deposit.requestId);
       const context = contexts[index]!;
       if (!request || context.applied) return;
-      const late = deposit.timestamp * 1000n > BigInt(request.deadline.getTime());
+      const late = paidAfterDeadline(deposit.timestamp, request.deadline);
       const assessment =
         request.status === "waiting" && !context.appliedFromMempool && !late
           ? assessDeposit({ ...request, strict: context.depositAddressType === "strict" }, deposit)

@@ -10,7 +10,7 @@ import { groupsByRequest } from "../schema/groupByRequest.js";
 import { getRequest, insertChildRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import { assessDeposit } from "../src/domain/assessDeposit.js";
+import { assessDeposit, paidAfterDeadline } from "../src/domain/assessDeposit.js";
 import { childRequestId } from "../src/domain/childRequestId.js";
 import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
 import { applyOnTimeDeposits } from "./applyOnTimeDeposits.js";
@@ -113,7 +113,7 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
         };
       }
       await recordRequestDeposit(client, deposit);
-      const late = deposit.timestamp * 1000n > BigInt(request.deadline.getTime());
+      const late = paidAfterDeadline(deposit.timestamp, request.deadline);
       const repriced =
         late && request.latePaymentSlippageBps !== null
           ? await repriceDeposit(request, deposit.amount, deps)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type DepositTerms, assessDeposit } from "./assessDeposit.js";
+import { type DepositTerms, assessDeposit, paidAfterDeadline } from "./assessDeposit.js";
 
 const terms: DepositTerms = {
   originChainId: 10,
@@ -84,5 +84,14 @@ describe("assessDeposit", () => {
     const exactOutput = { ...strict, tradeType: "EXACT_OUTPUT" as const };
     expect(assessDeposit(exactOutput, { ...deposit, amount: 2000n })).toEqual({ fill: true, amountOut: 990n });
     expect(assessDeposit(exactOutput, { ...deposit, amount: 999n })).toMatchObject({ fill: false });
+  });
+});
+
+describe("paidAfterDeadline", () => {
+  it("counts a deposit in the deadline's own second as on time, one a millisecond past it as late", () => {
+    const deadline = new Date(1_700_000_000_000);
+    expect(paidAfterDeadline(1_700_000_000n, deadline)).toBe(false);
+    expect(paidAfterDeadline(1_699_999_999n, deadline)).toBe(false);
+    expect(paidAfterDeadline(1_700_000_000n, new Date(1_699_999_999_999))).toBe(true);
   });
 });

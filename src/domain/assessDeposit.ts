@@ -32,7 +32,7 @@ export function assessDeposit(
   if (deposit.currency.toLowerCase() !== terms.originCurrency.toLowerCase())
     return { fill: false, failReason: "INCORRECT_DEPOSIT_CURRENCY" };
   const onTime = entitlement(terms, deposit.amount);
-  if (!onTime.fill || deposit.timestamp * 1000n <= BigInt(terms.deadline.getTime())) return onTime;
+  if (!onTime.fill || !paidAfterDeadline(deposit.timestamp, terms.deadline)) return onTime;
   if (terms.latePaymentSlippageBps === null || repricedAmountOut === undefined)
     return { fill: false, failReason: "ORDER_EXPIRED" };
   const floor = divCeil(onTime.amountOut * (10_000n - terms.latePaymentSlippageBps), 10_000n);
@@ -53,3 +53,7 @@ function entitlement(terms: DepositTerms, deposited: bigint): DepositAssessment 
     ? { fill: true, amountOut }
     : { fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" };
 }
+
+/** Whether a deposit mined at `timestamp` (block time, seconds) came after the order's deadline. */
+export const paidAfterDeadline = (timestamp: bigint, deadline: Date): boolean =>
+  timestamp * 1000n > BigInt(deadline.getTime());
