@@ -10,11 +10,11 @@ import { prepareSolverTransaction, signSolverTransaction } from "../src/chains/e
 import { migrate } from "../schema/migrate.js";
 import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { solverAdapters } from "../src/roles/solverAdapters.js";
+import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
-import { callTargetAbi, depositoryAbi, receiverAbi } from "../contracts/abis.js";
+import { callTargetAbi, receiverAbi } from "../contracts/abis.js";
 import { getRequest } from "../schema/requests.js";
-import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
@@ -74,19 +74,8 @@ describe("fill processor", () => {
       minimumAmountOut: amountOut,
     });
     // A real deposit on the origin chain: the fill checks it is still there before paying.
-    const wallet = devnetWalletClient({
-      rpcUrl: origin.rpcUrl,
-      chainId: origin.id,
-      privateKey: devnet.accounts[0].privateKey,
-    });
-    const hash = await wallet.writeContract({
-      address: origin.depository as Address,
-      abi: depositoryAbi,
-      functionName: "depositNative",
-      args: [devnet.accounts[0].address, request.orderId as Hex],
-      value: amountOut,
-    });
-    const receipt = await wallet.waitForTransactionReceipt({ hash });
+    const receipt = await depositNative(origin, devnet.accounts[0], request.orderId, amountOut);
+    const hash = receipt.transactionHash;
     await pool.query(
       `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash)
        VALUES ($1, $2, 0, $3, '0xabc', $4, $5, $6, 1, $7)`,

@@ -40,6 +40,11 @@ export function refundJobId(refundId: string, now = Date.now()): string {
   return `refund-${refundId}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
 }
 
+/** A refund put off until its deposit reaches a block: one job per refund and target block. */
+export function delayedRefundJobId(refundId: string, key: string): string {
+  return `refund-${refundId}-at-${key}`;
+}
+
 export function appFeeClaimJobId(claimId: string, now = Date.now()): string {
   return `app-fee-claim-${claimId}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
 }

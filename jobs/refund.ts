@@ -1,6 +1,14 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { getRefund, markRefundSent, markRefundStuck } from "../schema/refunds.js";
+import { findAppliedDeposit, markDepositReorged, moveAppliedDeposit } from "../schema/chainFacts.js";
+import {
+  type Refund,
+  dropQueuedRefund,
+  getRefund,
+  markRefundSent,
+  markRefundStuck,
+  moveRefundDeposit,
+} from "../schema/refunds.js";
 import { getRequest } from "../schema/requests.js";
 import { setRefundFailReason } from "../schema/setRefundFailReason.js";
 import { withTransaction } from "../schema/withTransaction.js";
@@ -10,12 +18,15 @@ import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
 import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
+import { checkDeposit } from "./checkDeposit.js";
 
 export type RefundDeps = {
   pool: pg.Pool;
   adapters: ChainAdapters;
   registry: ChainRegistry;
   prices: PriceSource;
+  /** Runs the refund again later: while its deposit gathers confirmations. */
+  enqueueRefund: (refundId: string, options: { delayMs: number; key: string }) => Promise<void>;
   logger: Logger;
 };
 
@@ -23,6 +34,9 @@ export type RefundDeps = {
  * Pays a deposit back from the Depository, less the refund's own gas. The signed withdrawal is stored
  * before it is broadcast; a retry re-sends it. A refund too small for its gas, or one the chain refuses,
  * is marked for an operator (`crossfill refunds`) with the spec's refundFailReason.
+ *
+ * A deposit is paid back only once it is as final as a fill would need it: the Depository pays from what all
+ * deposits hold, so refunding one a reorg then takes out would pay with other users' money.
  */
 export function createRefundProcessor(deps: RefundDeps) {
   const { pool, logger } = deps;
@@ -46,6 +60,63 @@ export function createRefundProcessor(deps: RefundDeps) {
     );
   }
 
+  /**
+   * Undefined once the refunded deposit is final; else what was done instead: the refund waits for the deposit's
+   * confirmations, follows it to the block a reorg mined it again in, or is dropped with it when it was reorged out.
+   */
+  async function depositNotFinal(refund: Refund, chain: ChainAdapter): Promise<string | undefined> {
+    const found = await findAppliedDeposit(pool, {
+      chainId: refund.depositChainId,
+      txHash: refund.depositTxHash,
+      logIndex: refund.depositLogIndex,
+    });
+    if (!found) throw new Error(`refund ${refund.id}: its deposit is not recorded as applied to a request`);
+    const { deposit } = found;
+    const check = found.reorged
+      ? undefined
+      : await checkDeposit(deposit, { adapter: chain, registry: deps.registry, prices: deps.prices });
+    if (check?.state === "final") return undefined;
+    if (check?.state === "confirming") {
+      const delayMs = Math.max(200, check.missingBlocks * chain.chain.blockTimeSeconds * 1000);
+      await deps.enqueueRefund(refund.id, { delayMs, key: `${deposit.blockNumber + BigInt(check.missingBlocks)}` });
+      return `confirming: ${check.missingBlocks} blocks to go`;
+    }
+    if (check?.state === "moved") {
+      const moved = await withTransaction(pool, async (db) => {
+        if (!(await moveAppliedDeposit(db, deposit, check.to))) return false;
+        await moveRefundDeposit(db, refund.id, check.to.logIndex);
+        return true;
+      });
+      if (moved) {
+        logger.warn(
+          { refundId: refund.id, txHash: deposit.txHash, from: deposit.blockHash, to: check.to.blockHash },
+          "refunded deposit mined again in another block; following it",
+        );
+        await deps.enqueueRefund(refund.id, { delayMs: 200, key: `moved-${check.to.blockHash}` });
+        return `moved: deposit now in block ${check.to.blockNumber}`;
+      }
+    }
+    const reorg: Record<string, unknown> = {
+      ...(check?.state === "reorged" ? check.reorg : { reason: "deposit mined in another block" }),
+      detectedAt: Date.now(),
+      source: "refund-check",
+      action: "refund",
+      refundId: refund.id,
+    };
+    const dropped = await withTransaction(pool, async (db) => {
+      const current = await getRefund(db, refund.id, { forUpdate: true });
+      if (current?.status !== "queued") return false;
+      if (!found.reorged) await markDepositReorged(db, deposit, reorg);
+      return dropQueuedRefund(db, refund.id);
+    });
+    if (!dropped) return "signed meanwhile";
+    logger.warn(
+      { refundId: refund.id, requestId: refund.requestId, txHash: deposit.txHash, reorg },
+      "refunded deposit reorged out before its refund was sent; nothing to pay back",
+    );
+    return `dropped: ${found.reorged ? "deposit reorged out" : String(reorg.reason)}`;
+  }
+
   return async function processRefund(job: { data: { refundId: string } }): Promise<string> {
     const refund = await getRefund(pool, job.data.refundId);
     if (!refund) return "skipped: unknown";
@@ -57,6 +128,8 @@ export function createRefundProcessor(deps: RefundDeps) {
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
     const request = await getRequest(pool, refund.requestId);
     if (!request) return "skipped: no request";
+    const unsettled = await depositNotFinal(refund, chain);
+    if (unsettled) return unsettled === "signed meanwhile" ? processRefund(job) : unsettled;
 
     const stuck = async (status: "unrefundable" | "manual", reason: string, note: string) => {
       await withTransaction(pool, async (db) => {

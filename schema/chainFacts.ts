@@ -498,23 +498,21 @@ export type AppliedDeposit = {
   blockNumber: bigint;
 };
 
-/** Deposits applied to a request and not reorged out, first first. */
-export async function listRequestDeposits(db: Queryable, requestId: string): Promise<AppliedDeposit[]> {
-  const { rows } = await db.query<{
-    chain_id: string;
-    tx_hash: string;
-    log_index: number;
-    block_hash: string;
-    depositor: string;
-    currency: string;
-    amount: string;
-    block_number: string;
-  }>(
-    `SELECT chain_id, tx_hash, log_index, block_hash, depositor, currency, amount, block_number FROM crossfill.request_deposits
-      WHERE request_id = $1 AND reorg IS NULL ORDER BY timestamp, block_number, log_index`,
-    [requestId],
-  );
-  return rows.map((row) => ({
+type AppliedDepositRow = {
+  chain_id: string;
+  tx_hash: string;
+  log_index: number;
+  block_hash: string;
+  depositor: string;
+  currency: string;
+  amount: string;
+  block_number: string;
+};
+
+const APPLIED_DEPOSIT_COLUMNS = "chain_id, tx_hash, log_index, block_hash, depositor, currency, amount, block_number";
+
+function toAppliedDeposit(row: AppliedDepositRow): AppliedDeposit {
+  return {
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
     logIndex: row.log_index,
@@ -523,7 +521,33 @@ export async function listRequestDeposits(db: Queryable, requestId: string): Pro
     currency: row.currency,
     amount: BigInt(row.amount),
     blockNumber: BigInt(row.block_number),
-  }));
+  };
+}
+
+/** Deposits applied to a request and not reorged out, first first. */
+export async function listRequestDeposits(db: Queryable, requestId: string): Promise<AppliedDeposit[]> {
+  const { rows } = await db.query<AppliedDepositRow>(
+    `SELECT ${APPLIED_DEPOSIT_COLUMNS} FROM crossfill.request_deposits
+      WHERE request_id = $1 AND reorg IS NULL ORDER BY timestamp, block_number, log_index`,
+    [requestId],
+  );
+  return rows.map(toAppliedDeposit);
+}
+
+/**
+ * One applied deposit by its place in the chain: the standing one if any, else the last found reorged out
+ * (`reorged`); undefined when no request applied it.
+ */
+export async function findAppliedDeposit(
+  db: Queryable,
+  key: { chainId: number; txHash: string; logIndex: number },
+): Promise<{ deposit: AppliedDeposit; reorged: boolean } | undefined> {
+  const { rows } = await db.query<AppliedDepositRow & { reorged: boolean }>(
+    `SELECT ${APPLIED_DEPOSIT_COLUMNS}, reorg IS NOT NULL AS reorged FROM crossfill.request_deposits
+      WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 ORDER BY reorg IS NOT NULL, block_number DESC LIMIT 1`,
+    [key.chainId, key.txHash, key.logIndex],
+  );
+  return rows[0] && { deposit: toAppliedDeposit(rows[0]), reorged: rows[0].reorged };
 }
 
 /**

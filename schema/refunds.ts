@@ -118,6 +118,24 @@ export async function markRefundSent(
   );
 }
 
+/**
+ * Forgets a refund not yet signed whose deposit was reorged out: nothing arrived, so nothing is paid back. The
+ * deposit's key is free again, so the same payment mined anew is refunded once as a new deposit. False when it was
+ * signed meanwhile.
+ */
+export async function dropQueuedRefund(db: Queryable, id: string): Promise<boolean> {
+  const result = await db.query("DELETE FROM crossfill.refunds WHERE id = $1 AND status = 'queued'", [id]);
+  return result.rowCount === 1;
+}
+
+/** Follows a refund's deposit to its log index in the block a reorg mined it again in. */
+export async function moveRefundDeposit(db: Queryable, id: string, logIndex: number): Promise<void> {
+  await db.query("UPDATE crossfill.refunds SET deposit_log_index = $2, updated_at = now() WHERE id = $1", [
+    id,
+    logIndex,
+  ]);
+}
+
 /** A refund that will not be paid automatically: too small for its gas, or refused on-chain. */
 export async function markRefundStuck(
   db: Queryable,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { receiverAbi } from "../contracts/abis.js";
 import { findReceiptFillsNotIndexed } from "../schema/receiptFills.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { anvilReorg } from "./support/anvilReorg.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postGraphql } from "./support/postGraphql.js";
@@ -202,6 +203,48 @@ describe("confirmations and reorgs, end to end", () => {
     expect(record.data.request).toMatchObject({
       status: "success",
       fills: [{ txHash: fillTx, provisional: false, disagreement: { reason: "fill reorged out" } }],
+    });
+  });
+
+  it("refunds an underpaid deposit only once it is final, and pays nothing for one reorged out first", async () => {
+    const [origin] = stack.devnet.chains;
+    const originClient = createEvmChainClient(origin).publicClient;
+    const user = stack.devnet.accounts[1];
+    const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
+    const underpay = async () => {
+      const quote = await quoteBridge(`0x${randomBytes(20).toString("hex")}`);
+      const item = quote.body.steps[0].items[0].data;
+      const hash = await wallet.sendTransaction({ to: item.to, data: item.data, value: BigInt(item.value) / 2n });
+      const receipt = await originClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return { requestId: quote.body.requestId as string, receipt };
+    };
+    const refundRows = async (requestId: string) =>
+      (await stack.pool.query("SELECT status, tx_hash FROM crossfill.refunds WHERE request_id = $1", [requestId])).rows;
+
+    const paid = await underpay();
+    const { last } = await pollStatus(stack.api.url, paid.requestId, { until: ["refund"], timeoutMs: 30_000 });
+    expect(last.failReason).toBe("DEPOSITED_AMOUNT_TOO_LOW_TO_FILL");
+    const [refund] = await refundRows(paid.requestId);
+    const refundBlock = (await originClient.getTransactionReceipt({ hash: refund.tx_hash })).blockNumber;
+    // Signed once the deposit had CONFIRMATIONS blocks, so mined after them.
+    expect(refundBlock).toBeGreaterThanOrEqual(paid.receipt.blockNumber + BigInt(CONFIRMATIONS));
+
+    const gone = await underpay();
+    await pollStatus(stack.api.url, gone.requestId, { until: ["failure"] });
+    expect(await refundRows(gone.requestId)).toEqual([{ status: "queued", tx_hash: null }]);
+    const head = await originClient.getBlockNumber({ cacheTime: 0 });
+    await anvilReorg(origin.rpcUrl, Number(head - gone.receipt.blockNumber) + 1);
+    await vi.waitFor(async () => expect(await refundRows(gone.requestId)).toEqual([]), {
+      timeout: (CONFIRMATIONS + 10) * 1000,
+      interval: 200,
+    });
+    const { rows } = await stack.pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [
+      gone.requestId,
+    ]);
+    expect(rows[0].reorg).toMatchObject({ action: "refund", reason: "deposit transaction not found" });
+    expect((await pollStatus(stack.api.url, gone.requestId)).last).toMatchObject({
+      status: "failure",
+      failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
     });
   });
 

@@ -25,6 +25,7 @@ import {
   delayedFillJobId,
   fillJobId,
   refundJobId,
+  delayedRefundJobId,
   type SweepJob,
   sweepJobId,
   type UnmatchedRefundJob,
@@ -128,6 +129,13 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const enqueueRefund = async (refundId: string) => {
     await refundQueue.add("refund", { refundId }, { ...JOB_OPTIONS, jobId: refundJobId(refundId) });
   };
+  const enqueueDelayedRefund = async (refundId: string, options: { delayMs: number; key: string }) => {
+    await refundQueue.add(
+      "refund",
+      { refundId },
+      { ...JOB_OPTIONS, delay: options.delayMs, jobId: delayedRefundJobId(refundId, options.key) },
+    );
+  };
   const sweepQueue = deps.queues.createQueue<SweepJob>(QUEUES.sweep);
   const enqueueSweep = adapters.all.some((adapter) => adapter.signSweep)
     ? async (deposit: SweepJob) => {
@@ -159,7 +167,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
   const refundWorker = deps.queues.createWorker<RefundJob>(
     QUEUES.refund,
-    createRefundProcessor({ pool, adapters, registry, prices, logger }),
+    createRefundProcessor({ pool, adapters, registry, prices, enqueueRefund: enqueueDelayedRefund, logger }),
     { concurrency: 2 },
   );
   refundWorker.on("failed", (job, error) =>
