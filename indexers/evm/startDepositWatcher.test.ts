@@ -6,13 +6,14 @@ import pg from "pg";
 import { pino } from "pino";
 import { type Hex, keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { depositoryAbi } from "../../contracts/abis.js";
 import { devnetWalletClient } from "../../devnet/devnetWalletClient.js";
 import { freePort } from "../../devnet/freePort.js";
 import { startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { HEAD_WATCHER_SOURCE, insertDepositFacts } from "../../schema/chainFacts.js";
 import { migrate } from "../../schema/migrate.js";
 import { anvilReorg } from "../../test/support/anvilReorg.js";
+import { depositNative } from "../../test/support/depositNative.js";
+import { type RpcProxy, startRpcProxy } from "../../test/support/startRpcProxy.js";
 import { type TcpProxy, startTcpProxy } from "../../test/support/startTcpProxy.js";
 import { createTestDatabase } from "../../test/support/testDatabase.js";
 import { type DepositWatcher, startDepositWatcher } from "./startDepositWatcher.js";
@@ -66,18 +67,7 @@ describe("startDepositWatcher", () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const deposit = async (orderId: Hex) => {
-    const user = devnet.accounts[0]!;
-    const client = devnetWalletClient({ rpcUrl: chain.rpcUrl, chainId: chain.id, privateKey: user.privateKey });
-    const hash = await client.writeContract({
-      address: chain.depository,
-      abi: depositoryAbi,
-      functionName: "depositNative",
-      args: [user.address, orderId],
-      value: 12_345n,
-    });
-    return client.waitForTransactionReceipt({ hash });
-  };
+  const deposit = (orderId: Hex, payer = devnet.accounts[0]!) => depositNative(chain, payer, orderId, 12_345n);
   const headFacts = async (orderId: Hex) =>
     (
       await pool.query(`SELECT ${COLUMNS} FROM crossfill.deposit_facts WHERE order_id = $1 AND source = $2`, [
@@ -101,7 +91,82 @@ describe("startDepositWatcher", () => {
       amount: "12345",
       tx_fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
     });
-    expect(watcher.health()).toMatchObject({ chainId: chain.id, connected: true, lastError: null });
+    expect(watcher.health()).toMatchObject({
+      chainId: chain.id,
+      connected: true,
+      deposits: "log subscription",
+      lastError: null,
+    });
+  });
+
+  it("records the deposits of several transactions in one block, each as Ponder does", async () => {
+    const orderIds = [newOrderId(), newOrderId(), newOrderId()];
+    const receipts = await Promise.all(orderIds.map((orderId, i) => deposit(orderId, devnet.accounts[i + 1])));
+    for (const [i, orderId] of orderIds.entries()) {
+      await vi.waitFor(async () => expect(await ponderRows(orderId)).toHaveLength(1), { timeout: 10_000 });
+      expect(await headFacts(orderId)).toEqual(await ponderRows(orderId));
+      expect((await headFacts(orderId))[0].block_hash).toBe(receipts[i]!.blockHash);
+    }
+  });
+
+  /** Runs `test` with another watcher in the test's place, reaching the node through `proxy`. */
+  async function withWatcherThrough(rpcProxy: RpcProxy, test: (other: DepositWatcher) => Promise<void>): Promise<void> {
+    await watcher.stop();
+    const other = startDepositWatcher({ pool, logger, chain: { ...chain, wsUrl: rpcProxy.url } });
+    try {
+      await vi.waitFor(() => expect(other.health().connected).toBe(true), { timeout: 10_000 });
+      await test(other);
+    } finally {
+      await other.stop();
+      await rpcProxy.close();
+      watcher = startDepositWatcher({
+        pool,
+        logger,
+        chain: { ...chain, wsUrl: `ws://${proxy.address}` },
+        reconnect: { baseMs: 100, maxMs: 500 },
+      });
+      await vi.waitFor(() => expect(watcher.health().connected).toBe(true), { timeout: 10_000 });
+    }
+  }
+
+  it("asks for each head's logs where the node refuses log subscriptions", async () => {
+    const refusing = await startRpcProxy(`ws://${proxy.address}`, {
+      refuse: ({ method, params }) => method === "eth_subscribe" && params?.[0] === "logs",
+    });
+    await withWatcherThrough(refusing, async (fetching) => {
+      expect(fetching.health().deposits).toBe("eth_getLogs per head");
+      const orderId = newOrderId();
+      await deposit(orderId);
+      await vi.waitFor(async () => expect(await headFacts(orderId)).toHaveLength(1), { timeout: 5_000 });
+      expect(fetching.health()).toMatchObject({ recorded: 1, lastError: null });
+      await vi.waitFor(async () => expect(await ponderRows(orderId)).toHaveLength(1), { timeout: 10_000 });
+      expect(await headFacts(orderId)).toEqual(await ponderRows(orderId));
+    });
+  });
+
+  it("forgets a block's deposits as soon as the node announces their logs removed", async () => {
+    const rpcProxy = await startRpcProxy(`ws://${proxy.address}`);
+    await withWatcherThrough(rpcProxy, async (other) => {
+      expect(other.health().deposits).toBe("log subscription");
+      const orderId = newOrderId();
+      const receipt = await deposit(orderId);
+      await vi.waitFor(async () => expect(await headFacts(orderId)).toHaveLength(1), { timeout: 5_000 });
+      // What a node sends for a reorg's dropped block (anvil's own reorg sends nothing).
+      const log = receipt.logs[0]!;
+      rpcProxy.notify("logs", {
+        address: log.address,
+        topics: log.topics,
+        data: log.data,
+        blockHash: log.blockHash,
+        blockNumber: toHex(log.blockNumber),
+        transactionHash: log.transactionHash,
+        transactionIndex: toHex(log.transactionIndex),
+        logIndex: toHex(log.logIndex),
+        removed: true,
+      });
+      await vi.waitFor(async () => expect(await headFacts(orderId)).toHaveLength(0), { timeout: 2_000 });
+      expect(other.health()).toMatchObject({ orphaned: 1, lastError: null });
+    });
   });
 
   it("deletes the deposits of a block a reorg orphans, as Ponder deletes its rows", async () => {

@@ -5,15 +5,21 @@
  * the same key, and covers every block this watcher missed (it runs only while its websocket is up, and never
  * backfills). The facts go to deposit_facts (source HEAD_WATCHER_SOURCE), whose insert trigger wakes the reconcile.
  *
- * Reorgs: when a head does not follow the previous one, the blocks this watcher recorded facts in are checked against
- * the node, and the facts of those no longer in the chain are deleted, as Ponder deletes its rows. A deposit applied
- * before that is still checked against the node before its fill (checkEvmDeposit).
+ * The deposits come pushed by an `eth_subscribe` to the Depository's Deposit logs, so only their receipts (for the
+ * sender and the fee Ponder records) are asked for; a node that refuses log subscriptions is asked for each new head's
+ * logs instead (`eth_getLogs`), one round trip more.
+ *
+ * Reorgs: a log the node announces as `removed` deletes the facts of its block at once. And when a head does not follow
+ * the previous one, the blocks this watcher recorded facts in are checked against the node, and the facts of those no
+ * longer in the chain are deleted, as Ponder deletes its rows. A deposit applied before that is still checked against
+ * the node before its fill (checkEvmDeposit).
  */
 import type pg from "pg";
 import type { Logger } from "pino";
 import {
   BlockNotFoundError,
   type Hex,
+  encodeEventTopics,
   type PublicClient,
   type WebSocketTransport,
   createPublicClient,
@@ -46,6 +52,8 @@ export type StartDepositWatcherOptions = {
 export type DepositWatcherHealth = {
   chainId: number;
   connected: boolean;
+  /** How deposits reach the watcher on the current socket: pushed by a log subscription, or asked for on each head. */
+  deposits: "log subscription" | "eth_getLogs per head" | null;
   /** The last head processed, or null before the first. */
   head: number | null;
   /** Deposits recorded since start (new ones only). */
@@ -59,7 +67,11 @@ export type DepositWatcher = { health(): DepositWatcherHealth; stop(): Promise<v
 
 type Head = { number: bigint; hash: Hex; parentHash: Hex; timestamp: bigint };
 
+/** A Deposit log as a `logs` subscription pushes it; `blockTimestamp` where the node includes it (anvil, geth ≥ 1.16). */
+type PushedLog = { blockHash: Hex; blockNumber: Hex; blockTimestamp?: Hex; transactionHash: Hex; removed?: boolean };
+
 const depositEvent = getAbiItem({ abi: depositoryAbi, name: "Deposit" });
+const depositTopics = encodeEventTopics({ abi: depositoryAbi, eventName: "Deposit" });
 
 export function startDepositWatcher(options: StartDepositWatcherOptions): DepositWatcher {
   const { pool, chain } = options;
@@ -69,6 +81,7 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
   const health: DepositWatcherHealth = {
     chainId: chain.id,
     connected: false,
+    deposits: null,
     head: null,
     recorded: 0,
     orphaned: 0,
@@ -77,12 +90,23 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
 
   /** Blocks this watcher has facts in (hash → number), within `reorgDepth` of the head. */
   const factBlocks = new Map<string, bigint>();
+  /** Recent heads' times (hash → timestamp), for pushed logs that do not carry their block's. */
+  const headTimes = new Map<string, { number: bigint; timestamp: bigint }>();
+  // Logs pushed in one read of the socket, recorded together: one insert per block, not per deposit.
+  let pushed: PushedLog[] = [];
   let factBlocksLoaded = false;
   let last: Head | undefined;
   // Set when heads may have been missed (start, reconnection, a failed head): the next head checks for a reorg.
   let checkNext = true;
   let stopped = false;
-  let connection: { client: PublicClient<WebSocketTransport>; unsubscribe?: () => Promise<unknown> } | undefined;
+  let connection:
+    | {
+        client: PublicClient<WebSocketTransport>;
+        unsubscribe: Array<() => Promise<unknown>>;
+        /** Deposits come by the `logs` subscription; false: asked for on each head. */
+        logsPushed: boolean;
+      }
+    | undefined;
   let attempt = 0;
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
@@ -90,7 +114,8 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
   let queue: Promise<void> = Promise.resolve();
 
   const fail = (error: unknown, message: string) => {
-    health.lastError = error instanceof Error ? error.message : String(error);
+    // A node's JSON-RPC error comes as a plain object.
+    health.lastError = (error as { message?: string } | undefined)?.message ?? String(error);
     logger.warn({ err: error }, message);
   };
 
@@ -108,30 +133,72 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
       for (const [hash, at] of factBlocks)
         if (at === number && hash !== canonical?.hash.toLowerCase()) orphaned.push(hash);
     }
+    await forgetBlocks(orphaned, { head: Number(head.number) });
+  }
+
+  async function forgetBlocks(orphaned: string[], context: Record<string, unknown>): Promise<void> {
     if (orphaned.length === 0) return;
     const deleted = await deleteDepositFactsOfBlocks(pool, chain.id, HEAD_WATCHER_SOURCE, orphaned);
     for (const hash of orphaned) factBlocks.delete(hash);
     health.orphaned += deleted;
-    logger.warn(
-      { blocks: orphaned, deleted, head: Number(head.number) },
-      "reorg: deleted the deposits of orphaned blocks",
-    );
+    if (deleted > 0)
+      logger.warn({ blocks: orphaned, deleted, ...context }, "reorg: deleted the deposits of orphaned blocks");
   }
 
-  async function recordDeposits(head: Head, client: PublicClient<WebSocketTransport>): Promise<void> {
-    const logs = await client.getLogs({ blockHash: head.hash, address: chain.depository as Hex, event: depositEvent });
-    if (logs.length === 0) return;
-    const receipts = await Promise.all(
-      [...new Set(logs.map((log) => log.transactionHash))].map((hash) => client.getTransactionReceipt({ hash })),
-    );
-    const blockHash = head.hash.toLowerCase();
+  /** Records the deposits of these transactions of one block, read from their receipts. */
+  async function recordDeposits(
+    block: { hash: string; number: bigint; timestamp: bigint },
+    txHashes: ReadonlySet<Hex>,
+    client: PublicClient<WebSocketTransport>,
+  ): Promise<void> {
+    if (txHashes.size === 0) return;
+    const receipts = await Promise.all([...txHashes].map((hash) => client.getTransactionReceipt({ hash })));
+    const blockHash = block.hash.toLowerCase();
     // A transaction mined again elsewhere since is left to Ponder, which follows the chain it ends up in.
     const facts = receipts
       .filter((receipt) => receipt.blockHash.toLowerCase() === blockHash)
-      .flatMap((receipt) => depositFactsOfReceipt(chain.id, chain.depository, receipt, head.timestamp));
+      .flatMap((receipt) => depositFactsOfReceipt(chain.id, chain.depository, receipt, block.timestamp));
     if (facts.length === 0) return;
-    factBlocks.set(blockHash, head.number);
+    factBlocks.set(blockHash, block.number);
     health.recorded += await insertDepositFacts(pool, facts, HEAD_WATCHER_SOURCE);
+  }
+
+  /** The logs pushed since the last flush: removed ones forget their blocks, the others are recorded by block. */
+  async function onPushedLogs(logs: PushedLog[], client: PublicClient<WebSocketTransport>): Promise<void> {
+    if (connection?.client !== client) return;
+    try {
+      await forgetBlocks([...new Set(logs.filter((log) => log.removed).map((log) => log.blockHash.toLowerCase()))], {
+        source: "removed logs",
+      });
+      const blocks = new Map<string, { number: bigint; timestamp?: bigint; txHashes: Set<Hex> }>();
+      for (const log of logs) {
+        if (log.removed) continue;
+        const hash = log.blockHash.toLowerCase();
+        const block = blocks.get(hash) ?? { number: hexToBigInt(log.blockNumber), txHashes: new Set<Hex>() };
+        if (log.blockTimestamp) block.timestamp = hexToBigInt(log.blockTimestamp);
+        block.txHashes.add(log.transactionHash);
+        blocks.set(hash, block);
+      }
+      await Promise.all(
+        [...blocks].map(async ([hash, block]) => {
+          const timestamp =
+            block.timestamp ??
+            headTimes.get(hash)?.timestamp ??
+            (await client.getBlock({ blockHash: hash as Hex, includeTransactions: false })).timestamp;
+          await recordDeposits({ hash, number: block.number, timestamp }, block.txHashes, client);
+        }),
+      );
+    } catch (error) {
+      // Those deposits are left to Ponder; the next head looks for a reorg.
+      checkNext = true;
+      fail(error, "deposit watcher: pushed deposits not recorded");
+    }
+  }
+
+  /** Asks for a head's deposits where the node does not push them. */
+  async function fetchDeposits(head: Head, client: PublicClient<WebSocketTransport>): Promise<void> {
+    const logs = await client.getLogs({ blockHash: head.hash, address: chain.depository as Hex, event: depositEvent });
+    await recordDeposits(head, new Set(logs.map((log) => log.transactionHash)), client);
   }
 
   async function onHead(head: Head, client: PublicClient<WebSocketTransport>): Promise<void> {
@@ -144,9 +211,10 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
         for (const block of recorded) factBlocks.set(block.hash, block.number);
         factBlocksLoaded = true;
       }
+      for (const [hash, seen] of headTimes) if (seen.number < head.number - reorgDepth) headTimes.delete(hash);
       if (checkNext || head.parentHash.toLowerCase() !== last?.hash.toLowerCase()) await dropOrphans(head, client);
       checkNext = false;
-      await recordDeposits(head, client);
+      if (connection?.client === client && !connection.logsPushed) await fetchDeposits(head, client);
       last = head;
       health.head = Number(head.number);
     } catch (error) {
@@ -161,8 +229,9 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
     const current = connection;
     connection = undefined;
     health.connected = false;
+    health.deposits = null;
     if (!current) return;
-    if (unsubscribe) await current.unsubscribe?.().catch(() => undefined);
+    if (unsubscribe) for (const stop of current.unsubscribe) await stop().catch(() => undefined);
     await current.client.transport.getRpcClient().then(
       (socket) => socket.close(),
       () => undefined,
@@ -188,7 +257,7 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
         timeout: chain.rpcTimeoutMs ?? 10_000,
       }),
     });
-    const current: NonNullable<typeof connection> = { client };
+    const current: NonNullable<typeof connection> = { client, unsubscribe: [], logsPushed: false };
     connection = current;
     let lost = false;
     const onLost = (error: unknown) => {
@@ -199,6 +268,34 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
       void disconnect({ unsubscribe: false }).finally(scheduleConnect);
     };
     try {
+      // Logs first: a head handled before it is known whether they come pushed would lose its deposits to Ponder.
+      await client.transport
+        .subscribe({
+          params: ["logs", { address: chain.depository as Hex, topics: depositTopics }],
+          onData: (data) => {
+            const log = (data as { result?: PushedLog }).result;
+            if (!log?.blockHash || !log.blockNumber || !log.transactionHash) return;
+            if (pushed.length === 0)
+              setImmediate(() => {
+                const logs = pushed;
+                pushed = [];
+                queue = queue.then(() => onPushedLogs(logs, client));
+              });
+            pushed.push(log);
+          },
+          // Before the subscription stands, an error is its refusal: answered below.
+          onError: (error) => current.logsPushed && onLost(error),
+        })
+        .then(
+          (subscription) => {
+            current.unsubscribe.push(subscription.unsubscribe);
+            current.logsPushed = true;
+          },
+          (error: unknown) => {
+            // Only a refusal falls back; a socket that failed fails the newHeads subscription next.
+            logger.info({ err: error }, "deposit watcher: no log subscription; asking for each head's logs");
+          },
+        );
       const subscription = await client.transport.subscribe({
         params: ["newHeads"],
         onData: (data) => {
@@ -210,15 +307,17 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
             parentHash: raw.parentHash,
             timestamp: hexToBigInt(raw.timestamp),
           };
+          headTimes.set(head.hash.toLowerCase(), head);
           queue = queue.then(() => onHead(head, client));
         },
         onError: onLost,
       });
-      current.unsubscribe = subscription.unsubscribe;
+      current.unsubscribe.push(subscription.unsubscribe);
       if (connection !== current) return;
       health.connected = true;
+      health.deposits = current.logsPushed ? "log subscription" : "eth_getLogs per head";
       failures = 0;
-      logger.info({ attempt }, "deposit watcher subscribed to new heads");
+      logger.info({ attempt, deposits: health.deposits }, "deposit watcher subscribed to new heads");
     } catch (error) {
       if (connection !== current) return;
       fail(error, "deposit watcher: cannot subscribe; retrying");
