@@ -169,6 +169,26 @@ describe("startDepositWatcher", () => {
     });
   });
 
+  it("says nothing of a socket the node closes while the process is stopping", async () => {
+    const rpcProxy = await startRpcProxy(`ws://${proxy.address}`);
+    let stopping = false;
+    const other = startDepositWatcher({
+      pool,
+      logger,
+      chain: { ...chain, wsUrl: rpcProxy.url },
+      stopping: () => stopping,
+    });
+    try {
+      await vi.waitFor(() => expect(other.health().connected).toBe(true), { timeout: 10_000 });
+      stopping = true;
+      await rpcProxy.close();
+      await vi.waitFor(() => expect(other.health().connected).toBe(false), { timeout: 5_000 });
+      expect(other.health().lastError).toBeNull();
+    } finally {
+      await other.stop();
+    }
+  });
+
   it("deletes the deposits of a block a reorg orphans, as Ponder deletes its rows", async () => {
     const orderId = newOrderId();
     const receipt = await deposit(orderId);

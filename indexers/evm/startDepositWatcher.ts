@@ -50,6 +50,8 @@ export type StartDepositWatcherOptions = {
   reorgDepth?: number;
   /** Waits between reconnection attempts: base and cap; default 500 ms and 30 s. */
   reconnect?: { baseMs: number; maxMs: number };
+  /** True once the process is shutting down: the node may be gone first (Ctrl-C reaches the devnet too), unremarked. */
+  stopping?: () => boolean;
 };
 
 export type DepositWatcherHealth = {
@@ -272,7 +274,7 @@ export function startDepositWatcher(options: StartDepositWatcherOptions): Deposi
     const onLost = (error: unknown) => {
       if (lost || connection !== current) return;
       lost = true;
-      fail(error, "deposit watcher: websocket lost; reconnecting");
+      if (!options.stopping?.()) fail(error, "deposit watcher: websocket lost; reconnecting");
       checkNext = true;
       void disconnect({ unsubscribe: false }).finally(scheduleConnect);
     };

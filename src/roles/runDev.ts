@@ -138,7 +138,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     const heads = recordIndexerHeads(pool, indexer, logger);
     stops.push({ name: "indexer heads", stop: heads.close });
     if (config.EVM_DEPOSIT_WATCHER) {
-      const watchers = startDepositWatchers({ pool, logger, chains });
+      const watchers = startDepositWatchers({ pool, logger, chains, stopping: () => stopping });
       stops.push({ name: "deposit watchers", stop: watchers.stop });
     }
     const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains, pool) });

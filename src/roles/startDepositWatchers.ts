@@ -23,6 +23,7 @@ export function startDepositWatchers(deps: {
   logger: Logger;
   chains: readonly ChainConfig[];
   healthLogEveryMs?: number;
+  stopping?: () => boolean;
 }): {
   health(): DepositWatcherHealth[];
   stop(): Promise<void>;
@@ -35,7 +36,7 @@ export function startDepositWatchers(deps: {
       "no wsUrl: these chains' deposits wait for Ponder's row (no head watcher)",
     );
   const watchers: DepositWatcher[] = watched.map((chain) =>
-    startDepositWatcher({ pool: deps.pool, logger: deps.logger, chain }),
+    startDepositWatcher({ pool: deps.pool, logger: deps.logger, chain, stopping: deps.stopping }),
   );
   const health = () => watchers.map((watcher) => watcher.health());
   const healthLog =
