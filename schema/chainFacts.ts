@@ -285,6 +285,18 @@ export async function deleteDepositFactsOfBlocks(
   return result.rowCount ?? 0;
 }
 
+/**
+ * Forgets the head watcher's facts recorded more than `olderThanMs` ago: they only got deposits ahead of Ponder's rows,
+ * which are the record (the applied ones are in `request_deposits`). Returns how many were deleted.
+ */
+export async function pruneHeadWatcherFacts(db: Queryable, olderThanMs: number): Promise<number> {
+  const result = await db.query(
+    "DELETE FROM crossfill.deposit_facts WHERE source = $1 AND created_at < now() - make_interval(secs => $2 / 1000.0)",
+    [HEAD_WATCHER_SOURCE, olderThanMs],
+  );
+  return result.rowCount ?? 0;
+}
+
 /** A column of a fact table: its name, its Postgres type and the fact's value for it. */
 type Column<Fact> = readonly [name: string, type: string, value: (fact: Fact) => unknown];
 
