@@ -97,7 +97,14 @@ export function createRefundProcessor(deps: RefundDeps) {
       }
     }
     const reorg: Record<string, unknown> = {
-      ...(check?.state === "reorged" ? check.reorg : { reason: "deposit mined in another block" }),
+      ...(check?.state === "reorged"
+        ? check.reorg
+        : {
+            reason: "deposit mined in another block",
+            failReason: "DEPOSIT_REORGED",
+            blockNumber: Number(deposit.blockNumber),
+            blockHash: deposit.blockHash,
+          }),
       detectedAt: Date.now(),
       source: "refund-check",
       action: "refund",
