@@ -35,8 +35,9 @@ export type RefundDeps = {
  * before it is broadcast; a retry re-sends it. A refund too small for its gas, or one the chain refuses,
  * is marked for an operator (`crossfill refunds`) with the spec's refundFailReason.
  *
- * A deposit is paid back only once it is as final as a fill would need it: the Depository pays from what all
- * deposits hold, so refunding one a reorg then takes out would pay with other users' money.
+ * Where the refund pays from funds all deposits share (the EVM Depository), a deposit is paid back only once it is as
+ * final as a fill would need it: refunding one a reorg then takes out would pay with other users' money. A refund that
+ * spends the deposit itself (Bitcoin) goes at once: it cannot outlive its deposit.
  */
 export function createRefundProcessor(deps: RefundDeps) {
   const { pool, logger } = deps;
@@ -135,7 +136,7 @@ export function createRefundProcessor(deps: RefundDeps) {
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
     const request = await getRequest(pool, refund.requestId);
     if (!request) return "skipped: no request";
-    const unsettled = await depositNotFinal(refund, chain);
+    const unsettled = chain.refundSpendsDeposit ? undefined : await depositNotFinal(refund, chain);
     if (unsettled) return unsettled === "signed meanwhile" ? processRefund(job) : unsettled;
 
     const stuck = async (status: "unrefundable" | "manual", reason: string, note: string) => {

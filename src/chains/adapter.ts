@@ -219,6 +219,12 @@ export interface ChainAdapter extends VmFamily {
   requiredConfirmations(usdValueE18: bigint): number;
   /** Whether a deposit is deep enough and still where it was indexed (asked of the node, not the indexer). */
   checkDeposit(deposit: AppliedDeposit, requiredConfirmations: number): Promise<DepositCheck>;
+  /**
+   * A refund pays from the deposit itself (Bitcoin spends the deposit's output: a refund of a deposit a reorg takes back
+   * is invalid with it), so it goes at once. False (EVM) where it pays from funds every deposit shares: it waits for
+   * the deposit to be final, as a fill does.
+   */
+  refundSpendsDeposit: boolean;
 
   /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
   prepareSolver(pool: pg.Pool): Promise<string[]>;

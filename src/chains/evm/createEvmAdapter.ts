@@ -127,6 +127,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     readDepositFacts: (txHash) => rpc(() => readDepositFacts(client, txHash as Hex)),
     requiredConfirmations: (usdValueE18) => requiredConfirmations(chain.confirmations, usdValueE18),
     checkDeposit: (deposit, required) => rpc(() => checkEvmDeposit(client, deposit, required)),
+    refundSpendsDeposit: false,
 
     prepareSolver: (pool) => rpc(() => ensureReceiverAllowances(pool, client, solver)),
     prepareFill: (order) =>
