@@ -8,6 +8,7 @@ import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChain
 import { recordRequestDeposit } from "../schema/chainFacts.js";
 import { migrate } from "../schema/migrate.js";
 import { getRefund } from "../schema/refunds.js";
+import { getRequest } from "../schema/requests.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
@@ -187,10 +188,11 @@ describe("refund processor and the refunded deposit", () => {
     expect(await getRefund(pool, refundId)).toMatchObject({ status: "sent", txHash, depositLogIndex: 0 });
   });
 
-  it("refuses to pay a refund whose deposit no request applied", async () => {
+  it("leaves a refund whose deposit no request applied to an operator, unpaid", async () => {
     const { request, refundId } = await failedDeposit();
     await pool.query("DELETE FROM crossfill.request_deposits WHERE request_id = $1", [request.id]);
-    await expect(processRefund({ data: { refundId } })).rejects.toThrow(/not recorded as applied/);
-    expect((await getRefund(pool, refundId))!.status).toBe("queued");
+    expect(await processRefund({ data: { refundId } })).toBe("stuck: MANUAL_REFUND_REQUIRED");
+    expect((await getRefund(pool, refundId))!.status).toBe("manual");
+    expect((await getRequest(pool, request.id))!.refundFailReason).toBe("MANUAL_REFUND_REQUIRED");
   });
 });

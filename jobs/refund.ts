@@ -64,6 +64,7 @@ export function createRefundProcessor(deps: RefundDeps) {
   /**
    * Undefined once the refunded deposit is final; else what was done instead: the refund waits for the deposit's
    * confirmations, follows it to the block a reorg mined it again in, or is dropped with it when it was reorged out.
+   * "unrecorded": no request applied the deposit, so there is nothing to check it against.
    */
   async function depositNotFinal(refund: Refund, chain: ChainAdapter): Promise<string | undefined> {
     const found = await findAppliedDeposit(pool, {
@@ -71,7 +72,7 @@ export function createRefundProcessor(deps: RefundDeps) {
       txHash: refund.depositTxHash,
       logIndex: refund.depositLogIndex,
     });
-    if (!found) throw new Error(`refund ${refund.id}: its deposit is not recorded as applied to a request`);
+    if (!found) return "unrecorded";
     const { deposit } = found;
     const check = found.reorged
       ? undefined
@@ -136,9 +137,6 @@ export function createRefundProcessor(deps: RefundDeps) {
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
     const request = await getRequest(pool, refund.requestId);
     if (!request) return "skipped: no request";
-    const unsettled = chain.refundSpendsDeposit ? undefined : await depositNotFinal(refund, chain);
-    if (unsettled) return unsettled === "signed meanwhile" ? processRefund(job) : unsettled;
-
     const stuck = async (status: "unrefundable" | "manual", reason: string, note: string) => {
       await withTransaction(pool, async (db) => {
         await markRefundStuck(db, refund.id, status, reason, note);
@@ -147,6 +145,10 @@ export function createRefundProcessor(deps: RefundDeps) {
       logger.warn({ refundId: refund.id, requestId: refund.requestId, reason, note }, "refund needs an operator");
       return `stuck: ${reason}`;
     };
+    const unsettled = chain.refundSpendsDeposit ? undefined : await depositNotFinal(refund, chain);
+    if (unsettled === "unrecorded")
+      return stuck("manual", "MANUAL_REFUND_REQUIRED", "its deposit is not recorded as applied: it cannot be checked");
+    if (unsettled) return unsettled === "signed meanwhile" ? processRefund(job) : unsettled;
 
     const gasCost = await gasCostIn(chain, refund.currency);
     if (gasCost === undefined)
