@@ -177,8 +177,8 @@ export function createFillProcessor(deps: FillDeps) {
         return `confirming: ${check.missingBlocks} blocks to go`;
       }
       // The same payment, mined again by a reorg: the request follows it, and its fill waits for its confirmations
-      // there. One that cannot be moved (that block's deposit is applied already) fails as reorged out, as before.
-      if (check.state === "moved" && (await moveAppliedDeposit(pool, first, check.to))) {
+      // there. One that cannot be moved (that block's deposit is another request's already) fails as reorged out.
+      if (check.state === "moved" && (await moveAppliedDeposit(pool, requestId, first, check.to))) {
         logger.warn(
           { requestId, txHash: first.txHash, from: first.blockHash, to: check.to.blockHash },
           "deposit mined again in another block; following it",

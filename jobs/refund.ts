@@ -85,7 +85,7 @@ export function createRefundProcessor(deps: RefundDeps) {
     }
     if (check?.state === "moved") {
       const moved = await withTransaction(pool, async (db) => {
-        if (!(await moveAppliedDeposit(db, deposit, check.to))) return false;
+        if (!(await moveAppliedDeposit(db, refund.requestId, deposit, check.to))) return false;
         await moveRefundDeposit(db, refund.id, check.to.logIndex);
         return true;
       });

@@ -563,12 +563,14 @@ export async function findAppliedDeposit(
 }
 
 /**
- * Moves an applied deposit to the block a reorg mined its transaction again in (and its log index there): the same
- * payment, whose confirmations then count from that block. False when it was not there to move (reorged out, or
- * moved already), or when that block's deposit is applied already.
+ * Moves request `requestId`'s applied deposit to the block a reorg mined its transaction again in (and its log index
+ * there): the same payment, whose confirmations then count from that block. True also when another run moved it there
+ * already (two jobs of one request may check the deposit side by side). False when it was not there to move (reorged
+ * out), or when that block's deposit is applied to another request already.
  */
 export async function moveAppliedDeposit(
   db: Queryable,
+  requestId: string,
   deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">,
   to: { logIndex: number; blockNumber: bigint; blockHash: string; timestamp: bigint },
 ): Promise<boolean> {
@@ -579,7 +581,14 @@ export async function moveAppliedDeposit(
                          WHERE there.chain_id = $1 AND there.tx_hash = $2 AND there.log_index = $5 AND there.block_hash = $6)`,
     [...appliedKey(deposit), to.logIndex, to.blockHash, to.blockNumber.toString(), to.timestamp.toString()],
   );
-  return result.rowCount === 1;
+  if (result.rowCount === 1) return true;
+  // A statement of its own: one that waited for the other run's row lock would read with a snapshot from before.
+  const there = await db.query(
+    `SELECT 1 FROM crossfill.request_deposits
+      WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4 AND reorg IS NULL AND request_id = $5`,
+    [deposit.chainId, deposit.txHash, to.logIndex, to.blockHash, requestId],
+  );
+  return there.rowCount === 1;
 }
 
 /** Marks an applied deposit as reorged out, with the context the request record shows. */
