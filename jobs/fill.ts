@@ -17,6 +17,8 @@ import { nativeConversionOf } from "../src/domain/nativeConversion.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
+import { confirmationDelayMs } from "./confirmationDelayMs.js";
+import { movedDepositTaken } from "./movedDepositTaken.js";
 import type { ReceiptConfirmer } from "./createReceiptConfirmer.js";
 import { failRequest } from "./failRequest.js";
 
@@ -172,8 +174,10 @@ export function createFillProcessor(deps: FillDeps) {
       const origin = deps.adapters.adapter(first.chainId);
       let check = await checkDeposit(first, { adapter: origin, registry: deps.registry, prices: deps.prices });
       if (check.state === "confirming") {
-        const delayMs = Math.max(200, check.missingBlocks * origin.chain.blockTimeSeconds * 1000);
-        await deps.enqueueFill(requestId, { delayMs, key: `${first.blockNumber + BigInt(check.missingBlocks)}` });
+        await deps.enqueueFill(requestId, {
+          delayMs: confirmationDelayMs(origin, check.missingBlocks),
+          key: `${first.blockNumber + BigInt(check.missingBlocks)}`,
+        });
         return `confirming: ${check.missingBlocks} blocks to go`;
       }
       // The same payment, mined again by a reorg: the request follows it, and its fill waits for its confirmations
@@ -187,18 +191,7 @@ export function createFillProcessor(deps: FillDeps) {
         return `moved: deposit now in block ${check.to.blockNumber}`;
       }
       if (check.state === "moved") {
-        check = {
-          state: "reorged",
-          reorg: {
-            detectedAt: Date.now(),
-            source: "fill-check",
-            reason: "deposit mined in another block",
-            failReason: "DEPOSIT_REORGED",
-            action: "fill",
-            blockNumber: Number(first.blockNumber),
-            blockHash: first.blockHash,
-          },
-        };
+        check = { state: "reorged", reorg: movedDepositTaken(first, { source: "fill-check", action: "fill" }) };
       }
       if (check.state === "reorged") {
         // Nothing arrived, so nothing is refunded and nothing is filled.

@@ -1,6 +1,11 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { findAppliedDeposit, markDepositReorged, moveAppliedDeposit } from "../schema/chainFacts.js";
+import {
+  type AppliedDeposit,
+  findAppliedDeposit,
+  markDepositReorged,
+  moveAppliedDeposit,
+} from "../schema/chainFacts.js";
 import {
   type Refund,
   dropQueuedRefund,
@@ -19,6 +24,8 @@ import { refundAmount } from "../src/domain/refundAmount.js";
 import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
+import { confirmationDelayMs } from "./confirmationDelayMs.js";
+import { movedDepositTaken } from "./movedDepositTaken.js";
 
 export type RefundDeps = {
   pool: pg.Pool;
@@ -74,16 +81,18 @@ export function createRefundProcessor(deps: RefundDeps) {
     });
     if (!found) return "unrecorded";
     const { deposit } = found;
-    const check = found.reorged
-      ? undefined
-      : await checkDeposit(deposit, { adapter: chain, registry: deps.registry, prices: deps.prices });
-    if (check?.state === "final") return undefined;
-    if (check?.state === "confirming") {
-      const delayMs = Math.max(200, check.missingBlocks * chain.chain.blockTimeSeconds * 1000);
-      await deps.enqueueRefund(refund.id, { delayMs, key: `${deposit.blockNumber + BigInt(check.missingBlocks)}` });
+    // Found reorged out already (by the fill's check): nothing to ask the node, nothing to record again.
+    if (found.reorged) return dropRefund(refund, deposit, undefined);
+    const check = await checkDeposit(deposit, { adapter: chain, registry: deps.registry, prices: deps.prices });
+    if (check.state === "final") return undefined;
+    if (check.state === "confirming") {
+      await deps.enqueueRefund(refund.id, {
+        delayMs: confirmationDelayMs(chain, check.missingBlocks),
+        key: `${deposit.blockNumber + BigInt(check.missingBlocks)}`,
+      });
       return `confirming: ${check.missingBlocks} blocks to go`;
     }
-    if (check?.state === "moved") {
+    if (check.state === "moved") {
       const moved = await withTransaction(pool, async (db) => {
         if (!(await moveAppliedDeposit(db, refund.requestId, deposit, check.to))) return false;
         await moveRefundDeposit(db, refund.id, check.to.logIndex);
@@ -98,24 +107,24 @@ export function createRefundProcessor(deps: RefundDeps) {
         return `moved: deposit now in block ${check.to.blockNumber}`;
       }
     }
-    const reorg: Record<string, unknown> = {
-      ...(check?.state === "reorged"
-        ? check.reorg
-        : {
-            reason: "deposit mined in another block",
-            failReason: "DEPOSIT_REORGED",
-            blockNumber: Number(deposit.blockNumber),
-            blockHash: deposit.blockHash,
-          }),
-      detectedAt: Date.now(),
-      source: "refund-check",
-      action: "refund",
-      refundId: refund.id,
-    };
+    const context = { source: "refund-check", action: "refund" };
+    const reorg = check.state === "reorged" ? { ...check.reorg, ...context } : movedDepositTaken(deposit, context);
+    return dropRefund(refund, deposit, { ...reorg, detectedAt: Date.now(), refundId: refund.id });
+  }
+
+  /**
+   * Forgets a queued refund whose deposit is gone, recording `reorg` on the deposit (undefined: recorded already);
+   * "signed meanwhile" when another run signed it first.
+   */
+  async function dropRefund(
+    refund: Refund,
+    deposit: AppliedDeposit,
+    reorg: Record<string, unknown> | undefined,
+  ): Promise<string> {
     const dropped = await withTransaction(pool, async (db) => {
       const current = await getRefund(db, refund.id, { forUpdate: true });
       if (current?.status !== "queued") return false;
-      if (!found.reorged) await markDepositReorged(db, deposit, reorg);
+      if (reorg) await markDepositReorged(db, deposit, reorg);
       return dropQueuedRefund(db, refund.id);
     });
     if (!dropped) return "signed meanwhile";
@@ -123,7 +132,7 @@ export function createRefundProcessor(deps: RefundDeps) {
       { refundId: refund.id, requestId: refund.requestId, txHash: deposit.txHash, reorg },
       "refunded deposit reorged out before its refund was sent; nothing to pay back",
     );
-    return `dropped: ${found.reorged ? "deposit reorged out" : String(reorg.reason)}`;
+    return `dropped: ${reorg ? String(reorg.reason) : "deposit reorged out"}`;
   }
 
   return async function processRefund(job: { data: { refundId: string } }): Promise<string> {
