@@ -3,9 +3,10 @@ import type { ChainAdapter, FillOrder } from "../chains/adapter.js";
 import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import type { ChainAvailabilityReader } from "../chains/createChainAvailability.js";
-import { InvalidInputError, SimulationRevertedError } from "../domain/errors.js";
+import { ForbiddenError, InvalidInputError, SimulationRevertedError } from "../domain/errors.js";
 import { formatAmount } from "../domain/money.js";
-import { FEE_COMPONENTS, type FeeComponent } from "../domain/sponsorFees.js";
+import { DEFAULT_SPONSORED_APP_FEE_MAX_BPS, FEE_COMPONENTS, type FeeComponent } from "../domain/sponsorFees.js";
+import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "../domain/overpaymentRule.js";
 import { toStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
@@ -30,7 +31,15 @@ export type QuoteEngineDeps = {
   prices: PriceSource;
   inventory: SolverInventory;
   saveRequest: (request: NewRequest) => Promise<void>;
-  settings: { serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
+  settings: {
+    serviceFeeBps: bigint;
+    defaultSlippageBps: bigint;
+    quoteTtlSeconds: number;
+    /** OVERPAYMENT_TOLERANCE_BPS (domain default when absent). */
+    overpaymentToleranceBps?: bigint;
+    /** SPONSORED_APP_FEE_MAX_BPS (domain default when absent). */
+    sponsoredAppFeeMaxBps?: bigint;
+  };
   availability: ChainAvailabilityReader;
   /** An integrator's fee sponsorship balance, USD micro-units (schema/sponsorLedger). */
   sponsorBalance: (integrator: string) => Promise<bigint>;
@@ -84,7 +93,7 @@ async function simulateCalls(destination: ChainAdapter, order: FillOrder): Promi
 export async function createQuote(
   deps: QuoteEngineDeps,
   body: unknown,
-  context: { apiKeyId?: string; integrator?: string } = {},
+  context: { apiKeyId?: string; integrator?: string; sponsors?: boolean } = {},
 ) {
   const request = validateQuoteRequest(body, deps.registry, deps.adapters);
   const sponsor = request.sponsorship ? context.integrator : undefined;
@@ -92,6 +101,20 @@ export async function createQuote(
     throw new InvalidInputError(
       "INVALID_INPUT",
       "subsidizeFees needs an x-api-key: the sponsor is the integrator of the key the quote is made with",
+    );
+  }
+  if (request.sponsorship && !context.sponsors) {
+    throw new ForbiddenError(
+      "subsidizeFees: this key may not sponsor fees; an operator allows a key to (crossfill sponsors allow <key id>)",
+    );
+  }
+  // A sponsor paying the app bucket pays the quote's app-fee recipients: capped, as those may be the sponsor itself.
+  const appFeeBps = request.appFees.reduce((sum, fee) => sum + fee.bps, 0n);
+  const appFeeMaxBps = deps.settings.sponsoredAppFeeMaxBps ?? DEFAULT_SPONSORED_APP_FEE_MAX_BPS;
+  if (request.sponsorship?.components.includes("app") && appFeeBps > appFeeMaxBps) {
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      `appFees: a quote whose sponsor pays the app bucket may carry at most ${appFeeMaxBps} bps of app fees in all; this one carries ${appFeeBps}`,
     );
   }
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
@@ -382,6 +405,9 @@ export async function createQuote(
       details,
       feeSponsorship: toStoredFeeSponsorship(feeSponsorship),
       appFees,
+      // How far over its input an exact-input deposit fills at this quote's rate (overpaymentRuleOf reads it; a
+      // sponsored quote has none whatever this says).
+      overpaymentToleranceBps: (deps.settings.overpaymentToleranceBps ?? DEFAULT_OVERPAYMENT_TOLERANCE_BPS).toString(),
       // Marks the request's `deposit_address` feature (migration 0130).
       ...(depositAddress ? { depositAddress: { type: depositAddress.type } } : {}),
       // Drawn from the sponsor's balance when the fill is signed (jobs/fill.ts), with what it pays per bucket in the
