@@ -3,13 +3,14 @@ import { type Address, type Hex, erc20Abi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { depositoryAbi } from "../contracts/abis.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
+import { setChainSwitch } from "../schema/chainSwitches.js";
 import { fundSponsor, sponsorBalance } from "../schema/sponsorLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { route } from "./support/route.js";
-import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import { TEST_PRICES, type TestStack, startTestStack } from "./support/startTestStack.js";
 
 const USDC = 1_000_000n;
 
@@ -131,5 +132,78 @@ describe("overpayment, end to end: paying more than quoted buys nothing at the q
     // All told, the attacker (depositor, recipient, fee wallet and sponsor at once) gains nothing.
     const received = await destinationClient.balanceOf(recipient, usdcOut);
     expect(received + earned - userPaid - charged).toBeLessThanOrEqual(0n);
+  });
+});
+
+describe("overpayment past the tolerance, end to end: re-priced at today's prices, refunded past the chain's limit", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    // ETH fell from the quote's 3000 USD to 2900 by the time the deposits arrive.
+    stack = await startTestStack({ workerPrices: { ...TEST_PRICES, ETH: "2900", WETH: "2900" } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const ETH = 10n ** 18n;
+  const setup = () => {
+    const [origin, destination] = stack.devnet.chains;
+    const usdcOut = destination.currencies.find((c) => c.symbol === "USDC")!.address as Address;
+    return { origin, destination, usdcOut, destinationClient: createEvmChainClient(destination) };
+  };
+  /** An ETH → USDC quote of 0.01 ETH, paid with `paid` instead; the request's last status and what arrived. */
+  const quoteAndPay = async (paid: bigint, beforePaying?: (quote: any) => Promise<void>) => {
+    const { origin, destination, usdcOut, destinationClient } = setup();
+    const user = stack.devnet.accounts[3];
+    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
+    const response = await fetch(`${stack.api.url}/quote/v2`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        user: user.address,
+        recipient,
+        ...route(origin, destination, undefined, usdcOut),
+        amount: (ETH / 100n).toString(),
+        tradeType: "EXACT_INPUT",
+      }),
+    });
+    const quote = (await response.json()) as any;
+    expect(response.status).toBe(200);
+    await beforePaying?.(quote);
+    const wallet = devnetWalletClient({ rpcUrl: origin.rpcUrl, chainId: origin.id, privateKey: user.privateKey });
+    const item = quote.steps.at(-1).items[0].data;
+    const hash = await wallet.sendTransaction({ to: item.to, data: item.data, value: paid });
+    await createEvmChainClient(origin).publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    const { last } = await pollStatus(stack.api.url, quote.requestId, { until: ["success", "refund"] });
+    return { quote, last, received: await destinationClient.balanceOf(recipient, usdcOut) };
+  };
+
+  it("fills within the tolerance at the quoted rate", async () => {
+    // 1 % over the quoted 0.01 ETH: the quote's rate still holds.
+    const { quote, last, received } = await quoteAndPay(((ETH / 100n) * 101n) / 100n);
+    expect(last.status).toBe("success");
+    expect(received).toBe((BigInt(quote.details.currencyOut.amount) * 101n) / 100n);
+  });
+
+  it("does not fill a 100x overpayment at the quoted rate: re-priced at today's price or refunded", async () => {
+    const { last, received } = await quoteAndPay(ETH);
+    // 1 ETH is worth 2900 USDC now; the quote's rate (3000) would pay ~2985.
+    expect(received).toBeLessThanOrEqual(2900n * USDC);
+    // Today's price is more than the quote's 0.5 % slippage below the quoted rate: the whole deposit goes back.
+    expect(last).toMatchObject({ status: "refund", failReason: "SLIPPAGE" });
+  });
+
+  it("refunds an overpayment above the chain's USD limit, judged on what was paid", async () => {
+    const { origin } = setup();
+    try {
+      const { last, received } = await quoteAndPay(ETH / 10n, () =>
+        // The operator limits the chain to 100 USD after the 30 USD quote: the 290 USD deposit is over it.
+        setChainSwitch(stack.pool, origin.id, { partialDisableLimitUsd: "100" }).then(() => undefined),
+      );
+      expect(last).toMatchObject({ status: "refund", failReason: "SOLVER_CAPACITY_EXCEEDED" });
+      expect(received).toBe(0n);
+    } finally {
+      await setChainSwitch(stack.pool, origin.id, { partialDisableLimitUsd: null });
+    }
   });
 });
