@@ -17,16 +17,12 @@ import { nativeConversionOf } from "../src/domain/nativeConversion.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
+import { requiredDepositConfirmations } from "./requiredDepositConfirmations.js";
+import { fillWindowEnd } from "../src/domain/fillWindowEnd.js";
 import { confirmationDelayMs } from "./confirmationDelayMs.js";
 import { movedDepositTaken } from "./movedDepositTaken.js";
 import type { ReceiptConfirmer } from "./createReceiptConfirmer.js";
 import { failRequest } from "./failRequest.js";
-
-/**
- * A deposit made in time but not filled by its order's deadline plus this window is refunded instead: the
- * solver will not pay out an order the user has long stopped waiting for.
- */
-export const FILL_WINDOW_AFTER_DEADLINE_MS = 10 * 60_000;
 
 /** A referrer that makes the devnet's solver refuse the fill, so integrators can exercise their refund handling. */
 export const DEBUG_FORCE_REFUND_REFERRER = "debug-force-refund";
@@ -163,16 +159,9 @@ export function createFillProcessor(deps: FillDeps) {
       if (!first) return "skipped: no deposit";
       if (request.fillAmount === null) return "skipped: no fill amount";
       const amountOut = request.fillAmount;
-      if (Date.now() > request.deadline.getTime() + FILL_WINDOW_AFTER_DEADLINE_MS) {
-        return fail(
-          request,
-          "PROTOCOL_DEADLINE_EXPIRED",
-          { message: `not filled within ${FILL_WINDOW_AFTER_DEADLINE_MS / 1000} s of the order's deadline` },
-          { sent: false },
-        );
-      }
       const origin = deps.adapters.adapter(first.chainId);
-      let check = await checkDeposit(first, { adapter: origin, registry: deps.registry, prices: deps.prices });
+      const depositDeps = { adapter: origin, registry: deps.registry, prices: deps.prices };
+      let check = await checkDeposit(first, depositDeps);
       if (check.state === "confirming") {
         await deps.enqueueFill(requestId, {
           delayMs: confirmationDelayMs(origin, check.missingBlocks),
@@ -208,6 +197,22 @@ export function createFillProcessor(deps: FillDeps) {
         });
         logger.warn({ requestId, txHash: first.txHash, reorg: check.reorg }, "deposit gone before the fill");
         return `failed: ${failReason}`;
+      }
+      // The deposit was judged on time when first seen; the window runs from when it could be filled, so a deposit
+      // waiting for its confirmations (Bitcoin's 10-minute blocks) is never refunded for that wait.
+      const windowEnd = fillWindowEnd({
+        deadline: request.deadline,
+        depositTimestamp: first.timestamp ?? 0n,
+        requiredConfirmations: await requiredDepositConfirmations(first, depositDeps),
+        blockTimeSeconds: origin.chain.blockTimeSeconds,
+      });
+      if (Date.now() > windowEnd) {
+        return fail(
+          request,
+          "PROTOCOL_DEADLINE_EXPIRED",
+          { message: `not filled by ${new Date(windowEnd).toISOString()}, the end of its fill window` },
+          { sent: false },
+        );
       }
       if (deps.debugReferrers && request.referrer === DEBUG_FORCE_REFUND_REFERRER) {
         return fail(

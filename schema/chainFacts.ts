@@ -508,6 +508,8 @@ export type AppliedDeposit = {
   currency: string;
   amount: bigint;
   blockNumber: bigint;
+  /** Its block's time (seconds), or when it was first seen while it is in the mempool; read from request_deposits. */
+  timestamp?: bigint;
 };
 
 type AppliedDepositRow = {
@@ -519,9 +521,11 @@ type AppliedDepositRow = {
   currency: string;
   amount: string;
   block_number: string;
+  timestamp: string;
 };
 
-const APPLIED_DEPOSIT_COLUMNS = "chain_id, tx_hash, log_index, block_hash, depositor, currency, amount, block_number";
+const APPLIED_DEPOSIT_COLUMNS =
+  "chain_id, tx_hash, log_index, block_hash, depositor, currency, amount, block_number, timestamp";
 
 function toAppliedDeposit(row: AppliedDepositRow): AppliedDeposit {
   return {
@@ -533,6 +537,7 @@ function toAppliedDeposit(row: AppliedDepositRow): AppliedDeposit {
     currency: row.currency,
     amount: BigInt(row.amount),
     blockNumber: BigInt(row.block_number),
+    timestamp: BigInt(row.timestamp),
   };
 }
 

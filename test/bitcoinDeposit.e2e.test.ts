@@ -230,4 +230,40 @@ describe("Bitcoin → EVM, end to end", () => {
     expect(await balance(user.address)).toBe(before - fee - gasCost);
     expect(await fillAttempts(requestId)).toBe(0);
   }, 60_000);
+
+  // The order's deadline judges when a deposit was first seen (mempool or block), not when it had its confirmations.
+  it("fills a deposit seen in the mempool before the deadline and confirmed 20 minutes after it", async () => {
+    const user = btc().accounts[0]!;
+    // $600: one confirmation.
+    const [step] = (await quote(user.address, 1_000_000n)).body.steps;
+    await signAndBroadcast(step.items[0].data.psbt, user.wif);
+    await pollStatus(stack.api.url, step.requestId, { until: ["pending"], timeoutMs: 15_000 });
+    // Seen 25 minutes ago, five before the deadline; its block comes 20 minutes after the deadline (now).
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '20 minutes' WHERE id = $1", [
+      step.requestId,
+    ]);
+    await stack.pool.query(
+      "UPDATE crossfill.request_deposits SET timestamp = extract(epoch FROM now() - interval '25 minutes')::bigint WHERE request_id = $1",
+      [step.requestId],
+    );
+    // The fill looks again every block time (1 s here) while the deposit waits for its block.
+    await sleep(2_500);
+    btc().mine(1);
+    const { last } = await pollStatus(stack.api.url, step.requestId, { timeoutMs: 30_000 });
+    expect(last).toMatchObject({ status: "success" });
+  }, 60_000);
+
+  it("does not fill a deposit first seen after the deadline (ORDER_EXPIRED)", async () => {
+    const user = btc().accounts[0]!;
+    const [step] = (await quote(user.address, 1_000_000n)).body.steps;
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [
+      step.requestId,
+    ]);
+    await signAndBroadcast(step.items[0].data.psbt, user.wif);
+    const { last } = await pollStatus(stack.api.url, step.requestId, { timeoutMs: 30_000 });
+    expect(last).toMatchObject({ failReason: "ORDER_EXPIRED" });
+    btc().mine(1);
+    await sleep(2_000);
+    expect(await fillAttempts(step.requestId)).toBe(0);
+  }, 60_000);
 });

@@ -17,6 +17,7 @@ import { assertChainsOpen } from "./assertChainsOpen.js";
 import { buildOrder } from "./buildOrder.js";
 import type { PriceSource } from "../pricing/priceSource.js";
 import { priceQuote } from "./priceQuote.js";
+import { quoteTiming } from "./quoteTiming.js";
 import { nativeConversionOf } from "../domain/nativeConversion.js";
 import { requestKindOf } from "./requestKindOf.js";
 import type { SolverInventory } from "./solverInventory.js";
@@ -214,8 +215,15 @@ export async function createQuote(
     );
   }
 
+  const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
+  const timing = quoteTiming({
+    ttlSeconds: deps.settings.quoteTtlSeconds,
+    originBlockTimeSeconds: originChain.blockTimeSeconds,
+    destinationBlockTimeSeconds: destinationChain.blockTimeSeconds,
+    confirmations: origin.requiredConfirmations(usdIn),
+  });
   const now = deps.now?.() ?? Date.now();
-  const deadline = Math.floor(now / 1000) + deps.settings.quoteTtlSeconds;
+  const deadline = Math.floor(now / 1000) + timing.lifetimeSeconds;
   const order = buildOrder(request, price, {
     solver: destination.solverAddress,
     feeRecipient: origin.solverAddress,
@@ -256,7 +264,6 @@ export async function createQuote(
     app: amountObject(currencyIn, appFeeTotal, priceIn),
     subsidized: amountObject(currencyIn, sponsored?.total ?? 0n, priceIn),
   };
-  const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
   await assertChainsOpen(deps.availability, [originChain, destinationChain], usdIn);
   if (request.calls.length > 0) {
     await simulateCalls(destination, {
@@ -302,7 +309,7 @@ export async function createQuote(
         percent: formatAmount(slippageBps, 2),
       },
     },
-    timeEstimate: Math.ceil(originChain.blockTimeSeconds + destinationChain.blockTimeSeconds + 1),
+    timeEstimate: timing.timeEstimate,
     userBalance: depositAccount.balance.toString(),
     fallbackType: "none",
     isFixedRate: kind.isFixedRate,
