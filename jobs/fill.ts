@@ -16,7 +16,6 @@ import { attemptFailReason } from "../src/domain/attemptFailReason.js";
 import { nativeConversionOf } from "../src/domain/nativeConversion.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
-import { checkDeposit } from "./checkDeposit.js";
 import { requiredDepositConfirmations } from "./requiredDepositConfirmations.js";
 import { fillWindowEnd } from "../src/domain/fillWindowEnd.js";
 import { confirmationDelayMs } from "./confirmationDelayMs.js";
@@ -160,8 +159,29 @@ export function createFillProcessor(deps: FillDeps) {
       if (request.fillAmount === null) return "skipped: no fill amount";
       const amountOut = request.fillAmount;
       const origin = deps.adapters.adapter(first.chainId);
-      const depositDeps = { adapter: origin, registry: deps.registry, prices: deps.prices };
-      let check = await checkDeposit(first, depositDeps);
+      const required = await requiredDepositConfirmations(first, {
+        adapter: origin,
+        registry: deps.registry,
+        prices: deps.prices,
+      });
+      // The deposit was judged on time when first seen (mempool or block); it is filled once it has its confirmations,
+      // within the chain's allowance for that wait (Bitcoin's 10-minute blocks are not held against it).
+      const windowEnd = fillWindowEnd({
+        deadline: request.deadline,
+        requiredConfirmations: required,
+        blockTimeSeconds: origin.chain.blockTimeSeconds,
+      });
+      let check = await origin.checkDeposit(first, required);
+      if (check.state === "confirming" && Date.now() > windowEnd) {
+        return fail(
+          request,
+          "DEPOSIT_CONFIRMATION_TIMEOUT",
+          {
+            message: `the deposit still lacked ${check.missingBlocks} confirmations at ${new Date(windowEnd).toISOString()}`,
+          },
+          { sent: false },
+        );
+      }
       if (check.state === "confirming") {
         await deps.enqueueFill(requestId, {
           delayMs: confirmationDelayMs(origin, check.missingBlocks),
@@ -198,14 +218,6 @@ export function createFillProcessor(deps: FillDeps) {
         logger.warn({ requestId, txHash: first.txHash, reorg: check.reorg }, "deposit gone before the fill");
         return `failed: ${failReason}`;
       }
-      // The deposit was judged on time when first seen; the window runs from when it could be filled, so a deposit
-      // waiting for its confirmations (Bitcoin's 10-minute blocks) is never refunded for that wait.
-      const windowEnd = fillWindowEnd({
-        deadline: request.deadline,
-        depositTimestamp: first.timestamp ?? 0n,
-        requiredConfirmations: await requiredDepositConfirmations(first, depositDeps),
-        blockTimeSeconds: origin.chain.blockTimeSeconds,
-      });
       if (Date.now() > windowEnd) {
         return fail(
           request,

@@ -508,8 +508,6 @@ export type AppliedDeposit = {
   currency: string;
   amount: bigint;
   blockNumber: bigint;
-  /** Its block's time (seconds), or when it was first seen while it is in the mempool; read from request_deposits. */
-  timestamp?: bigint;
 };
 
 type AppliedDepositRow = {
@@ -521,11 +519,9 @@ type AppliedDepositRow = {
   currency: string;
   amount: string;
   block_number: string;
-  timestamp: string;
 };
 
-const APPLIED_DEPOSIT_COLUMNS =
-  "chain_id, tx_hash, log_index, block_hash, depositor, currency, amount, block_number, timestamp";
+const APPLIED_DEPOSIT_COLUMNS = "chain_id, tx_hash, log_index, block_hash, depositor, currency, amount, block_number";
 
 function toAppliedDeposit(row: AppliedDepositRow): AppliedDeposit {
   return {
@@ -537,7 +533,6 @@ function toAppliedDeposit(row: AppliedDepositRow): AppliedDeposit {
     currency: row.currency,
     amount: BigInt(row.amount),
     blockNumber: BigInt(row.block_number),
-    timestamp: BigInt(row.timestamp),
   };
 }
 
