@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
-import pino from "pino";
+import { createLogger, scrubUrls } from "./roles/createLogger.js";
 import { createPool } from "./roles/createPool.js";
 import { isConnectionEnded } from "./runtime/isConnectionEnded.js";
 import { logConnectionError } from "./roles/logConnectionError.js";
@@ -49,7 +49,7 @@ const USAGE = `usage: crossfill <role>
 /** The composition root of every process: configuration is read here and nowhere else. */
 async function main(argv: string[]): Promise<Shutdown | undefined> {
   const config = parseConfig(process.env);
-  const logger = pino({ level: config.LOG_LEVEL });
+  const logger = createLogger(config.LOG_LEVEL);
   const role = argv[0];
   const databaseUrl = () => requireSetting(config.DATABASE_URL, "DATABASE_URL", `for crossfill ${role}`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -238,7 +238,7 @@ main(process.argv.slice(2)).then(
       // A connection the database ends while everything closes is no failure; anything else still is.
       process.on("uncaughtException", (error) => {
         if (isConnectionEnded(error)) return;
-        process.stderr.write(`${error.stack ?? error}\n`);
+        process.stderr.write(`${scrubUrls(String(error.stack ?? error))}\n`);
         process.exit(1);
       });
       shutdown().then(
@@ -253,8 +253,9 @@ main(process.argv.slice(2)).then(
     process.on("SIGTERM", () => stop("SIGTERM"));
   },
   (error) => {
-    process.stderr.write(`crossfill: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${String(error.cause)}\n`);
+    // Written past the logger, so its URLs are cut here: a start-up RPC failure quotes the solver's keyed URL.
+    process.stderr.write(`crossfill: ${scrubUrls(error instanceof Error ? error.message : String(error))}\n`);
+    if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${scrubUrls(String(error.cause))}\n`);
     process.exit(1);
   },
 );
