@@ -12,6 +12,7 @@ import { apiWorkers, parseConfig } from "./config.js";
 import { runApiCluster } from "./roles/runApiCluster.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
 import { restSettings } from "./roles/restSettings.js";
+import { rolePrices } from "./roles/rolePrices.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
 import { runWebhooksCommand } from "./roles/runWebhooksCommand.js";
 import {
@@ -95,6 +96,8 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         process.exitCode = await runSponsorsCommand(pool, argv.slice(1), print);
       });
     case "api": {
+      // Checked before anything starts, in the cluster's primary too.
+      const settings = apiSettings(config, role);
       const workers = apiWorkers(argv.slice(1), config, availableParallelism());
       if (cluster.isPrimary && workers > 1) {
         // Migrated once here, before the workers start, instead of N times at once.
@@ -118,7 +121,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         logger,
         host: config.HOST,
         port: config.PORT,
-        settings: apiSettings(config),
+        settings,
         statusBus,
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
@@ -133,6 +136,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       };
     }
     case "worker": {
+      const prices = rolePrices(config, role);
       const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
       const queues = createQueueBackend({
@@ -153,7 +157,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
-        prices: config.PRICES,
+        prices,
         fillConcurrency: config.FILL_CONCURRENCY,
         appFeeClaimRetry: {
           retryBaseMs: config.APP_FEE_CLAIM_RETRY_BASE_MS,
