@@ -67,6 +67,18 @@ describe("createLogger", () => {
     expect(JSON.parse(lines[0]).chain).toMatchObject({ id: 1, rpcUrl: "[redacted]" });
   });
 
+  it("serializes what carries a message as an error does, and keeps other values' own form", () => {
+    const { lines, logger } = capture();
+    class SocketErrorEvent {
+      readonly type = "error";
+      constructor(readonly message: string) {}
+    }
+    logger.warn({ err: new SocketErrorEvent(`socket to wss://node.example/${KEY} closed`), at: new Date(0) }, "lost");
+    const line = JSON.parse(lines[0]);
+    expect(line.err).toMatchObject({ message: "socket to wss://node.example/[redacted] closed" });
+    expect(line.at).toBe("1970-01-01T00:00:00.000Z");
+  });
+
   it("leaves URLs without a path or credentials as they are (a listening address is worth logging)", () => {
     const { lines, logger } = capture();
     logger.info({ url: "http://127.0.0.1:4000" }, "api listening on http://127.0.0.1:4000/");

@@ -24,14 +24,11 @@ function scrubValue(value: unknown, depth: number): unknown {
   if (depth > MAX_DEPTH) return "[too deep]";
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
   const prototype = Object.getPrototypeOf(value);
-  // pino's serialized error is a record with a prototype of its own; other class instances (dates, buffers, …)
-  // keep their own JSON form.
-  const record =
-    value instanceof Error
-      ? stdSerializers.err(value)
-      : prototype === Object.prototype || prototype === null
-        ? value
-        : undefined;
+  const plain = prototype === Object.prototype || prototype === null;
+  // Errors, and instances that carry a message as errors do (a websocket's ErrorEvent), are serialized as pino
+  // would (its record has a prototype of its own); other class instances (dates, buffers, …) keep their JSON form.
+  const errorLike = value instanceof Error || (!plain && typeof (value as { message?: unknown }).message === "string");
+  const record = errorLike ? stdSerializers.err(value as Error) : plain ? value : undefined;
   if (record === undefined) return value;
   return Object.fromEntries(Object.entries(record).map(([key, item]) => [key, scrubValue(item, depth + 1)]));
 }
