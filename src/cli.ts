@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
-import pino from "pino";
+import { createLogger, scrubUrls } from "./roles/createLogger.js";
 import { createPool } from "./roles/createPool.js";
 import { isConnectionEnded } from "./runtime/isConnectionEnded.js";
 import { logConnectionError } from "./roles/logConnectionError.js";
@@ -12,6 +12,7 @@ import { apiWorkers, parseConfig } from "./config.js";
 import { runApiCluster } from "./roles/runApiCluster.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
 import { restSettings } from "./roles/restSettings.js";
+import { rolePrices } from "./roles/rolePrices.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
 import { runWebhooksCommand } from "./roles/runWebhooksCommand.js";
 import {
@@ -49,7 +50,7 @@ const USAGE = `usage: crossfill <role>
 /** The composition root of every process: configuration is read here and nowhere else. */
 async function main(argv: string[]): Promise<Shutdown | undefined> {
   const config = parseConfig(process.env);
-  const logger = pino({ level: config.LOG_LEVEL });
+  const logger = createLogger(config.LOG_LEVEL);
   const role = argv[0];
   const databaseUrl = () => requireSetting(config.DATABASE_URL, "DATABASE_URL", `for crossfill ${role}`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -95,6 +96,8 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         process.exitCode = await runSponsorsCommand(pool, argv.slice(1), print);
       });
     case "api": {
+      // Checked before anything starts, in the cluster's primary too.
+      const settings = apiSettings(config, role);
       const workers = apiWorkers(argv.slice(1), config, availableParallelism());
       if (cluster.isPrimary && workers > 1) {
         // Migrated once here, before the workers start, instead of N times at once.
@@ -118,7 +121,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         logger,
         host: config.HOST,
         port: config.PORT,
-        settings: apiSettings(config),
+        settings,
         statusBus,
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
@@ -133,6 +136,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       };
     }
     case "worker": {
+      const prices = rolePrices(config, role);
       const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
       const queues = createQueueBackend({
@@ -153,7 +157,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
-        prices: config.PRICES,
+        prices,
         fillConcurrency: config.FILL_CONCURRENCY,
         appFeeClaimRetry: {
           retryBaseMs: config.APP_FEE_CLAIM_RETRY_BASE_MS,
@@ -238,7 +242,7 @@ main(process.argv.slice(2)).then(
       // A connection the database ends while everything closes is no failure; anything else still is.
       process.on("uncaughtException", (error) => {
         if (isConnectionEnded(error)) return;
-        process.stderr.write(`${error.stack ?? error}\n`);
+        process.stderr.write(`${scrubUrls(String(error.stack ?? error))}\n`);
         process.exit(1);
       });
       shutdown().then(
@@ -253,8 +257,9 @@ main(process.argv.slice(2)).then(
     process.on("SIGTERM", () => stop("SIGTERM"));
   },
   (error) => {
-    process.stderr.write(`crossfill: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${String(error.cause)}\n`);
+    // Written past the logger, so its URLs are cut here: a start-up RPC failure quotes the solver's keyed URL.
+    process.stderr.write(`crossfill: ${scrubUrls(error instanceof Error ? error.message : String(error))}\n`);
+    if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${scrubUrls(String(error.cause))}\n`);
     process.exit(1);
   },
 );
