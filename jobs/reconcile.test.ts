@@ -28,6 +28,8 @@ import { recordReceiptFill } from "../schema/receiptFills.js";
 import { fillsOfRequests } from "../schema/requestChainFacts.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
+import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
+import { failRequest } from "./failRequest.js";
 import { type ReconcileDeps, reconcile } from "./reconcile.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
@@ -676,6 +678,56 @@ describe("reconcile", () => {
       [agrees.id, disagrees.id],
     ]);
     expect(earned.rows).toEqual([{ request_id: agrees.id }]);
+  });
+
+  it("drops the unsigned refund of a failed request whose fill is indexed after all, and alerts an operator", async () => {
+    const [unsigned, signed] = [await insertTestRequest(pool), await insertTestRequest(pool)];
+    const deposits = new Map<string, string>();
+    for (const request of [unsigned, signed]) {
+      deposits.set(request.id, hash());
+      await deposit(request.orderId, { tx_hash: deposits.get(request.id) });
+    }
+    await run();
+    // Both failed as a fill taken for cancelled would be, their refunds queued; one refund is signed already.
+    for (const request of [unsigned, signed]) {
+      await withTransaction(pool, (client) =>
+        failRequest(client, {
+          request,
+          from: ["pending"],
+          failReason: "TRANSACTION_NOT_INCLUDED",
+          deposit: {
+            chainId: 31338,
+            txHash: deposits.get(request.id)!,
+            logIndex: 0,
+            currency: zeroAddress,
+            amount: 1000n,
+            depositor: "0xabc",
+          },
+        }),
+      );
+    }
+    const refundTx = hash();
+    await pool.query(
+      "UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 1000 WHERE request_id = $1",
+      [signed.id, refundTx],
+    );
+    // The fills land anyway.
+    await indexFill(unsigned.id, hash());
+    await indexFill(signed.id, hash());
+    await run();
+    await run();
+    expect(await refundsOf(unsigned.id)).toEqual([]);
+    expect(await refundsOf(signed.id)).toMatchObject([{ status: "sent" }]);
+    const alerts = (await listOpenOperatorAlerts(pool)).filter((alert) =>
+      [unsigned.id, signed.id].includes(alert.subject),
+    );
+    expect(alerts.map(({ kind, subject }) => ({ kind, subject }))).toEqual([
+      { kind: "FILL_AFTER_FAILURE", subject: unsigned.id },
+      { kind: "FILL_AND_REFUND", subject: signed.id },
+    ]);
+    expect(alerts[1].details).toMatchObject({ refundTxHash: refundTx });
+    for (const request of [unsigned, signed])
+      expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending", "failure"]);
   });
 
   it("confirms a provisional receipt fill with the indexed one, and replaces one the indexer contradicts", async () => {

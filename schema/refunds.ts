@@ -128,6 +128,18 @@ export async function dropQueuedRefund(db: Queryable, id: string): Promise<boole
   return result.rowCount === 1;
 }
 
+/**
+ * The refunds of a request's own deposit (not of duplicate deposits), row-locked: a refund job signs under the same
+ * lock, so what is `queued` here stays unsigned until the caller commits.
+ */
+export async function lockRequestRefunds(db: Queryable, requestId: string): Promise<Refund[]> {
+  const { rows } = await db.query<RefundRow>(
+    "SELECT * FROM crossfill.refunds WHERE request_id = $1 AND refunds_request ORDER BY id FOR UPDATE",
+    [requestId],
+  );
+  return rows.map(toRefund);
+}
+
 /** Follows a refund's deposit to its log index in the block a reorg mined it again in. */
 export async function moveRefundDeposit(db: Queryable, id: string, logIndex: number): Promise<void> {
   await db.query("UPDATE crossfill.refunds SET deposit_log_index = $2, updated_at = now() WHERE id = $1", [
