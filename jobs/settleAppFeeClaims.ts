@@ -1,7 +1,8 @@
 import type pg from "pg";
 import { findOpenAppFeeClaims, markIndexedAppFeeClaimsPaid } from "../schema/appFeeClaims.js";
 
-// A sent payout not indexed by then is broadcast again (a node that lost it); the bytes are the same.
+// A sent payout not indexed by then is looked at again: re-broadcast (the same bytes) when the node lost it, failed when
+// it reverted (payAppFeeClaim).
 const RESEND_AFTER_MS = 5_000;
 
 /**

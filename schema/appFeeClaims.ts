@@ -187,6 +187,23 @@ export async function recordAppFeeClaimRefusal(
 }
 
 /**
+ * A sent claim whose payout reverted on-chain paid nothing: `failed`, which returns its amount to the balance; the
+ * reverted transaction stays on the claim. The claim as it now is; undefined when it was no longer sent.
+ */
+export async function failRevertedAppFeeClaim(
+  db: Queryable,
+  id: string,
+  reason: string,
+): Promise<AppFeeClaim | undefined> {
+  const { rows } = await db.query<ClaimRow>(
+    `UPDATE crossfill.app_fee_claims SET status = 'failed', last_error = $2, next_attempt_at = NULL, updated_at = now()
+      WHERE id = $1 AND status = 'sent' RETURNING *`,
+    [id.toLowerCase(), reason],
+  );
+  return rows[0] && toClaim(rows[0]);
+}
+
+/**
  * Claims waiting for their payout job: queued ones at once (after a refusal, once their retry is due), sent ones
  * (re-sent until indexed) after a while.
  */
