@@ -50,22 +50,24 @@ function fakeChain() {
   };
 }
 
+/** A claim of `wallet`'s USDC earnings on chain 10 to 0xbb, as the gateway writes it. */
+const claimOf = (id: string, amount: bigint) => ({
+  id,
+  wallet,
+  chainId: 10,
+  currency: usdc,
+  recipient: "0xbb",
+  amount,
+  signature: "0x",
+});
+
 describe("payAppFeeClaim", () => {
   const database = useMigratedDatabase();
   beforeAll(async () => {
     const request = await insertTestRequest(database.pool);
     const fee = { recipient: wallet, bps: "10", amount: "1000", amountFormatted: "", amountUsd: "0" };
     await creditAppFees(database.pool, { requestId: request.id, chainId: 10, currency: usdc, fees: [fee] });
-    const claim = {
-      id: claimId,
-      wallet,
-      chainId: 10,
-      currency: usdc,
-      recipient: "0xbb",
-      amount: 700n,
-      signature: "0x",
-    };
-    await withTransaction(database.pool, (db) => writeAppFeeClaim(db, claim));
+    await withTransaction(database.pool, (db) => writeAppFeeClaim(db, claimOf(claimId, 700n)));
   });
 
   it("withdraws the claim from the Depository to the signed recipient, stored before it is sent, and only re-sends it after", async () => {
@@ -113,15 +115,7 @@ describe("payAppFeeClaim", () => {
       retry: { retryBaseMs: 1, maxAttempts: 3 },
     });
     // 1000 earned, 700 claimed above: 300 left, all of it claimed here.
-    const claim = {
-      id: failingId,
-      wallet,
-      chainId: 10,
-      currency: usdc,
-      recipient: "0xbb",
-      amount: 300n,
-      signature: "0x",
-    };
+    const claim = claimOf(failingId, 300n);
     expect(await withTransaction(database.pool, (db) => writeAppFeeClaim(db, claim))).toEqual({ written: true });
     expect(await appFeeBalances(database.pool, wallet)).toEqual([]);
     chain.refuse(true);
@@ -158,15 +152,7 @@ describe("payAppFeeClaim", () => {
       logger: pino({ level: "silent" }),
     });
     // The 300 the previous claim freed, claimed again.
-    const claim = {
-      id: revertingId,
-      wallet,
-      chainId: 10,
-      currency: usdc,
-      recipient: "0xbb",
-      amount: 300n,
-      signature: "0x",
-    };
+    const claim = claimOf(revertingId, 300n);
     expect(await withTransaction(database.pool, (db) => writeAppFeeClaim(db, claim))).toEqual({ written: true });
     expect(await pay({ data: { claimId: revertingId } })).toBe("0xhash1");
     expect(await appFeeBalances(database.pool, wallet)).toEqual([]);

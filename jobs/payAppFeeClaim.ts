@@ -7,6 +7,7 @@ import {
   recordAppFeeClaimRefusal,
 } from "../schema/appFeeClaims.js";
 import { raiseOperatorAlert } from "../schema/operatorAlerts.js";
+import { followSentWithdrawal } from "./followSentWithdrawal.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { SignedTransaction } from "../src/chains/adapter.js";
@@ -44,14 +45,9 @@ export function createAppFeeClaimPayoutProcessor(deps: AppFeeClaimPayoutDeps) {
     const chain = deps.adapters.adapter(claim.chainId);
     if (claim.status === "sent") {
       const sent = { rawTx: claim.rawTx!, txHash: claim.txHash! };
-      // Re-sent while the node has no receipt of it (lost, or reorged out); a mined one is left to the indexer.
-      const receipt = chain.readReceipt ? await chain.readReceipt(sent.txHash) : null;
-      if (!receipt) {
-        await chain.broadcast(sent);
-        return sent.txHash;
-      }
-      if (receipt.succeeded) return sent.txHash;
-      // Reverted: nothing was paid, and re-sending it cannot change that. The claim fails, its amount claimable again.
+      const receipt = await followSentWithdrawal(chain, sent);
+      if (receipt.state !== "reverted") return sent.txHash;
+      // Nothing was paid: the claim fails, its amount claimable again.
       const reason = `the payout ${sent.txHash} reverted on-chain (block ${receipt.blockNumber})`;
       const details = {
         claimId: claim.id,

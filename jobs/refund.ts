@@ -25,6 +25,7 @@ import { refundAmount } from "../src/domain/refundAmount.js";
 import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
+import { followSentWithdrawal } from "./followSentWithdrawal.js";
 import { confirmationDelayMs } from "./confirmationDelayMs.js";
 import { movedDepositTaken } from "./movedDepositTaken.js";
 
@@ -137,18 +138,13 @@ export function createRefundProcessor(deps: RefundDeps) {
   }
 
   /**
-   * A sent refund: re-broadcast while the node has no receipt of it (lost, or reorged out), left to the indexer once
-   * mined. A withdrawal that reverted paid nothing and would only be re-sent in vain: it goes to an operator
-   * (MANUAL_REFUND_REQUIRED), with an alert. Node failures are thrown (the job tries again).
+   * A sent refund, followed until it is indexed (followSentWithdrawal). A withdrawal that reverted paid nothing and
+   * would only be re-sent in vain: it goes to an operator (MANUAL_REFUND_REQUIRED), with an alert.
    */
   async function followSentRefund(refund: Refund, chain: ChainAdapter): Promise<string> {
     const sent = { rawTx: refund.rawTx!, txHash: refund.txHash! };
-    const receipt = chain.readReceipt ? await chain.readReceipt(sent.txHash) : null;
-    if (!receipt) {
-      await chain.broadcast(sent);
-      return sent.txHash;
-    }
-    if (receipt.succeeded) return sent.txHash;
+    const receipt = await followSentWithdrawal(chain, sent);
+    if (receipt.state !== "reverted") return sent.txHash;
     const reason = "MANUAL_REFUND_REQUIRED";
     const details = {
       refundId: refund.id,
