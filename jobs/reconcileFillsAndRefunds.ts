@@ -14,6 +14,7 @@ import {
   markRefundConfirmed,
 } from "../schema/refunds.js";
 import { getRequest } from "../schema/requests.js";
+import { setRefundFailReason } from "../schema/setRefundFailReason.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
@@ -137,6 +138,8 @@ export async function reconcileFillsAndRefunds(
   for (const refund of refunds) {
     await withTransaction(pool, async (client) => {
       if (!(await markRefundConfirmed(client, refund.id)) || !refund.refundsRequest) return;
+      // A reverted withdrawal a reorg mined again: no longer waiting for an operator.
+      if (refund.status === "manual") await setRefundFailReason(client, refund.requestId, null);
       await transitionRequest(client, {
         requestId: refund.requestId,
         from: ["failure"],
