@@ -9,7 +9,9 @@ export type OperatorAlertKind =
   /** A sent refund's withdrawal reverted on-chain: the refund waits as MANUAL_REFUND_REQUIRED. */
   | "REFUND_REVERTED"
   /** A sent app-fee claim's withdrawal reverted on-chain: the claim failed and its amount is claimable again. */
-  | "APP_FEE_CLAIM_REVERTED";
+  | "APP_FEE_CLAIM_REVERTED"
+  /** A claim failed on its reverted payout, paid after all when a reorg mined that payout again: maybe paid twice. */
+  | "APP_FEE_CLAIM_PAID_AFTER_REVERT";
 
 export type OperatorAlert = {
   id: string;
