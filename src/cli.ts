@@ -26,6 +26,7 @@ import {
 import { runChainsCommand } from "./roles/runChainsCommand.js";
 import { runSponsorsCommand } from "./roles/runSponsorsCommand.js";
 import { runRefundsCommand } from "./roles/runRefundsCommand.js";
+import { runAlertsCommand } from "./roles/runAlertsCommand.js";
 import { recordIndexerHeads } from "./roles/recordIndexerHeads.js";
 import { bitcoinPollerChains } from "./roles/bitcoinPollerChains.js";
 import { startPollers } from "./roles/startPollers.js";
@@ -44,6 +45,7 @@ const USAGE = `usage: crossfill <role>
   keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
   webhooks       set or show a key's webhook endpoint (webhooks set --key ID --url URL [--header "N: v"]… [--disable])
   refunds        list, retry or settle refunds that need an operator, list unmatched Bitcoin deposits (crossfill refunds for details)
+  alerts         list or resolve operator alerts: fills after a failure, reverted refunds and app-fee payouts
   sponsors       fund, withdraw or list integrators' fee sponsorship balances (sponsors fund <integrator> <usd>)
   chains         disable, enable or limit a chain's new quotes; list switches and heads (crossfill chains for details)`;
 
@@ -90,6 +92,10 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
     case "refunds":
       return operatorCommand(async (pool) => {
         process.exitCode = await runRefundsCommand(pool, argv.slice(1), print);
+      });
+    case "alerts":
+      return operatorCommand(async (pool) => {
+        process.exitCode = await runAlertsCommand(pool, argv.slice(1), print);
       });
     case "sponsors":
       return operatorCommand(async (pool) => {
