@@ -284,7 +284,7 @@ describe("fill processor", () => {
     // A fill the node will never take (its gas is above the block gas limit), signed with the next nonce as the worker would.
     const prepared = await prepareSolverTransaction(destination, devnet.solver, {
       to: destination.chain.receiver as Address,
-      data: "0x",
+      data: encodeFunctionData({ abi: receiverAbi, functionName: "filled", args: [request.id as Hex] }),
       value: 0n,
     });
     await withTransaction(pool, async (db) => {
@@ -361,7 +361,7 @@ describe("fill processor", () => {
     });
     const prepared = await prepareSolverTransaction(destination, devnet.solver, {
       to: destination.chain.receiver as Address,
-      data: "0x",
+      data: encodeFunctionData({ abi: receiverAbi, functionName: "filled", args: [request.id as Hex] }),
       value: 0n,
     });
     const signed = await withTransaction(pool, async (db) => {
