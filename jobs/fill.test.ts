@@ -106,7 +106,7 @@ describe("fill processor", () => {
   ) {
     const prepared = await prepareSolverTransaction(destination, devnet.solver, {
       to: destination.chain.receiver as Address,
-      data: "0x",
+      data: encodeFunctionData({ abi: receiverAbi, functionName: "filled", args: [request.id as Hex] }),
       value: 0n,
     });
     return withTransaction(pool, async (db) => {
