@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../devnet/freePort.js";
-import type { TestStack } from "../test/support/startTestStack.js";
+import { TEST_PRICES_ENV, type TestStack } from "../test/support/startTestStack.js";
 import { type RoleProcess, startRoleProcess } from "../test/support/startRoleProcess.js";
 
 function childPids(parent: number): number[] {
@@ -40,6 +40,8 @@ export async function startApiCluster(
       REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
       CROSSFILL_CHAINS_FILE: chainsFile,
       SOLVER_PRIVATE_KEY: stack.devnet.solver.privateKey,
+      // `crossfill api` and `worker` start only with explicit prices.
+      PRICES: TEST_PRICES_ENV,
       API_KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       PORT: String(port),
       LOG_LEVEL: "info",

@@ -1,34 +1,37 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {IERC20Minimal, TokenTransfers} from "./TokenTransfers.sol";
+import {CallExecutor} from "./CallExecutor.sol";
+import {TokenTransfers} from "./TokenTransfers.sol";
 
 /// Destination-chain fill entry point. One fill per request id, enforced here so that a duplicated
-/// fill job can never pay twice, whatever the off-chain queue does.
+/// fill job can never pay twice, whatever the off-chain queue does. It holds the solver's approval, so it
+/// never runs a request's calls itself: it moves exactly the fill amount to its own CallExecutor (deployed
+/// here, at the address CREATE gives this contract's first deployment), which runs them.
 contract Receiver {
-    struct Call {
-        address to;
-        uint256 value;
-        bytes data;
-    }
-
     address public immutable solver;
+    CallExecutor public immutable executor;
     mapping(bytes32 => bool) public filled;
 
     event Fill(bytes32 indexed requestId, address indexed solver, address indexed currency, address recipient, uint256 amount);
 
     error NotSolver();
     error AlreadyFilled(bytes32 requestId);
-    error CallFailed(uint256 index, bytes reason);
     error WrongNativeAmount(uint256 sent, uint256 amount);
     error UnexpectedValue();
-    error CallsOverspent();
 
     constructor(address solver_) {
         solver = solver_;
+        executor = new CallExecutor();
     }
 
-    function fill(bytes32 requestId, address currency, uint256 amount, address recipient, Call[] calldata calls)
+    function fill(
+        bytes32 requestId,
+        address currency,
+        uint256 amount,
+        address recipient,
+        CallExecutor.Call[] calldata calls
+    )
         external
         payable
     {
@@ -57,27 +60,13 @@ contract Receiver {
         emit Fill(requestId, msg.sender, currency, recipient, amount);
     }
 
-    function _fillWithCalls(address currency, uint256 amount, address recipient, Call[] calldata calls) private {
-        // Native left over is measured against the balance before this fill, so ETH that calls send
-        // back (refunds, unwraps) goes to the recipient while stray ETH already here stays put.
-        uint256 nativeBefore = address(this).balance - msg.value;
+    /// The executor gets exactly the fill: the tokens straight from the solver, or the ether sent with it.
+    function _fillWithCalls(address currency, uint256 amount, address recipient, CallExecutor.Call[] calldata calls)
+        private
+    {
         if (currency != address(0)) {
-            TokenTransfers.safeTransferFrom(currency, msg.sender, address(this), amount);
+            TokenTransfers.safeTransferFrom(currency, msg.sender, address(executor), amount);
         }
-
-        for (uint256 i = 0; i < calls.length; i++) {
-            (bool ok, bytes memory ret) = calls[i].to.call{value: calls[i].value}(calls[i].data);
-            if (!ok) revert CallFailed(i, ret);
-        }
-
-        uint256 nativeAfter = address(this).balance;
-        if (nativeAfter < nativeBefore) revert CallsOverspent();
-        if (nativeAfter > nativeBefore) TokenTransfers.sendNative(recipient, nativeAfter - nativeBefore);
-        if (currency != address(0)) {
-            uint256 tokenLeft = IERC20Minimal(currency).balanceOf(address(this));
-            if (tokenLeft > 0) TokenTransfers.safeTransfer(currency, recipient, tokenLeft);
-        }
+        executor.execute{value: msg.value}(currency, recipient, calls);
     }
-
-    receive() external payable {}
 }

@@ -10,10 +10,11 @@ import {
   toHex,
   zeroAddress,
 } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetWalletClient, type DevnetWalletClient } from "../devnet/devnetWalletClient.js";
 import { type DevnetChain, type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
-import { callTargetAbi, receiverAbi, testTokenAbi } from "./abis.js";
+import { callExecutorAbi, callTargetAbi, receiverAbi, testTokenAbi, wrappedNativeAbi } from "./abis.js";
 import { revertOf } from "./revertOf.js";
 
 type Call = { to: Address; value: bigint; data: Hex };
@@ -27,6 +28,7 @@ describe("Receiver", () => {
   let usdc: Address;
   let recipient: Address;
   let beneficiary: Address;
+  let executor: Address;
 
   beforeAll(async () => {
     devnet = await startDevnetChains({ chainIds: [31362], blockTime: 0 });
@@ -37,6 +39,7 @@ describe("Receiver", () => {
     usdc = chain.currencies[0].address;
     recipient = devnet.accounts[1].address;
     beneficiary = devnet.accounts[2].address;
+    executor = await solver.readContract({ address: chain.receiver, abi: receiverAbi, functionName: "executor" });
     // The solver lets the Receiver pull its tokens once, as the fill job does at startup.
     await mined(
       solver.writeContract({
@@ -108,6 +111,12 @@ describe("Receiver", () => {
     value: 0n,
     data: encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [chain.callTarget, amount] }),
   });
+  /** A call that asks the Receiver to fill again, with no calls of its own. */
+  const reenterCall = (id: Hex, currency: Address, amount: bigint, to: Address): Call => ({
+    to: chain.receiver,
+    value: 0n,
+    data: encodeFunctionData({ abi: receiverAbi, functionName: "fill", args: [id, currency, amount, to, []] }),
+  });
   /** The revert data carried by CallFailed(index, reason), decoded. */
   const innerReason = (reason: unknown) =>
     decodeErrorResult({ abi: [...testTokenAbi, ...receiverAbi], data: reason as Hex });
@@ -166,7 +175,7 @@ describe("Receiver", () => {
     );
   });
 
-  it("runs ERC-20 calls in order from the Receiver and sweeps the rest to the recipient", async () => {
+  it("runs ERC-20 calls in order from its executor and sweeps the rest to the recipient", async () => {
     const recipientBefore = await usdcOf(recipient);
     const creditedBefore = await credited(beneficiary, usdc);
     const receipt = await fill(requestId("erc20-calls"), usdc, 100_000_000n, recipient, [
@@ -176,8 +185,9 @@ describe("Receiver", () => {
     expect(await credited(beneficiary, usdc)).toBe(creditedBefore + 60_000_000n);
     expect(await usdcOf(recipient)).toBe(recipientBefore + 40_000_000n);
     expect(await usdcOf(chain.receiver)).toBe(0n);
+    expect(await usdcOf(executor)).toBe(0n);
     const [deposited] = parseEventLogs({ abi: callTargetAbi, logs: receipt.logs, eventName: "Deposited" });
-    expect(deposited.args).toMatchObject({ beneficiary, token: usdc, amount: 60_000_000n, from: chain.receiver });
+    expect(deposited.args).toMatchObject({ beneficiary, token: usdc, amount: 60_000_000n, from: executor });
 
     // The same calls the other way round: the deposit runs before the approval and fails.
     const id = requestId("erc20-calls-reversed");
@@ -206,9 +216,31 @@ describe("Receiver", () => {
     expect(await credited(other, zeroAddress)).toBe(parseEther("0.2"));
     expect(await solver.getBalance({ address: recipient })).toBe(before + parseEther("0.5"));
     expect(await solver.getBalance({ address: chain.receiver })).toBe(0n);
+    expect(await solver.getBalance({ address: executor })).toBe(0n);
     const events = parseEventLogs({ abi: callTargetAbi, logs: receipt.logs, eventName: "Deposited" });
     expect(events.map((e) => e.args.beneficiary)).toEqual([beneficiary, other]);
     expect(events[1].args.sequence).toBe(events[0].args.sequence + 1n);
+  });
+
+  it("unwraps through its executor: the ether a call sends back goes to the recipient", async () => {
+    const weth = chain.currencies.find((currency) => currency.wrapsNative)!.address;
+    await mined(
+      solver.writeContract({
+        address: weth,
+        abi: wrappedNativeAbi,
+        functionName: "approve",
+        args: [chain.receiver, maxUint256],
+      }),
+    );
+    const before = await solver.getBalance({ address: recipient });
+    const withdraw: Call = {
+      to: weth,
+      value: 0n,
+      data: encodeFunctionData({ abi: wrappedNativeAbi, functionName: "withdraw", args: [parseEther("0.25")] }),
+    };
+    await fill(requestId("unwrap"), weth, parseEther("0.25"), recipient, [withdraw]);
+    expect(await solver.getBalance({ address: recipient })).toBe(before + parseEther("0.25"));
+    expect(await solver.getBalance({ address: executor })).toBe(0n);
   });
 
   it("reverts the whole fill with CallFailed(index, reason) when a call fails", async () => {
@@ -232,36 +264,42 @@ describe("Receiver", () => {
     expect(await isFilled(id)).toBe(true);
   });
 
-  it("cannot be re-entered from its own calls", async () => {
-    const reenter: Call = {
-      to: chain.receiver,
-      value: 0n,
-      data: encodeFunctionData({
-        abi: receiverAbi,
-        functionName: "fill",
-        args: [requestId("inner"), zeroAddress, 0n, recipient, []],
-      }),
-    };
-    const revert = await revertOf(simulateFill(solver, requestId("outer"), zeroAddress, 1n, recipient, [reenter]));
-    expect(revert.errorName).toBe("CallFailed");
-    expect(innerReason(revert.args[1]).errorName).toBe("NotSolver");
+  it("cannot be re-entered from its own calls, nor made to call its executor", async () => {
+    const reenter = reenterCall(requestId("inner"), zeroAddress, 0n, recipient);
+    const revert = await revertOf(
+      simulateFill(solver, requestId("outer"), zeroAddress, 1n, recipient, [depositCall(zeroAddress, 0n), reenter]),
+    );
+    expect(revert).toMatchObject({ errorName: "ForbiddenTarget", args: [1n, chain.receiver] });
+    const toExecutor: Call = { to: executor, value: 0n, data: "0x" };
+    expect(
+      await revertOf(simulateFill(solver, requestId("outer"), zeroAddress, 1n, recipient, [toExecutor])),
+    ).toMatchObject({ errorName: "ForbiddenTarget", args: [0n, executor] });
+    // Nobody but the Receiver may have the executor run calls.
+    for (const caller of [user, solver])
+      expect(
+        (
+          await revertOf(
+            caller.simulateContract({
+              address: executor,
+              abi: callExecutorAbi,
+              functionName: "execute",
+              args: [zeroAddress, recipient, []],
+            }),
+          )
+        ).errorName,
+      ).toBe("NotReceiver");
   });
 
-  it("leaves ETH it already held alone, and calls may not spend it", async () => {
-    await mined(user.sendTransaction({ to: chain.receiver, value: parseEther("1") })); // receive()
-    const before = await solver.getBalance({ address: recipient });
-    await fill(requestId("with-stray-eth"), zeroAddress, parseEther("0.5"), recipient, [
-      depositCall(zeroAddress, parseEther("0.1"), parseEther("0.1")),
-    ]);
-    expect(await solver.getBalance({ address: recipient })).toBe(before + parseEther("0.4"));
-    expect(await solver.getBalance({ address: chain.receiver })).toBe(parseEther("1"));
-
+  it("takes no stray ether, and calls may spend only the fill's", async () => {
+    // Nothing legitimate sends the Receiver ether outside a fill: it refuses it rather than hold it.
+    await expect(user.estimateGas({ to: chain.receiver, value: parseEther("1") })).rejects.toThrow(/revert/i);
     const overspend = await revertOf(
       simulateFill(solver, requestId("overspend"), zeroAddress, parseEther("0.1"), recipient, [
         depositCall(zeroAddress, parseEther("0.5"), parseEther("0.5")),
       ]),
     );
-    expect(overspend.errorName).toBe("CallsOverspent");
+    // The executor holds the fill's 0.1 only: the call runs out of funds (no revert data).
+    expect(overspend).toMatchObject({ errorName: "CallFailed", args: [0n, "0x"] });
   });
 
   it("reverts when the token refuses the recipient", async () => {
@@ -293,5 +331,136 @@ describe("Receiver", () => {
       );
     }
     await fill(requestId("blocked"), usdc, 1_000_000n, blockedRecipient);
+  });
+
+  describe("destination calls never reach the solver's funds", () => {
+    // Someone with no funds of their own here: any balance it ends with was taken.
+    const attackerKey = generatePrivateKey();
+    const attacker = () => privateKeyToAccount(attackerKey).address;
+    const transferFromCall = (token: Address, from: Address, to: Address, amount: bigint): Call => ({
+      to: token,
+      value: 0n,
+      data: encodeFunctionData({ abi: testTokenAbi, functionName: "transferFrom", args: [from, to, amount] }),
+    });
+    const transferCall = (token: Address, to: Address, amount: bigint): Call => ({
+      to: token,
+      value: 0n,
+      data: encodeFunctionData({ abi: testTokenAbi, functionName: "transfer", args: [to, amount] }),
+    });
+    /** Sends the fill for real, with a fixed gas limit so a revert lands instead of failing the estimate. */
+    const attempt = async (id: Hex, currency: Address, amount: bigint, calls: Call[]) => {
+      const hash = await solver.writeContract({
+        address: chain.receiver,
+        abi: receiverAbi,
+        functionName: "fill",
+        args: [id, currency, amount, recipient, calls],
+        value: currency === zeroAddress ? amount : 0n,
+        gas: 2_000_000n,
+      });
+      return (await solver.waitForTransactionReceipt({ hash })).status;
+    };
+    const balances = async () => ({
+      solverUsdc: await usdcOf(devnet.solver.address),
+      receiverUsdc: await usdcOf(chain.receiver),
+      attackerUsdc: await usdcOf(attacker()),
+      receiverEth: await solver.getBalance({ address: chain.receiver }),
+      attackerEth: await solver.getBalance({ address: attacker() }),
+    });
+
+    it("a call cannot transferFrom the solver, on a native fill or a token fill", async () => {
+      const before = await balances();
+      const steal = transferFromCall(usdc, devnet.solver.address, attacker(), 500_000_000n);
+      const onNative = await revertOf(
+        simulateFill(solver, requestId("steal-native"), zeroAddress, 1n, recipient, [steal]),
+      );
+      expect(onNative).toMatchObject({ errorName: "CallFailed", args: [0n, expect.any(String)] });
+      expect(innerReason(onNative.args[1]).errorName).toBe("InsufficientAllowance");
+      expect(await attempt(requestId("steal-native"), zeroAddress, 1n, [steal])).toBe("reverted");
+      expect(await attempt(requestId("steal-token"), usdc, 1n, [steal])).toBe("reverted");
+      expect(await balances()).toEqual(before);
+    });
+
+    it("a call cannot spend what the Receiver holds, in tokens or ether", async () => {
+      // Stray funds sent to the Receiver by mistake: no fill's calls may take them.
+      await mined(
+        solver.writeContract({
+          address: usdc,
+          abi: testTokenAbi,
+          functionName: "transfer",
+          args: [chain.receiver, 7_000_000n],
+        }),
+      );
+      await solver.request({
+        method: "anvil_setBalance" as never,
+        params: [chain.receiver, toHex(parseEther("3"))] as never,
+      });
+      const before = await balances();
+      expect(await attempt(requestId("take-tokens"), usdc, 1n, [transferCall(usdc, attacker(), 7_000_001n)])).toBe(
+        "reverted",
+      );
+      expect(
+        await attempt(requestId("take-ether"), zeroAddress, 1n, [
+          { to: attacker(), value: parseEther("3") + 1n, data: "0x" },
+        ]),
+      ).toBe("reverted");
+      expect(await balances()).toEqual(before);
+    });
+
+    it("a call cannot re-enter fill", async () => {
+      const reenter = reenterCall(requestId("reentered"), usdc, 5_000_000n, attacker());
+      const before = await balances();
+      expect(await attempt(requestId("reenter"), zeroAddress, 1n, [reenter])).toBe("reverted");
+      expect(await isFilled(requestId("reentered"))).toBe(false);
+      expect(await balances()).toEqual(before);
+    });
+
+    it("an approval a call grants a third party reaches nothing, then or in a later fill", async () => {
+      const approveAttacker: Call = {
+        to: usdc,
+        value: 0n,
+        data: encodeFunctionData({ abi: testTokenAbi, functionName: "approve", args: [attacker(), maxUint256] }),
+      };
+      // The approval itself is allowed (the calls' own tokens are theirs to approve), and the fill succeeds.
+      await fill(requestId("approve-attacker"), usdc, 2_000_000n, recipient, [approveAttacker]);
+      const before = await balances();
+      // A later, honest fill with calls passes through the same contract that granted the approval.
+      await fill(requestId("after-approval"), usdc, 10_000_000n, recipient, [
+        approveCall(10_000_000n),
+        depositCall(usdc, 10_000_000n),
+      ]);
+      const thief = devnetWalletClient({
+        rpcUrl: chain.rpcUrl,
+        chainId: chain.id,
+        privateKey: attackerKey,
+      });
+      // The calls ran in the executor: the approval is the executor's, not the Receiver's.
+      const approver = await solver.readContract({
+        address: chain.receiver,
+        abi: receiverAbi,
+        functionName: "executor",
+      });
+      expect(
+        await solver.readContract({
+          address: usdc,
+          abi: testTokenAbi,
+          functionName: "allowance",
+          args: [approver, attacker()],
+        }),
+      ).toBe(maxUint256);
+      expect(await usdcOf(approver)).toBe(0n);
+      for (const from of [approver, devnet.solver.address, chain.receiver]) {
+        const pull = await revertOf(
+          thief.simulateContract({
+            address: usdc,
+            abi: testTokenAbi,
+            functionName: "transferFrom",
+            args: [from, attacker(), 1n],
+          }),
+        );
+        expect(["InsufficientAllowance", "InsufficientBalance"]).toContain(pull.errorName);
+      }
+      expect((await balances()).attackerUsdc).toBe(before.attackerUsdc);
+      expect((await balances()).solverUsdc).toBe(before.solverUsdc - 10_000_000n);
+    });
   });
 });

@@ -35,7 +35,7 @@ describe("contracts/artifacts.ts", () => {
         "function:fill",
         "function:filled",
         "function:solver",
-        "receive:",
+        "function:executor",
       ]),
     );
     expect(names(testTokenAbi)).toEqual(

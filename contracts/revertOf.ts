@@ -2,7 +2,7 @@ import { type Abi, BaseError, ContractFunctionRevertedError, decodeErrorResult, 
 import { callTargetAbi, depositoryAbi, receiverAbi, testTokenAbi } from "./abis.js";
 
 // Every custom error of our contracts: a revert bubbled up from a token (e.g. `Blocked`) is decoded
-// even when the call went through the Receiver or the Depository.
+// even when the call went through the Receiver (and its CallExecutor) or the Depository.
 const allErrors = [...depositoryAbi, ...receiverAbi, ...testTokenAbi, ...callTargetAbi].filter(
   (e) => e.type === "error",
 ) as Abi;

@@ -15,6 +15,9 @@ export type DevnetChain = {
   vmType: "evm";
   rpcUrl: string;
   wsUrl: string;
+  /** Published by GET /chains for wallets: a local node has no key, so the same URLs as the solver's. */
+  publicRpcUrl: string;
+  publicWsUrl: string;
   explorerUrl: string;
   blockTimeSeconds: number;
   startBlock: number;
@@ -105,6 +108,8 @@ export async function startDevnetChains(options: StartDevnetChainsOptions): Prom
           vmType: "evm",
           rpcUrl,
           wsUrl,
+          publicRpcUrl: rpcUrl,
+          publicWsUrl: wsUrl,
           explorerUrl: "",
           // Automine has no block time; 1 s keeps the config valid (it must be positive) and ETAs sane.
           blockTimeSeconds: blockTime > 0 ? blockTime : 1,

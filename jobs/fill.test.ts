@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import { prepareSolverTransaction, signSolverTransaction } from "../src/chains/evm/solverTransaction.js";
+import { prepareSolverTransaction, signSolverTransaction, walletFor } from "../src/chains/evm/solverTransaction.js";
 import { migrate } from "../schema/migrate.js";
 import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { solverAdapters } from "../src/roles/solverAdapters.js";
 import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
+import { startRpcProxy } from "../test/support/startRpcProxy.js";
 import { callTargetAbi, receiverAbi } from "../contracts/abis.js";
 import { getRequest } from "../schema/requests.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
@@ -95,6 +96,34 @@ describe("fill processor", () => {
     return { request, recipient, destination: client(destination.id) };
   }
 
+  /** A fill signed with the solver's next nonce and stored as the worker would, not broadcast; `change` alters it. */
+  async function storeSignedFill(
+    request: { id: string },
+    recipient: Address,
+    destination: EvmChainClient,
+    amount: bigint,
+    change: { data?: Hex; gas?: bigint } = {},
+  ) {
+    const prepared = await prepareSolverTransaction(destination, devnet.solver, {
+      to: destination.chain.receiver as Address,
+      data: encodeFunctionData({ abi: receiverAbi, functionName: "filled", args: [request.id as Hex] }),
+      value: 0n,
+    });
+    return withTransaction(pool, async (db) => {
+      const transaction = await signSolverTransaction(db, destination, devnet.solver, { ...prepared, ...change });
+      await insertFillAttempt(db, {
+        requestId: request.id,
+        chainId: destination.chain.id,
+        solver: devnet.solver.address,
+        ...transaction,
+        currency: zeroAddress,
+        amount,
+        recipient,
+      });
+      return transaction;
+    });
+  }
+
   it("moves the request to success on the fill's own receipt, without waiting for the indexer", async () => {
     const receipts = createReceiptConfirmer({
       pool,
@@ -161,6 +190,62 @@ describe("fill processor", () => {
     expect(rows[0].status).toBe("submitted");
     const refund = await pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [request.id]);
     expect(refund.rows).toEqual([]);
+  });
+
+  it("never refunds a mined fill whose receipt the node fails to give once the solver's nonce has moved on", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 4_321n);
+    // The worker's node, behind a proxy that makes receipt lookups fail (a provider timing out) while told to.
+    let failReceipts = false;
+    const proxy = await startRpcProxy(destination.chain.rpcUrl.replace(/^http/, "ws"), {
+      refuse: ({ method }) =>
+        failReceipts && method === "eth_getTransactionReceipt" && { code: -32603, message: "upstream timed out" },
+    });
+    try {
+      const chains = devnet.chains.map((chain) =>
+        chain.id === destination.chain.id ? { ...chain, rpcUrl: proxy.httpUrl } : chain,
+      );
+      const flaky = createFillProcessor({ ...deps, adapters: solverAdapters(chains, { evm: devnet.solver }) });
+      const job = { data: { requestId: request.id } };
+      const txHash = (await flaky(job)) as Hex;
+      expect((await destination.publicClient.waitForTransactionReceipt({ hash: txHash })).status).toBe("success");
+      failReceipts = true;
+      // The nonce is spent (by the fill itself): without its receipt nothing says by what, so the job tries again.
+      await expect(flaky(job)).rejects.toThrow();
+      expect((await getRequest(pool, request.id))?.status).toBe("submitted");
+      expect((await pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [request.id])).rows).toEqual(
+        [],
+      );
+      failReceipts = false;
+      expect(await flaky(job)).toBe(txHash);
+    } finally {
+      await proxy.close();
+    }
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(4_321n);
+    expect((await pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [request.id])).rows).toEqual([]);
+  });
+
+  it("refunds a fill whose nonce another transaction of the solver's key spent, naming that transaction", async () => {
+    const { request, recipient, destination } = await pendingRequest(zeroAddress, 2_468n);
+    // The fill is signed and stored, never broadcast (a crash); the key then sends something else on its nonce.
+    const signed = await storeSignedFill(request, recipient, destination, 2_468n);
+    const other = await walletFor(destination, devnet.solver).sendTransaction({
+      to: devnet.solver.address,
+      value: 0n,
+      nonce: signed.nonce,
+    });
+    await destination.publicClient.waitForTransactionReceipt({ hash: other });
+    await fetch(destination.chain.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_mine", params: ["0x5"] }),
+    });
+    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: TRANSACTION_NOT_INCLUDED");
+    const { rows } = await pool.query(
+      "SELECT details->>'nonceSpentBy' AS spent_by FROM crossfill.status_events WHERE request_id = $1 AND to_status = 'failure'",
+      [request.id],
+    );
+    expect(rows).toEqual([{ spent_by: other }]);
+    expect(await destination.publicClient.getBalance({ address: recipient })).toBe(0n);
   });
 
   it("fills ERC-20s from the solver's approved inventory", async () => {
@@ -282,23 +367,7 @@ describe("fill processor", () => {
   it("spends the nonce of a fill the node keeps refusing and refunds (TRANSACTION_SUBMISSION_FAILED)", async () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 7_777n);
     // A fill the node will never take (its gas is above the block gas limit), signed with the next nonce as the worker would.
-    const prepared = await prepareSolverTransaction(destination, devnet.solver, {
-      to: destination.chain.receiver as Address,
-      data: "0x",
-      value: 0n,
-    });
-    await withTransaction(pool, async (db) => {
-      const signed = await signSolverTransaction(db, destination, devnet.solver, { ...prepared, gas: 10n ** 9n });
-      await insertFillAttempt(db, {
-        requestId: request.id,
-        chainId: destination.chain.id,
-        solver: devnet.solver.address,
-        ...signed,
-        currency: zeroAddress,
-        amount: 7_777n,
-        recipient,
-      });
-    });
+    await storeSignedFill(request, recipient, destination, 7_777n, { gas: 10n ** 9n });
     const stubborn = createFillProcessor({
       ...deps,
       stuckFill: { bumpAfterMs: 60_000, maxBumps: 3, maxBroadcastFailures: 2 },
@@ -359,28 +428,7 @@ describe("fill processor", () => {
       functionName: "fill",
       args: [request.id as Hex, zeroAddress, 6_666n, recipient, []],
     });
-    const prepared = await prepareSolverTransaction(destination, devnet.solver, {
-      to: destination.chain.receiver as Address,
-      data: "0x",
-      value: 0n,
-    });
-    const signed = await withTransaction(pool, async (db) => {
-      const transaction = await signSolverTransaction(db, destination, devnet.solver, {
-        ...prepared,
-        data,
-        gas: 300_000n,
-      });
-      await insertFillAttempt(db, {
-        requestId: request.id,
-        chainId: destination.chain.id,
-        solver: devnet.solver.address,
-        ...transaction,
-        currency: zeroAddress,
-        amount: 6_666n,
-        recipient,
-      });
-      return transaction;
-    });
+    const signed = await storeSignedFill(request, recipient, destination, 6_666n, { data, gas: 300_000n });
     expect(await processFill({ data: { requestId: request.id } })).toBe(signed.txHash);
     const receipt = await destination.publicClient.waitForTransactionReceipt({ hash: signed.txHash as Hex });
     expect(receipt.status).toBe("reverted");

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { appFeeBalances, findOpenAppFeeClaims, getAppFeeClaim, writeAppFeeClaim } from "../schema/appFeeClaims.js";
 import { creditAppFees } from "../schema/appFeeLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { ChainAdapter } from "../src/chains/adapter.js";
+import type { ChainAdapter, MinedReceipt } from "../src/chains/adapter.js";
+import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
@@ -13,12 +14,20 @@ const wallet = "0x00000000000000000000000000000000000000aa";
 const usdc = "0x00000000000000000000000000000000000000c1";
 const claimId = `0x${"cd".repeat(32)}`;
 
-/** The adapter calls a payout makes, recorded; `refuse` makes the withdrawal's simulation revert. */
+/**
+ * The adapter calls a payout makes, recorded; `refuse` makes the withdrawal's simulation revert, `mine` gives the
+ * receipt the node shows of a sent withdrawal (none by default).
+ */
 function fakeChain() {
   const calls: string[] = [];
   let signed = 0;
   let refuse = false;
+  let receipt: MinedReceipt | null = null;
   const chain = {
+    readReceipt: async (txHash: string) => {
+      calls.push(`receipt ${txHash}`);
+      return receipt;
+    },
     prepareRefund: async (refund: { orderId: string; recipient: string; amount: bigint }) => {
       calls.push(`prepare ${refund.orderId} ${refund.recipient} ${refund.amount}`);
       return refuse
@@ -33,8 +42,24 @@ function fakeChain() {
     broadcast: async (tx: { rawTx: string }) => void calls.push(`broadcast ${tx.rawTx}`),
   };
   const adapters = { adapter: () => chain as unknown as ChainAdapter } as unknown as ChainAdapters;
-  return { calls, adapters, refuse: (value: boolean) => (refuse = value) };
+  return {
+    calls,
+    adapters,
+    refuse: (value: boolean) => (refuse = value),
+    mine: (value: MinedReceipt | null) => (receipt = value),
+  };
 }
+
+/** A claim of `wallet`'s USDC earnings on chain 10 to 0xbb, as the gateway writes it. */
+const claimOf = (id: string, amount: bigint) => ({
+  id,
+  wallet,
+  chainId: 10,
+  currency: usdc,
+  recipient: "0xbb",
+  amount,
+  signature: "0x",
+});
 
 describe("payAppFeeClaim", () => {
   const database = useMigratedDatabase();
@@ -42,16 +67,7 @@ describe("payAppFeeClaim", () => {
     const request = await insertTestRequest(database.pool);
     const fee = { recipient: wallet, bps: "10", amount: "1000", amountFormatted: "", amountUsd: "0" };
     await creditAppFees(database.pool, { requestId: request.id, chainId: 10, currency: usdc, fees: [fee] });
-    const claim = {
-      id: claimId,
-      wallet,
-      chainId: 10,
-      currency: usdc,
-      recipient: "0xbb",
-      amount: 700n,
-      signature: "0x",
-    };
-    await withTransaction(database.pool, (db) => writeAppFeeClaim(db, claim));
+    await withTransaction(database.pool, (db) => writeAppFeeClaim(db, claimOf(claimId, 700n)));
   });
 
   it("withdraws the claim from the Depository to the signed recipient, stored before it is sent, and only re-sends it after", async () => {
@@ -83,6 +99,7 @@ describe("payAppFeeClaim", () => {
       `prepare ${claimId} 0xbb 700`,
       "sign 1",
       "broadcast 0xraw1",
+      "receipt 0xhash1",
       "broadcast 0xraw1",
     ]);
     expect(await pay({ data: { claimId: `0x${"00".repeat(32)}` } })).toBe("skipped: unknown");
@@ -98,15 +115,7 @@ describe("payAppFeeClaim", () => {
       retry: { retryBaseMs: 1, maxAttempts: 3 },
     });
     // 1000 earned, 700 claimed above: 300 left, all of it claimed here.
-    const claim = {
-      id: failingId,
-      wallet,
-      chainId: 10,
-      currency: usdc,
-      recipient: "0xbb",
-      amount: 300n,
-      signature: "0x",
-    };
+    const claim = claimOf(failingId, 300n);
     expect(await withTransaction(database.pool, (db) => writeAppFeeClaim(db, claim))).toEqual({ written: true });
     expect(await appFeeBalances(database.pool, wallet)).toEqual([]);
     chain.refuse(true);
@@ -132,5 +141,31 @@ describe("payAppFeeClaim", () => {
       reason: "duplicate",
     });
     expect(chain.calls.filter((call) => call.startsWith("sign"))).toEqual([]);
+  });
+
+  it("fails a claim whose payout reverted once mined, returns its amount to the balance, alerts, and never re-sends it", async () => {
+    const chain = fakeChain();
+    const revertingId = `0x${"a1".repeat(32)}`;
+    const pay = createAppFeeClaimPayoutProcessor({
+      pool: database.pool,
+      adapters: chain.adapters,
+      logger: pino({ level: "silent" }),
+    });
+    // The 300 the previous claim freed, claimed again.
+    const claim = claimOf(revertingId, 300n);
+    expect(await withTransaction(database.pool, (db) => writeAppFeeClaim(db, claim))).toEqual({ written: true });
+    expect(await pay({ data: { claimId: revertingId } })).toBe("0xhash1");
+    expect(await appFeeBalances(database.pool, wallet)).toEqual([]);
+    chain.mine({ succeeded: false, blockNumber: 42n });
+    expect(await pay({ data: { claimId: revertingId } })).toBe("failed: payout 0xhash1 reverted");
+    const failed = await getAppFeeClaim(database.pool, revertingId);
+    expect(failed).toMatchObject({ status: "failed", txHash: "0xhash1" });
+    expect(failed?.lastError).toMatch(/0xhash1 reverted/);
+    expect(await appFeeBalances(database.pool, wallet)).toEqual([{ chainId: 10, currency: usdc, amount: 300n }]);
+    const alerts = (await listOpenOperatorAlerts(database.pool)).filter((alert) => alert.subject === revertingId);
+    expect(alerts).toMatchObject([{ kind: "APP_FEE_CLAIM_REVERTED", details: { txHash: "0xhash1", amount: "300" } }]);
+    expect(await pay({ data: { claimId: revertingId } })).toBe("skipped: failed");
+    expect(await findOpenAppFeeClaims(database.pool, 0)).not.toContain(revertingId);
+    expect(chain.calls.filter((call) => call.startsWith("broadcast"))).toEqual(["broadcast 0xraw1"]);
   });
 });

@@ -1,6 +1,13 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { getAppFeeClaim, markAppFeeClaimSent, recordAppFeeClaimRefusal } from "../schema/appFeeClaims.js";
+import {
+  failRevertedAppFeeClaim,
+  getAppFeeClaim,
+  markAppFeeClaimSent,
+  recordAppFeeClaimRefusal,
+} from "../schema/appFeeClaims.js";
+import { raiseOperatorAlert } from "../schema/operatorAlerts.js";
+import { followSentWithdrawal } from "./followSentWithdrawal.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { SignedTransaction } from "../src/chains/adapter.js";
@@ -27,7 +34,8 @@ export type AppFeeClaimPayoutDeps = {
 /**
  * Pays one signed claim out of the Depository that holds the earnings (a withdrawal named by the claim id) to the
  * recipient the wallet signed for; the solver pays the gas. The signed withdrawal is stored before it is broadcast,
- * under the claim's row lock, so a retry or a second worker re-sends the same bytes and never pays twice.
+ * under the claim's row lock, so a retry or a second worker re-sends the same bytes and never pays twice. A sent payout
+ * that reverted on-chain fails the claim (its amount claimable again) with an APP_FEE_CLAIM_REVERTED operator alert.
  */
 export function createAppFeeClaimPayoutProcessor(deps: AppFeeClaimPayoutDeps) {
   const { pool, logger } = deps;
@@ -36,8 +44,32 @@ export function createAppFeeClaimPayoutProcessor(deps: AppFeeClaimPayoutDeps) {
     if (!claim) return "skipped: unknown";
     const chain = deps.adapters.adapter(claim.chainId);
     if (claim.status === "sent") {
-      await chain.broadcast({ rawTx: claim.rawTx!, txHash: claim.txHash! });
-      return claim.txHash!;
+      const sent = { rawTx: claim.rawTx!, txHash: claim.txHash! };
+      const receipt = await followSentWithdrawal(chain, sent);
+      if (receipt.state !== "reverted") return sent.txHash;
+      // Nothing was paid: the claim fails, its amount claimable again.
+      const reason = `the payout ${sent.txHash} reverted on-chain (block ${receipt.blockNumber})`;
+      const details = {
+        claimId: claim.id,
+        wallet: claim.wallet,
+        chainId: claim.chainId,
+        currency: claim.currency,
+        amount: claim.amount,
+        recipient: claim.recipient,
+        txHash: sent.txHash,
+        blockNumber: receipt.blockNumber,
+      };
+      const failed = await withTransaction(pool, async (db) => {
+        const after = await failRevertedAppFeeClaim(db, claim.id, reason);
+        if (after) await raiseOperatorAlert(db, { kind: "APP_FEE_CLAIM_REVERTED", subject: claim.id, details });
+        return after;
+      });
+      if (!failed) return "skipped: changed meanwhile";
+      logger.error(
+        { alert: "APP_FEE_CLAIM_REVERTED", ...details },
+        "app fee claim payout reverted: the claim failed and its amount is claimable again",
+      );
+      return `failed: payout ${sent.txHash} reverted`;
     }
     if (claim.status !== "queued") return `skipped: ${claim.status}`;
     const prepared = await chain.prepareRefund({

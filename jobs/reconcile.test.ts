@@ -28,6 +28,8 @@ import { recordReceiptFill } from "../schema/receiptFills.js";
 import { fillsOfRequests } from "../schema/requestChainFacts.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
+import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
+import { failRequest } from "./failRequest.js";
 import { type ReconcileDeps, reconcile } from "./reconcile.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
@@ -514,6 +516,31 @@ describe("reconcile", () => {
     expect((await refundsOf(request.id))[0].status).toBe("confirmed");
   });
 
+  it("takes a reverted refund an operator holds for paid once a reorg mines its withdrawal again and it is indexed", async () => {
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId, { amount: "1" });
+    await run();
+    const [refund] = await refundsOf(request.id);
+    const txHash = hash();
+    // As the refund job leaves a withdrawal that reverted: manual, its transaction kept.
+    await pool.query(
+      "UPDATE crossfill.refunds SET status = 'manual', tx_hash = $2, amount = 1, refund_fail_reason = 'MANUAL_REFUND_REQUIRED' WHERE id = $1",
+      [refund.id, txHash],
+    );
+    await pool.query("UPDATE crossfill.requests SET refund_fail_reason = 'MANUAL_REFUND_REQUIRED' WHERE id = $1", [
+      request.id,
+    ]);
+    await pool.query(
+      `INSERT INTO onchain_fixture.withdrawal VALUES ('w-again', 31338, $1, $2, '0xr', 1, $3, 0, 12, '0xb2', 1700000002, '0xsolver')`,
+      [request.orderId, zeroAddress, txHash],
+    );
+    await run();
+    expect((await refundsOf(request.id))[0].status).toBe("confirmed");
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "failure", "refund"]);
+    const { rows } = await pool.query("SELECT refund_fail_reason FROM crossfill.requests WHERE id = $1", [request.id]);
+    expect(rows[0].refund_fail_reason).toBeNull();
+  });
+
   it("re-queues a pending request whose fill job was lost", async () => {
     const request = await insertTestRequest(pool);
     await deposit(request.orderId);
@@ -679,6 +706,57 @@ describe("reconcile", () => {
     expect(earned.rows).toEqual([{ request_id: agrees.id }]);
   });
 
+  it("drops the unsigned refund of a failed request whose fill is indexed after all, and alerts an operator", async () => {
+    const [unsigned, signed] = [await insertTestRequest(pool), await insertTestRequest(pool)];
+    const deposits = new Map<string, string>();
+    for (const request of [unsigned, signed]) {
+      deposits.set(request.id, hash());
+      await deposit(request.orderId, { tx_hash: deposits.get(request.id) });
+    }
+    await run();
+    // Both failed as a fill taken for cancelled would be, their refunds queued; one refund is signed already.
+    for (const request of [unsigned, signed]) {
+      await withTransaction(pool, (client) =>
+        failRequest(client, {
+          request,
+          from: ["pending"],
+          failReason: "TRANSACTION_NOT_INCLUDED",
+          deposit: {
+            chainId: 31338,
+            txHash: deposits.get(request.id)!,
+            logIndex: 0,
+            currency: zeroAddress,
+            amount: 1000n,
+            depositor: "0xabc",
+          },
+        }),
+      );
+    }
+    const refundTx = hash();
+    await pool.query(
+      "UPDATE crossfill.refunds SET status = 'sent', tx_hash = $2, amount = 1000 WHERE request_id = $1",
+      [signed.id, refundTx],
+    );
+    // The fills land anyway.
+    await indexFill(unsigned.id, hash());
+    await indexFill(signed.id, hash());
+    await run();
+    await run();
+    expect(await refundsOf(unsigned.id)).toEqual([]);
+    expect(await refundsOf(signed.id)).toMatchObject([{ status: "sent" }]);
+    // The two requests are applied side by side: their alerts in either order.
+    const alerts = (await listOpenOperatorAlerts(pool))
+      .filter((alert) => [unsigned.id, signed.id].includes(alert.subject))
+      .sort((a, b) => a.kind.localeCompare(b.kind));
+    expect(alerts.map(({ kind, subject }) => ({ kind, subject }))).toEqual([
+      { kind: "FILL_AFTER_FAILURE", subject: unsigned.id },
+      { kind: "FILL_AND_REFUND", subject: signed.id },
+    ]);
+    expect(alerts[1].details).toMatchObject({ refundTxHash: refundTx });
+    for (const request of [unsigned, signed])
+      expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending", "failure"]);
+  });
+
   it("confirms a provisional receipt fill with the indexed one, and replaces one the indexer contradicts", async () => {
     const logged: Array<{ level: number; msg: string; requestId?: string }> = [];
     const logger = pino({ level: "info" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
@@ -782,7 +860,8 @@ describe("reconcile", () => {
     );
     expect(applied.rows).toEqual([{ request_id: request.id, block_hash: "00ab", block_number: 7 }]);
     expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
-    expect(refunds).toEqual([]);
+    // Other tests' refunds older than the requeue window are queued again beside it: this request has none.
+    expect(await refundsOf(request.id)).toEqual([]);
   });
 
   it("forgets mempool sightings that left the mempool, keeps those still there", async () => {

@@ -1,11 +1,20 @@
+import type pg from "pg";
 import { FACTS_PER_PASS, type FactWindow, type FillFact, findUnappliedFills } from "../schema/chainFacts.js";
 import { findSweepableDeposits } from "../schema/depositSweeps.js";
 import { findPendingWithoutFill, findStaleSubmitted, getFillAttempt } from "../schema/fillAttempts.js";
 import { groupsByRequest } from "../schema/groupByRequest.js";
 import { type PayoutReorg, findOrphanedFills, findReorgedPayouts, recordPayoutReorg } from "../schema/payoutReorgs.js";
 import { applyIndexedFill } from "../schema/receiptFills.js";
-import { findIndexedRefunds, findOpenRefunds, markRefundConfirmed } from "../schema/refunds.js";
+import { raiseOperatorAlert } from "../schema/operatorAlerts.js";
+import {
+  dropQueuedRefund,
+  findIndexedRefunds,
+  findOpenRefunds,
+  lockRequestRefunds,
+  markRefundConfirmed,
+} from "../schema/refunds.js";
 import { getRequest } from "../schema/requests.js";
+import { setRefundFailReason } from "../schema/setRefundFailReason.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
@@ -85,17 +94,52 @@ export async function reconcileFillsAndRefunds(
         await creditEarnedAppFees(client, fill.requestId, deps.registry);
         return;
       }
-      logger.warn(
-        { requestId: fill.requestId, status: result.current },
-        "fill indexed for a request that cannot succeed",
-      );
+      if (result.current === "failure" || result.current === "refund") await fillAfterFailure(client, fill);
+      else
+        logger.warn(
+          { requestId: fill.requestId, status: result.current },
+          "fill indexed for a request that cannot succeed",
+        );
     });
+  }
+
+  /**
+   * A fill landed for a request already failed (its fill was taken for cancelled, or a reorg brought it back): the
+   * deposit must not be paid back as well. A refund not yet signed is dropped; one signed already cannot be, and the
+   * deposit may be paid twice. Either way an operator is alerted; the request stays as it is.
+   */
+  async function fillAfterFailure(client: pg.PoolClient, fill: FillFact) {
+    const refunds = await lockRequestRefunds(client, fill.requestId);
+    const dropped: string[] = [];
+    for (const refund of refunds)
+      if (refund.status === "queued" && (await dropQueuedRefund(client, refund.id))) dropped.push(refund.id);
+    const paying = refunds.filter((refund) => ["sent", "confirmed", "settled"].includes(refund.status));
+    const kind = paying.length > 0 ? "FILL_AND_REFUND" : "FILL_AFTER_FAILURE";
+    const details = {
+      requestId: fill.requestId,
+      fillChainId: fill.chainId,
+      fillTxHash: fill.txHash,
+      droppedRefundIds: dropped,
+      refundIds: paying.map((refund) => refund.id),
+      refundTxHash: paying[0]?.txHash ?? null,
+      // Waiting for an operator: never to be paid now that the fill landed.
+      unpaidRefundIds: refunds.filter((refund) => ["manual", "unrefundable"].includes(refund.status)).map((r) => r.id),
+    };
+    if (await raiseOperatorAlert(client, { kind, subject: fill.requestId, details }))
+      logger.error(
+        { alert: kind, ...details },
+        kind === "FILL_AND_REFUND"
+          ? "fill indexed for a failed request whose refund was signed already: the deposit may be paid twice"
+          : "fill indexed for a failed request: its refund was dropped; operator action needed",
+      );
   }
 
   const refunds = await findIndexedRefunds(pool, deps.onchainSchema);
   for (const refund of refunds) {
     await withTransaction(pool, async (client) => {
       if (!(await markRefundConfirmed(client, refund.id)) || !refund.refundsRequest) return;
+      // A reverted withdrawal a reorg mined again: no longer waiting for an operator.
+      if (refund.status === "manual") await setRefundFailReason(client, refund.requestId, null);
       await transitionRequest(client, {
         requestId: refund.requestId,
         from: ["failure"],

@@ -8,6 +8,7 @@ import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChain
 import { recordRequestDeposit } from "../schema/chainFacts.js";
 import { migrate } from "../schema/migrate.js";
 import { getRefund } from "../schema/refunds.js";
+import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
 import { getRequest } from "../schema/requests.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
@@ -194,5 +195,40 @@ describe("refund processor and the refunded deposit", () => {
     expect(await processRefund({ data: { refundId } })).toBe("stuck: MANUAL_REFUND_REQUIRED");
     expect((await getRefund(pool, refundId))!.status).toBe("manual");
     expect((await getRequest(pool, request.id))!.refundFailReason).toBe("MANUAL_REFUND_REQUIRED");
+  });
+
+  it("sends a refund whose withdrawal reverted once mined to an operator (MANUAL_REFUND_REQUIRED), alerts, and never sends it again", async () => {
+    const { request, refundId, refundTo } = await failedDeposit();
+    await mine(CONFIRMATIONS);
+    await rpc("evm_setAutomine", [false]);
+    let txHash: string;
+    try {
+      txHash = await processRefund({ data: { refundId } });
+      expect(await getRefund(pool, refundId)).toMatchObject({ status: "sent", txHash });
+      // Before it is mined, the recipient becomes a contract that refuses ether: the simulated withdrawal now reverts.
+      await rpc("anvil_setCode", [refundTo, "0x60006000fd"]);
+      await mine(1);
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    expect((await origin.publicClient.getTransactionReceipt({ hash: txHash as Hex })).status).toBe("reverted");
+    expect(await processRefund({ data: { refundId } })).toBe("stuck: MANUAL_REFUND_REQUIRED");
+    const refund = await pool.query(
+      "SELECT status, refund_fail_reason, tx_hash, note FROM crossfill.refunds WHERE id = $1",
+      [refundId],
+    );
+    expect(refund.rows[0]).toMatchObject({
+      status: "manual",
+      refund_fail_reason: "MANUAL_REFUND_REQUIRED",
+      tx_hash: txHash,
+    });
+    expect(refund.rows[0].note).toContain(txHash);
+    expect((await getRequest(pool, request.id))!.refundFailReason).toBe("MANUAL_REFUND_REQUIRED");
+    const alerts = (await listOpenOperatorAlerts(pool)).filter((alert) => alert.subject === refundId);
+    expect(alerts).toMatchObject([{ kind: "REFUND_REVERTED", details: { txHash, requestId: request.id } }]);
+    // Run again (the reconcile tick's requeue): nothing is broadcast any more.
+    const nonce = await origin.publicClient.getTransactionCount({ address: devnet.solver.address });
+    expect(await processRefund({ data: { refundId } })).toBe("skipped: manual");
+    expect(await origin.publicClient.getTransactionCount({ address: devnet.solver.address })).toBe(nonce);
   });
 });

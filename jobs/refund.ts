@@ -14,6 +14,7 @@ import {
   markRefundStuck,
   moveRefundDeposit,
 } from "../schema/refunds.js";
+import { raiseOperatorAlert } from "../schema/operatorAlerts.js";
 import { getRequest } from "../schema/requests.js";
 import { setRefundFailReason } from "../schema/setRefundFailReason.js";
 import { withTransaction } from "../schema/withTransaction.js";
@@ -24,6 +25,7 @@ import { refundAmount } from "../src/domain/refundAmount.js";
 import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
+import { followSentWithdrawal } from "./followSentWithdrawal.js";
 import { confirmationDelayMs } from "./confirmationDelayMs.js";
 import { movedDepositTaken } from "./movedDepositTaken.js";
 
@@ -135,14 +137,40 @@ export function createRefundProcessor(deps: RefundDeps) {
     return `dropped: ${reorg ? String(reorg.reason) : "deposit reorged out"}`;
   }
 
+  /**
+   * A sent refund, followed until it is indexed (followSentWithdrawal). A withdrawal that reverted paid nothing and
+   * would only be re-sent in vain: it goes to an operator (MANUAL_REFUND_REQUIRED), with an alert.
+   */
+  async function followSentRefund(refund: Refund, chain: ChainAdapter): Promise<string> {
+    const sent = { rawTx: refund.rawTx!, txHash: refund.txHash! };
+    const receipt = await followSentWithdrawal(chain, sent);
+    if (receipt.state !== "reverted") return sent.txHash;
+    const reason = "MANUAL_REFUND_REQUIRED";
+    const details = {
+      refundId: refund.id,
+      requestId: refund.requestId,
+      chainId: refund.chainId,
+      txHash: sent.txHash,
+      blockNumber: receipt.blockNumber,
+      currency: refund.currency,
+      amount: refund.amount,
+      recipient: refund.recipient,
+    };
+    const raised = await withTransaction(pool, async (db) => {
+      await markRefundStuck(db, refund.id, "manual", reason, `the withdrawal ${sent.txHash} reverted on-chain`);
+      if (refund.refundsRequest) await setRefundFailReason(db, refund.requestId, reason);
+      return raiseOperatorAlert(db, { kind: "REFUND_REVERTED", subject: refund.id, details });
+    });
+    if (raised)
+      logger.error({ alert: "REFUND_REVERTED", ...details }, "refund withdrawal reverted; operator action needed");
+    return `stuck: ${reason}`;
+  }
+
   return async function processRefund(job: { data: { refundId: string } }): Promise<string> {
     const refund = await getRefund(pool, job.data.refundId);
     if (!refund) return "skipped: unknown";
     const chain = deps.adapters.adapter(refund.chainId);
-    if (refund.status === "sent") {
-      await chain.broadcast({ rawTx: refund.rawTx!, txHash: refund.txHash! });
-      return refund.txHash!;
-    }
+    if (refund.status === "sent") return followSentRefund(refund, chain);
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
     const request = await getRequest(pool, refund.requestId);
     if (!request) return "skipped: no request";

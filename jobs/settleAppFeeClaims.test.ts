@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { getAppFeeClaim, markAppFeeClaimSent, writeAppFeeClaim } from "../schema/appFeeClaims.js";
+import {
+  appFeeBalances,
+  failRevertedAppFeeClaim,
+  getAppFeeClaim,
+  markAppFeeClaimSent,
+  writeAppFeeClaim,
+} from "../schema/appFeeClaims.js";
+import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
 import { creditAppFees } from "../schema/appFeeLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
@@ -48,5 +55,39 @@ describe("settleAppFeeClaims", () => {
     expect(await run()).toEqual({ paid: 1, queued: 1 });
     expect((await getAppFeeClaim(database.pool, id(2)))?.status).toBe("paid");
     expect(await run()).toEqual({ paid: 0, queued: 1 });
+  });
+
+  it("takes a claim failed on its reverted payout for paid when a reorg mines that payout again, and alerts", async () => {
+    const reverted = id(3);
+    const claim = {
+      id: reverted,
+      wallet,
+      chainId: 10,
+      currency: "0xc1",
+      recipient: "0xbb",
+      amount: 5n,
+      signature: "0x",
+    };
+    await withTransaction(database.pool, async (db) => {
+      await writeAppFeeClaim(db, claim);
+      await markAppFeeClaimSent(db, reverted, { nonce: 2, txHash: "0xreverted", rawTx: "0x" });
+    });
+    await failRevertedAppFeeClaim(database.pool, reverted, "the payout 0xreverted reverted on-chain");
+    const balance = async () => (await appFeeBalances(database.pool, wallet))[0]?.amount;
+    const before = await balance();
+    await database.pool.query("INSERT INTO onchain_fixture.withdrawal VALUES (10, '0xreverted')");
+    const run = () =>
+      settleAppFeeClaims({
+        pool: database.pool,
+        onchainSchema: "onchain_fixture",
+        enqueueClaim: async () => undefined,
+      });
+    expect(await run()).toMatchObject({ paid: 1 });
+    expect((await getAppFeeClaim(database.pool, reverted))?.status).toBe("paid");
+    // Paid: its amount is no longer claimable.
+    expect(await balance()).toBe(before! - 5n);
+    const alerts = (await listOpenOperatorAlerts(database.pool)).filter((alert) => alert.subject === reverted);
+    expect(alerts).toMatchObject([{ kind: "APP_FEE_CLAIM_PAID_AFTER_REVERT", details: { txHash: "0xreverted" } }]);
+    expect(await run()).toMatchObject({ paid: 0 });
   });
 });

@@ -151,16 +151,39 @@ export async function markAppFeeClaimSent(
   );
 }
 
-/** Sent claims whose payout the indexer has seen mined become paid; the ids marked. */
-export async function markIndexedAppFeeClaimsPaid(db: Queryable, onchainSchema: string): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `UPDATE crossfill.app_fee_claims c SET status = 'paid', updated_at = now()
-      WHERE c.status = 'sent'
-        AND (EXISTS (SELECT 1 FROM ${onchainSchemaIdent(onchainSchema)}.withdrawal w WHERE w.chain_id = c.chain_id AND w.tx_hash = c.tx_hash)
-          OR EXISTS (SELECT 1 FROM crossfill.withdrawal_facts w WHERE w.chain_id = c.chain_id AND w.tx_hash = c.tx_hash))
-      RETURNING c.id`,
+/** A claim the indexer saw paid; `wasFailed`: it had failed on its payout's revert, which a reorg then mined again. */
+export type IndexedClaimPayout = Pick<AppFeeClaim, "id" | "wallet" | "chainId" | "currency" | "amount" | "txHash"> & {
+  wasFailed: boolean;
+};
+
+/**
+ * Sent claims whose payout the indexer has seen mined become paid; so do claims failed because that payout reverted
+ * (they keep its hash) when a reorg mined it again, successfully: it paid, so its amount is no longer claimable.
+ */
+export async function markIndexedAppFeeClaimsPaid(db: Queryable, onchainSchema: string): Promise<IndexedClaimPayout[]> {
+  const { rows } = await db.query<ClaimRow & { was: AppFeeClaimStatus }>(
+    `WITH seen AS (
+       SELECT c.id, c.status FROM crossfill.app_fee_claims c
+        WHERE (c.status = 'sent' OR (c.status = 'failed' AND c.tx_hash IS NOT NULL))
+          AND (EXISTS (SELECT 1 FROM ${onchainSchemaIdent(onchainSchema)}.withdrawal w WHERE w.chain_id = c.chain_id AND w.tx_hash = c.tx_hash)
+            OR EXISTS (SELECT 1 FROM crossfill.withdrawal_facts w WHERE w.chain_id = c.chain_id AND w.tx_hash = c.tx_hash))
+        FOR UPDATE OF c)
+     UPDATE crossfill.app_fee_claims c SET status = 'paid', updated_at = now()
+       FROM seen WHERE c.id = seen.id
+     RETURNING c.*, seen.status AS was`,
   );
-  return rows.map((row) => row.id);
+  return rows.map((row) => {
+    const claim = toClaim(row);
+    return {
+      id: claim.id,
+      wallet: claim.wallet,
+      chainId: claim.chainId,
+      currency: claim.currency,
+      amount: claim.amount,
+      txHash: claim.txHash,
+      wasFailed: row.was === "failed",
+    };
+  });
 }
 
 /**
@@ -182,6 +205,23 @@ export async function recordAppFeeClaimRefusal(
       WHERE id = $1 AND status = 'queued' AND attempts = $2
       RETURNING *`,
     [id.toLowerCase(), refusal.attempts, refusal.reason, refusal.retryInMs, refusal.maxAttempts],
+  );
+  return rows[0] && toClaim(rows[0]);
+}
+
+/**
+ * A sent claim whose payout reverted on-chain paid nothing: `failed`, which returns its amount to the balance; the
+ * reverted transaction stays on the claim. The claim as it now is; undefined when it was no longer sent.
+ */
+export async function failRevertedAppFeeClaim(
+  db: Queryable,
+  id: string,
+  reason: string,
+): Promise<AppFeeClaim | undefined> {
+  const { rows } = await db.query<ClaimRow>(
+    `UPDATE crossfill.app_fee_claims SET status = 'failed', last_error = $2, next_attempt_at = NULL, updated_at = now()
+      WHERE id = $1 AND status = 'sent' RETURNING *`,
+    [id.toLowerCase(), reason],
   );
   return rows[0] && toClaim(rows[0]);
 }

@@ -39,9 +39,12 @@ const toMapping = (row: NonceMappingRow): NonceMapping => ({
   createdAt: row.created_at,
 });
 
+/** A mapping's key: the wallet that signed it, the exchange account whose transfer it names, and that transfer's nonce. */
+export type NonceMappingKey = { wallet: string; depositor: string; nonce: bigint };
+
 /**
- * Records the mapping while its request is still `waiting`; undefined when the (depositor, nonce) is taken or the
- * request is not waiting (the caller reads which). Addresses are stored lowercase so the key is case-blind.
+ * Records the mapping while its request is still `waiting`; undefined when the (wallet, depositor, nonce) is taken
+ * or the request is not waiting (the caller reads which). Addresses are stored lowercase so the key is case-blind.
  */
 export async function insertNonceMapping(
   db: Queryable,
@@ -50,7 +53,7 @@ export async function insertNonceMapping(
   const { rows } = await db.query<NonceMappingRow>(
     `INSERT INTO crossfill.nonce_mappings (depositor, nonce, request_id, wallet, wallet_chain_id, signature_chain_id, signature, api_key_id)
      SELECT lower($1), $2, id, lower($4), $5, $6, $7, $8 FROM crossfill.requests WHERE id = $3 AND status = 'waiting'
-     ON CONFLICT (depositor, nonce) DO NOTHING
+     ON CONFLICT (wallet, depositor, nonce) DO NOTHING
      RETURNING ${COLUMNS}`,
     [
       mapping.depositor,
@@ -66,15 +69,14 @@ export async function insertNonceMapping(
   return rows[0] && toMapping(rows[0]);
 }
 
-/** The request a transfer from `depositor` with `nonce` belongs to, if one was authorized. */
-export async function findNonceMapping(
-  db: Queryable,
-  depositor: string,
-  nonce: bigint,
-): Promise<NonceMapping | undefined> {
+/**
+ * The mapping of one key, if it was authorized. A transfer from account `sender` with `nonce` pays the mapping
+ * `{wallet: sender, depositor: sender, nonce}`: only the sender's own signature routes its transfer.
+ */
+export async function findNonceMapping(db: Queryable, key: NonceMappingKey): Promise<NonceMapping | undefined> {
   const { rows } = await db.query<NonceMappingRow>(
-    `SELECT ${COLUMNS} FROM crossfill.nonce_mappings WHERE depositor = lower($1) AND nonce = $2`,
-    [depositor, nonce.toString()],
+    `SELECT ${COLUMNS} FROM crossfill.nonce_mappings WHERE wallet = lower($1) AND depositor = lower($2) AND nonce = $3`,
+    [key.wallet, key.depositor, key.nonce.toString()],
   );
   return rows[0] && toMapping(rows[0]);
 }

@@ -128,6 +128,18 @@ export async function dropQueuedRefund(db: Queryable, id: string): Promise<boole
   return result.rowCount === 1;
 }
 
+/**
+ * The refunds of a request's own deposit (not of duplicate deposits), row-locked: a refund job signs under the same
+ * lock, so what is `queued` here stays unsigned until the caller commits.
+ */
+export async function lockRequestRefunds(db: Queryable, requestId: string): Promise<Refund[]> {
+  const { rows } = await db.query<RefundRow>(
+    "SELECT * FROM crossfill.refunds WHERE request_id = $1 AND refunds_request ORDER BY id FOR UPDATE",
+    [requestId],
+  );
+  return rows.map(toRefund);
+}
+
 /** Follows a refund's deposit to its log index in the block a reorg mined it again in. */
 export async function moveRefundDeposit(db: Queryable, id: string, logIndex: number): Promise<void> {
   await db.query("UPDATE crossfill.refunds SET deposit_log_index = $2, updated_at = now() WHERE id = $1", [
@@ -159,11 +171,14 @@ export async function markRefundSettled(db: Queryable, id: string, txHash: strin
   return result.rowCount === 1;
 }
 
-/** Sent refunds whose Withdrawal an indexer (Ponder or a poller) has seen. */
+/**
+ * Sent refunds whose Withdrawal an indexer (Ponder or a poller) has seen; also `manual` ones that keep the withdrawal
+ * they sent (it reverted) when a reorg mined it again, successfully: they are paid, and must not be paid again.
+ */
 export async function findIndexedRefunds(db: Queryable, onchainSchema: string): Promise<Refund[]> {
   const { rows } = await db.query<RefundRow>(
     `SELECT r.* FROM crossfill.refunds r
-      WHERE r.status = 'sent'
+      WHERE r.status IN ('sent', 'manual') AND r.tx_hash IS NOT NULL
         AND (EXISTS (SELECT 1 FROM ${onchainSchemaIdent(onchainSchema)}.withdrawal w WHERE w.chain_id = r.chain_id AND w.tx_hash = r.tx_hash)
           OR EXISTS (SELECT 1 FROM crossfill.withdrawal_facts w WHERE w.chain_id = r.chain_id AND w.tx_hash = r.tx_hash))`,
   );
@@ -172,7 +187,8 @@ export async function findIndexedRefunds(db: Queryable, onchainSchema: string): 
 
 export async function markRefundConfirmed(db: pg.PoolClient, id: string): Promise<boolean> {
   const result = await db.query(
-    `UPDATE crossfill.refunds SET status = 'confirmed', updated_at = now() WHERE id = $1 AND status = 'sent'`,
+    `UPDATE crossfill.refunds SET status = 'confirmed', refund_fail_reason = NULL, updated_at = now()
+      WHERE id = $1 AND status IN ('sent', 'manual') AND tx_hash IS NOT NULL`,
     [id],
   );
   return result.rowCount === 1;

@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
-import pino from "pino";
+import { createLogger, scrubUrls } from "./roles/createLogger.js";
 import { createPool } from "./roles/createPool.js";
 import { isConnectionEnded } from "./runtime/isConnectionEnded.js";
 import { logConnectionError } from "./roles/logConnectionError.js";
@@ -12,6 +12,7 @@ import { apiWorkers, parseConfig } from "./config.js";
 import { runApiCluster } from "./roles/runApiCluster.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
 import { restSettings } from "./roles/restSettings.js";
+import { rolePrices } from "./roles/rolePrices.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
 import { runWebhooksCommand } from "./roles/runWebhooksCommand.js";
 import {
@@ -25,6 +26,7 @@ import {
 import { runChainsCommand } from "./roles/runChainsCommand.js";
 import { runSponsorsCommand } from "./roles/runSponsorsCommand.js";
 import { runRefundsCommand } from "./roles/runRefundsCommand.js";
+import { runAlertsCommand } from "./roles/runAlertsCommand.js";
 import { recordIndexerHeads } from "./roles/recordIndexerHeads.js";
 import { bitcoinPollerChains } from "./roles/bitcoinPollerChains.js";
 import { startPollers } from "./roles/startPollers.js";
@@ -43,13 +45,14 @@ const USAGE = `usage: crossfill <role>
   keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
   webhooks       set or show a key's webhook endpoint (webhooks set --key ID --url URL [--header "N: v"]… [--disable])
   refunds        list, retry or settle refunds that need an operator, list unmatched Bitcoin deposits (crossfill refunds for details)
+  alerts         list or resolve operator alerts: fills after a failure, reverted refunds and app-fee payouts
   sponsors       fund, withdraw or list integrators' fee sponsorship balances (sponsors fund <integrator> <usd>)
   chains         disable, enable or limit a chain's new quotes; list switches and heads (crossfill chains for details)`;
 
 /** The composition root of every process: configuration is read here and nowhere else. */
 async function main(argv: string[]): Promise<Shutdown | undefined> {
   const config = parseConfig(process.env);
-  const logger = pino({ level: config.LOG_LEVEL });
+  const logger = createLogger(config.LOG_LEVEL);
   const role = argv[0];
   const databaseUrl = () => requireSetting(config.DATABASE_URL, "DATABASE_URL", `for crossfill ${role}`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -90,11 +93,17 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       return operatorCommand(async (pool) => {
         process.exitCode = await runRefundsCommand(pool, argv.slice(1), print);
       });
+    case "alerts":
+      return operatorCommand(async (pool) => {
+        process.exitCode = await runAlertsCommand(pool, argv.slice(1), print);
+      });
     case "sponsors":
       return operatorCommand(async (pool) => {
         process.exitCode = await runSponsorsCommand(pool, argv.slice(1), print);
       });
     case "api": {
+      // Checked before anything starts, in the cluster's primary too.
+      const settings = apiSettings(config, role);
       const workers = apiWorkers(argv.slice(1), config, availableParallelism());
       if (cluster.isPrimary && workers > 1) {
         // Migrated once here, before the workers start, instead of N times at once.
@@ -118,7 +127,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         logger,
         host: config.HOST,
         port: config.PORT,
-        settings: apiSettings(config),
+        settings,
         statusBus,
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
@@ -133,6 +142,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       };
     }
     case "worker": {
+      const prices = rolePrices(config, role);
       const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
       const queues = createQueueBackend({
@@ -153,7 +163,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
-        prices: config.PRICES,
+        prices,
         fillConcurrency: config.FILL_CONCURRENCY,
         appFeeClaimRetry: {
           retryBaseMs: config.APP_FEE_CLAIM_RETRY_BASE_MS,
@@ -238,7 +248,7 @@ main(process.argv.slice(2)).then(
       // A connection the database ends while everything closes is no failure; anything else still is.
       process.on("uncaughtException", (error) => {
         if (isConnectionEnded(error)) return;
-        process.stderr.write(`${error.stack ?? error}\n`);
+        process.stderr.write(`${scrubUrls(String(error.stack ?? error))}\n`);
         process.exit(1);
       });
       shutdown().then(
@@ -253,8 +263,9 @@ main(process.argv.slice(2)).then(
     process.on("SIGTERM", () => stop("SIGTERM"));
   },
   (error) => {
-    process.stderr.write(`crossfill: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${String(error.cause)}\n`);
+    // Written past the logger, so its URLs are cut here: a start-up RPC failure quotes the solver's keyed URL.
+    process.stderr.write(`crossfill: ${scrubUrls(error instanceof Error ? error.message : String(error))}\n`);
+    if (error instanceof Error && error.cause) process.stderr.write(`  cause: ${scrubUrls(String(error.cause))}\n`);
     process.exit(1);
   },
 );

@@ -7,7 +7,7 @@ describe("parseConfig", () => {
     expect(config.PORT).toBe(4000);
     expect(config.DEVNET_CHAIN_IDS).toEqual([31337, 31338, 31339]);
     expect(config.DEVNET_BITCOIN_BLOCK_TIME).toBe(5);
-    expect(config.PRICES).toEqual({ ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000" });
+    expect(config.PRICES).toBeUndefined();
     expect(config.SERVICE_FEE_BPS).toBe(5n);
     expect(Object.isFrozen(config)).toBe(true);
   });

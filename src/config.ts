@@ -68,7 +68,8 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
-  PRICES: priceList.default({ ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000" }),
+  // No default: `api` and `worker` refuse to start without it (src/roles/rolePrices.ts); `dev` has the devnet's.
+  PRICES: priceList.optional(),
   SERVICE_FEE_BPS: basisPoints.default(5n),
   DEFAULT_SLIPPAGE_BPS: basisPoints.default(50n),
   QUOTE_TTL_SECONDS: z.coerce.number().int().positive().default(600),

@@ -12,6 +12,7 @@ import { createStatusBus } from "../src/events/createStatusBus.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { openStatusFeed } from "./support/openStatusFeed.js";
 import { type RoleProcess, startRoleProcess } from "./support/startRoleProcess.js";
+import { TEST_PRICES_ENV } from "./support/startTestStack.js";
 import { createTestDatabase } from "./support/testDatabase.js";
 
 /**
@@ -78,6 +79,8 @@ describe("crossfill api --workers 2", () => {
         REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
         CROSSFILL_CHAINS_FILE: chainsFile,
         SOLVER_PRIVATE_KEY: devnet.solver.privateKey,
+        // `crossfill api` and `worker` start only with explicit prices.
+        PRICES: TEST_PRICES_ENV,
         API_KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
         PORT: String(port),
         LOG_LEVEL: "info",

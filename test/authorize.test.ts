@@ -123,6 +123,36 @@ describe("POST /authorize (perps withdrawal nonce mapping)", () => {
     expect(clash).toMatchObject({ status: 409, body: { errorCode: "NONCE_ALREADY_MAPPED" } });
   });
 
+  it("refuses a mapping of another account's (depositor, nonce), writing nothing; the owner's own mapping then succeeds", async () => {
+    const victim = await authorizeStep(1_732_000_000_777n);
+    const attacker = privateKeyToAccount(generatePrivateKey());
+    const attackersRequest = await insertTestRequest(stack.pool, {
+      originChainId: PERPS_CHAIN_ID,
+      user: attacker.address,
+    });
+    // The attacker signs, as the wallet of their own request, that the victim's next transfer pays that request.
+    const message = {
+      wallet: attacker.address,
+      depositor: victim.wallet.address,
+      nonce: 1_732_000_000_777n,
+      id: attackersRequest.id as Hex,
+    };
+    const before = await mappingCount();
+    const attack = await post(`?signature=${await signNonceMapping(attacker, message, 1)}`, {
+      ...victim.body,
+      wallet: attacker.address,
+      id: attackersRequest.id,
+    });
+    expect(attack.status).toBe(403);
+    expect(attack.body).toMatchObject({ errorCode: "FORBIDDEN", message: expect.stringMatching(/^depositor:/) });
+    expect(await mappingCount()).toBe(before);
+    // The victim's own mapping of that nonce is not blocked.
+    expect(await post(`?signature=${victim.signature}`, victim.body)).toMatchObject({
+      status: 200,
+      body: { message: "Nonce mapping authorized", requestId: victim.request.id },
+    });
+  });
+
   it("limits an elevated key to 5 calls per 60 s per wallet and 30 per 60 s in all, with Retry-After", async () => {
     const steps = await Promise.all(Array.from({ length: 7 }, () => authorizeStep()));
     // The first wallet spends its 5; its 6th call is refused while other wallets still pass.

@@ -5,6 +5,7 @@ import { type Address, type Hex, erc20Abi, parseEventLogs, zeroAddress } from "v
 import { wrappedNativeAbi } from "../contracts/abis.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { callExecutorAddress } from "../src/chains/evm/callExecutorAddress.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { blockTokenRecipient } from "./support/blockTokenRecipient.js";
 import { openStatusFeed } from "./support/openStatusFeed.js";
@@ -156,9 +157,13 @@ describe("one chain, end to end: send, wrap, unwrap, same-chain swap, pushed lik
       const converted = parseEventLogs({ abi: wrappedNativeAbi, logs: receipt.logs }).filter(
         (log) => log.eventName === (wrap ? "Deposit" : "Withdrawal"),
       );
+      // The conversion runs in the Receiver's CallExecutor, never in the Receiver that holds the solver's approval.
+      const executor = callExecutorAddress(chain.receiver);
       expect(converted.map((log) => log.args)).toEqual([
-        wrap ? { dst: chain.receiver, wad: amountOut } : { src: chain.receiver, wad: amountOut },
+        wrap ? { dst: executor, wad: amountOut } : { src: executor, wad: amountOut },
       ]);
+      expect(await eth(executor)).toBe(0n);
+      expect(await wethOf(executor)).toBe(0n);
       expect(await listedAs(quote.body.requestId, operation)).toMatchObject({ requestType, status: "success" });
     },
   );

@@ -21,8 +21,9 @@ describe("authorizeNonceMapping on Postgres", () => {
     nonce: bigint,
     signer = user,
     wallet = user.address,
+    depositor = wallet,
   ): Promise<NonceMappingAuthorization> => {
-    const message = { wallet, depositor: user.address, nonce, id: id as Hex };
+    const message = { wallet, depositor, nonce, id: id as Hex };
     return {
       ...message,
       walletChainId: 42161,
@@ -31,6 +32,7 @@ describe("authorizeNonceMapping on Postgres", () => {
       apiKeyId: null,
     };
   };
+  const own = (nonce: bigint) => ({ wallet: user.address, depositor: user.address, nonce });
   const mappingCount = async () =>
     (await database.pool.query("SELECT count(*)::int AS n FROM crossfill.nonce_mappings")).rows[0].n as number;
 
@@ -52,8 +54,9 @@ describe("authorizeNonceMapping on Postgres", () => {
       id: request.id.toUpperCase().replace("0X", "0x") as Hex,
     });
     expect(again).toMatchObject({ created: false, mapping: { requestId: request.id } });
+    const shouted = user.address.toUpperCase().replace("0X", "0x");
     expect(
-      await findNonceMapping(database.pool, user.address.toUpperCase().replace("0X", "0x"), 1_732_000_000_001n),
+      await findNonceMapping(database.pool, { wallet: shouted, depositor: shouted, nonce: 1_732_000_000_001n }),
     ).toMatchObject({ requestId: request.id });
   });
 
@@ -64,7 +67,7 @@ describe("authorizeNonceMapping on Postgres", () => {
       errorCode: "NONCE_ALREADY_MAPPED",
       status: 409,
     });
-    expect((await findNonceMapping(database.pool, user.address, 7n))?.requestId).toBe(a.id);
+    expect((await findNonceMapping(database.pool, own(7n)))?.requestId).toBe(a.id);
   });
 
   it("refuses signatures by anyone but the wallet, and wallets other than the request's user, writing nothing", async () => {
@@ -79,6 +82,14 @@ describe("authorizeNonceMapping on Postgres", () => {
     await expect(authorizeNonceMapping(database.pool, strangersOwn)).rejects.toMatchObject({
       errorCode: "FORBIDDEN",
       status: 403,
+      message: expect.stringMatching(/^wallet:/),
+    });
+    // A wallet speaks only for its own transfers: the user's signature over a stranger's depositor maps nothing.
+    const strangersTransfer = await authorization(request.id, 8n, user, user.address, stranger.address);
+    await expect(authorizeNonceMapping(database.pool, strangersTransfer)).rejects.toMatchObject({
+      errorCode: "FORBIDDEN",
+      status: 403,
+      message: expect.stringMatching(/^depositor:/),
     });
     const garbled = { ...(await authorization(request.id, 8n)), signature: `0x${"00".repeat(65)}` as Hex };
     await expect(authorizeNonceMapping(database.pool, garbled)).rejects.toMatchObject({
@@ -89,6 +100,20 @@ describe("authorizeNonceMapping on Postgres", () => {
       errorCode: "INVALID_SIGNATURE",
     });
     expect(await mappingCount()).toBe(before);
+  });
+
+  it("lets a row another wallet recorded for the user's depositor (before depositors were bound) block nothing", async () => {
+    const [strangers, users] = [await perpsRequest({ user: stranger.address }), await perpsRequest()];
+    await database.pool.query(
+      `INSERT INTO crossfill.nonce_mappings (depositor, nonce, request_id, wallet, wallet_chain_id, signature_chain_id, signature)
+       VALUES (lower($1), 11, $2, lower($3), 1, 1, '0x')`,
+      [user.address, strangers.id, stranger.address],
+    );
+    expect(await authorizeNonceMapping(database.pool, await authorization(users.id, 11n))).toMatchObject({
+      created: true,
+      mapping: { requestId: users.id },
+    });
+    expect((await findNonceMapping(database.pool, own(11n)))?.requestId).toBe(users.id);
   });
 
   it("maps only waiting requests that start on the perps chain", async () => {
@@ -106,6 +131,6 @@ describe("authorizeNonceMapping on Postgres", () => {
       errorCode: "REQUEST_NOT_WAITING",
       status: 409,
     });
-    expect(await findNonceMapping(database.pool, user.address, 9n)).toBeUndefined();
+    expect(await findNonceMapping(database.pool, own(9n))).toBeUndefined();
   });
 });

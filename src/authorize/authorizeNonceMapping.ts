@@ -37,9 +37,11 @@ async function recoverSigner(authorization: NonceMappingAuthorization): Promise<
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
- * The `authorize` step of a perps-exchange withdrawal: the request's user signs that the exchange transfer from
- * `depositor` with `nonce` pays request `id`. Recorded once per (depositor, nonce); posting the same mapping again
- * answers the stored one, so a client may retry freely.
+ * The `authorize` step of a perps-exchange withdrawal: the request's user signs that their own exchange transfer
+ * with `nonce` pays request `id`. `depositor` must be the signing wallet: nothing proves a wallet speaks for another
+ * account, and a mapping of someone else's (depositor, nonce) would route their transfer to the signer's request.
+ * Recorded once per (wallet, depositor, nonce); posting the same mapping again answers the stored one, so a client
+ * may retry freely.
  */
 export async function authorizeNonceMapping(
   db: Queryable,
@@ -52,6 +54,10 @@ export async function authorizeNonceMapping(
       `signature: signed by ${signer}, not by wallet ${authorization.wallet}`,
     );
   }
+  if (!sameAddress(authorization.depositor, authorization.wallet))
+    throw new ForbiddenError(
+      `depositor: ${authorization.depositor} is not the signing wallet ${authorization.wallet}; a wallet maps only its own transfers`,
+    );
   const requestId = authorization.id.toLowerCase();
   const request = await getRequest(db, requestId);
   if (!request) throw new NotFoundError("REQUEST_NOT_FOUND", `request ${requestId} was not found`);
@@ -76,7 +82,7 @@ export async function authorizeNonceMapping(
     apiKeyId,
   });
   if (created) return { mapping: created, created: true };
-  const existing = await findNonceMapping(db, depositor, nonce);
+  const existing = await findNonceMapping(db, { wallet, depositor, nonce });
   if (existing?.requestId === requestId) return { mapping: existing, created: false };
   if (existing)
     throw new ConflictError("NONCE_ALREADY_MAPPED", `nonce ${nonce} of ${depositor} already pays another request`);

@@ -168,6 +168,12 @@ export interface ChainAdapter extends VmFamily {
   ): { errorCode: "INVALID_ADDRESS" | "INVALID_RECIPIENT"; message: string } | undefined;
 
   /**
+   * Why a destination call may not be sent to this (parsed) address: the service's own contracts, which calls must
+   * never reach; undefined when it may. Chains that take no destination calls leave it out.
+   */
+  callTargetRefusal?(to: string): string | undefined;
+
+  /**
    * The network fee of an operation on this chain, in its native currency. `currency` is what the solver spends (a
    * fill's: its conversion's input when `conversion` is given, a Wrap's ether or an Unwrap's wrapped native).
    */

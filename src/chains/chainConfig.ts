@@ -53,6 +53,13 @@ export const evmChainConfigSchema = z.object({
   vmType: z.literal("evm"),
   rpcUrl: z.string().url(),
   wsUrl: z.string().url().optional(),
+  /**
+   * The RPC URLs `GET /chains` and GraphQL `chains` publish (`httpRpcUrl`, `wsRpcUrl`) for wallets and clients.
+   * `rpcUrl` and `wsUrl` are the solver's own and often carry a provider key: they are never published, so a chain
+   * without these shows empty ones.
+   */
+  publicRpcUrl: z.string().url().optional(),
+  publicWsUrl: z.string().url().optional(),
   blockTimeSeconds: z.number().positive().default(2),
   /** How long one RPC call may take before it fails as REQUEST_TIMED_OUT (the client's default: 10 s). */
   rpcTimeoutMs: z.number().int().positive().optional(),

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { chainConfigSchema } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
+import { callExecutorAddress } from "../chains/evm/callExecutorAddress.js";
 import { solverAdapters } from "../roles/solverAdapters.js";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
 import { devnetDepositAddressKey } from "../../devnet/bitcoin/devnetDepositAddressKey.js";
@@ -164,6 +165,20 @@ describe("validateQuoteRequest", () => {
     expect(validateQuoteRequest({ ...base, txs: [{ to: user }] }, registry, adapters).calls).toEqual([
       { to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", value: 0n, data: "0x" },
     ]);
+  });
+
+  it("refuses destination calls to the destination's Receiver, Depository and call executor", () => {
+    const destination = chains[1];
+    if (destination.vmType !== "evm") throw new Error("chain b is EVM");
+    const targets = [destination.receiver, destination.depository, callExecutorAddress(destination.receiver)];
+    for (const to of [...targets, ...targets.map((target) => target.toUpperCase().replace("0X", "0x"))]) {
+      expect(() => validateQuoteRequest({ ...base, txs: [{ to: user }, { to }] }, registry, adapters)).toThrow(
+        /^txs\[1\]\.to: .* destination calls may not call them$/,
+      );
+      expect(codeOf({ ...base, txs: [{ to }] })).toBe("INVALID_INPUT");
+    }
+    // Any other contract is the caller's to call.
+    expect(codeOf({ ...base, txs: [{ to: "0x00000000000000000000000000000000000000d1" }] })).toBeUndefined();
   });
 
   it("reads the sponsorship fields: defaults, and each one needing subsidizeFees, subsidizationBps a swap", () => {

@@ -126,11 +126,12 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   const amount = BigInt(input.amount);
   if (amount === 0n) throw new InvalidInputError("INVALID_INPUT", "amount must be greater than zero");
 
-  const calls = (input.txs ?? []).map((tx, index) => ({
-    to: address(destination, tx.to, `txs[${index}].to`, "INVALID_INPUT"),
-    value: BigInt(tx.value),
-    data: tx.data,
-  }));
+  const calls = (input.txs ?? []).map((tx, index) => {
+    const to = address(destination, tx.to, `txs[${index}].to`, "INVALID_INPUT");
+    const forbidden = destination.callTargetRefusal?.(to);
+    if (forbidden) throw new InvalidInputError("INVALID_INPUT", `txs[${index}].to: ${forbidden}`);
+    return { to, value: BigInt(tx.value), data: tx.data };
+  });
   const callValue = calls.reduce((sum, call) => sum + call.value, 0n);
   if (callValue > 0n && !currencyOut.metadata.isNative) {
     throw new InvalidInputError(

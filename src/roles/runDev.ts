@@ -25,6 +25,7 @@ import { withTransaction } from "../../schema/withTransaction.js";
 const DEVNET_SPONSOR_FUNDING_MICRO_USD = 10_000_000_000n;
 import { restSettings } from "./restSettings.js";
 import { apiKeyEncryptionKey, apiSettings, statusCacheSettings } from "./services.js";
+import { rolePrices } from "./rolePrices.js";
 import { createPool } from "./createPool.js";
 import { startApi } from "./startApi.js";
 import { startWorker } from "./startWorker.js";
@@ -175,7 +176,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       onchainSchema: indexer.viewsSchema,
       logger,
       statusBus,
-      prices: config.PRICES,
+      prices: rolePrices(config, "dev"),
       debugReferrers: true,
       fillConcurrency: config.FILL_CONCURRENCY,
       appFeeClaimRetry: {
@@ -204,7 +205,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       logger,
       host: config.HOST,
       port: config.PORT,
-      settings: apiSettings(config),
+      settings: apiSettings(config, "dev"),
       statusBus,
       rest,
       graphiql: true,

@@ -2,6 +2,7 @@ import { loadChainsFile } from "../chains/chainConfig.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import { type EvmSolver, evmSolver } from "../chains/evm/evmSolver.js";
 import type { Config } from "../config.js";
+import { rolePrices } from "./rolePrices.js";
 
 /** What every production role needs from configuration, or a clear error naming the missing variable. */
 export function requireSetting<T>(value: T | undefined, name: string, why: string): T {
@@ -23,9 +24,10 @@ export function solverAccount(config: Config): EvmSolver {
   return evmSolver(requireSetting(config.SOLVER_PRIVATE_KEY, "SOLVER_PRIVATE_KEY", "to sign orders and fills"));
 }
 
-export function apiSettings(config: Config) {
+/** The gateway's quote settings; refuses to start `api` without PRICES (rolePrices). */
+export function apiSettings(config: Config, role: string) {
   return {
-    prices: config.PRICES,
+    prices: rolePrices(config, role),
     serviceFeeBps: config.SERVICE_FEE_BPS,
     defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,

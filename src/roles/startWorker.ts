@@ -244,7 +244,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const restNow = coalesceRuns(
     reportingErrors("fills and refunds", async () => {
       const result = await restWindows((window) => reconcileFillsAndRefunds(reconcileDeps, window));
-      const claims = await settleAppFeeClaims({ pool, onchainSchema: deps.onchainSchema, enqueueClaim });
+      const claims = await settleAppFeeClaims({ pool, onchainSchema: deps.onchainSchema, enqueueClaim, logger });
       const unmatched = await unmatchedRefunds();
       return { ...result, claims, unmatched };
     }),

@@ -10,6 +10,7 @@ import { migrate } from "../../schema/migrate.js";
 import { createEvmChainClient } from "../../src/chains/evm/evmChainClient.js";
 import { canTransition } from "../../src/domain/requestStatus.js";
 import { type RoleProcess, startRoleProcess } from "./startRoleProcess.js";
+import { TEST_PRICES_ENV } from "./startTestStack.js";
 import { createTestDatabase } from "./testDatabase.js";
 
 export type Role = "api" | "worker" | "indexer";
@@ -65,6 +66,8 @@ export async function startCrashCluster(
     REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
     CROSSFILL_CHAINS_FILE: chainsFile,
     SOLVER_PRIVATE_KEY: devnet.solver.privateKey,
+    // `crossfill api` and `worker` start only with explicit prices.
+    PRICES: TEST_PRICES_ENV,
     API_KEY_ENCRYPTION_KEY: serverKey.toString("hex"),
     // Webhooks go to a receiver on 127.0.0.1, as on the devnet.
     WEBHOOK_ALLOW_PRIVATE: "true",

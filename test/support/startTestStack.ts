@@ -40,6 +40,10 @@ export type TestStack = {
 };
 
 export const TEST_PRICES = { ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000" };
+/** The same prices as the `PRICES` variable of a role started as its own process (`crossfill api`, `worker`). */
+export const TEST_PRICES_ENV = Object.entries(TEST_PRICES)
+  .map(([symbol, usd]) => `${symbol}=${usd}`)
+  .join(",");
 
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 

@@ -43,6 +43,20 @@ describe("classifyFillRevert", () => {
     });
   });
 
+  it("reports a call the executor refuses to run, aimed at the Receiver or itself, with its index", () => {
+    const receiver = "0x00000000000000000000000000000000000000AA";
+    const refused = encodeErrorResult({ abi: receiverAbi, errorName: "ForbiddenTarget", args: [2n, receiver] });
+    expect(classifyFillRevert(refused, context)).toEqual({
+      failReason: "EXECUTION_REVERTED",
+      details: {
+        errorCode: "DESTINATION_TX_FAILED",
+        message: `destination call 2 reverts: it calls ${receiver}, a service contract calls may not reach`,
+        callIndex: 2,
+        revertData: refused,
+      },
+    });
+  });
+
   it("falls back to EXECUTION_REVERTED for unknown or missing revert data", () => {
     expect(classifyFillRevert(undefined, context).failReason).toBe("EXECUTION_REVERTED");
     expect(classifyFillRevert("0x12345678", context).failReason).toBe("EXECUTION_REVERTED");

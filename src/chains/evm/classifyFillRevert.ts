@@ -19,17 +19,24 @@ function decode(data: Hex | undefined) {
 }
 
 /**
- * Why a fill would revert, from the revert data of its simulation: a destination call that fails is
- * EXECUTION_REVERTED; a token refusing the recipient is a DESTINATION_TX_FAILED rejection of the transfer.
+ * Why a fill would revert, from the revert data of its simulation: a destination call that fails (or that the
+ * executor refuses to run) is EXECUTION_REVERTED; a token refusing the recipient is a DESTINATION_TX_FAILED rejection of the transfer.
  */
 export function classifyFillRevert(
   data: Hex | undefined,
   context: { recipient: string; currencySymbol: string },
 ): FillFailure {
   const outer = decode(data);
-  const callIndex = outer?.errorName === "CallFailed" ? Number(outer.args[0]) : undefined;
+  // Both come from the CallExecutor, through the Receiver: a call that failed, or one aimed at our own contracts.
+  const callIndex =
+    outer?.errorName === "CallFailed" || outer?.errorName === "ForbiddenTarget" ? Number(outer.args[0]) : undefined;
   const inner = outer?.errorName === "CallFailed" ? decode(outer.args[1] as Hex) : outer;
-  const reason = inner?.errorName === "Error" ? String(inner.args[0]) : inner?.errorName;
+  const reason =
+    outer?.errorName === "ForbiddenTarget"
+      ? `it calls ${String(outer.args[1])}, a service contract calls may not reach`
+      : inner?.errorName === "Error"
+        ? String(inner.args[0])
+        : inner?.errorName;
   const blocked =
     inner?.errorName === "Blocked" || (inner?.errorName === "Error" && BLOCKED.test(String(inner.args[0])));
   if (blocked) {

@@ -4,6 +4,7 @@ import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
 import type { ChainAdapter, FillOrder, FillRefusal, PreparedTransaction } from "../adapter.js";
 import type { EvmChainConfig } from "../chainConfig.js";
 import { buildDepositSteps } from "./buildDepositSteps.js";
+import { callExecutorAddress } from "./callExecutorAddress.js";
 import { checkEvmDeposit } from "./checkEvmDeposit.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 import { encodeFillCall } from "./encodeFillCall.js";
@@ -59,6 +60,8 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     data: call.data,
     value: call.value,
   });
+  // Ours, and off limits to destination calls: the Receiver holds the solver's approval, the Depository its deposits.
+  const serviceContracts = [chain.depository, chain.receiver, callExecutorAddress(chain.receiver)];
   const refusal = (order: FillOrder, call: SolverCall, data: Hex | undefined): FillRefusal => ({
     failure: classifyFillRevert(data, { recipient: order.recipient, currencySymbol: order.currencySymbol }),
     call: asCall(call),
@@ -74,13 +77,19 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
       const key = evmFamily.address.key(address);
       if (key === zeroAddress)
         return { errorCode: "INVALID_ADDRESS", message: "recipient must not be the zero address" };
-      const contracts = [chain.depository, chain.receiver, ...chain.currencies.map((currency) => currency.address)];
+      const contracts = [...serviceContracts, ...chain.currencies.map((currency) => currency.address)];
       if (contracts.some((contract) => contract.toLowerCase() === key))
         return {
           errorCode: "INVALID_RECIPIENT",
           message: `recipient ${address} is a token or protocol contract and cannot receive the fill`,
         };
       return undefined;
+    },
+
+    callTargetRefusal(to) {
+      const key = evmFamily.address.key(to);
+      if (!serviceContracts.some((contract) => contract.toLowerCase() === key)) return undefined;
+      return `${to} is the Receiver, the Depository or the call executor of chain ${chain.id}: destination calls may not call them`;
     },
 
     estimateFee: (operation, currency, callCount = 0, conversion) =>

@@ -45,7 +45,7 @@ describe("encodeFillCall", () => {
     });
   });
 
-  it("unwraps: pulls the solver's WETH and withdraws it; the Receiver forwards the ether", () => {
+  it("unwraps: pulls the solver's WETH and withdraws it; the executor forwards the ether", () => {
     expect(converting("unwrap", zeroAddress)).toEqual({
       value: 0n,
       fillCurrency: weth,

@@ -6,9 +6,10 @@ import type { SolverCall } from "./solverTransaction.js";
 type ReceiverCall = { to: Address; value: bigint; data: Hex };
 
 /**
- * What the Receiver is asked to pay and run. A wrap sends the ether in and has the Receiver `deposit` it into WETH
- * and transfer the new tokens to the recipient; an unwrap pulls the solver's WETH, `withdraw`s it, and the Receiver
- * forwards the ether that came back. Either way the WETH supply moves by the amount, as a real wrap does.
+ * What the Receiver is asked to pay and run; calls run in its CallExecutor, on the fill amount alone. A wrap sends
+ * the ether in and has the executor `deposit` it into WETH and transfer the new tokens to the recipient; an unwrap
+ * has the Receiver move the solver's WETH to the executor, which `withdraw`s it and sends the ether that came back
+ * on. Either way the WETH supply moves by the amount, as a real wrap does.
  */
 function receiverFill(order: FillOrder): { currency: Address; calls: ReceiverCall[] } {
   const calls = order.calls.map((call) => ({ to: call.to as Address, value: call.value, data: call.data as Hex }));
@@ -44,7 +45,7 @@ function receiverFill(order: FillOrder): { currency: Address; calls: ReceiverCal
   };
 }
 
-/** The Receiver's fill of one order: the output to the recipient, then the order's calls, in one transaction. */
+/** The Receiver's fill of one order: the output to the recipient, or to the executor for the order's calls. */
 export function encodeFillCall(receiver: string, order: FillOrder): SolverCall {
   const { currency, calls } = receiverFill(order);
   return {

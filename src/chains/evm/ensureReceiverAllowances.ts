@@ -7,6 +7,8 @@ import { broadcastTransaction, prepareSolverTransaction, signSolverTransaction }
 /**
  * The Receiver pulls ERC-20 fills from the solver, so the solver approves it once per token before the
  * worker takes fills; every fill can then be simulated before it is signed. Returns the tokens it approved.
+ * A standing approval is safe because only the solver can make the Receiver pull, exactly a fill's amount, and the
+ * Receiver runs no calldata of a request: destination calls run in its CallExecutor, which nobody approves.
  */
 export async function ensureReceiverAllowances(
   pool: pg.Pool,

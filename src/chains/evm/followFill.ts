@@ -3,10 +3,12 @@ import {
   type Hex,
   type LocalAccount,
   type TransactionSerializableEIP1559,
+  TransactionReceiptNotFoundError,
   getAddress,
   keccak256,
   parseTransaction,
 } from "viem";
+import { receiverAbi } from "../../../contracts/abis.js";
 import {
   type StoredFillAttempt,
   recordBroadcastFailure,
@@ -25,6 +27,10 @@ const max = (a: bigint, b: bigint) => (a > b ? a : b);
  * Follows a sent fill until its nonce is spent: mined (by any of its re-priced versions), or replaced by
  * the cancellation after the bump window, in which case the fill can never pay and its deposit may be
  * refunded. Every new version is stored before it is broadcast; nothing here takes a new nonce.
+ *
+ * "cancelled" (the deposit is refunded) only on positive evidence: the transaction that spent the nonce is known and
+ * is none of the fill's versions, and the Receiver does not have the request filled. A node that fails to answer, or
+ * answers inconsistently (the nonce spent, no transaction found spending it), throws: the job asks again later.
  */
 export async function followFill(
   attempt: StoredFillAttempt,
@@ -34,8 +40,14 @@ export async function followFill(
   const client = chain.publicClient;
   const { nonce } = attempt;
   if (nonce === null) throw new Error(`fill of ${attempt.requestId} has no nonce: it is no EVM transaction`);
-  const receiptOf = (hash: string) => client.getTransactionReceipt({ hash: hash as Hex }).catch(() => undefined);
-  for (const hash of [attempt.txHash, ...[...attempt.previousTxHashes].reverse()]) {
+  // Not found is an answer (not mined); any other error of the node is none, and is thrown.
+  const receiptOf = (hash: string) =>
+    client.getTransactionReceipt({ hash: hash as Hex }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    });
+  const versions = [attempt.txHash, ...[...attempt.previousTxHashes].reverse()];
+  for (const hash of versions) {
     const receipt = await receiptOf(hash);
     if (!receipt) continue;
     const fee = receipt.gasUsed * receipt.effectiveGasPrice;
@@ -63,11 +75,25 @@ export async function followFill(
     };
   }
   const neverAccepted = attempt.broadcastFailures >= deps.policy.maxBroadcastFailures;
-  if (attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash)))
-    return { state: "cancelled", nonceSpentBy: attempt.cancelTxHash, neverAccepted };
+  const cancelled = attempt.cancelTxHash && (await receiptOf(attempt.cancelTxHash)) ? attempt.cancelTxHash : undefined;
   const mined = await client.getTransactionCount({ address: deps.solver.address, blockTag: "latest" });
-  // Spent by none of ours (a transaction sent with the solver key outside Crossfill): the fill can never land.
-  if (mined > nonce) return { state: "cancelled", nonceSpentBy: "unknown", neverAccepted };
+  if (cancelled || mined > nonce) {
+    // Our cancellation, or a transaction sent with the solver key outside Crossfill: found in its block, not assumed.
+    const spentBy = cancelled ?? (await nonceSpender(chain, deps.solver.address, nonce));
+    if (!spentBy || versions.includes(spentBy))
+      throw new Error(
+        `the nonce ${nonce} of the fill of ${attempt.requestId} is spent, but the node shows ${spentBy ? `no receipt of the fill ${spentBy}` : "no transaction spending it"}: asking again`,
+      );
+    const filled = await client.readContract({
+      address: getAddress(chain.chain.receiver),
+      abi: receiverAbi,
+      functionName: "filled",
+      args: [attempt.requestId as Hex],
+    });
+    if (filled)
+      throw new Error(`the Receiver has ${attempt.requestId} filled, yet no version of its fill shows a receipt`);
+    return { state: "cancelled", nonceSpentBy: spentBy, neverAccepted };
+  }
 
   let refused = neverAccepted;
   const age = (deps.now ?? Date.now()) - attempt.sentAt.getTime();
@@ -136,4 +162,34 @@ export async function followFill(
   }
   await broadcastTransaction(chain, cancel);
   return { state: "in-flight", txHash: cancel.txHash, action: "cancelling" };
+}
+
+/**
+ * The hash of the transaction of `account` with `nonce`, found in the first block after which the account's nonce is
+ * past it (searched back from the head, doubling, then halving); undefined when that block holds none (a node
+ * answering from another view of the chain).
+ */
+async function nonceSpender(chain: EvmChainClient, account: Hex, nonce: number): Promise<string | undefined> {
+  const client = chain.publicClient;
+  const countAt = (blockNumber: bigint) => client.getTransactionCount({ address: account, blockNumber });
+  let spent = await client.getBlockNumber({ cacheTime: 0 });
+  if ((await countAt(spent)) <= nonce) return undefined;
+  // After `unspent` the nonce is not yet used, after `spent` it is.
+  let unspent = -1n;
+  for (let step = 1n; spent > 0n; step *= 2n) {
+    const probe = spent - step < 0n ? 0n : spent - step;
+    if ((await countAt(probe)) <= nonce) {
+      unspent = probe;
+      break;
+    }
+    spent = probe;
+  }
+  while (spent - unspent > 1n) {
+    const middle = (spent + unspent) / 2n;
+    if ((await countAt(middle)) > nonce) spent = middle;
+    else unspent = middle;
+  }
+  const block = await client.getBlock({ blockNumber: spent, includeTransactions: true });
+  const sender = account.toLowerCase();
+  return block.transactions.find((tx) => tx.from.toLowerCase() === sender && tx.nonce === nonce)?.hash;
 }

@@ -5,7 +5,8 @@ export const GAS_ESTIMATES = {
   depositErc20: 75_000n,
   fillNative: 70_000n,
   fillErc20: 90_000n,
-  // A Receiver fill that wraps (WETH deposit + transfer, ~92k measured) or unwraps (withdraw + ether out, ~112k).
+  // A Receiver fill that wraps (WETH deposit + transfer in its CallExecutor, ~86k measured) or unwraps (WETH to the
+  // executor, withdraw, ether out: ~90k).
   fillWrap: 100_000n,
   fillUnwrap: 120_000n,
   perCall: 150_000n,

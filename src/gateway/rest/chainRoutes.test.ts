@@ -2,10 +2,19 @@ import { describe, expect, it } from "vitest";
 import { createChainAdapters } from "../../chains/chainAdapters.js";
 import { createChainRegistry } from "../../chains/chainRegistry.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
+import { RPC_KEY, keyedRpcChains } from "../../../test/support/keyedRpcChains.js";
 import { testEvmChain } from "../../../test/support/testEvmChain.js";
 import { chainRoutes } from "./chainRoutes.js";
 
 const chains = [31338, 31339].map(testEvmChain);
+
+const open: ChainAvailability = {
+  disabled: false,
+  depositEnabled: true,
+  partialDisableLimitUsd: null,
+  blockProductionLagging: false,
+  reason: null,
+};
 
 function routes() {
   const state: ChainAvailability = {
@@ -71,5 +80,22 @@ describe("GET /chains", () => {
     const reopened = await app.request("/chains");
     expect(reopened.headers.get("etag")).toBe(openTag);
     expect(await reopened.text()).toBe(openBody);
+  });
+
+  it("never publishes the solver's own RPC URLs, only the chains file's public ones (empty when unset)", async () => {
+    const keyed = keyedRpcChains();
+    const app = chainRoutes({
+      registry: createChainRegistry(keyed),
+      adapters: createChainAdapters(keyed, {}),
+      quoteEngine: { availability: async () => ({ ...open }) },
+    });
+    const body = await (await app.request("/chains")).text();
+    expect(body).not.toContain(RPC_KEY);
+    const records = (JSON.parse(body) as { chains: Array<{ id: number; httpRpcUrl: string; wsRpcUrl: string }> })
+      .chains;
+    expect(records.map(({ id, httpRpcUrl, wsRpcUrl }) => ({ id, httpRpcUrl, wsRpcUrl }))).toEqual([
+      { id: 31338, httpRpcUrl: "", wsRpcUrl: "" },
+      { id: 31339, httpRpcUrl: "https://rpc.example", wsRpcUrl: "wss://rpc.example" },
+    ]);
   });
 });

@@ -5,8 +5,9 @@ import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
 import { familyOf } from "../../chains/vmFamilies.js";
 
 /**
- * The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. A
- * Bitcoin chain has no contracts and no RPC: every contract shows the native BTC id, the RPC URLs are empty and
+ * The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. Its
+ * RPC URLs are the chains file's `publicRpcUrl`/`publicWsUrl`, empty when unset. A Bitcoin chain has no contracts and
+ * no RPC: every contract shows the native BTC id, the RPC URLs are empty and
  * `protocol.v2.depository` is the depository address. Its solver addresses are empty until its adapter lands.
  */
 export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefined, availability: ChainAvailability) {
@@ -46,8 +47,9 @@ export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefi
     id: chain.id,
     name: chain.name,
     displayName: chain.displayName ?? chain.name,
-    httpRpcUrl: chain.vmType === "evm" ? chain.rpcUrl : "",
-    wsRpcUrl: (chain.vmType === "evm" && chain.wsUrl) || "",
+    // Only the URLs the chains file publishes: the solver's own (rpcUrl, wsUrl) may carry a provider key.
+    httpRpcUrl: (chain.vmType === "evm" && chain.publicRpcUrl) || "",
+    wsRpcUrl: (chain.vmType === "evm" && chain.publicWsUrl) || "",
     explorerUrl: chain.explorerUrl,
     explorerName: chain.explorerUrl ? "Explorer" : "",
     explorerPaths: { ...EXPLORER_PATHS },

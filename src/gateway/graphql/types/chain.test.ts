@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { GRAPHQL_TEST_CHAINS, createTestGraphqlServer } from "../../../../test/support/createTestGraphqlServer.js";
+import { RPC_KEY, keyedRpcChains } from "../../../../test/support/keyedRpcChains.js";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../../../test/support/testBitcoinChain.js";
 import { BITCOIN_NATIVE_CURRENCY } from "../../../chains/bitcoin/bitcoinFamily.js";
 import { createStatusBus } from "../../../events/createStatusBus.js";
@@ -42,5 +43,37 @@ describe("GraphQL Chain", () => {
         },
       },
     });
+  });
+
+  it("never publishes the solver's own RPC URLs, only the chains file's public ones (empty / null when unset)", async () => {
+    const keyedBus = createStatusBus();
+    const keyed = createTestGraphqlServer({
+      db: { query: () => Promise.reject(new Error("chains are served without the database")) },
+      statusUpdates: createStatusFanout(keyedBus),
+      chains: keyedRpcChains(),
+    });
+    try {
+      const response = await keyed.fetch(
+        new Request("http://localhost/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ chains { id httpRpcUrl wsRpcUrl } chain(id: 31338) { httpRpcUrl } }" }),
+        }),
+      );
+      const body = await response.text();
+      expect(body).not.toContain(RPC_KEY);
+      expect(JSON.parse(body)).toEqual({
+        data: {
+          chains: [
+            { id: 31338, httpRpcUrl: "", wsRpcUrl: null },
+            { id: 31339, httpRpcUrl: "https://rpc.example", wsRpcUrl: "wss://rpc.example" },
+          ],
+          chain: { httpRpcUrl: "" },
+        },
+      });
+    } finally {
+      await keyed.close();
+      await keyedBus.close();
+    }
   });
 });

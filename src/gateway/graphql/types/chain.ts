@@ -22,9 +22,17 @@ ChainRef.implement({
     name: t.exposeString("name"),
     displayName: t.string({ resolve: (chain) => chain.displayName ?? chain.name }),
     vmType: t.exposeString("vmType"),
+    // Only the URLs the chains file publishes (empty / null when unset): the solver's own may carry a provider key.
     // A Bitcoin chain is read through Esplora, not an RPC: its URLs are empty / null.
-    httpRpcUrl: t.string({ resolve: (chain) => (chain.vmType === "evm" ? chain.rpcUrl : "") }),
-    wsRpcUrl: t.string({ nullable: true, resolve: (chain) => (chain.vmType === "evm" && chain.wsUrl) || null }),
+    httpRpcUrl: t.string({
+      description: "The chain's public RPC URL (the chains file's publicRpcUrl); empty when none is published.",
+      resolve: (chain) => (chain.vmType === "evm" && chain.publicRpcUrl) || "",
+    }),
+    wsRpcUrl: t.string({
+      nullable: true,
+      description: "The chain's public websocket RPC URL (publicWsUrl); null when none is published.",
+      resolve: (chain) => (chain.vmType === "evm" && chain.publicWsUrl) || null,
+    }),
     explorerUrl: t.exposeString("explorerUrl"),
     explorerPaths: t.field({ type: ExplorerPathsRef, resolve: () => EXPLORER_PATHS }),
     blockTimeSeconds: t.exposeFloat("blockTimeSeconds"),

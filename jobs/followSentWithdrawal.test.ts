@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import type { MinedReceipt } from "../src/chains/adapter.js";
+import { followSentWithdrawal } from "./followSentWithdrawal.js";
+
+const sent = { rawTx: "0xraw", txHash: "0xhash" };
+
+function chainShowing(receipt: MinedReceipt | null | Error) {
+  const broadcasts: string[] = [];
+  return {
+    broadcasts,
+    chain: {
+      readReceipt: async () => {
+        if (receipt instanceof Error) throw receipt;
+        return receipt;
+      },
+      broadcast: async (tx: { rawTx: string }) => void broadcasts.push(tx.rawTx),
+    },
+  };
+}
+
+describe("followSentWithdrawal", () => {
+  it("re-sends a withdrawal the node has no receipt of, and only that one", async () => {
+    const lost = chainShowing(null);
+    expect(await followSentWithdrawal(lost.chain, sent)).toEqual({ state: "sent" });
+    expect(lost.broadcasts).toEqual(["0xraw"]);
+    const mined = chainShowing({ succeeded: true, blockNumber: 7n });
+    expect(await followSentWithdrawal(mined.chain, sent)).toEqual({ state: "mined" });
+    const reverted = chainShowing({ succeeded: false, blockNumber: 8n });
+    expect(await followSentWithdrawal(reverted.chain, sent)).toEqual({ state: "reverted", blockNumber: 8n });
+    expect([...mined.broadcasts, ...reverted.broadcasts]).toEqual([]);
+  });
+
+  it("throws a node failure instead of taking it for a lost withdrawal; a chain without receipts is re-sent", async () => {
+    const failing = chainShowing(new Error("upstream timed out"));
+    await expect(followSentWithdrawal(failing.chain, sent)).rejects.toThrow("upstream timed out");
+    expect(failing.broadcasts).toEqual([]);
+    const broadcasts: string[] = [];
+    const bitcoin = { broadcast: async (tx: { rawTx: string }) => void broadcasts.push(tx.rawTx) };
+    expect(await followSentWithdrawal(bitcoin, sent)).toEqual({ state: "sent" });
+    expect(broadcasts).toEqual(["0xraw"]);
+  });
+});

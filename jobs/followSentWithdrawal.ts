@@ -1,0 +1,18 @@
+import type { ChainAdapter } from "../src/chains/adapter.js";
+
+/**
+ * Where a sent Depository withdrawal (a refund, an app-fee payout) stands: broadcast again while the node has no
+ * receipt of it (lost, or reorged out), left to the indexer once mined; "reverted" paid nothing, and re-sending it
+ * cannot change that. A chain whose adapter reads no receipts (Bitcoin) is only re-sent. Node failures are thrown.
+ */
+export async function followSentWithdrawal(
+  chain: Pick<ChainAdapter, "readReceipt" | "broadcast">,
+  sent: { rawTx: string; txHash: string },
+): Promise<{ state: "sent" | "mined" } | { state: "reverted"; blockNumber: bigint }> {
+  const receipt = chain.readReceipt ? await chain.readReceipt(sent.txHash) : null;
+  if (!receipt) {
+    await chain.broadcast(sent);
+    return { state: "sent" };
+  }
+  return receipt.succeeded ? { state: "mined" } : { state: "reverted", blockNumber: receipt.blockNumber };
+}
