@@ -23,8 +23,7 @@ export type OnTimeDepositsResult = {
  * together, as soon as the first of them would alone (a transaction per deposit made each statement wait for the
  * others' on a busy machine). Takes at most one deposit per request. Anything else (a deposit already applied is
  * skipped; a second payment, a late one, one overpaid past the tolerance, a mempool one mined, one that fails its
- * order) is left, unwritten, for the
- * general path, which decides it again under its own lock.
+ * order) is left, unwritten, for the general path, which decides it again under its own lock.
  */
 export async function applyOnTimeDeposits(
   pool: ReconcileDeps["pool"],
