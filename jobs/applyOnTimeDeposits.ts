@@ -4,6 +4,7 @@ import { lockRequests } from "../schema/requests.js";
 import { type PendingMove, transitionToPending } from "../schema/transitionToPending.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit, paidAfterDeadline } from "../src/domain/assessDeposit.js";
+import { overpaidBeyondTolerance, overpaymentRuleOf } from "../src/domain/overpaymentRule.js";
 import { depositEventDetails } from "./depositEventDetails.js";
 import type { ReconcileDeps } from "./reconcile.js";
 
@@ -21,8 +22,8 @@ export type OnTimeDepositsResult = {
  * all their requests in one transaction of six statements, whatever their number: a block's clients see `pending`
  * together, as soon as the first of them would alone (a transaction per deposit made each statement wait for the
  * others' on a busy machine). Takes at most one deposit per request. Anything else (a deposit already applied is
- * skipped; a second payment, a late one, a mempool one mined, one that fails its order) is left, unwritten, for the
- * general path, which decides it again under its own lock.
+ * skipped; a second payment, a late one, one overpaid past the tolerance, a mempool one mined, one that fails its
+ * order) is left, unwritten, for the general path, which decides it again under its own lock.
  */
 export async function applyOnTimeDeposits(
   pool: ReconcileDeps["pool"],
@@ -48,9 +49,12 @@ export async function applyOnTimeDeposits(
       const context = contexts[index]!;
       if (!request || context.applied) return;
       const late = paidAfterDeadline(deposit.timestamp, request.deadline);
+      const overpayment = overpaymentRuleOf(request.quote);
+      // An overpayment past the tolerance is re-priced or refunded by the general path.
+      const overpaid = overpaidBeyondTolerance(request, overpayment, deposit.amount);
       const assessment =
-        request.status === "waiting" && !context.appliedFromMempool && !late
-          ? assessDeposit({ ...request, strict: context.depositAddressType === "strict" }, deposit)
+        request.status === "waiting" && !context.appliedFromMempool && !late && !overpaid
+          ? assessDeposit({ ...request, strict: context.depositAddressType === "strict", overpayment }, deposit)
           : undefined;
       if (!assessment?.fill) {
         left.push(deposit);

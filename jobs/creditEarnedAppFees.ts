@@ -3,6 +3,7 @@ import { listRequestDeposits } from "../schema/chainFacts.js";
 import { type Queryable, getRequest } from "../schema/requests.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import { type QuotedAppFee, earnedAppFees } from "../src/domain/earnedAppFees.js";
+import { overpaymentRuleOf } from "../src/domain/overpaymentRule.js";
 
 /**
  * Credits a request's app-fee recipients with what the fill earned them, on the origin chain in the input
@@ -21,6 +22,6 @@ export async function creditEarnedAppFees(db: Queryable, requestId: string, regi
     requestId,
     chainId: request.originChainId,
     currency: request.originCurrency,
-    fees: earnedAppFees(quoted, request, deposited, decimals),
+    fees: earnedAppFees(quoted, { ...request, overpayment: overpaymentRuleOf(request.quote) }, deposited, decimals),
   });
 }

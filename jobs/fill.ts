@@ -16,17 +16,12 @@ import { attemptFailReason } from "../src/domain/attemptFailReason.js";
 import { nativeConversionOf } from "../src/domain/nativeConversion.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
-import { checkDeposit } from "./checkDeposit.js";
+import { requiredDepositConfirmations } from "./requiredDepositConfirmations.js";
+import { fillWindowEnd } from "../src/domain/fillWindowEnd.js";
 import { confirmationDelayMs } from "./confirmationDelayMs.js";
 import { movedDepositTaken } from "./movedDepositTaken.js";
 import type { ReceiptConfirmer } from "./createReceiptConfirmer.js";
 import { failRequest } from "./failRequest.js";
-
-/**
- * A deposit made in time but not filled by its order's deadline plus this window is refunded instead: the
- * solver will not pay out an order the user has long stopped waiting for.
- */
-export const FILL_WINDOW_AFTER_DEADLINE_MS = 10 * 60_000;
 
 /** A referrer that makes the devnet's solver refuse the fill, so integrators can exercise their refund handling. */
 export const DEBUG_FORCE_REFUND_REFERRER = "debug-force-refund";
@@ -163,16 +158,30 @@ export function createFillProcessor(deps: FillDeps) {
       if (!first) return "skipped: no deposit";
       if (request.fillAmount === null) return "skipped: no fill amount";
       const amountOut = request.fillAmount;
-      if (Date.now() > request.deadline.getTime() + FILL_WINDOW_AFTER_DEADLINE_MS) {
+      const origin = deps.adapters.adapter(first.chainId);
+      const required = await requiredDepositConfirmations(first, {
+        adapter: origin,
+        registry: deps.registry,
+        prices: deps.prices,
+      });
+      // The deposit was judged on time when first seen (mempool or block); it is filled once it has its confirmations,
+      // within the chain's allowance for that wait (Bitcoin's 10-minute blocks are not held against it).
+      const windowEnd = fillWindowEnd({
+        deadline: request.deadline,
+        requiredConfirmations: required,
+        blockTimeSeconds: origin.chain.blockTimeSeconds,
+      });
+      let check = await origin.checkDeposit(first, required);
+      if (check.state === "confirming" && Date.now() > windowEnd) {
         return fail(
           request,
-          "PROTOCOL_DEADLINE_EXPIRED",
-          { message: `not filled within ${FILL_WINDOW_AFTER_DEADLINE_MS / 1000} s of the order's deadline` },
+          "DEPOSIT_CONFIRMATION_TIMEOUT",
+          {
+            message: `the deposit still lacked ${check.missingBlocks} confirmations at ${new Date(windowEnd).toISOString()}`,
+          },
           { sent: false },
         );
       }
-      const origin = deps.adapters.adapter(first.chainId);
-      let check = await checkDeposit(first, { adapter: origin, registry: deps.registry, prices: deps.prices });
       if (check.state === "confirming") {
         await deps.enqueueFill(requestId, {
           delayMs: confirmationDelayMs(origin, check.missingBlocks),
@@ -208,6 +217,14 @@ export function createFillProcessor(deps: FillDeps) {
         });
         logger.warn({ requestId, txHash: first.txHash, reorg: check.reorg }, "deposit gone before the fill");
         return `failed: ${failReason}`;
+      }
+      if (Date.now() > windowEnd) {
+        return fail(
+          request,
+          "PROTOCOL_DEADLINE_EXPIRED",
+          { message: `not filled by ${new Date(windowEnd).toISOString()}, the end of its fill window` },
+          { sent: false },
+        );
       }
       if (deps.debugReferrers && request.referrer === DEBUG_FORCE_REFUND_REFERRER) {
         return fail(

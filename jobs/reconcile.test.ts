@@ -202,7 +202,7 @@ describe("reconcile", () => {
     expect(await run()).toMatchObject({ fills: 2 });
   });
 
-  it("credits each app-fee recipient once on success, scaled with an exact input's overpayment", async () => {
+  it("credits each app-fee recipient once on success, scaled with an exact input's overpayment within its tolerance", async () => {
     const appFees = [
       {
         recipient: "0x00000000000000000000000000000000000000A1",
@@ -219,7 +219,8 @@ describe("reconcile", () => {
         amountUsd: "0.000009",
       },
     ];
-    const request = await insertTestRequest(pool, { quote: { appFees } });
+    // 1,500 paid for 1,000 quoted: within the quote's 50 % tolerance, so filled and earned at the quoted rate.
+    const request = await insertTestRequest(pool, { quote: { appFees, overpaymentToleranceBps: "5000" } });
     const earnings = async () =>
       (
         await pool.query(

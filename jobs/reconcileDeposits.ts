@@ -11,6 +11,7 @@ import { getRequest, insertChildRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit, paidAfterDeadline } from "../src/domain/assessDeposit.js";
+import { overpaidBeyondTolerance, overpaymentRuleOf } from "../src/domain/overpaymentRule.js";
 import { childRequestId } from "../src/domain/childRequestId.js";
 import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
 import { applyOnTimeDeposits } from "./applyOnTimeDeposits.js";
@@ -18,6 +19,7 @@ import { depositEventDetails } from "./depositEventDetails.js";
 import { failRequest } from "./failRequest.js";
 import type { ReconcileDeps } from "./reconcile.js";
 import { repriceDeposit } from "./repriceDeposit.js";
+import { chainLimitExceeded } from "./chainLimitExceeded.js";
 
 // The general path's deposit transactions at once (most of a worker's 10 connections): a block's deposits that are
 // not the common case do not wait for one another. A deposit transaction holds one connection and never waits for
@@ -114,12 +116,28 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
       }
       await recordRequestDeposit(client, deposit);
       const late = paidAfterDeadline(deposit.timestamp, request.deadline);
+      const overpayment = overpaymentRuleOf(request.quote);
+      // Past the tolerance an overpayment is priced anew, and judged against the chains' limits on what was paid.
+      const overpaid =
+        overpaidBeyondTolerance(request, overpayment, deposit.amount) && overpayment.beyond === "reprice";
+      const overLimit = overpaid ? await chainLimitExceeded(client, request, deposit.amount, deps) : undefined;
+      if (overLimit) {
+        return {
+          refund: await failRequest(client, {
+            request,
+            from: ["waiting"],
+            failReason: "SOLVER_CAPACITY_EXCEEDED",
+            deposit,
+            details: { ...depositEventDetails(deposit), message: overLimit },
+          }),
+        };
+      }
       const repriced =
-        late && request.latePaymentSlippageBps !== null
+        (late && request.latePaymentSlippageBps !== null) || overpaid
           ? await repriceDeposit(request, deposit.amount, deps)
           : undefined;
       const assessment = assessDeposit(
-        { ...request, strict: context.depositAddressType === "strict" },
+        { ...request, strict: context.depositAddressType === "strict", overpayment },
         deposit,
         repriced,
       );

@@ -7,6 +7,8 @@ export type ApiKeyRecord = {
   elevated: boolean;
   /** Marked by the operator: may create, rename and revoke its integrator's keys and set their webhooks. */
   managesKeys: boolean;
+  /** Marked by the operator (`crossfill sponsors allow`): may quote with subsidizeFees, drawing on its integrator. */
+  sponsors: boolean;
   createdAt: Date;
   revokedAt: Date | null;
 };
@@ -17,11 +19,12 @@ type ApiKeyRow = {
   integrator: string;
   elevated: boolean;
   manages_keys: boolean;
+  sponsors: boolean;
   created_at: Date;
   revoked_at: Date | null;
 };
 
-const COLUMNS = "id, name, integrator, elevated, manages_keys, created_at, revoked_at";
+const COLUMNS = "id, name, integrator, elevated, manages_keys, sponsors, created_at, revoked_at";
 
 const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
@@ -29,6 +32,7 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   integrator: row.integrator,
   elevated: row.elevated,
   managesKeys: row.manages_keys,
+  sponsors: row.sponsors,
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
 });
@@ -41,14 +45,24 @@ export async function insertApiKey(
     integrator: string;
     elevated: boolean;
     managesKeys?: boolean;
+    sponsors?: boolean;
     keyHash: Buffer;
     webhookSecretCipher: Buffer;
   },
 ): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRow>(
-    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, manages_keys, key_hash, webhook_secret_cipher)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-    [key.id, key.name, key.integrator, key.elevated, key.managesKeys ?? false, key.keyHash, key.webhookSecretCipher],
+    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, manages_keys, sponsors, key_hash, webhook_secret_cipher)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+    [
+      key.id,
+      key.name,
+      key.integrator,
+      key.elevated,
+      key.managesKeys ?? false,
+      key.sponsors ?? false,
+      key.keyHash,
+      key.webhookSecretCipher,
+    ],
   );
   return toRecord(rows[0]);
 }
@@ -114,6 +128,12 @@ export async function renameApiKey(
 /** Marks a key for management (the operator's `crossfill keys manage`); false when no such key. */
 export async function setKeyManagement(db: Queryable, id: string, managesKeys: boolean): Promise<boolean> {
   const result = await db.query("UPDATE crossfill.api_keys SET manages_keys = $2 WHERE id = $1", [id, managesKeys]);
+  return result.rowCount === 1;
+}
+
+/** Allows a key to sponsor fees, or stops it (the operator's `crossfill sponsors allow`); false when no such key. */
+export async function setKeySponsoring(db: Queryable, id: string, sponsors: boolean): Promise<boolean> {
+  const result = await db.query("UPDATE crossfill.api_keys SET sponsors = $2 WHERE id = $1", [id, sponsors]);
   return result.rowCount === 1;
 }
 

@@ -32,6 +32,9 @@ const priceList = z
   .pipe(z.record(z.string().min(1), z.string().regex(/^\d+(\.\d+)?$/, "price must be a decimal number")));
 
 /** Websocket connections one client address may hold open at once, unless configured. */
+/** A share in basis points, 0 to 10,000. */
+const basisPoints = z.coerce.bigint().refine((v) => v >= 0n && v <= 10_000n, "basis points, 0 to 10000");
+
 export const DEFAULT_WEBSOCKET_CONNECTIONS_PER_ADDRESS = 500;
 
 const envSchema = z.object({
@@ -67,15 +70,16 @@ const envSchema = z.object({
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
   // No default: `api` and `worker` refuse to start without it (src/roles/rolePrices.ts); `dev` has the devnet's.
   PRICES: priceList.optional(),
-  SERVICE_FEE_BPS: z.coerce
-    .bigint()
-    .refine((v) => v >= 0n && v <= 10_000n)
-    .default(5n),
-  DEFAULT_SLIPPAGE_BPS: z.coerce
-    .bigint()
-    .refine((v) => v >= 0n && v <= 10_000n)
-    .default(50n),
+  SERVICE_FEE_BPS: basisPoints.default(5n),
+  DEFAULT_SLIPPAGE_BPS: basisPoints.default(50n),
   QUOTE_TTL_SECONDS: z.coerce.number().int().positive().default(600),
+  /**
+   * How far over its quoted input an EXACT_INPUT deposit still fills at the quoted rate, in basis points of that
+   * input. Past it the whole deposit is re-priced at current prices (or refunded); sponsored quotes have none.
+   */
+  OVERPAYMENT_TOLERANCE_BPS: basisPoints.default(100n),
+  /** The most app fees (all recipients together, basis points) a quote may carry when its sponsor pays the `app` bucket. */
+  SPONSORED_APP_FEE_MAX_BPS: basisPoints.default(100n),
   DEVNET_CHAIN_IDS: csvNumbers.default([31337, 31338, 31339]),
   DEVNET_BLOCK_TIME: z.coerce.number().min(0).default(1),
   /** Seconds between the devnet Bitcoin's blocks (0: mined only on demand, POST /devnet/mine). */

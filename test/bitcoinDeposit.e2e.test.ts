@@ -230,4 +230,65 @@ describe("Bitcoin → EVM, end to end", () => {
     expect(await balance(user.address)).toBe(before - fee - gasCost);
     expect(await fillAttempts(requestId)).toBe(0);
   }, 60_000);
+
+  /** Quotes $600 of BTC (one confirmation), pays it and waits for `pending` from the mempool: the quote's step. */
+  const payToMempool = async () => {
+    const user = btc().accounts[0]!;
+    const [step] = (await quote(user.address, 1_000_000n)).body.steps;
+    await signAndBroadcast(step.items[0].data.psbt, user.wif);
+    await pollStatus(stack.api.url, step.requestId, { until: ["pending"], timeoutMs: 15_000 });
+    return step;
+  };
+
+  // The order's deadline judges when a deposit was first seen (mempool or block), not when it had its confirmations.
+  it("fills a deposit seen in the mempool before the deadline and confirmed 20 minutes after it", async () => {
+    const step = await payToMempool();
+    // Bitcoin's 10-minute blocks for this test (the worker shares this chain object): the fill allows an hour for
+    // the deposit's block. Set before the deadline moves, so no fill run sees the past deadline with 1 s blocks.
+    const chain = stack.bitcoin!.chain;
+    chain.blockTimeSeconds = 600;
+    try {
+      // Seen before the deadline; its block comes 20 minutes after it (now). Mining it runs the fill at once.
+      await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '20 minutes' WHERE id = $1", [
+        step.requestId,
+      ]);
+      await sleep(1_500);
+      btc().mine(1);
+      const { last } = await pollStatus(stack.api.url, step.requestId, { timeoutMs: 30_000 });
+      expect(last).toMatchObject({ status: "success" });
+    } finally {
+      chain.blockTimeSeconds = 1;
+    }
+  }, 60_000);
+
+  it("refunds a deposit not confirmed within the chain's allowance after the deadline (DEPOSIT_CONFIRMATION_TIMEOUT)", async () => {
+    const step = await payToMempool();
+    // Seen in time, but still unmined long after the deadline (1 s blocks here: six of them, plus the fill window):
+    // a payer must not hold the quoted price open by paying a fee too low to be mined.
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '11 minutes' WHERE id = $1", [
+      step.requestId,
+    ]);
+    const { last } = await pollStatus(stack.api.url, step.requestId, {
+      until: ["failure", "refund"],
+      timeoutMs: 30_000,
+    });
+    expect(last).toMatchObject({ failReason: "DEPOSIT_CONFIRMATION_TIMEOUT" });
+    btc().mine(1);
+    await sleep(2_000);
+    expect(await fillAttempts(step.requestId)).toBe(0);
+  }, 60_000);
+
+  it("does not fill a deposit first seen after the deadline (ORDER_EXPIRED)", async () => {
+    const user = btc().accounts[0]!;
+    const [step] = (await quote(user.address, 1_000_000n)).body.steps;
+    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [
+      step.requestId,
+    ]);
+    await signAndBroadcast(step.items[0].data.psbt, user.wif);
+    const { last } = await pollStatus(stack.api.url, step.requestId, { timeoutMs: 30_000 });
+    expect(last).toMatchObject({ failReason: "ORDER_EXPIRED" });
+    btc().mine(1);
+    await sleep(2_000);
+    expect(await fillAttempts(step.requestId)).toBe(0);
+  }, 60_000);
 });

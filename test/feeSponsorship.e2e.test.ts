@@ -14,11 +14,16 @@ describe("fee sponsorship, end to end: the quoting key's integrator pays the use
   let stack: TestStack;
   let key: string;
   let brokeKey: string;
+  let plainKey: string;
   beforeAll(async () => {
     stack = await startTestStack();
-    key = (await createApiKey(stack.pool, stack.serverKey, { name: "acme", integrator: "acme" })).key;
-    brokeKey = (await createApiKey(stack.pool, stack.serverKey, { name: "broke", integrator: "broke" })).key;
+    key = (await createApiKey(stack.pool, stack.serverKey, { name: "acme", integrator: "acme", sponsors: true })).key;
+    brokeKey = (await createApiKey(stack.pool, stack.serverKey, { name: "broke", integrator: "broke", sponsors: true }))
+      .key;
+    // Funded, but never allowed to sponsor by the operator.
+    plainKey = (await createApiKey(stack.pool, stack.serverKey, { name: "plain", integrator: "plain" })).key;
     await withTransaction(stack.pool, (db) => fundSponsor(db, { integrator: "acme", amountMicroUsd: 5_000_000n }));
+    await withTransaction(stack.pool, (db) => fundSponsor(db, { integrator: "plain", amountMicroUsd: 5_000_000n }));
   });
   afterAll(async () => {
     await stack?.stop();
@@ -78,6 +83,11 @@ describe("fee sponsorship, end to end: the quoting key's integrator pays the use
         errorCode,
       });
     }
+    // A key the operator has not allowed to sponsor is refused whatever its integrator's balance.
+    expect(await quote({ subsidizeFees: true }, plainKey)).toMatchObject({
+      status: 403,
+      body: { errorCode: "FORBIDDEN" },
+    });
     expect((await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.requests")).rows[0].n).toBe(rows[0].n);
   });
 
@@ -90,13 +100,17 @@ describe("fee sponsorship, end to end: the quoting key's integrator pays the use
     const { feeSponsorship } = sponsored.body;
     expect(sponsored.body.fees.subsidized.amount).toBe(fees.toString());
     expect(feeSponsorship.quoted).toMatchObject({
-      selectedComponents: ["execution", "swap", "relay", "app"],
+      selectedComponents: ["execution", "swap", "relay"],
       capHit: false,
       maxSubsidizationAmount: "1000000",
       subsidizationBps: 10000,
       sponsoredTotal: { amount: fees.toString() },
       userPaysTotal: { amount: "0" },
-      components: { rent: { selected: false }, relay: { selected: true, userPays: { amount: "0" } } },
+      components: {
+        rent: { selected: false },
+        app: { selected: false },
+        relay: { selected: true, userPays: { amount: "0" } },
+      },
     });
     // 100 USDC at 3000 USD/WETH, nothing taken
     expect(sponsored.body.details.currencyOut.amount).toBe(((100n * 10n ** 18n) / 3000n).toString());
@@ -122,7 +136,7 @@ describe("fee sponsorship, end to end: the quoting key's integrator pays the use
       address: tokens().usdc,
       chainId: tokens().origin.id,
     });
-    expect(actual.selectedComponents).toEqual(["execution", "swap", "platform", "app"]);
+    expect(actual.selectedComponents).toEqual(["execution", "swap", "platform"]);
     const quoteData = await fetch(`${stack.api.url}/integrators/quote-data?requestId=${sponsored.body.requestId}`, {
       headers: { "x-api-key": key },
     }).then((response) => response.json() as Promise<any>);
@@ -156,39 +170,43 @@ describe("fee sponsorship, end to end: the quoting key's integrator pays the use
       const appA = `0x${randomBytes(20).toString("hex")}`;
       const appB = `0x${randomBytes(20).toString("hex")}`;
       const appFees = [
-        { recipient: appA, fee: "100" },
-        { recipient: appB, fee: "50" },
+        { recipient: appA, fee: "60" },
+        { recipient: appB, fee: "40" },
       ];
-      // 1 % and 0.5 % of 100 USDC: what the recipients earn, sponsored or not.
-      const earned = { [appA]: 1_000_000n, [appB]: 500_000n };
+      // 0.6 % and 0.4 % of 100 USDC (the 100 bps a sponsored app bucket may carry): what the recipients earn,
+      // sponsored or not. The app bucket is sponsored only when named.
+      const earned = { [appA]: 600_000n, [appB]: 400_000n };
+      const sponsoredFeeComponents = ["execution", "swap", "relay", "app"];
       let cap: string | undefined;
       if (appShareUnderCap !== undefined) {
         // Execution and the service's fee fit under the cap; of the app bucket only `appShareUnderCap` does.
-        const { components } = (await quote({ subsidizeFees: true, appFees })).body.feeSponsorship.quoted;
+        const { components } = (await quote({ subsidizeFees: true, sponsoredFeeComponents, appFees })).body
+          .feeSponsorship.quoted;
         const before = BigInt(components.execution.total.amount) + BigInt(components.relay.total.amount);
         cap = (before + appShareUnderCap).toString(); // USDC is 1 USD: units are micro-USD
       }
       const sponsored = await quote({
         subsidizeFees: true,
+        sponsoredFeeComponents,
         appFees,
         ...(cap === undefined ? {} : { maxSubsidizationAmount: cap }),
       });
       expect(sponsored.status).toBe(200);
       const { quoted } = sponsored.body.feeSponsorship;
       const app = quoted.components.app;
-      expect(app.total.amount).toBe("1500000");
+      expect(app.total.amount).toBe("1000000");
       expect(quoted.capHit).toBe(cap !== undefined);
       const appSponsored = BigInt(app.sponsored.amount);
-      if (appShareUnderCap === undefined) expect(appSponsored).toBe(1_500_000n);
+      if (appShareUnderCap === undefined) expect(appSponsored).toBe(1_000_000n);
       else {
         expect(appSponsored).toBe(
           BigInt(cap!) -
             BigInt(quoted.components.execution.sponsored.amount) -
             BigInt(quoted.components.relay.sponsored.amount),
         );
-        expect(appSponsored).toBeLessThan(1_500_000n);
+        expect(appSponsored).toBeLessThan(1_000_000n);
       }
-      expect(BigInt(app.userPays.amount)).toBe(1_500_000n - appSponsored);
+      expect(BigInt(app.userPays.amount)).toBe(1_000_000n - appSponsored);
 
       const originClient = createEvmChainClient(origin);
       const destinationClient = createEvmChainClient(destination);

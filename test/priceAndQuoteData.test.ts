@@ -12,8 +12,8 @@ describe("POST /price, GET /integrators/quote-data and the removed signature end
   let body: Record<string, unknown>;
   beforeAll(async () => {
     stack = await startRestApp();
-    acme = await createApiKey(stack.pool, stack.serverKey, { name: "acme", integrator: "acme" });
-    other = await createApiKey(stack.pool, stack.serverKey, { name: "other", integrator: "other" });
+    acme = await createApiKey(stack.pool, stack.serverKey, { name: "acme", integrator: "acme", sponsors: true });
+    other = await createApiKey(stack.pool, stack.serverKey, { name: "other", integrator: "other", sponsors: true });
     const [origin, destination] = stack.devnet.chains;
     body = {
       user: stack.devnet.accounts[0].address,

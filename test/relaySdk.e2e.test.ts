@@ -123,7 +123,11 @@ describe("@relayprotocol/relay-sdk against Crossfill", () => {
   it("quotes with subsidizeFees through getQuote (the key passed as a header) and fills with the sponsor paying", async () => {
     const [origin, destination] = stack.devnet.chains;
     const usdc = (chain: typeof origin) => chain.currencies.find((c) => c.symbol === "USDC")!.address as Address;
-    const key = await createApiKey(stack.pool, stack.serverKey, { name: "sdk-sponsor", integrator: "sdk-sponsor" });
+    const key = await createApiKey(stack.pool, stack.serverKey, {
+      name: "sdk-sponsor",
+      integrator: "sdk-sponsor",
+      sponsors: true,
+    });
     await withTransaction(stack.pool, (db) =>
       fundSponsor(db, { integrator: "sdk-sponsor", amountMicroUsd: 1_000_000n }),
     );

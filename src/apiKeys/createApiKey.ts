@@ -13,7 +13,7 @@ export type CreatedApiKey = ApiKeyRecord & { key: string };
 export async function createApiKey(
   db: Queryable,
   serverKey: Buffer,
-  options: { name?: string; integrator?: string; elevated?: boolean; managesKeys?: boolean },
+  options: { name?: string; integrator?: string; elevated?: boolean; managesKeys?: boolean; sponsors?: boolean },
 ): Promise<CreatedApiKey> {
   const key = `cf_${randomBytes(32).toString("base64url")}`;
   const name = options.name?.trim() || null;
@@ -25,6 +25,7 @@ export async function createApiKey(
     integrator,
     elevated: options.elevated ?? false,
     managesKeys: options.managesKeys ?? false,
+    sponsors: options.sponsors ?? false,
     keyHash: hashApiKey(key),
     webhookSecretCipher: sealSecret(serverKey, key),
   });

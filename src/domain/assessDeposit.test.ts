@@ -10,6 +10,9 @@ const terms: DepositTerms = {
   minimumAmountOut: 985n,
   deadline: new Date(1_800_000_000_000),
   latePaymentSlippageBps: null,
+  slippageBps: 50n,
+  // 1 % over the quoted input still fills at the quoted rate.
+  overpayment: { toleranceBps: 100n, beyond: "reprice" },
 };
 const deposit = {
   chainId: 10,
@@ -24,8 +27,29 @@ describe("assessDeposit", () => {
     expect(assessDeposit(terms, deposit)).toEqual({ fill: true, amountOut: 990n });
   });
 
-  it("fills an EXACT_INPUT overpayment in full", () => {
-    expect(assessDeposit(terms, { ...deposit, amount: 2000n })).toEqual({ fill: true, amountOut: 1980n });
+  it("fills an EXACT_INPUT overpayment at the quoted rate up to the tolerance", () => {
+    expect(assessDeposit(terms, { ...deposit, amount: 1010n })).toEqual({ fill: true, amountOut: 999n });
+  });
+
+  it("re-prices an EXACT_INPUT overpayment past the tolerance: never above the quoted rate, refunded past slippage", () => {
+    const over = { ...deposit, amount: 2000n };
+    // Without today's price, nothing is filled.
+    expect(assessDeposit(terms, over)).toEqual({ fill: false, failReason: "SLIPPAGE" });
+    // A better price today still pays the quoted rate; a worse one within the quote's 0.5 % pays today's.
+    expect(assessDeposit(terms, over, 5000n)).toEqual({ fill: true, amountOut: 1980n });
+    expect(assessDeposit(terms, over, 1971n)).toEqual({ fill: true, amountOut: 1971n });
+    expect(assessDeposit(terms, over, 1969n)).toEqual({ fill: false, failReason: "SLIPPAGE" });
+  });
+
+  it("refunds a sponsored quote's overpayment outright (INCORRECT_PAYMENT): the sponsor agreed to the quote only", () => {
+    const sponsored = { ...terms, overpayment: { toleranceBps: 0n, beyond: "refund" as const } };
+    expect(assessDeposit(sponsored, deposit)).toEqual({ fill: true, amountOut: 990n });
+    expect(assessDeposit(sponsored, { ...deposit, amount: 1001n }, 5000n)).toEqual({
+      fill: false,
+      failReason: "INCORRECT_PAYMENT",
+    });
+    // An underpayment still fills less, as any exact input does.
+    expect(assessDeposit(sponsored, { ...deposit, amount: 999n })).toEqual({ fill: true, amountOut: 989n });
   });
 
   it("fills a small EXACT_INPUT underpayment only while the output stays above the minimum", () => {
@@ -80,7 +104,8 @@ describe("assessDeposit", () => {
       failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
     });
     expect(assessDeposit(strict, deposit)).toEqual({ fill: true, amountOut: 990n });
-    expect(assessDeposit(strict, { ...deposit, amount: 2000n })).toEqual({ fill: true, amountOut: 1980n });
+    // The spec's rule: all of a strict EXACT_INPUT overpayment fills (past the tolerance, at today's price).
+    expect(assessDeposit(strict, { ...deposit, amount: 2000n }, 1975n)).toEqual({ fill: true, amountOut: 1975n });
     const exactOutput = { ...strict, tradeType: "EXACT_OUTPUT" as const };
     expect(assessDeposit(exactOutput, { ...deposit, amount: 2000n })).toEqual({ fill: true, amountOut: 990n });
     expect(assessDeposit(exactOutput, { ...deposit, amount: 999n })).toMatchObject({ fill: false });

@@ -1,5 +1,6 @@
 import type { FailReason } from "./failReasons.js";
 import { divCeil } from "./money.js";
+import { type OverpaymentRule, overpaidBeyondTolerance } from "./overpaymentRule.js";
 
 export type DepositTerms = {
   originChainId: number;
@@ -10,6 +11,10 @@ export type DepositTerms = {
   minimumAmountOut: bigint;
   deadline: Date;
   latePaymentSlippageBps: bigint | null;
+  /** The quote's own slippage: how far a re-priced overpayment may fall below the quoted rate. */
+  slippageBps: bigint;
+  /** What an EXACT_INPUT deposit past its quoted input buys (overpaymentRuleOf the stored quote). */
+  overpayment: OverpaymentRule;
   /** A strict deposit address: anything short of the quoted input fails, whatever the trade type. */
   strict?: boolean;
 };
@@ -17,11 +22,14 @@ export type DepositTerms = {
 export type DepositAssessment = { fill: true; amountOut: bigint } | { fill: false; failReason: FailReason };
 
 /**
- * What a deposit entitles the user to. EXACT_INPUT scales the output with what was paid (an overpayment
- * is filled in full); EXACT_OUTPUT pays exactly the quoted output once the quoted input arrived. A deposit
- * after the deadline is refunded (ORDER_EXPIRED) unless the quote allowed late payment and the output
- * re-priced now (`repricedAmountOut`, from the caller's current prices) stays within that tolerance. A strict
- * deposit address refuses any underpayment (refunded); an overpayment fills as above (EXACT_INPUT: all of it).
+ * What a deposit entitles the user to. EXACT_INPUT scales the output with what was paid, at the quoted rate up to the
+ * overpayment tolerance; EXACT_OUTPUT pays exactly the quoted output once the quoted input arrived. Past the tolerance
+ * the quoted rate no longer holds: a sponsored quote refunds (INCORRECT_PAYMENT), any other fills the re-priced output
+ * (`repricedAmountOut`, the whole deposit at the caller's current prices) when it is within the quote's slippage of
+ * the quoted rate, never more than that rate gives, and refunds otherwise (SLIPPAGE). A deposit after the deadline is
+ * refunded (ORDER_EXPIRED) unless the quote allowed late payment and the re-priced output stays within that
+ * tolerance. A strict deposit address refuses any underpayment (refunded); its overpayment fills as above (EXACT_INPUT:
+ * all of it, the spec's rule).
  */
 export function assessDeposit(
   terms: DepositTerms,
@@ -31,13 +39,22 @@ export function assessDeposit(
   if (deposit.chainId !== terms.originChainId) return { fill: false, failReason: "DEPOSIT_CHAIN_MISMATCH" };
   if (deposit.currency.toLowerCase() !== terms.originCurrency.toLowerCase())
     return { fill: false, failReason: "INCORRECT_DEPOSIT_CURRENCY" };
-  const onTime = entitlement(terms, deposit.amount);
-  if (!onTime.fill || !paidAfterDeadline(deposit.timestamp, terms.deadline)) return onTime;
-  if (terms.latePaymentSlippageBps === null || repricedAmountOut === undefined)
-    return { fill: false, failReason: "ORDER_EXPIRED" };
-  const floor = divCeil(onTime.amountOut * (10_000n - terms.latePaymentSlippageBps), 10_000n);
-  if (repricedAmountOut < floor || repricedAmountOut <= 0n) return { fill: false, failReason: "ORDER_EXPIRED" };
-  return { fill: true, amountOut: repricedAmountOut < onTime.amountOut ? repricedAmountOut : onTime.amountOut };
+  const atQuotedRate = entitlement(terms, deposit.amount);
+  if (!atQuotedRate.fill) return atQuotedRate;
+  const late = paidAfterDeadline(deposit.timestamp, terms.deadline);
+  const overpaid = overpaidBeyondTolerance(terms, terms.overpayment, deposit.amount);
+  if (overpaid && terms.overpayment.beyond === "refund") return { fill: false, failReason: "INCORRECT_PAYMENT" };
+  if (!late && !overpaid) return atQuotedRate;
+  if (late && terms.latePaymentSlippageBps === null) return { fill: false, failReason: "ORDER_EXPIRED" };
+  if (repricedAmountOut === undefined || repricedAmountOut <= 0n)
+    return { fill: false, failReason: late ? "ORDER_EXPIRED" : "SLIPPAGE" };
+  const within = (bps: bigint) => repricedAmountOut >= divCeil(atQuotedRate.amountOut * (10_000n - bps), 10_000n);
+  if (late && !within(terms.latePaymentSlippageBps!)) return { fill: false, failReason: "ORDER_EXPIRED" };
+  if (overpaid && !within(terms.slippageBps)) return { fill: false, failReason: "SLIPPAGE" };
+  return {
+    fill: true,
+    amountOut: repricedAmountOut < atQuotedRate.amountOut ? repricedAmountOut : atQuotedRate.amountOut,
+  };
 }
 
 function entitlement(terms: DepositTerms, deposited: bigint): DepositAssessment {

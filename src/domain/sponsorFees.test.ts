@@ -9,10 +9,20 @@ const eth = [
   (micro: bigint) => (micro * 10n ** 12n) / 3000n,
 ] as const;
 const totals = { execution: 63_000n, swap: 0n, relay: 50_000n, app: 1_000_001n, rent: 7n };
-const terms = { components: DEFAULT_SPONSORED_COMPONENTS, bps: 10_000n, capMicroUsd: undefined };
+// Every bucket but rent, app named explicitly (it is not sponsored by default).
+const terms = {
+  components: ["execution", "swap", "relay", "app"] as const,
+  bps: 10_000n,
+  capMicroUsd: undefined,
+};
 
 describe("sponsorFees", () => {
-  it("pays every selected bucket in full by default, rent excepted", () => {
+  it("leaves app fees and rent to the user by default: a sponsor pays app fees only when it names them", () => {
+    const result = sponsorFees(totals, { ...terms, components: DEFAULT_SPONSORED_COMPONENTS }, ...sameUnits);
+    expect(result.sponsored).toEqual({ execution: 63_000n, swap: 0n, relay: 50_000n, app: 0n, rent: 0n });
+  });
+
+  it("pays every selected bucket in full", () => {
     const result = sponsorFees(totals, terms, ...sameUnits);
     expect(result).toEqual({
       sponsored: { execution: 63_000n, swap: 0n, relay: 50_000n, app: 1_000_001n, rent: 0n },

@@ -2,8 +2,15 @@
 export const FEE_COMPONENTS = ["execution", "swap", "relay", "app", "rent"] as const;
 export type FeeComponent = (typeof FEE_COMPONENTS)[number];
 
-/** What `subsidizeFees: true` sponsors when `sponsoredFeeComponents` is not given: rent stays with the user. */
-export const DEFAULT_SPONSORED_COMPONENTS: readonly FeeComponent[] = ["execution", "swap", "relay", "app"];
+/**
+ * What `subsidizeFees: true` sponsors when `sponsoredFeeComponents` is not given: rent stays with the user, and so do
+ * app fees, which a sponsor pays only when it names `app` (its recipients earn them: a sponsor paying them pays
+ * integrators, at most SPONSORED_APP_FEE_MAX_BPS of the input).
+ */
+export const DEFAULT_SPONSORED_COMPONENTS: readonly FeeComponent[] = ["execution", "swap", "relay"];
+
+/** The default of SPONSORED_APP_FEE_MAX_BPS (config): the most app fees a quote whose sponsor pays `app` may carry. */
+export const DEFAULT_SPONSORED_APP_FEE_MAX_BPS = 100n;
 
 export type SponsorshipTerms = {
   components: readonly FeeComponent[];

@@ -9,7 +9,7 @@ import { type QuoteEngineDeps, createQuote } from "./createQuote.js";
 export async function createPrice(
   deps: QuoteEngineDeps,
   body: unknown,
-  context: { apiKeyId?: string; integrator?: string } = {},
+  context: { apiKeyId?: string; integrator?: string; sponsors?: boolean } = {},
 ) {
   // A valid includeProtocolData is turned off (no order is signed); an invalid one is left for validation to refuse.
   const asked =

@@ -3,9 +3,10 @@ import type { ChainAdapter, FillOrder } from "../chains/adapter.js";
 import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import type { ChainAvailabilityReader } from "../chains/createChainAvailability.js";
-import { InvalidInputError, SimulationRevertedError } from "../domain/errors.js";
+import { ForbiddenError, InvalidInputError, SimulationRevertedError } from "../domain/errors.js";
 import { formatAmount } from "../domain/money.js";
-import { FEE_COMPONENTS, type FeeComponent } from "../domain/sponsorFees.js";
+import { DEFAULT_SPONSORED_APP_FEE_MAX_BPS, FEE_COMPONENTS, type FeeComponent } from "../domain/sponsorFees.js";
+import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "../domain/overpaymentRule.js";
 import { toStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import { computeOrderId, computeRequestId } from "../domain/order.js";
 import type { NewRequest } from "../../schema/requests.js";
@@ -16,6 +17,7 @@ import { assertChainsOpen } from "./assertChainsOpen.js";
 import { buildOrder } from "./buildOrder.js";
 import type { PriceSource } from "../pricing/priceSource.js";
 import { priceQuote } from "./priceQuote.js";
+import { quoteTiming } from "./quoteTiming.js";
 import { nativeConversionOf } from "../domain/nativeConversion.js";
 import { requestKindOf } from "./requestKindOf.js";
 import type { SolverInventory } from "./solverInventory.js";
@@ -30,7 +32,15 @@ export type QuoteEngineDeps = {
   prices: PriceSource;
   inventory: SolverInventory;
   saveRequest: (request: NewRequest) => Promise<void>;
-  settings: { serviceFeeBps: bigint; defaultSlippageBps: bigint; quoteTtlSeconds: number };
+  settings: {
+    serviceFeeBps: bigint;
+    defaultSlippageBps: bigint;
+    quoteTtlSeconds: number;
+    /** OVERPAYMENT_TOLERANCE_BPS (domain default when absent). */
+    overpaymentToleranceBps?: bigint;
+    /** SPONSORED_APP_FEE_MAX_BPS (domain default when absent). */
+    sponsoredAppFeeMaxBps?: bigint;
+  };
   availability: ChainAvailabilityReader;
   /** An integrator's fee sponsorship balance, USD micro-units (schema/sponsorLedger). */
   sponsorBalance: (integrator: string) => Promise<bigint>;
@@ -84,7 +94,7 @@ async function simulateCalls(destination: ChainAdapter, order: FillOrder): Promi
 export async function createQuote(
   deps: QuoteEngineDeps,
   body: unknown,
-  context: { apiKeyId?: string; integrator?: string } = {},
+  context: { apiKeyId?: string; integrator?: string; sponsors?: boolean } = {},
 ) {
   const request = validateQuoteRequest(body, deps.registry, deps.adapters);
   const sponsor = request.sponsorship ? context.integrator : undefined;
@@ -92,6 +102,20 @@ export async function createQuote(
     throw new InvalidInputError(
       "INVALID_INPUT",
       "subsidizeFees needs an x-api-key: the sponsor is the integrator of the key the quote is made with",
+    );
+  }
+  if (request.sponsorship && !context.sponsors) {
+    throw new ForbiddenError(
+      "subsidizeFees: this key may not sponsor fees; an operator allows a key to (crossfill sponsors allow <key id>)",
+    );
+  }
+  // A sponsor paying the app bucket pays the quote's app-fee recipients: capped, as those may be the sponsor itself.
+  const appFeeBps = request.appFees.reduce((sum, fee) => sum + fee.bps, 0n);
+  const appFeeMaxBps = deps.settings.sponsoredAppFeeMaxBps ?? DEFAULT_SPONSORED_APP_FEE_MAX_BPS;
+  if (request.sponsorship?.components.includes("app") && appFeeBps > appFeeMaxBps) {
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      `appFees: a quote whose sponsor pays the app bucket may carry at most ${appFeeMaxBps} bps of app fees in all; this one carries ${appFeeBps}`,
     );
   }
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
@@ -191,8 +215,15 @@ export async function createQuote(
     );
   }
 
+  const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
+  const timing = quoteTiming({
+    ttlSeconds: deps.settings.quoteTtlSeconds,
+    originBlockTimeSeconds: originChain.blockTimeSeconds,
+    destinationBlockTimeSeconds: destinationChain.blockTimeSeconds,
+    confirmations: origin.requiredConfirmations(usdIn),
+  });
   const now = deps.now?.() ?? Date.now();
-  const deadline = Math.floor(now / 1000) + deps.settings.quoteTtlSeconds;
+  const deadline = Math.floor(now / 1000) + timing.lifetimeSeconds;
   const order = buildOrder(request, price, {
     solver: destination.solverAddress,
     feeRecipient: origin.solverAddress,
@@ -233,7 +264,6 @@ export async function createQuote(
     app: amountObject(currencyIn, appFeeTotal, priceIn),
     subsidized: amountObject(currencyIn, sponsored?.total ?? 0n, priceIn),
   };
-  const usdIn = usdValueE18(price.amountIn, currencyIn, priceIn);
   await assertChainsOpen(deps.availability, [originChain, destinationChain], usdIn);
   if (request.calls.length > 0) {
     await simulateCalls(destination, {
@@ -279,7 +309,7 @@ export async function createQuote(
         percent: formatAmount(slippageBps, 2),
       },
     },
-    timeEstimate: Math.ceil(originChain.blockTimeSeconds + destinationChain.blockTimeSeconds + 1),
+    timeEstimate: timing.timeEstimate,
     userBalance: depositAccount.balance.toString(),
     fallbackType: "none",
     isFixedRate: kind.isFixedRate,
@@ -382,6 +412,9 @@ export async function createQuote(
       details,
       feeSponsorship: toStoredFeeSponsorship(feeSponsorship),
       appFees,
+      // How far over its input an exact-input deposit fills at this quote's rate (overpaymentRuleOf reads it; a
+      // sponsored quote has none whatever this says).
+      overpaymentToleranceBps: (deps.settings.overpaymentToleranceBps ?? DEFAULT_OVERPAYMENT_TOLERANCE_BPS).toString(),
       // Marks the request's `deposit_address` feature (migration 0130).
       ...(depositAddress ? { depositAddress: { type: depositAddress.type } } : {}),
       // Drawn from the sponsor's balance when the fill is signed (jobs/fill.ts), with what it pays per bucket in the

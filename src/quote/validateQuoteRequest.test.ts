@@ -188,7 +188,7 @@ describe("validateQuoteRequest", () => {
       validateQuoteRequest({ ...usdcToEth, subsidizeFees: false }, registry, adapters).sponsorship,
     ).toBeUndefined();
     expect(validateQuoteRequest({ ...usdcToEth, subsidizeFees: true }, registry, adapters).sponsorship).toEqual({
-      components: ["execution", "swap", "relay", "app"],
+      components: ["execution", "swap", "relay"],
       bps: 10_000n,
       capMicroUsd: undefined,
     });

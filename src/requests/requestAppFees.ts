@@ -1,4 +1,5 @@
 import { type QuotedAppFee, earnedAppFees } from "../domain/earnedAppFees.js";
+import { overpaymentRuleOf } from "../domain/overpaymentRule.js";
 import type { RequestView } from "../../schema/requestsQuery.js";
 
 export type RequestAppFee = QuotedAppFee;
@@ -14,5 +15,13 @@ export function requestAppFees(
 ): { quoted: RequestAppFee[]; actual: RequestAppFee[] } {
   const quoted = (view.quote as { appFees?: QuotedAppFee[] } | null)?.appFees ?? [];
   if (view.status !== "success" || quoted.length === 0) return { quoted, actual: [] };
-  return { quoted, actual: earnedAppFees(quoted, view, deposited ?? view.amountIn, decimals) };
+  return {
+    quoted,
+    actual: earnedAppFees(
+      quoted,
+      { ...view, overpayment: overpaymentRuleOf(view.quote) },
+      deposited ?? view.amountIn,
+      decimals,
+    ),
+  };
 }

@@ -112,6 +112,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       elevated: true,
       // The dashboard's sign-in key on the devnet: it may create and revoke keys of integrator devnet.
       managesKeys: true,
+      // …and sponsor fees (subsidizeFees), which outside the devnet an operator grants (`crossfill sponsors allow`).
+      sponsors: true,
     });
     manifest.apiKey = devKey.key;
     // The manifest key's integrator can sponsor fees (subsidizeFees) at once; `crossfill sponsors fund` adds more.

@@ -61,6 +61,7 @@ export async function runKeysCommand(pool: pg.Pool, serverKey: Buffer, argv: str
             key.integrator,
             key.elevated ? "elevated" : "standard",
             ...(key.managesKeys ? ["manages keys"] : []),
+            ...(key.sponsors ? ["sponsors fees"] : []),
             key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active",
             key.createdAt.toISOString(),
           ].join("\t"),

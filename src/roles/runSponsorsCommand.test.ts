@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { findApiKeyByHash } from "../../schema/apiKeys.js";
 import { sponsorBalance } from "../../schema/sponsorLedger.js";
+import { createApiKey } from "../apiKeys/createApiKey.js";
+import { hashApiKey } from "../apiKeys/hashApiKey.js";
 import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
 import { runSponsorsCommand } from "./runSponsorsCommand.js";
 
@@ -32,5 +35,17 @@ describe("crossfill sponsors", () => {
     expect((await run("fund", "acme")).code).toBe(2);
     expect((await run("drain")).code).toBe(2);
     expect(await sponsorBalance(database.pool, "nobody")).toBe(0n);
+  });
+
+  it("allows a key to sponsor fees and stops it; keys start without", async () => {
+    const key = await createApiKey(database.pool, Buffer.alloc(32, 1), { name: "acme-key", integrator: "acme" });
+    const sponsors = async () => (await findApiKeyByHash(database.pool, hashApiKey(key.key)))?.sponsors;
+    expect(await sponsors()).toBe(false);
+    expect(await run("allow", key.id)).toEqual({ code: 0, lines: [`${key.id} may sponsor fees (subsidizeFees)`] });
+    expect(await sponsors()).toBe(true);
+    expect((await run("allow", key.id, "--off")).lines).toEqual([`${key.id} may no longer sponsor fees`]);
+    expect(await sponsors()).toBe(false);
+    expect((await run("allow", "key_nope")).code).toBe(1);
+    expect((await run("allow")).code).toBe(2);
   });
 });

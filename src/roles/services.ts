@@ -31,6 +31,8 @@ export function apiSettings(config: Config, role: string) {
     serviceFeeBps: config.SERVICE_FEE_BPS,
     defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
+    overpaymentToleranceBps: config.OVERPAYMENT_TOLERANCE_BPS,
+    sponsoredAppFeeMaxBps: config.SPONSORED_APP_FEE_MAX_BPS,
   };
 }
 

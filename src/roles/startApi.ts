@@ -27,6 +27,8 @@ export type ApiDeps = {
     serviceFeeBps: bigint;
     defaultSlippageBps: bigint;
     quoteTtlSeconds: number;
+    overpaymentToleranceBps?: bigint;
+    sponsoredAppFeeMaxBps?: bigint;
   };
   /** Status updates from the notifier, for the websocket feed and GraphQL subscriptions. */
   statusBus: StatusBus;

@@ -75,6 +75,8 @@ export async function startTestStack(
      * 1 s block time, so a fill waiting for confirmations looks again every second.
      */
     bitcoin?: boolean;
+    /** The worker's prices when they differ from the API's (TEST_PRICES): prices moved since the quote. */
+    workerPrices?: Record<string, string>;
     /** The Bitcoin chain's `refundUnmatchedAfterBlocks` (its default is a day of blocks). */
     bitcoinRefundUnmatchedAfterBlocks?: number;
   } = {},
@@ -154,7 +156,7 @@ export async function startTestStack(
         onchainSchema: indexer.viewsSchema,
         logger,
         statusBus,
-        prices: TEST_PRICES,
+        prices: options.workerPrices ?? TEST_PRICES,
         debugReferrers: true,
         ...(options.stuckFill ? { stuckFill: options.stuckFill } : {}),
         ...(options.appFeeClaimRetry ? { appFeeClaimRetry: options.appFeeClaimRetry } : {}),

@@ -22,6 +22,7 @@ export function priceRoutes(
       await createPrice(deps.quoteEngine, await jsonBody(c), {
         apiKeyId: key?.id,
         integrator: key?.integrator,
+        sponsors: key?.sponsors,
       }),
     );
   });

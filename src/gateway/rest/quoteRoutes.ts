@@ -14,6 +14,7 @@ export function quoteRoutes(deps: { quoteEngine: QuoteEngineDeps; pool: pg.Pool 
         await createQuote(deps.quoteEngine, await jsonBody(c), {
           apiKeyId: key?.id,
           integrator: key?.integrator,
+          sponsors: key?.sponsors,
         }),
       );
     });

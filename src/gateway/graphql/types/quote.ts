@@ -230,6 +230,7 @@ builder.mutationFields((t) => ({
       return createQuote(context.quoteEngine as QuoteEngineDeps, toQuoteBody(input as Record<string, unknown>), {
         apiKeyId: key?.id,
         integrator: key?.integrator,
+        sponsors: key?.sponsors,
       });
     },
   }),
