@@ -23,8 +23,10 @@ import { signPayout } from "./signPayout.js";
 import { spendableBalance } from "./spendableBalance.js";
 
 // Virtual sizes (vB) a fee is estimated for before a transaction exists: one P2WPKH input paying one P2WPKH
-// output with a 66-byte memo and change (a deposit, a payout), or sweeping a depository output back (a refund).
-const VBYTES: Record<FeeOperation, number> = { deposit: 218, fill: 218, refund: 187 };
+// output with a 66-byte memo and change (a deposit, a payout), or sweeping a depository output back (a refund) to
+// an output of any standard kind: 199 fits the largest (P2WSH, P2TR; P2PKH and P2SH are 3 and 1 vB over P2WPKH's
+// 187), or a refund to a legacy address would pay less than the relay minimum and never be sent.
+const VBYTES: Record<FeeOperation, number> = { deposit: 218, fill: 218, refund: 199 };
 // The confirmation target (blocks) the quote's fee rate is read for: the deposit should make the next blocks.
 const FEE_TARGET_BLOCKS = "2";
 
