@@ -10,6 +10,7 @@ import { BITCOIN_NETWORKS, bitcoinFamily } from "./bitcoinFamily.js";
 import { buildDepositPsbt } from "./buildDepositPsbt.js";
 import { buildRefundPsbt } from "./buildRefundPsbt.js";
 import { buildSweepPsbt } from "./buildSweepPsbt.js";
+import { DEFAULT_MAX_FEE_RATE_SAT_VB, capFeeRate } from "./capFeeRate.js";
 import { depositAddressKeys } from "./depositAddressKeys.js";
 import { bumpPayoutFee } from "./bumpPayoutFee.js";
 import { checkBitcoinDeposit } from "./checkBitcoinDeposit.js";
@@ -71,7 +72,9 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
   const esplora = createEsploraClient({ esploraUrl: chain.esploraUrl, chainId: chain.id });
   const facts = esploraTxFacts(chain);
   const depositoryScript = address.toOutputScript(chain.depository, network);
-  const feeRate = async () => (await esplora.feeEstimates())[FEE_TARGET_BLOCKS] ?? 1;
+  // Every fee rate the adapter spends at comes from here, capped: Esplora's estimate is a third party's word.
+  const maxFeeRate = chain.maxFeeRateSatVb ?? DEFAULT_MAX_FEE_RATE_SAT_VB;
+  const feeRate = async () => capFeeRate((await esplora.feeEstimates())[FEE_TARGET_BLOCKS], maxFeeRate);
   const balanceOf = async (owner: string) => spendableBalance(await esplora.addressStats(owner));
   const signer = options.depositoryWif && walletSigner(options.depositoryWif, network, chain.depository, "depository");
   const solver = chain.solver;
@@ -141,7 +144,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
       recipient === chain.depository || recipient === solver
         ? { errorCode: "INVALID_RECIPIENT", message: "recipient must not be the depository or the solver's wallet" }
         : undefined,
-    estimateFee: async (operation) => BigInt(Math.ceil(VBYTES[operation] * Math.max(1, await feeRate()))),
+    estimateFee: async (operation) => BigInt(Math.ceil(VBYTES[operation] * (await feeRate()))),
     // The solver's own balance counts its change waiting in the mempool: it pays once that confirms.
     balanceOf: async (owner) => {
       if (owner !== solver) return balanceOf(owner);
@@ -364,7 +367,15 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
         now,
         bump: async (rawTx, inputValues) =>
           solver && solverSigner
-            ? bumpPayoutFee({ network, solver, signer: solverSigner, rawTx, inputValues, feeRate: await feeRate() })
+            ? bumpPayoutFee({
+                network,
+                solver,
+                signer: solverSigner,
+                rawTx,
+                inputValues,
+                feeRate: await feeRate(),
+                maxFeeRate,
+              })
             : undefined,
         storeReplacement: (replaced, next) => recordFillReplacement(pool, attempt.requestId, replaced, next),
         recordBroadcastFailure: (error) => recordBroadcastFailure(pool, attempt.requestId, error),

@@ -71,6 +71,7 @@ describe("followBitcoinFill", () => {
             rawTx,
             inputValues,
             feeRate: 1,
+            maxFeeRate: 500,
           }),
         storeReplacement: async (replaced: string, next: { rawTx: string; txHash: string }) => {
           expect(replaced).toBe(attempt.txHash);
