@@ -1,6 +1,7 @@
 import { Psbt, Transaction, address } from "bitcoinjs-lib";
 import type { DepositAddressOwner } from "../../../schema/depositAddresses.js";
 import { recordBroadcastFailure, recordFillReplacement } from "../../../schema/fillAttempts.js";
+import { recordPayoutCancel } from "../../../schema/recordPayoutCancel.js";
 import { lockSolverWallet } from "../../../schema/lockSolverWallet.js";
 import { InvalidInputError, NotFoundError, TransientError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
@@ -13,6 +14,7 @@ import { buildSweepPsbt } from "./buildSweepPsbt.js";
 import { DEFAULT_MAX_FEE_RATE_SAT_VB, capFeeRate } from "./capFeeRate.js";
 import { depositAddressKeys } from "./depositAddressKeys.js";
 import { bumpPayoutFee } from "./bumpPayoutFee.js";
+import { cancelPayout } from "./cancelPayout.js";
 import { checkBitcoinDeposit } from "./checkBitcoinDeposit.js";
 import { createEsploraClient } from "./createEsploraClient.js";
 import { walletSigner } from "./walletSigner.js";
@@ -378,6 +380,12 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
               })
             : undefined,
         storeReplacement: (replaced, next) => recordFillReplacement(pool, attempt.requestId, replaced, next),
+        cancel: async (rawTx, inputValues) => {
+          if (!solver || !solverSigner)
+            throw new Error(`chain ${chain.id} has no Bitcoin solver key (BITCOIN_SOLVER_WIF) to cancel a payout with`);
+          return cancelPayout({ network, solver, signer: solverSigner, rawTx, inputValues, feeRate: await feeRate() });
+        },
+        storeCancel: (cancel) => recordPayoutCancel(pool, attempt.requestId, cancel),
         recordBroadcastFailure: (error) => recordBroadcastFailure(pool, attempt.requestId, error),
       }),
   };
