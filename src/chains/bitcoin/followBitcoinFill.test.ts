@@ -200,6 +200,15 @@ describe("followBitcoinFill", () => {
     expect((await run()).outcome).toMatchObject({ state: "mined", txHash: attempt.txHash });
   });
 
+  it("never cancels a payout whose cancellation cannot be stored (a settled request): it fails for an operator", async () => {
+    const attempt = await storedPayout(34_000n);
+    const { deps: base, log } = deps(attempt, Date.now());
+    const settled = { ...base, esplora: refusingNode(attempt), storeCancel: async () => false };
+    await expect(followBitcoinFill(attempt, settled)).rejects.toMatchObject({ errorCode: "RPC_HTTP_ERROR" });
+    await expect(followBitcoinFill(attempt, settled)).rejects.toThrow(/cannot be cancelled here/);
+    expect(log.cancels).toEqual([]);
+  });
+
   it("calls a payout cancelled when another transaction, confirmed, spent its inputs and its cancellation is refused", async () => {
     const attempt = await storedPayout(32_000n);
     // Its input is spent by another payout, mined first (an operator's, say).
