@@ -267,14 +267,20 @@ describe("EVM → Bitcoin, end to end", () => {
     const taken = new Set(inputsOf(cancelling.raw_tx!));
     expect(inputsOf(otherPayout.raw_tx!).filter((input) => taken.has(input))).toEqual([]);
 
-    // The next block holds the cancellation (it replaced the payout everywhere): only now is the deposit refunded.
+    // The next block holds the cancellation (it replaced the payout everywhere); one block is not yet the chain's
+    // strictest confirmation tier (2): still no refund.
+    btc().mine(1);
+    await sleep(6_000);
+    expect((await payoutState(requestId)).status).toBe("submitted");
+    expect(await refundChecks(stack).refundsOf(requestId)).toEqual([]);
+    // Buried under two blocks: the payout can never be mined; only now is the deposit refunded.
     btc().mine(1);
     const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 60_000 });
     expect(last.status).toBe("refund");
     expect((await esplora(`/tx/${cancelling.cancel_tx_hash}`)).status.confirmed).toBe(true);
     expect((await fetch(`${btc().esploraUrl}/tx/${payout}`)).status).toBe(404);
     btc().mine(1);
-    // Paid nothing, refunded once.
+    // Nothing more to mine of the payout: paid nothing, refunded once.
     expect(await holdings(recipient)).toBe(recipientBefore);
     expect(await refundChecks(stack).events(requestId)).toEqual([
       "waiting",

@@ -367,6 +367,8 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
         esplora,
         policy,
         now,
+        // As deep as the chain's strictest deposit tier: a payout is refunded no sooner than a deposit is trusted.
+        cancelConfirmations: Math.max(1, ...chain.confirmations.map((tier) => tier.blocks)),
         bump: async (rawTx, inputValues) =>
           solver && solverSigner
             ? bumpPayoutFee({

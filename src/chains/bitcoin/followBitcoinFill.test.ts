@@ -69,6 +69,7 @@ describe("followBitcoinFill", () => {
         esplora,
         policy: POLICY,
         now,
+        cancelConfirmations: 2,
         bump: async (rawTx: string, inputValues: bigint[]) =>
           bumpPayoutFee({ ...wallet(), rawTx, inputValues, maxFeeRate: 500 }),
         storeReplacement: async (replaced: string, next: { rawTx: string; txHash: string }) => {
@@ -177,6 +178,9 @@ describe("followBitcoinFill", () => {
     expect(await esplora.txStatus(attempt.txHash)).toBeUndefined();
     // Unconfirmed, it is still being cancelled; confirmed, the payout can never be mined: cancelled.
     expect((await run()).outcome).toMatchObject({ state: "in-flight", action: "cancelling", txHash: cancelTxHash });
+    // In a block, not yet buried under the chain's confirmations: a reorg could still bring the payout back.
+    btc.mine(1);
+    expect((await run()).outcome).toMatchObject({ state: "in-flight", action: "cancelling", txHash: cancelTxHash });
     btc.mine(1);
     expect((await run()).outcome).toEqual({ state: "cancelled", nonceSpentBy: cancelTxHash, neverAccepted: true });
     expect(await esplora.txStatus(attempt.txHash)).toBeUndefined();
@@ -214,7 +218,7 @@ describe("followBitcoinFill", () => {
     // Its input is spent by another payout, mined first (an operator's, say).
     const rival = await storedPayout(33_000n);
     await esplora.broadcast(rival.rawTx);
-    btc.mine(1);
+    btc.mine(2);
     const { deps: first, log } = deps(attempt, Date.now());
     await expect(followBitcoinFill(attempt, first)).rejects.toMatchObject({ errorCode: "RPC_HTTP_ERROR" });
     expect(log.failures).toBe(1);

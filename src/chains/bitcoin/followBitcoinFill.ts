@@ -8,8 +8,13 @@ import type { EsploraClient } from "./createEsploraClient.js";
 type Signed = { rawTx: string; txHash: string };
 
 export type FollowBitcoinFillDeps = {
-  esplora: Pick<EsploraClient, "tx" | "txStatus" | "broadcast" | "outspend">;
+  esplora: Pick<EsploraClient, "tx" | "txStatus" | "broadcast" | "outspend" | "tipHeight">;
   policy: StuckFillPolicy;
+  /**
+   * Blocks a cancellation (or another spend of the payout's inputs) must have before the payout counts as cancelled
+   * and the request is refunded: a shallow reorg could otherwise bring the payout back. At least 1.
+   */
+  cancelConfirmations: number;
   now?: number;
   /** The replacement of a stuck payout at a higher fee (`bumpPayoutFee`), or undefined when it has none. */
   bump(rawTx: string, inputValues: bigint[]): Promise<Signed | undefined>;
@@ -30,8 +35,8 @@ export type FollowBitcoinFillDeps = {
  * timeout, network error or 5xx is retried: the payout may have got through). A payout the node refuses
  * `maxBroadcastFailures` times over may still sit in other nodes' mempools and be mined: it is cancelled by spending
  * its inputs back to the solver at a higher fee (stored before it is broadcast), and `cancelled` — the request is
- * refunded — only once that cancellation, or another transaction spending its inputs, is in a block: then no version
- * of the payout can ever be. Until then the request stays `submitted`, so its inputs stay locked (lockSolverWallet).
+ * refunded — only once that cancellation, or another transaction spending its inputs, has `cancelConfirmations`
+ * blocks: then no version of the payout can ever be. Until then the request stays `submitted`, so its inputs stay locked (lockSolverWallet).
  */
 export async function followBitcoinFill(attempt: StoredFillAttempt, deps: FollowBitcoinFillDeps): Promise<FillOutcome> {
   const { esplora, policy } = deps;
@@ -121,7 +126,10 @@ async function followCancel(
 ): Promise<FillOutcome> {
   const cancelling = { state: "in-flight" as const, txHash: cancel.txHash, action: "cancelling" as const };
   const status = await deps.esplora.txStatus(cancel.txHash);
-  if (status?.confirmed) return { state: "cancelled", nonceSpentBy: cancel.txHash, neverAccepted: true };
+  if (status?.confirmed) {
+    if (await buried(status, deps)) return { state: "cancelled", nonceSpentBy: cancel.txHash, neverAccepted: true };
+    return cancelling;
+  }
   if (status) return cancelling;
   try {
     await deps.esplora.broadcast(cancel.rawTx);
@@ -141,7 +149,14 @@ async function confirmedForeignSpender(rawTx: string, ours: string[], deps: Foll
   for (const { txid, vout } of payoutInputs(rawTx)) {
     const spend = await deps.esplora.outspend(txid, vout).catch(() => undefined);
     if (!spend?.spent || !spend.txid || ours.includes(spend.txid)) continue;
-    if ((await deps.esplora.txStatus(spend.txid))?.confirmed) return spend.txid;
+    const status = await deps.esplora.txStatus(spend.txid);
+    if (status?.confirmed && (await buried(status, deps))) return spend.txid;
   }
   return undefined;
+}
+
+/** Whether a confirmed transaction has the cancellation's confirmations. */
+async function buried(status: { block_height?: number }, deps: FollowBitcoinFillDeps): Promise<boolean> {
+  if (status.block_height === undefined) return false;
+  return (await deps.esplora.tipHeight()) - status.block_height + 1 >= Math.max(1, deps.cancelConfirmations);
 }
