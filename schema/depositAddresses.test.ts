@@ -14,19 +14,21 @@ import { withTransaction } from "./withTransaction.js";
 const CHAIN = 8253038;
 const user = "bcrt1quser";
 const route = {
-  chainId: CHAIN,
-  user,
   originCurrency: "btc",
-  destinationChainId: 31339,
-  destinationCurrency: "0x0000000000000000000000000000000000000000",
   recipient: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-  refundTo: user,
-  type: "open" as const,
 };
+/** The digest of the key and terms a quote was made on (src/quote/depositAddressTerms.ts). */
+const TERMS = "a".repeat(64);
 
 describe("depositAddresses", () => {
   const db = useMigratedDatabase();
-  const quoted = (overrides: { address: string; derivationIndex: number; supersedes?: string; deadline?: Date }) =>
+  const quoted = (overrides: {
+    address: string;
+    derivationIndex: number;
+    supersedes?: string;
+    deadline?: Date;
+    terms?: string;
+  }) =>
     insertTestRequest(db.pool, {
       originChainId: CHAIN,
       user,
@@ -64,20 +66,24 @@ describe("depositAddresses", () => {
     expect(await watchedDepositAddresses(db.pool, CHAIN)).not.toContain("bcrt1qaddress1");
   });
 
-  it("regenerates only an expired, unpaid request of the same user and route, and moves the address to the new one", async () => {
+  it("regenerates only an expired, unpaid request quoted on the same terms, and moves the address to the new one", async () => {
     const index = await nextDepositAddressIndex(db.pool);
     const now = new Date();
-    const old = await quoted({ address: "bcrt1qregen", derivationIndex: index });
-    expect(await findRegenerableDepositAddress(db.pool, { ...route, now })).toBeUndefined();
-    await db.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 second' WHERE id = $1", [old.id]);
-    expect(await findRegenerableDepositAddress(db.pool, { ...route, type: "strict", now: new Date() })).toBeUndefined();
-    expect(
-      await findRegenerableDepositAddress(db.pool, { ...route, recipient: "0xother", now: new Date() }),
-    ).toBeUndefined();
-    const found = await findRegenerableDepositAddress(db.pool, { ...route, now: new Date() });
+    const old = await quoted({ address: "bcrt1qregen", derivationIndex: index, terms: TERMS });
+    // A keyless request (no terms) is never regenerated, expired or not.
+    const keyless = await quoted({ address: "bcrt1qkeyless", derivationIndex: await nextDepositAddressIndex(db.pool) });
+    const lookup = (terms: string) =>
+      findRegenerableDepositAddress(db.pool, { chainId: CHAIN, terms, now: new Date() });
+    expect(await findRegenerableDepositAddress(db.pool, { chainId: CHAIN, terms: TERMS, now })).toBeUndefined();
+    await db.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 second' WHERE id = ANY($1)", [
+      [old.id, keyless.id],
+    ]);
+    expect(await lookup("b".repeat(64))).toBeUndefined();
+    expect(await findRegenerableDepositAddress(db.pool, { chainId: 1, terms: TERMS, now: new Date() })).toBeUndefined();
+    const found = await lookup(TERMS);
     expect(found).toEqual({ requestId: old.id, address: "bcrt1qregen", derivationIndex: index });
 
-    const next = await quoted({ address: "bcrt1qregen", derivationIndex: index, supersedes: old.id });
+    const next = await quoted({ address: "bcrt1qregen", derivationIndex: index, supersedes: old.id, terms: TERMS });
     const rows = await db.pool.query(
       "SELECT request_id, superseded_by FROM crossfill.request_deposit_addresses WHERE address = 'bcrt1qregen' ORDER BY created_at",
     );

@@ -12,6 +12,8 @@ export type QuotedDepositAddress = {
   type: DepositAddressType;
   /** The expired, unpaid request whose address this quote regenerates; it gets `superseded_by` this request. */
   supersedes?: string;
+  /** The digest of the quote's key and terms a later quote must match to regenerate it; none: never regenerated. */
+  terms?: string;
 };
 
 /** The next derivation index, never handed out before (a Postgres sequence; a failed quote leaves a gap). */
@@ -23,46 +25,24 @@ export async function nextDepositAddressIndex(db: Queryable): Promise<number> {
 }
 
 /**
- * The deposit address a new quote regenerates, if any: the current address of an earlier request by the same user on
- * the same route (currencies, recipient, refund target, type) that expired unpaid (still `waiting`, no deposit
- * applied). Paying it again then pays the new quote.
+ * The deposit address a new quote regenerates, if any: the current address of an earlier request quoted on the same
+ * `terms` (the same API key and every term identical, src/quote/depositAddressTerms.ts) that expired unpaid (still
+ * `waiting`, no deposit applied). Paying it again then pays the new quote, on the terms the old one had.
  */
 export async function findRegenerableDepositAddress(
   db: Queryable,
-  route: {
-    chainId: number;
-    user: string;
-    originCurrency: string;
-    destinationChainId: number;
-    destinationCurrency: string;
-    recipient: string;
-    refundTo: string;
-    type: DepositAddressType;
-    now: Date;
-  },
+  route: { chainId: number; terms: string; now: Date },
 ): Promise<{ requestId: string; address: string; derivationIndex: number } | undefined> {
   const { rows } = await db.query<{ request_id: string; address: string; derivation_index: number }>(
     `SELECT rda.request_id, rda.address, da.derivation_index
        FROM crossfill.request_deposit_addresses rda
        JOIN crossfill.deposit_addresses da ON da.chain_id = rda.chain_id AND da.address = rda.address
        JOIN crossfill.requests r ON r.id = rda.request_id
-      WHERE rda.chain_id = $1 AND rda.superseded_by IS NULL AND rda.type = $8
-        AND r.user_address = $2 AND r.origin_currency = $3 AND r.destination_chain_id = $4
-        AND r.destination_currency = $5 AND r.recipient = $6 AND r.refund_to = $7
-        AND r.status = 'waiting' AND r.deadline < $9
+      WHERE rda.chain_id = $1 AND rda.superseded_by IS NULL AND rda.terms = $2
+        AND r.status = 'waiting' AND r.deadline < $3
         AND NOT EXISTS (SELECT 1 FROM crossfill.request_deposits d WHERE d.request_id = r.id)
       ORDER BY r.created_at DESC LIMIT 1`,
-    [
-      route.chainId,
-      route.user,
-      route.originCurrency,
-      route.destinationChainId,
-      route.destinationCurrency,
-      route.recipient,
-      route.refundTo,
-      route.type,
-      route.now,
-    ],
+    [route.chainId, route.terms, route.now],
   );
   const row = rows[0];
   return row && { requestId: row.request_id, address: row.address, derivationIndex: row.derivation_index };
@@ -97,8 +77,9 @@ export async function insertRequestDepositAddress(
       );
   }
   await client.query(
-    `INSERT INTO crossfill.request_deposit_addresses (request_id, chain_id, address, type) VALUES ($1, $2, $3, $4)`,
-    [requestId, quoted.chainId, quoted.address, quoted.type],
+    `INSERT INTO crossfill.request_deposit_addresses (request_id, chain_id, address, type, terms)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [requestId, quoted.chainId, quoted.address, quoted.type, quoted.terms ?? null],
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from "./requests.js";
+import { storedAddress } from "./storedAddress.js";
 
 export type FillAttempt = {
   requestId: string;
@@ -101,9 +102,6 @@ export async function recordFillCancel(
   return result.rowCount === 1;
 }
 
-/** EVM addresses are stored in lower case; others (Bitcoin's base58, …) as their family writes them. */
-const stored = (value: string) => (value.startsWith("0x") ? value.toLowerCase() : value);
-
 /**
  * Stores the signed fill before it is broadcast. False when the request already has one: the caller then
  * re-sends the stored transaction instead of signing a second fill.
@@ -115,13 +113,13 @@ export async function insertFillAttempt(db: Queryable, attempt: FillAttempt): Pr
     [
       attempt.requestId,
       attempt.chainId,
-      stored(attempt.solver),
+      storedAddress(attempt.solver),
       attempt.nonce,
       attempt.txHash,
       attempt.rawTx,
       attempt.currency.toLowerCase(),
       attempt.amount.toString(),
-      stored(attempt.recipient),
+      storedAddress(attempt.recipient),
     ],
   );
   return result.rowCount === 1;

@@ -38,6 +38,15 @@ describe("lockSolverWallet", () => {
       await transitionRequest(db, { requestId: done, to: "success" });
     });
     expect(await withTransaction(database.pool, (db) => lockSolverWallet(db, CHAIN))).toEqual(["aa01"]);
+    // A success whose payout a reorg dropped: broadcast again, so its inputs stay its own.
+    await database.pool.query(
+      `UPDATE crossfill.fill_attempts SET payout_reorgs = '[{"txHash": "aa02"}]'::jsonb WHERE request_id = $1`,
+      [done],
+    );
+    expect((await withTransaction(database.pool, (db) => lockSolverWallet(db, CHAIN))).sort()).toEqual([
+      "aa01",
+      "aa02",
+    ]);
 
     const order: string[] = [];
     let release!: () => void;

@@ -81,8 +81,8 @@ export async function recordPayoutReorg(
   return true;
 }
 
-/** A fill attempt whose payout was reorged out and is not applied again yet. */
-const REORGED_OUT = `a.payout_reorgs <> '[]'
+/** A fill attempt (`a`) whose payout was reorged out and is not applied again yet. */
+export const REORGED_OUT = `a.payout_reorgs <> '[]'
         AND NOT EXISTS (SELECT 1 FROM crossfill.request_fills f WHERE f.request_id = a.request_id)`;
 
 /** Requests whose payout was reorged out and is not applied again yet: their fill job follows the payout. */

@@ -2,6 +2,7 @@ import type pg from "pg";
 import { onchainSchemaIdent } from "./chainFacts.js";
 import { groupByRequest } from "./groupByRequest.js";
 import type { Queryable } from "./requests.js";
+import { storedAddress } from "./storedAddress.js";
 
 export type RefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual" | "settled";
 
@@ -48,7 +49,7 @@ export async function queueRefund(db: Queryable, refund: NewRefund): Promise<str
       refund.refundsRequest,
       refund.deposit.currency.toLowerCase(),
       refund.deposit.amount.toString(),
-      refund.recipient.toLowerCase(),
+      storedAddress(refund.recipient),
     ],
   );
   return rows[0]?.id;
@@ -253,7 +254,7 @@ export async function requeueRefund(db: Queryable, id: string, recipient?: strin
        UPDATE crossfill.requests r SET refund_fail_reason = NULL, updated_at = now()
          FROM requeued WHERE r.id = requeued.request_id AND requeued.refunds_request)
      SELECT count(*)::int AS n FROM requeued`,
-    [id, recipient?.toLowerCase() ?? null],
+    [id, recipient === undefined ? null : storedAddress(recipient)],
   );
   return rows[0].n === 1;
 }

@@ -1,5 +1,6 @@
-import { Psbt, script as bscript } from "bitcoinjs-lib";
+import { Psbt, payments, script as bscript } from "bitcoinjs-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetBitcoinKey } from "../devnet/bitcoin/devnetBitcoinKey.js";
 import { ecPair } from "../devnet/bitcoin/ecPair.js";
 import { signPayment } from "../devnet/bitcoin/signPayment.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
@@ -47,6 +48,25 @@ describe("Bitcoin → EVM, end to end", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ chainId: String(stack.bitcoin!.chain.id), txHash }),
     });
+
+  /**
+   * Deposits for a request the solver refuses (`debug-force-refund`), mines it, and waits for its refund to be sent
+   * and known to the node (it is stored as sent before it is broadcast); the refund row, and the deposit's txid and fee.
+   */
+  async function depositRefused(response: { body: any }, user: { wif: string }) {
+    const { requestId } = response.body.steps[0];
+    const polling = pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 30_000 });
+    const { txid, fee } = await signAndBroadcast(response.body.steps[0].items[0].data.psbt, user.wif);
+    await pollStatus(stack.api.url, requestId, { until: ["pending"], timeoutMs: 15_000 });
+    btc().mine(1);
+    const refundRow = async () =>
+      (await stack.pool.query("SELECT * FROM crossfill.refunds WHERE request_id = $1", [requestId])).rows[0];
+    for (let tries = 0; (await refundRow())?.status !== "sent" && tries < 150; tries++) await sleep(100);
+    const refund = await refundRow();
+    const known = async () => (await fetch(`${btc().esploraUrl}/tx/${refund?.tx_hash}`)).status === 200;
+    for (let tries = 0; refund?.tx_hash && !(await known()) && tries < 150; tries++) await sleep(100);
+    return { refund, txid, fee, polling };
+  }
 
   it("quotes a PSBT, goes pending from the mempool, fills after two confirmations above $10,000", async () => {
     const user = btc().accounts[0]!;
@@ -207,14 +227,7 @@ describe("Bitcoin → EVM, end to end", () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const { requestId } = response.body.steps[0];
     const before = await balance(user.address);
-    const polling = pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 30_000 });
-    const { txid, fee } = await signAndBroadcast(response.body.steps[0].items[0].data.psbt, user.wif);
-    await pollStatus(stack.api.url, requestId, { until: ["pending"], timeoutMs: 15_000 });
-    btc().mine(1);
-    const refundRow = async () =>
-      (await stack.pool.query("SELECT * FROM crossfill.refunds WHERE request_id = $1", [requestId])).rows[0];
-    for (let tries = 0; (await refundRow())?.status !== "sent" && tries < 150; tries++) await sleep(100);
-    const refund = await refundRow();
+    const { refund, txid, fee, polling } = await depositRefused(response, user);
     expect(refund).toMatchObject({ status: "sent", deposit_tx_hash: txid, recipient: user.address });
     const gasCost = BigInt(refund.gas_cost);
     expect(BigInt(refund.amount)).toBe(amount - gasCost);
@@ -291,4 +304,29 @@ describe("Bitcoin → EVM, end to end", () => {
     await sleep(2_000);
     expect(await fillAttempts(step.requestId)).toBe(0);
   }, 60_000);
+
+  it("refunds to a legacy base58 refundTo (P2PKH, P2SH) at that exact address, case and all", async () => {
+    const user = btc().accounts[4]!;
+    const { network } = btc();
+    const pubkey = (name: string) => ecPair.fromWIF(devnetBitcoinKey(name).wif, network).publicKey;
+    const p2pkh = payments.p2pkh({ pubkey: pubkey("legacy refund"), network }).address!;
+    const p2sh = payments.p2sh({
+      redeem: payments.p2wpkh({ pubkey: pubkey("nested refund"), network }),
+      network,
+    }).address!;
+    // Base58 carries its checksum in its case: lower-cased, it is no address at all.
+    expect(p2pkh).not.toBe(p2pkh.toLowerCase());
+    for (const refundTo of [p2pkh, p2sh]) {
+      const response = await quote(user.address, 1_000_000n, { referrer: "debug-force-refund", refundTo });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      const { refund, polling } = await depositRefused(response, user);
+      expect(refund, refundTo).toMatchObject({ status: "sent", recipient: refundTo });
+      const refundTx = await esplora(`/tx/${refund.tx_hash}`);
+      expect(refundTx.vout[0]).toMatchObject({ scriptpubkey_address: refundTo, value: Number(refund.amount) });
+      btc().mine(1);
+      const { statuses } = await polling;
+      expect(statuses.at(-1)).toBe("refund");
+      expect(await balance(refundTo)).toBe(BigInt(refund.amount));
+    }
+  }, 90_000);
 });

@@ -30,12 +30,14 @@ describe("Bitcoin deposit addresses, end to end", () => {
 
   const btc = () => stack.bitcoin!.devnet;
   const { esplora, holdings } = devnetEsplora(() => stack);
-  const quote = (user: string, amount: bigint, extra: Record<string, unknown> = {}) =>
-    postBitcoinQuote(stack, user, amount, {
-      recipient: stack.devnet.accounts[2].address,
-      useDepositAddress: true,
-      ...extra,
-    });
+  const quote = (user: string, amount: bigint, extra: Record<string, unknown> = {}, key?: string) =>
+    postBitcoinQuote(
+      stack,
+      user,
+      amount,
+      { recipient: stack.devnet.accounts[2].address, useDepositAddress: true, ...extra },
+      key,
+    );
   /** Any wallet paying the address: one of the payer's confirmed outputs, the change back, POST /tx. */
   const pay = async (payer: { address: string; wif: string }, to: string, amount: bigint) => {
     const [utxo] = (await esplora(`/address/${payer.address}/utxo`)).filter(
@@ -285,21 +287,44 @@ describe("Bitcoin deposit addresses, end to end", () => {
     expect(BigInt(sweep.amount)).toBe(amountIn - (fee - (excess - returned)));
   }, 90_000);
 
-  it("regenerates the address of an expired unpaid request for the same user and route, superseding it", async () => {
+  it("regenerates an expired unpaid address only for the same key's identical terms; anyone else gets a fresh one", async () => {
     const user = btc().accounts[4]!;
-    const first = await quote(user.address, 500_000n);
-    expect(first.status).toBe(200);
+    const keyed = (key: string | undefined, amount: bigint, extra: Record<string, unknown> = {}) =>
+      quote(user.address, amount, extra, key);
+    const first = await keyed(apiKey, 500_000n);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
     const { requestId: oldId, depositAddress } = first.body.steps[0];
     // Not expired yet: a second quote gets its own address.
-    const fresh = await quote(user.address, 500_000n);
+    const fresh = await keyed(apiKey, 500_000n);
     expect(fresh.body.steps[0].depositAddress).not.toBe(depositAddress);
     await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [
       oldId,
     ]);
-    // Another recipient is another route: a new address.
-    const elsewhere = await quote(user.address, 500_000n, { recipient: stack.devnet.accounts[3].address });
-    expect(elsewhere.body.steps[0].depositAddress).not.toBe(depositAddress);
-    const again = await quote(user.address, 700_000n);
+    // The attack: the same public fields (user, route, recipient, refund target), other terms. Whoever quotes them —
+    // without a key, with another key, or with the same key but another amount, slippage or recipient — gets a fresh
+    // address: the user's wallet, still paying the old one, pays none of their quotes.
+    const otherKey = (await createApiKey(stack.pool, stack.serverKey, { name: "someone else" })).key;
+    for (const [key, amount, extra] of [
+      [undefined, 500_000n, {}],
+      [undefined, 500_000n, { slippageTolerance: "5000" }],
+      [otherKey, 500_000n, {}],
+      [otherKey, 500_000n, { referrer: "attacker" }],
+      [apiKey, 700_000n, {}],
+      [apiKey, 500_000n, { slippageTolerance: "5000" }],
+      [apiKey, 500_000n, { recipient: stack.devnet.accounts[3].address }],
+    ] as const) {
+      const other = await keyed(key, amount, extra);
+      expect(other.status, JSON.stringify(other.body)).toBe(200);
+      expect(
+        other.body.steps[0].depositAddress,
+        JSON.stringify({ key: !!key, amount: String(amount), extra }),
+      ).not.toBe(depositAddress);
+    }
+    const [untouched] = await listed(`id=${oldId}`);
+    expect(untouched.supersededByRequestId).toBeNull();
+
+    // The same key's identical terms: the address is regenerated for the new quote.
+    const again = await keyed(apiKey, 500_000n);
     expect(again.status).toBe(200);
     const { requestId: newId } = again.body.steps[0];
     expect(again.body.steps[0].depositAddress).toBe(depositAddress);
@@ -312,7 +337,7 @@ describe("Bitcoin deposit addresses, end to end", () => {
     expect((await listed(`depositAddress=${depositAddress}`)).map((r: { id: string }) => r.id).sort()).toEqual(
       [oldId, newId].sort(),
     );
-    const txid = await pay(btc().accounts[1]!, depositAddress, 700_000n);
+    const txid = await pay(btc().accounts[1]!, depositAddress, 500_000n);
     const pending = await pollStatus(stack.api.url, newId, { until: ["pending"], timeoutMs: 15_000 });
     expect(pending.last.inTxHashes).toEqual([txid]);
     expect((await pollStatus(stack.api.url, oldId, { until: ["waiting"] })).last.status).toBe("waiting");

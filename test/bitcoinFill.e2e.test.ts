@@ -1,4 +1,4 @@
-import { script as bscript } from "bitcoinjs-lib";
+import { Transaction, script as bscript } from "bitcoinjs-lib";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
@@ -19,9 +19,12 @@ describe("EVM → Bitcoin, end to end", () => {
   beforeAll(async () => {
     // A short bump window: a payout not mined within ~1 s (plus the 5 s recheck of submitted fills) is re-priced,
     // twice at most.
+    // The service reads the chain through a proxy whose broadcasts can fail as a real Esplora's do; three refusals
+    // of a payout start its cancellation.
     stack = await startTestStack({
       bitcoin: true,
-      stuckFill: { bumpAfterMs: 1_000, maxBumps: 2, maxBroadcastFailures: 10 },
+      bitcoinProxy: true,
+      stuckFill: { bumpAfterMs: 1_000, maxBumps: 2, maxBroadcastFailures: 3 },
     });
   });
   afterAll(async () => {
@@ -214,6 +217,101 @@ describe("EVM → Bitcoin, end to end", () => {
     expect(await holdings(solver)).toBe(solverBefore - amountOut - BigInt(minedTx.fee));
     expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
   }, 90_000);
+
+  const payoutState = async (requestId: string) =>
+    (
+      await stack.pool.query<{
+        status: string;
+        tx_hash: string | null;
+        raw_tx: string | null;
+        cancel_tx_hash: string | null;
+        broadcast_failures: number | null;
+      }>(
+        `SELECT r.status, a.tx_hash, a.raw_tx, a.cancel_tx_hash, a.broadcast_failures
+           FROM crossfill.requests r LEFT JOIN crossfill.fill_attempts a ON a.request_id = r.id WHERE r.id = $1`,
+        [requestId],
+      )
+    ).rows[0]!;
+  const inputsOf = (rawTx: string) =>
+    Transaction.fromHex(rawTx).ins.map(
+      (input) => `${Buffer.from(input.hash).reverse().toString("hex")}:${input.index}`,
+    );
+
+  it("never both pays and refunds a payout the node refuses but others mine; its inputs stay its own until it is settled", async () => {
+    const proxy = stack.bitcoin!.proxy!;
+    const recipient = btc().accounts[1]!.address;
+    const recipientBefore = await holdings(recipient);
+    proxy.fault = "refuse";
+    const { requestId, polling } = await deposit(recipient);
+    polling.catch(() => undefined);
+    // Refused three times over (while other nodes got it): a cancellation is stored, or, before the fix, the request
+    // failed and its deposit went back.
+    const settled = Date.now() + 60_000;
+    for (;;) {
+      const state = await payoutState(requestId);
+      const cancelStored = state.cancel_tx_hash && state.status === "submitted";
+      if (cancelStored || ["failure", "refund"].includes(state.status) || Date.now() > settled) break;
+      await sleep(200);
+    }
+    const cancelling = await payoutState(requestId);
+    const payout = cancelling.tx_hash!;
+    expect(cancelling.status).toBe("submitted");
+    expect(cancelling.cancel_tx_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await refundChecks(stack).refundsOf(requestId)).toEqual([]);
+
+    // Meanwhile another payout is signed: never from the inputs of the one being cancelled.
+    proxy.fault = "pass";
+    const other = await deposit(btc().accounts[2]!.address);
+    await other.polling;
+    const otherPayout = await payoutState(other.requestId);
+    const taken = new Set(inputsOf(cancelling.raw_tx!));
+    expect(inputsOf(otherPayout.raw_tx!).filter((input) => taken.has(input))).toEqual([]);
+
+    // The next block holds the cancellation (it replaced the payout everywhere); one block is not yet the chain's
+    // strictest confirmation tier (2): still no refund.
+    btc().mine(1);
+    await sleep(6_000);
+    expect((await payoutState(requestId)).status).toBe("submitted");
+    expect(await refundChecks(stack).refundsOf(requestId)).toEqual([]);
+    // Buried under two blocks: the payout can never be mined; only now is the deposit refunded.
+    btc().mine(1);
+    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 60_000 });
+    expect(last.status).toBe("refund");
+    expect((await esplora(`/tx/${cancelling.cancel_tx_hash}`)).status.confirmed).toBe(true);
+    expect((await fetch(`${btc().esploraUrl}/tx/${payout}`)).status).toBe(404);
+    btc().mine(1);
+    // Nothing more to mine of the payout: paid nothing, refunded once.
+    expect(await holdings(recipient)).toBe(recipientBefore);
+    expect(await refundChecks(stack).events(requestId)).toEqual([
+      "waiting",
+      "pending",
+      "submitted",
+      "failure",
+      "refund",
+    ]);
+    await pollStatus(stack.api.url, other.requestId, { until: ["success"], timeoutMs: 30_000 });
+  }, 150_000);
+
+  it("retries a payout whose broadcasts fail in transport: no refusal counted, no cancellation, paid once it gets through", async () => {
+    const proxy = stack.bitcoin!.proxy!;
+    const recipient = btc().accounts[3]!.address;
+    const recipientBefore = await holdings(recipient);
+    proxy.fault = "down";
+    const { requestId, polling, amountOut } = await deposit(recipient);
+    polling.catch(() => undefined);
+    const stored = Date.now() + 30_000;
+    while (!(await payoutState(requestId)).tx_hash && Date.now() < stored) await sleep(200);
+    // Several retries against a 502: none is the node's word on the payout.
+    await sleep(4_000);
+    const waiting = await payoutState(requestId);
+    expect(waiting).toMatchObject({ status: "pending", broadcast_failures: 0, cancel_tx_hash: null });
+    proxy.fault = "pass";
+    await pollStatus(stack.api.url, requestId, { until: ["submitted"], timeoutMs: 60_000 });
+    btc().mine(1);
+    await pollStatus(stack.api.url, requestId, { until: ["success"], timeoutMs: 30_000 });
+    expect(await holdings(recipient)).toBe(recipientBefore + amountOut);
+    expect(await refundChecks(stack).refundsOf(requestId)).toEqual([]);
+  }, 120_000);
 
   it("refuses what the solver cannot pay: dust outputs, recipients of another network or case, EVM recipients", async () => {
     const recipient = btc().accounts[4]!.address;

@@ -61,6 +61,16 @@ describe("chainConfigSchema", () => {
     expect(chainConfigSchema.safeParse({ ...bitcoin, depository: BITCOIN_NATIVE_CURRENCY }).success).toBe(false);
   });
 
+  it("wants an https Esplora, plain http on a loopback host only; takes an optional fee-rate cap", () => {
+    expect(chainConfigSchema.safeParse({ ...bitcoin, esploraUrl: "https://blockstream.info/api" }).success).toBe(true);
+    const insecure = chainConfigSchema.safeParse({ ...bitcoin, esploraUrl: "http://blockstream.info/api" });
+    expect(insecure.success).toBe(false);
+    expect(insecure.error?.issues[0]).toMatchObject({ path: ["esploraUrl"], message: expect.stringMatching(/https/) });
+    expect(chainConfigSchema.parse(bitcoin)).not.toHaveProperty("maxFeeRateSatVb");
+    expect(chainConfigSchema.parse({ ...bitcoin, maxFeeRateSatVb: 80 })).toMatchObject({ maxFeeRateSatVb: 80 });
+    expect(chainConfigSchema.safeParse({ ...bitcoin, maxFeeRateSatVb: 0 }).success).toBe(false);
+  });
+
   it("takes an optional Bitcoin solver wallet of the chain's network, never the depository", () => {
     const solver = "bcrt1quvmqzt9ug428ft3f7nkjtazd20quyy8dz6k7d7";
     expect(chainConfigSchema.safeParse({ ...bitcoin, solver }).success).toBe(true);

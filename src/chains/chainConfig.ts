@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { BITCOIN_NATIVE_CURRENCY, bitcoinFamily } from "./bitcoin/bitcoinFamily.js";
+import { esploraUrlRefusal } from "./bitcoin/esploraUrlRefusal.js";
 import { evmFamily } from "./evm/evmFamily.js";
 
 const address = z
@@ -96,7 +97,13 @@ export const bitcoinChainConfigSchema = z
     id: z.number().int().positive(),
     vmType: z.literal("bvm"),
     network: z.enum(["mainnet", "testnet", "regtest"]),
+    // https only, but on a loopback host (the devnet): see esploraUrlRefusal.
     esploraUrl: z.string().url(),
+    /**
+     * The most sat/vB any fee read from Esplora may be (payouts, bumps, sweeps, refunds, deposit PSBTs); without it,
+     * BITCOIN_MAX_FEE_RATE_SAT_VB (default 500).
+     */
+    maxFeeRateSatVb: z.number().min(1).optional(),
     depository: z.string(),
     /**
      * The solver's own wallet (P2WPKH), which pays EVM → BTC fills (its key: BITCOIN_SOLVER_WIF, worker only).
@@ -124,6 +131,8 @@ export const bitcoinChainConfigSchema = z
       .default([]),
   })
   .superRefine((chain, context) => {
+    const insecure = esploraUrlRefusal(chain.esploraUrl);
+    if (insecure) context.addIssue({ code: "custom", path: ["esploraUrl"], message: insecure });
     if (bitcoinFamily([chain.network]).address.parse(chain.depository) === undefined)
       context.addIssue({
         code: "custom",

@@ -23,6 +23,7 @@ import { requestKindOf } from "./requestKindOf.js";
 import type { SolverInventory } from "./solverInventory.js";
 import { type QuoteRequest, validateQuoteRequest } from "./validateQuoteRequest.js";
 import type { QuotedDepositAddress, findRegenerableDepositAddress } from "../../schema/depositAddresses.js";
+import { depositAddressTerms } from "./depositAddressTerms.js";
 
 const MINIMUM_SAME_CHAIN_SWAP_USD_E18 = 5n * 10n ** 16n;
 
@@ -46,7 +47,7 @@ export type QuoteEngineDeps = {
   sponsorBalance: (integrator: string) => Promise<bigint>;
   /**
    * Deposit addresses (schema/depositAddresses): a fresh derivation index, or the address of an expired unpaid request
-   * of the same user and route to regenerate. Absent where nothing is saved (`/price`): no address is handed out.
+   * of the same API key on identical terms to regenerate. Absent where nothing is saved (`/price`): no address is handed out.
    */
   depositAddresses?: {
     next(): Promise<number>;
@@ -234,7 +235,7 @@ export async function createQuote(
   });
   const orderId = computeOrderId(order);
   const requestId = computeRequestId(orderId);
-  const depositAddress = await quoteDepositAddress(request, deps, new Date(now));
+  const depositAddress = await quoteDepositAddress(request, deps, new Date(now), context.apiKeyId);
   const steps = await origin.depositSteps({
     user: request.user,
     currency: currencyIn,
@@ -444,28 +445,21 @@ export async function createQuote(
 }
 
 /**
- * The deposit address of a `useDepositAddress` quote: the address of an expired, unpaid request of the same user and
- * route (regenerated: the new request supersedes it), else the address of a fresh derivation index.
+ * The deposit address of a `useDepositAddress` quote: the address of an expired, unpaid request the same API key
+ * quoted on identical terms (regenerated: the new request supersedes it), else the address of a fresh derivation
+ * index. A keyless quote always gets a fresh one.
  */
 async function quoteDepositAddress(
   request: QuoteRequest,
   deps: QuoteEngineDeps,
   now: Date,
+  apiKeyId: string | undefined,
 ): Promise<QuotedDepositAddress | undefined> {
   if (!request.depositAddress || !deps.depositAddresses) return undefined;
-  const { originChain, destinationChain } = request;
+  const { originChain } = request;
   const type = request.depositAddress.type;
-  const previous = await deps.depositAddresses.regenerable({
-    chainId: originChain.id,
-    user: request.user,
-    originCurrency: request.currencyIn.address,
-    destinationChainId: destinationChain.id,
-    destinationCurrency: request.currencyOut.address,
-    recipient: request.recipient,
-    refundTo: request.refundTo,
-    type,
-    now,
-  });
+  const terms = depositAddressTerms(request, apiKeyId);
+  const previous = terms && (await deps.depositAddresses.regenerable({ chainId: originChain.id, terms, now }));
   if (previous)
     return {
       chainId: originChain.id,
@@ -473,8 +467,9 @@ async function quoteDepositAddress(
       derivationIndex: previous.derivationIndex,
       type,
       supersedes: previous.requestId,
+      terms,
     };
   const derivationIndex = await deps.depositAddresses.next();
   const address = deps.adapters.adapter(originChain.id).depositAddressAt!(derivationIndex);
-  return { chainId: originChain.id, address, derivationIndex, type };
+  return { chainId: originChain.id, address, derivationIndex, type, ...(terms ? { terms } : {}) };
 }

@@ -3,11 +3,15 @@ import { BITCOIN_NATIVE_CURRENCY } from "../../src/chains/bitcoin/bitcoinFamily.
 import { route } from "./route.js";
 import type { TestStack } from "./startTestStack.js";
 
-/** POST /quote/v2 and the parsed answer, whatever its status. */
-export async function postQuote(apiUrl: string, body: unknown): Promise<{ status: number; body: any }> {
+/** POST /quote/v2 (with `apiKey` as x-api-key, when given) and the parsed answer, whatever its status. */
+export async function postQuote(
+  apiUrl: string,
+  body: unknown,
+  apiKey?: string,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${apiUrl}/quote/v2`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(apiKey ? { "x-api-key": apiKey } : {}) },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
@@ -36,15 +40,20 @@ export function postBitcoinQuote(
   user: string,
   amount: bigint | string,
   extra: Record<string, unknown> & { recipient: string },
+  apiKey?: string,
 ): Promise<{ status: number; body: any }> {
-  return postQuote(stack.api.url, {
-    user,
-    originChainId: stack.bitcoin!.chain.id,
-    destinationChainId: stack.devnet.chains[0].id,
-    originCurrency: BITCOIN_NATIVE_CURRENCY,
-    destinationCurrency: zeroAddress,
-    amount: amount.toString(),
-    tradeType: "EXACT_INPUT",
-    ...extra,
-  });
+  return postQuote(
+    stack.api.url,
+    {
+      user,
+      originChainId: stack.bitcoin!.chain.id,
+      destinationChainId: stack.devnet.chains[0].id,
+      originCurrency: BITCOIN_NATIVE_CURRENCY,
+      destinationCurrency: zeroAddress,
+      amount: amount.toString(),
+      tradeType: "EXACT_INPUT",
+      ...extra,
+    },
+    apiKey,
+  );
 }

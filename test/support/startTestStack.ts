@@ -21,12 +21,13 @@ import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } f
 import type { StuckFillPolicy } from "../../src/chains/adapter.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
 import type { AppFeeClaimRetryPolicy } from "../../jobs/payAppFeeClaim.js";
+import { type EsploraProxy, startEsploraProxy } from "./startEsploraProxy.js";
 import { createTestDatabase } from "./testDatabase.js";
 
 export type TestStack = {
   devnet: DevnetChains;
   /** With `bitcoin: true`: the devnet Bitcoin (mined on demand) and its chain as the service sees it. */
-  bitcoin?: { devnet: DevnetBitcoin; chain: BitcoinChainConfig };
+  bitcoin?: { devnet: DevnetBitcoin; chain: BitcoinChainConfig; proxy?: EsploraProxy };
   /** Seals API keys' webhook secrets: create keys with it for the worker to sign their webhooks. */
   serverKey: Buffer;
   /** The stack's own database, for connections of a test's own (the pool is the service's). */
@@ -77,6 +78,8 @@ export async function startTestStack(
     bitcoin?: boolean;
     /** The worker's prices when they differ from the API's (TEST_PRICES): prices moved since the quote. */
     workerPrices?: Record<string, string>;
+    /** The service reads the devnet Bitcoin through an Esplora proxy whose broadcasts can fail (`stack.bitcoin.proxy`). */
+    bitcoinProxy?: boolean;
     /** The Bitcoin chain's `refundUnmatchedAfterBlocks` (its default is a day of blocks). */
     bitcoinRefundUnmatchedAfterBlocks?: number;
   } = {},
@@ -100,10 +103,14 @@ export async function startTestStack(
     if (options.bitcoin) {
       const btc = await startDevnetBitcoin({ blockTimeMs: 0 });
       stops.push(() => btc.stop());
+      const proxy = options.bitcoinProxy ? await startEsploraProxy(btc.esploraUrl) : undefined;
+      if (proxy) stops.push(() => proxy.close());
       bitcoin = {
         devnet: btc,
+        ...(proxy ? { proxy } : {}),
         chain: bitcoinChainConfigSchema.parse({
           ...devnetBitcoinChain(btc),
+          ...(proxy ? { esploraUrl: proxy.url } : {}),
           blockTimeSeconds: 1,
           ...(options.bitcoinRefundUnmatchedAfterBlocks === undefined
             ? {}

@@ -22,8 +22,8 @@ const payout = (amount: bigint, feeRate = 2) =>
     feeRate,
   });
 
-const bump = (rawTx: string, feeRate: number) =>
-  bumpPayoutFee({ network, solver: solver.address, signer, rawTx, inputValues: [utxo.value], feeRate });
+const bump = (rawTx: string, feeRate: number, maxFeeRate = 500) =>
+  bumpPayoutFee({ network, solver: solver.address, signer, rawTx, inputValues: [utxo.value], feeRate, maxFeeRate });
 
 describe("bumpPayoutFee", () => {
   it("spends the same inputs, pays the same recipient and memo, and takes the higher fee from the change", () => {
@@ -47,6 +47,15 @@ describe("bumpPayoutFee", () => {
     const dear = payout(60_000n, 10);
     const bumped = bump(dear.rawTx, 1)!;
     expect(bumped.fee).toBe((dear.fee * 5n) / 4n);
+  });
+
+  it("makes no replacement that would pay more than the fee-rate cap", () => {
+    const dear = payout(60_000n, 10);
+    // A quarter more than 10 sat/vB is 12.5: over a cap of 12, within one of 13.
+    expect(bump(dear.rawTx, 1, 12)).toBeUndefined();
+    expect(bump(dear.rawTx, 1, 13)?.fee).toBe((dear.fee * 5n) / 4n);
+    // The market's rate is capped before it gets here; a cap below it still stops the bump.
+    expect(bump(payout(60_000n).rawTx, 900, 100)).toBeUndefined();
   });
 
   it("leaves a payout whose change cannot pay more as it is", () => {

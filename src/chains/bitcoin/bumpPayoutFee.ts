@@ -11,8 +11,10 @@ export type PayoutBumpInput = {
   rawTx: string;
   /** What each of its inputs spends, in input order (satoshis). */
   inputValues: readonly bigint[];
-  /** The rate the market asks now (sat/vB, /fee-estimates). */
+  /** The rate the market asks now (sat/vB, /fee-estimates, capped). */
   feeRate: number;
+  /** The most sat/vB any fee may be (capFeeRate's cap): a replacement that would pay more is not made. */
+  maxFeeRate: number;
 };
 
 const max = (...values: bigint[]) => values.reduce((a, b) => (a > b ? a : b));
@@ -21,7 +23,7 @@ const max = (...values: bigint[]) => values.reduce((a, b) => (a > b ? a : b));
  * The replacement of a stuck payout (BIP125, full RBF): the same inputs and outputs, the change back to the solver
  * lowered to pay a higher fee — the larger of a quarter more, the old fee plus 1 sat/vB of its size (the relay
  * rule a replacement must meet) and the current rate. Undefined when it has no change that could pay it without
- * falling below the dust limit: it then waits as it is.
+ * falling below the dust limit, or when it would pay more than `maxFeeRate`: it then waits as it is.
  */
 export function bumpPayoutFee(input: PayoutBumpInput): SignedPayout | undefined {
   const stuck = Transaction.fromHex(input.rawTx);
@@ -30,6 +32,7 @@ export function bumpPayoutFee(input: PayoutBumpInput): SignedPayout | undefined 
   const oldFee = spent - stuck.outs.reduce((sum, output) => sum + output.value, 0n);
   const vsize = BigInt(stuck.virtualSize());
   const fee = max((oldFee * 5n) / 4n, oldFee + vsize, BigInt(Math.ceil(Number(vsize) * input.feeRate)));
+  if (fee > BigInt(Math.ceil(Number(vsize) * input.maxFeeRate))) return undefined;
   const changeIndex = stuck.outs.findIndex((output) => Buffer.from(output.script).equals(Buffer.from(solverScript)));
   const change = stuck.outs[changeIndex];
   if (!change || change.value - (fee - oldFee) < dustLimit(solverScript)) return undefined;

@@ -1,3 +1,5 @@
+import { type AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { Psbt, Transaction } from "bitcoinjs-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ecPair } from "../../../devnet/bitcoin/ecPair.js";
@@ -139,6 +141,26 @@ describe("createBitcoinAdapter", () => {
     await expect(gateway.depositSteps({ ...input, user: REGTEST_ADDRESS })).rejects.toMatchObject({
       errorCode: "INSUFFICIENT_FUNDS",
     });
+  });
+
+  it("pays no fee above the chain's cap, whatever rate its Esplora answers", async () => {
+    // An Esplora asking 100,000 sat/vB (a fault, or whoever answers on its path).
+    const server = createServer((request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(request.url === "/fee-estimates" ? JSON.stringify({ "1": 200_000, "2": 100_000 }) : "{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const esploraUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const chain = bitcoinChainConfigSchema.parse({ ...devnetBitcoinChain(btc), esploraUrl });
+      // 218 vB for a payout: at the default cap of 500 sat/vB, or the chain's own.
+      expect(await createBitcoinAdapter(chain).estimateFee("fill", BITCOIN_NATIVE_CURRENCY, 0)).toBe(218n * 500n);
+      const capped = createBitcoinAdapter({ ...chain, maxFeeRateSatVb: 20 });
+      expect(await capped.estimateFee("fill", BITCOIN_NATIVE_CURRENCY, 0)).toBe(218n * 20n);
+      expect(await capped.estimateFee("refund", BITCOIN_NATIVE_CURRENCY, 0)).toBe(199n * 20n);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("takes a confirmation at least, and two above the chain's USD threshold", () => {

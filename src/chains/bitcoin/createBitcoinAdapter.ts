@@ -1,6 +1,7 @@
 import { Psbt, Transaction, address } from "bitcoinjs-lib";
 import type { DepositAddressOwner } from "../../../schema/depositAddresses.js";
 import { recordBroadcastFailure, recordFillReplacement } from "../../../schema/fillAttempts.js";
+import { recordPayoutCancel } from "../../../schema/recordPayoutCancel.js";
 import { lockSolverWallet } from "../../../schema/lockSolverWallet.js";
 import { InvalidInputError, NotFoundError, TransientError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
@@ -10,8 +11,10 @@ import { BITCOIN_NETWORKS, bitcoinFamily } from "./bitcoinFamily.js";
 import { buildDepositPsbt } from "./buildDepositPsbt.js";
 import { buildRefundPsbt } from "./buildRefundPsbt.js";
 import { buildSweepPsbt } from "./buildSweepPsbt.js";
+import { DEFAULT_MAX_FEE_RATE_SAT_VB, capFeeRate } from "./capFeeRate.js";
 import { depositAddressKeys } from "./depositAddressKeys.js";
 import { bumpPayoutFee } from "./bumpPayoutFee.js";
+import { cancelPayout } from "./cancelPayout.js";
 import { checkBitcoinDeposit } from "./checkBitcoinDeposit.js";
 import { createEsploraClient } from "./createEsploraClient.js";
 import { walletSigner } from "./walletSigner.js";
@@ -23,8 +26,10 @@ import { signPayout } from "./signPayout.js";
 import { spendableBalance } from "./spendableBalance.js";
 
 // Virtual sizes (vB) a fee is estimated for before a transaction exists: one P2WPKH input paying one P2WPKH
-// output with a 66-byte memo and change (a deposit, a payout), or sweeping a depository output back (a refund).
-const VBYTES: Record<FeeOperation, number> = { deposit: 218, fill: 218, refund: 187 };
+// output with a 66-byte memo and change (a deposit, a payout), or sweeping a depository output back (a refund) to
+// an output of any standard kind: 199 fits the largest (P2WSH, P2TR; P2PKH and P2SH are 3 and 1 vB over P2WPKH's
+// 187), or a refund to a legacy address would pay less than the relay minimum and never be sent.
+const VBYTES: Record<FeeOperation, number> = { deposit: 218, fill: 218, refund: 199 };
 // The confirmation target (blocks) the quote's fee rate is read for: the deposit should make the next blocks.
 const FEE_TARGET_BLOCKS = "2";
 
@@ -69,7 +74,9 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
   const esplora = createEsploraClient({ esploraUrl: chain.esploraUrl, chainId: chain.id });
   const facts = esploraTxFacts(chain);
   const depositoryScript = address.toOutputScript(chain.depository, network);
-  const feeRate = async () => (await esplora.feeEstimates())[FEE_TARGET_BLOCKS] ?? 1;
+  // Every fee rate the adapter spends at comes from here, capped: Esplora's estimate is a third party's word.
+  const maxFeeRate = chain.maxFeeRateSatVb ?? DEFAULT_MAX_FEE_RATE_SAT_VB;
+  const feeRate = async () => capFeeRate((await esplora.feeEstimates())[FEE_TARGET_BLOCKS], maxFeeRate);
   const balanceOf = async (owner: string) => spendableBalance(await esplora.addressStats(owner));
   const signer = options.depositoryWif && walletSigner(options.depositoryWif, network, chain.depository, "depository");
   const solver = chain.solver;
@@ -139,7 +146,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
       recipient === chain.depository || recipient === solver
         ? { errorCode: "INVALID_RECIPIENT", message: "recipient must not be the depository or the solver's wallet" }
         : undefined,
-    estimateFee: async (operation) => BigInt(Math.ceil(VBYTES[operation] * Math.max(1, await feeRate()))),
+    estimateFee: async (operation) => BigInt(Math.ceil(VBYTES[operation] * (await feeRate()))),
     // The solver's own balance counts its change waiting in the mempool: it pays once that confirms.
     balanceOf: async (owner) => {
       if (owner !== solver) return balanceOf(owner);
@@ -360,11 +367,27 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
         esplora,
         policy,
         now,
+        // As deep as the chain's strictest deposit tier: a payout is refunded no sooner than a deposit is trusted.
+        cancelConfirmations: Math.max(1, ...chain.confirmations.map((tier) => tier.blocks)),
         bump: async (rawTx, inputValues) =>
           solver && solverSigner
-            ? bumpPayoutFee({ network, solver, signer: solverSigner, rawTx, inputValues, feeRate: await feeRate() })
+            ? bumpPayoutFee({
+                network,
+                solver,
+                signer: solverSigner,
+                rawTx,
+                inputValues,
+                feeRate: await feeRate(),
+                maxFeeRate,
+              })
             : undefined,
         storeReplacement: (replaced, next) => recordFillReplacement(pool, attempt.requestId, replaced, next),
+        cancel: async (rawTx, inputValues) => {
+          if (!solver || !solverSigner)
+            throw new Error(`chain ${chain.id} has no Bitcoin solver key (BITCOIN_SOLVER_WIF) to cancel a payout with`);
+          return cancelPayout({ network, solver, signer: solverSigner, rawTx, inputValues, feeRate: await feeRate() });
+        },
+        storeCancel: (cancel) => recordPayoutCancel(pool, attempt.requestId, cancel),
         recordBroadcastFailure: (error) => recordBroadcastFailure(pool, attempt.requestId, error),
       }),
   };

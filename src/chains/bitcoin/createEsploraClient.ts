@@ -1,4 +1,5 @@
 import { UpstreamFailureError, UpstreamTimeoutError } from "../../domain/errors.js";
+import { BroadcastRefusedError } from "./BroadcastRefusedError.js";
 
 /** The fields of Esplora's JSON Crossfill reads (amounts in satoshis); names as Esplora's API.md gives them. */
 export type EsploraStatus = { confirmed: boolean; block_height?: number; block_hash?: string; block_time?: number };
@@ -46,6 +47,9 @@ export function createEsploraClient(options: { esploraUrl: string; chainId: numb
       );
     }
     if (status === 404) return undefined;
+    // POST /tx answers 400 with the node's reason when the node refuses the transaction.
+    if (init?.method === "POST" && status >= 400 && status < 500)
+      throw new BroadcastRefusedError(`chain ${chainId}'s node refused the transaction: ${body}`);
     if (status < 200 || status >= 300)
       throw new UpstreamFailureError(
         `chain ${chainId}'s Esplora answered ${status} to ${init?.method ?? "GET"} ${path}: ${body}`,
@@ -73,7 +77,10 @@ export function createEsploraClient(options: { esploraUrl: string; chainId: numb
     /** Whether an output is spent, and by which transaction (mempool included). */
     outspend: (txid: string, vout: number) =>
       required<{ spent: boolean; txid?: string }>(`/tx/${txid}/outspend/${vout}`),
-    /** Sends a raw transaction; Esplora answers its txid, or 400 with the node's reason (thrown, with it). */
+    /**
+     * Sends a raw transaction; Esplora answers its txid, or 400 with the node's reason: BroadcastRefusedError. Any
+     * other failure (timeout, network, 5xx) is no refusal: the transaction may have reached the node all the same.
+     */
     async broadcast(hex: string): Promise<string> {
       const txid = await request("/tx", { method: "POST", body: hex });
       if (txid === undefined) throw new UpstreamFailureError(`chain ${chainId}'s Esplora has no POST /tx`);

@@ -1,8 +1,12 @@
+import { Transaction } from "bitcoinjs-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UpstreamFailureError } from "../../domain/errors.js";
 import { ecPair } from "../../../devnet/bitcoin/ecPair.js";
 import { type DevnetBitcoin, startDevnetBitcoin } from "../../../devnet/bitcoin/startDevnetBitcoin.js";
 import type { StoredFillAttempt } from "../../../schema/fillAttempts.js";
+import { BroadcastRefusedError } from "./BroadcastRefusedError.js";
 import { bumpPayoutFee } from "./bumpPayoutFee.js";
+import { cancelPayout } from "./cancelPayout.js";
 import { type EsploraClient, createEsploraClient } from "./createEsploraClient.js";
 import { followBitcoinFill } from "./followBitcoinFill.js";
 import { signPayout } from "./signPayout.js";
@@ -21,6 +25,8 @@ describe("followBitcoinFill", () => {
   });
 
   const signer = () => ecPair.fromWIF(btc.solver.wif, btc.network);
+  /** The solver's wallet as bumps and cancellations sign with it, at 1 sat/vB. */
+  const wallet = () => ({ network: btc.network, solver: btc.solver.address, signer: signer(), feeRate: 1 });
   /** A stored payout of the solver's, as the fill job keeps it (not broadcast). */
   async function storedPayout(amount: bigint): Promise<StoredFillAttempt> {
     const utxos = (await esplora.utxos(btc.solver.address))
@@ -56,28 +62,28 @@ describe("followBitcoinFill", () => {
   }
   /** The deps as the adapter wires them, with the store in memory. */
   function deps(attempt: StoredFillAttempt, now: number) {
-    const log = { stored: [] as string[], failures: 0 };
+    const log = { stored: [] as string[], failures: 0, cancels: [] as string[], cancelRaw: [] as string[] };
     return {
       log,
       deps: {
         esplora,
         policy: POLICY,
         now,
+        cancelConfirmations: 2,
         bump: async (rawTx: string, inputValues: bigint[]) =>
-          bumpPayoutFee({
-            network: btc.network,
-            solver: btc.solver.address,
-            signer: signer(),
-            rawTx,
-            inputValues,
-            feeRate: 1,
-          }),
+          bumpPayoutFee({ ...wallet(), rawTx, inputValues, maxFeeRate: 500 }),
         storeReplacement: async (replaced: string, next: { rawTx: string; txHash: string }) => {
           expect(replaced).toBe(attempt.txHash);
           log.stored.push(next.txHash);
           return true;
         },
         recordBroadcastFailure: async () => ++log.failures,
+        cancel: async (rawTx: string, inputValues: bigint[]) => cancelPayout({ ...wallet(), rawTx, inputValues }),
+        storeCancel: async (next: { rawTx: string; txHash: string }) => {
+          log.cancels.push(next.txHash);
+          log.cancelRaw.push(next.rawTx);
+          return true;
+        },
       },
     };
   }
@@ -117,18 +123,108 @@ describe("followBitcoinFill", () => {
     });
   });
 
-  it("gives up on a payout the node never takes after maxBroadcastFailures, retrying before", async () => {
-    const attempt = await storedPayout(30_000n);
-    // Its input is spent by another payout, mined first.
-    const rival = await storedPayout(31_000n);
-    await esplora.broadcast(rival.rawTx);
+  it("retries a broadcast that fails in transport (network, 5xx): never counted as the node's refusal", async () => {
+    const attempt = await storedPayout(20_000n);
+    const unreachable = createEsploraClient({ esploraUrl: "http://127.0.0.1:1", chainId: 8253038 });
+    const { deps: base, log } = deps(attempt, Date.now());
+    const cut = { ...base, esplora: { ...esplora, broadcast: unreachable.broadcast } };
+    for (let run = 0; run < POLICY.maxBroadcastFailures + 3; run++)
+      await expect(followBitcoinFill(attempt, cut)).rejects.toMatchObject({ errorCode: "RPC_HTTP_ERROR" });
+    expect(log.failures).toBe(0);
+    expect(log.cancels).toEqual([]);
+  });
+
+  /**
+   * Our node refuses the payout and does not show it (its mempool policy, a lagging backend), while it reached other
+   * nodes' mempools: it can still be mined. `transportDown` also cuts every other broadcast of ours off.
+   */
+  function refusingNode(payout: StoredFillAttempt, options: { transportDown?: boolean } = {}) {
+    const hidden = async (txid: string) =>
+      txid === payout.txHash && !(await esplora.txStatus(txid))?.confirmed ? undefined : esplora.txStatus(txid);
+    return {
+      ...esplora,
+      txStatus: hidden,
+      tx: async (txid: string) => ((await hidden(txid)) === undefined ? undefined : esplora.tx(txid)),
+      broadcast: async (hex: string) => {
+        if (hex === payout.rawTx) throw new BroadcastRefusedError("mempool min fee not met");
+        if (options.transportDown) throw new UpstreamFailureError("Esplora answered 502 to POST /tx");
+        return esplora.broadcast(hex);
+      },
+    };
+  }
+
+  it("cancels a payout the node refuses by replacing its inputs with a self-spend, refunded only once that confirms", async () => {
+    let attempt = await storedPayout(30_000n);
+    btc.chain.submit(attempt.rawTx);
+    const { deps: base, log } = deps(attempt, Date.now());
+    const node = refusingNode(attempt);
+    const run = async () => {
+      const outcome = followBitcoinFill(attempt, { ...base, esplora: node });
+      return { outcome: await outcome.catch((error: unknown) => error), log };
+    };
+    expect((await run()).outcome).toMatchObject({ errorCode: "RPC_HTTP_ERROR" });
+    // The second refusal: not `cancelled` (the payout may still be mined elsewhere) but a cancellation on its way.
+    const second = await run();
+    expect(second.outcome).toMatchObject({ state: "in-flight", action: "cancelling" });
+    const cancelTxHash = (second.outcome as { txHash: string }).txHash;
+    expect(second.log.cancels).toEqual([cancelTxHash]);
+    attempt = { ...attempt, cancelTxHash, cancelRawTx: second.log.cancelRaw[0]! };
+    const [payout, cancel] = [Transaction.fromHex(attempt.rawTx), Transaction.fromHex(attempt.cancelRawTx!)];
+    // The same inputs, everything back to the solver, at a higher fee: it replaced the payout in the mempool.
+    expect(cancel.ins.map((input) => [Buffer.from(input.hash).toString("hex"), input.index])).toEqual(
+      payout.ins.map((input) => [Buffer.from(input.hash).toString("hex"), input.index]),
+    );
+    expect((await esplora.tx(cancelTxHash))!.vout).toMatchObject([{ scriptpubkey_address: btc.solver.address }]);
+    expect(await esplora.txStatus(attempt.txHash)).toBeUndefined();
+    // Unconfirmed, it is still being cancelled; confirmed, the payout can never be mined: cancelled.
+    expect((await run()).outcome).toMatchObject({ state: "in-flight", action: "cancelling", txHash: cancelTxHash });
+    // In a block, not yet buried under the chain's confirmations: a reorg could still bring the payout back.
     btc.mine(1);
+    expect((await run()).outcome).toMatchObject({ state: "in-flight", action: "cancelling", txHash: cancelTxHash });
+    btc.mine(1);
+    expect((await run()).outcome).toEqual({ state: "cancelled", nonceSpentBy: cancelTxHash, neverAccepted: true });
+    expect(await esplora.txStatus(attempt.txHash)).toBeUndefined();
+  });
+
+  it("reports a refused payout that is mined before its cancellation as mined, never cancelled", async () => {
+    let attempt = await storedPayout(31_000n);
+    btc.chain.submit(attempt.rawTx);
+    const { deps: base, log } = deps(attempt, Date.now());
+    const node = refusingNode(attempt, { transportDown: true });
+    const run = async () => {
+      const outcome = followBitcoinFill(attempt, { ...base, esplora: node });
+      return { outcome: await outcome.catch((error: unknown) => error), log };
+    };
+    await run();
+    const second = await run();
+    expect(second.outcome).toMatchObject({ state: "in-flight", action: "cancelling" });
+    attempt = { ...attempt, cancelTxHash: second.log.cancels[0]!, cancelRawTx: second.log.cancelRaw[0]! };
+    // The cancellation never got out; the payout is mined elsewhere: it paid, and nothing is refunded.
+    btc.mine(1);
+    expect((await run()).outcome).toMatchObject({ state: "mined", txHash: attempt.txHash });
+  });
+
+  it("never cancels a payout whose cancellation cannot be stored (a settled request): it fails for an operator", async () => {
+    const attempt = await storedPayout(34_000n);
+    const { deps: base, log } = deps(attempt, Date.now());
+    const settled = { ...base, esplora: refusingNode(attempt), storeCancel: async () => false };
+    await expect(followBitcoinFill(attempt, settled)).rejects.toMatchObject({ errorCode: "RPC_HTTP_ERROR" });
+    await expect(followBitcoinFill(attempt, settled)).rejects.toThrow(/cannot be cancelled here/);
+    expect(log.cancels).toEqual([]);
+  });
+
+  it("calls a payout cancelled when another transaction, confirmed, spent its inputs and its cancellation is refused", async () => {
+    const attempt = await storedPayout(32_000n);
+    // Its input is spent by another payout, mined first (an operator's, say).
+    const rival = await storedPayout(33_000n);
+    await esplora.broadcast(rival.rawTx);
+    btc.mine(2);
     const { deps: first, log } = deps(attempt, Date.now());
     await expect(followBitcoinFill(attempt, first)).rejects.toMatchObject({ errorCode: "RPC_HTTP_ERROR" });
     expect(log.failures).toBe(1);
     expect(await followBitcoinFill(attempt, first)).toEqual({
       state: "cancelled",
-      nonceSpentBy: "",
+      nonceSpentBy: rival.txHash,
       neverAccepted: true,
     });
   });
