@@ -1,3 +1,4 @@
+import { testRouteLimits } from "../test/support/testRateLimits.js";
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -70,6 +71,8 @@ export async function lookupsBench(
     host: "127.0.0.1",
     port: 0,
     statusBus: bus,
+    // As the stack's own API: status lookups not rate limited, so both serve the same load.
+    routeLimits: testRouteLimits(),
     settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
   });
   const bareApp = new Hono().get("/bare", (c) => c.json(BARE_BODY));
