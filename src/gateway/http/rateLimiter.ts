@@ -16,9 +16,13 @@ export type RateLimiter = {
 // window's start is part of the key, and the store's expiry (longer than the window) only clears old counters.
 const EXPIRY_MARGIN_SECONDS = 60;
 
+type Waiter = { nowMs: number; resolve: (outcome: RateLimitOutcome) => void; reject: (error: unknown) => void };
+
 /**
  * Counts with npm rate-limiter-flexible over `store`, one library limiter per (limit, window) pair; a store that
- * fails rejects with its error (the caller answers 503), a call past the limit resolves as not allowed.
+ * fails rejects with its error (the caller answers 503), a call past the limit resolves as not allowed. The hits of
+ * one counter within one event-loop turn go to the store as one increment of their number, each answered as if it
+ * came alone, in order: a burst from one caller (64 quotes in flight, a flood) costs the store one round trip.
  */
 function countingLimiter(
   kind: RateLimiter["kind"],
@@ -32,24 +36,51 @@ function countingLimiter(
     if (!limiter) limiters.set(id, (limiter = store(policy.limit, policy.windowSeconds + EXPIRY_MARGIN_SECONDS)));
     return limiter;
   };
+  const pending = new Map<
+    string,
+    { policy: RateLimitPolicy; counter: string; windowStart: number; waiters: Waiter[] }
+  >();
+  const flush = async (id: string) => {
+    const batch = pending.get(id)!;
+    pending.delete(id);
+    const { policy, counter, windowStart, waiters } = batch;
+    let consumed: RateLimiterRes;
+    try {
+      consumed = await limiterFor(policy).consume(counter, waiters.length);
+    } catch (rejection) {
+      // The library rejects with its result past the limit, with the store's error otherwise.
+      if (!(rejection instanceof RateLimiterRes)) {
+        for (const waiter of waiters) waiter.reject(rejection);
+        return;
+      }
+      consumed = rejection;
+    }
+    const before = consumed.consumedPoints - waiters.length;
+    waiters.forEach((waiter, index) => {
+      const points = before + index + 1;
+      waiter.resolve({
+        policy,
+        allowed: points <= policy.limit,
+        remaining: Math.max(0, policy.limit - points),
+        resetSeconds: Math.max(1, Math.ceil(windowStart + policy.windowSeconds - waiter.nowMs / 1000)),
+      });
+    });
+  };
   return {
     kind,
-    async hit(policy, nowMs) {
+    hit(policy, nowMs) {
       const windowStart = Math.floor(nowMs / 1000 / policy.windowSeconds) * policy.windowSeconds;
-      let consumed: RateLimiterRes;
-      try {
-        consumed = await limiterFor(policy).consume(`${policy.key}:${policy.windowSeconds}:${windowStart}`);
-      } catch (rejection) {
-        // The library rejects with its result past the limit, with the store's error otherwise.
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        consumed = rejection;
-      }
-      return {
-        policy,
-        allowed: consumed.consumedPoints <= policy.limit,
-        remaining: Math.max(0, policy.limit - consumed.consumedPoints),
-        resetSeconds: Math.max(1, Math.ceil(windowStart + policy.windowSeconds - nowMs / 1000)),
-      };
+      const counter = `${policy.key}:${policy.windowSeconds}:${windowStart}`;
+      const id = `${policy.limit}/${policy.windowSeconds}/${counter}`;
+      return new Promise<RateLimitOutcome>((resolve, reject) => {
+        let batch = pending.get(id);
+        if (!batch) {
+          pending.set(id, (batch = { policy, counter, windowStart, waiters: [] }));
+          // setImmediate, as batchPerTick: it gathers the calls of every socket read in one poll phase.
+          setImmediate(() => void flush(id));
+        }
+        batch.waiters.push({ nowMs, resolve, reject });
+      });
     },
     close,
   };
