@@ -49,13 +49,11 @@ export function createEndpointGate(policy: EndpointGatePolicy, now: () => number
       if (!state)
         endpoints.set(endpoint, (state = { inFlight: 0, failures: 0, openUntil: 0, probing: false, lastMs: 0 }));
       const open = state.openUntil !== 0;
-      if (open && (at < state.openUntil || state.probing))
-        return { waitUntil: Math.max(state.openUntil, at + MIN_BUSY_WAIT_MS) + jitter(100), reason: "breaker open" };
-      if (!open && state.inFlight >= policy.concurrency)
-        return {
-          waitUntil: at + jitter(Math.min(MAX_BUSY_WAIT_MS, Math.max(MIN_BUSY_WAIT_MS, state.lastMs))),
-          reason: "busy",
-        };
+      // About one attempt's time: when a busy endpoint's slot, or an open one's probe, is likely done.
+      const oneAttempt = at + jitter(Math.min(MAX_BUSY_WAIT_MS, Math.max(MIN_BUSY_WAIT_MS, state.lastMs)));
+      if (open && at < state.openUntil) return { waitUntil: state.openUntil + jitter(100), reason: "breaker open" };
+      if (open && state.probing) return { waitUntil: oneAttempt, reason: "breaker open" };
+      if (!open && state.inFlight >= policy.concurrency) return { waitUntil: oneAttempt, reason: "busy" };
       const probe = open;
       const entry = state;
       entry.inFlight += 1;
