@@ -2,6 +2,7 @@ import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreatedApiKey, createApiKey } from "../src/apiKeys/createApiKey.js";
 import { DEFAULT_ROUTE_LIMITS } from "../src/gateway/http/routeLimits.js";
+import { postGraphql } from "./support/postGraphql.js";
 import { route } from "./support/route.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";
 
@@ -93,6 +94,14 @@ describe("rate limits of quotes, status, transaction indexing and app fees", () 
     const before = await counts();
     // Another address does not refresh the key's budget.
     expectRefused(await call("POST", "/quote/v2", nextAddress(), { body: quoteBody, key: key.key }), standard);
+    // Nor does GraphQL: a keyed createQuote spends the same budget.
+    const graphql = await postGraphql(
+      stack.url,
+      "mutation ($input: CreateQuoteInput!) { createQuote(input: $input) { requestId } }",
+      { input: quoteBody },
+      key.key,
+    );
+    expect(graphql.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
     expect(await counts()).toEqual(before);
   });
 
