@@ -91,7 +91,8 @@ export function createRedisRateLimiter(
   prefix = "crossfill:rl",
   onError: (error: Error, source: string) => void = () => undefined,
 ): RateLimiter {
-  const redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  // Auto-pipelining: the counters of one event-loop turn (many callers at once) go to Redis in one write.
+  const redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
   // A connection error (ioredis reconnects by itself) reaches the caller's log instead of stderr.
   redis.on("error", (error: Error) => onError(error, "rate limiter"));
   return countingLimiter(
