@@ -36,14 +36,9 @@ function countingLimiter(
     if (!limiter) limiters.set(id, (limiter = store(policy.limit, policy.windowSeconds + EXPIRY_MARGIN_SECONDS)));
     return limiter;
   };
-  const pending = new Map<
-    string,
-    { policy: RateLimitPolicy; counter: string; windowStart: number; waiters: Waiter[] }
-  >();
-  const flush = async (id: string) => {
-    const batch = pending.get(id)!;
-    pending.delete(id);
-    const { policy, counter, windowStart, waiters } = batch;
+  type Batch = { policy: RateLimitPolicy; counter: string; windowStart: number; waiters: Waiter[] };
+  const pending = new Map<string, Batch>();
+  const flush = async ({ policy, counter, windowStart, waiters }: Batch) => {
     let consumed: RateLimiterRes;
     try {
       consumed = await limiterFor(policy).consume(counter, waiters.length);
@@ -66,6 +61,11 @@ function countingLimiter(
       });
     });
   };
+  const flushAll = () => {
+    const batches = [...pending.values()];
+    pending.clear();
+    for (const batch of batches) void flush(batch);
+  };
   return {
     kind,
     hit(policy, nowMs) {
@@ -73,12 +73,11 @@ function countingLimiter(
       const counter = `${policy.key}:${policy.windowSeconds}:${windowStart}`;
       const id = `${policy.limit}/${policy.windowSeconds}/${counter}`;
       return new Promise<RateLimitOutcome>((resolve, reject) => {
+        // One flush of every counter per turn; setImmediate, as batchPerTick: it gathers the calls of every socket
+        // read in one poll phase.
+        if (pending.size === 0) setImmediate(flushAll);
         let batch = pending.get(id);
-        if (!batch) {
-          pending.set(id, (batch = { policy, counter, windowStart, waiters: [] }));
-          // setImmediate, as batchPerTick: it gathers the calls of every socket read in one poll phase.
-          setImmediate(() => void flush(id));
-        }
+        if (!batch) pending.set(id, (batch = { policy, counter, windowStart, waiters: [] }));
         batch.waiters.push({ nowMs, resolve, reject });
       });
     },
