@@ -1,3 +1,4 @@
+import { startStackApi } from "./startStackApi.js";
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -60,18 +61,9 @@ export async function lookupsBench(
   const machine = machineInfo();
   log("lookups: starting the API (anvil, Postgres; no indexer or worker)");
   const stack = await startTestStack({ pipeline: false, statusCache: true });
-  const logger = pino({ level: "warn" });
   const bus = createStatusBus();
-  const uncached = await startApi({
-    pool: stack.pool,
-    chains: stack.devnet.chains,
-    solver: stack.devnet.solver,
-    logger,
-    host: "127.0.0.1",
-    port: 0,
-    statusBus: bus,
-    settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
-  });
+  // As the stack's own API (status lookups not rate limited, so both serve the same load), without its cache.
+  const uncached = await startStackApi(stack, bus);
   const bareApp = new Hono().get("/bare", (c) => c.json(BARE_BODY));
   const bare = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const server = serve({ fetch: bareApp.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(server));

@@ -106,7 +106,18 @@ export function printSummary(result: BenchResult): string {
         ]),
       ],
     );
-    return `${head}\n${targets}\n\n${phases}`;
+    const limiter = result.limiterOverhead;
+    const rounds = limiter
+      ? `\n\nquote rate limit, ${limiter.concurrency} in flight, ${limiter.roundMs / 1000} s rounds, ${limiter.addresses || "one"} client address(es) (quotes/s per round; median; cost of the medians; median of the rounds' own costs):\n${Object.entries(
+          limiter.byMode,
+        )
+          .map(
+            ([mode, m]) =>
+              `  ${mode}: ${m.roundsQuotesPerSecond.join(" / ")}; ${m.medianQuotesPerSecond}; ${m.costPercent} %; ${m.pairedCostPercent} %`,
+          )
+          .join("\n")}`
+      : "";
+    return `${head}\n${targets}\n\n${phases}${rounds}`;
   }
   if (result.benchmark === "webhook") {
     const t = result.throughput;

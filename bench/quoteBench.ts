@@ -14,6 +14,14 @@ import { startApiCluster } from "./startApiCluster.js";
 import { QUOTE_KINDS, type QuoteKind, quoteBody } from "./quoteBodies.js";
 import type { LoadCommand, LoadPhase, LoadReport } from "./quoteLoad.js";
 import type { Target } from "./target.js";
+import {
+  LIMITER_MODES,
+  type LimiterOverhead,
+  type LimiterRound,
+  limiterOverhead,
+  limiterTargets,
+  startLimiterGateways,
+} from "./quoteLimiterRounds.js";
 
 export type QuoteBenchOptions = {
   warmup: number;
@@ -27,6 +35,14 @@ export type QuoteBenchOptions = {
   appFees?: boolean;
   /** 0: the API in the bench process (profiled); N: `crossfill api --workers N` in its own processes (not profiled). */
   workers: number;
+  /**
+   * Rounds of the quote rate limit's cost (in-process API only): each round loads a gateway without the limit, one
+   * counting on Redis and one on Postgres, `limiterRoundMs` each, at the largest concurrency; 0 skips them.
+   */
+  limiterRounds: number;
+  limiterRoundMs: number;
+  /** 0: the rounds' load comes from one address (a burst); N: spread over N client addresses (X-Forwarded-For). */
+  limiterAddresses: number;
 };
 const BENCH_APP_FEES = [
   { recipient: "0x00000000000000000000000000000000000000a1", fee: "50" },
@@ -40,6 +56,9 @@ export const defaultQuoteBenchOptions: QuoteBenchOptions = {
   durationMs: 10_000,
   profileMs: 5_000,
   workers: 0,
+  limiterRounds: 4,
+  limiterRoundMs: 5_000,
+  limiterAddresses: 0,
 };
 
 type PhaseResult = {
@@ -67,6 +86,8 @@ export type QuoteBenchResult = {
   >;
   dependenciesMs: Record<string, Summary>;
   serverProfile: (CpuProfileSummary & { concurrency: number; quotesPerSecondWhileProfiled: number }) | null;
+  /** The quote rate limit's cost, measured against gateways without it in the same run (null: not measured). */
+  limiterOverhead: LimiterOverhead | null;
   /** Each process group's largest peak resident set (VmHWM) at the end of the run. */
   peakRssMb: Record<string, { maxMb: number; processes: number }>;
   requestsStored: number;
@@ -75,7 +96,13 @@ export type QuoteBenchResult = {
 
 const loadScript = fileURLToPath(new URL("./quoteLoad.ts", import.meta.url));
 
-function runPhase(child: ChildProcess, url: string, bodies: string[], phase: LoadPhase): Promise<LoadReport> {
+function runPhase(
+  child: ChildProcess,
+  url: string,
+  bodies: string[],
+  phase: LoadPhase,
+  addresses?: number,
+): Promise<LoadReport> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: LoadReport) => {
       child.off("exit", onExit);
@@ -87,7 +114,7 @@ function runPhase(child: ChildProcess, url: string, bodies: string[], phase: Loa
     };
     child.once("message", onMessage);
     child.once("exit", onExit);
-    child.send({ type: "run", url, bodies, phase } satisfies LoadCommand);
+    child.send({ type: "run", url, bodies, phase, addresses } satisfies LoadCommand);
   });
 }
 
@@ -181,9 +208,51 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
       });
     }
 
+    const limiter = cluster || options.limiterRounds === 0 ? null : await measureLimiter();
+    async function measureLimiter(): Promise<LimiterOverhead> {
+      const concurrency = Math.max(...options.concurrency);
+      const addresses = options.limiterAddresses || undefined;
+      const gateways = await startLimiterGateways(stack, { trustForwardedFor: addresses !== undefined });
+      try {
+        for (const mode of LIMITER_MODES) {
+          log(`quote: warming the gateway with the quote limit ${mode}, ${options.warmup} quotes`);
+          phaseResult(
+            await runPhase(
+              child,
+              gateways.urls[mode],
+              bodies,
+              { kind: "sequential", count: options.warmup },
+              addresses,
+            ),
+          );
+        }
+        const rounds: LimiterRound[] = [];
+        for (let round = 1; round <= options.limiterRounds; round++) {
+          // Each round starts with another mode, so no mode always follows the same one.
+          for (let i = 0; i < LIMITER_MODES.length; i++) {
+            const mode = LIMITER_MODES[(i + round - 1) % LIMITER_MODES.length];
+            const result = phaseResult(
+              await runPhase(
+                child,
+                gateways.urls[mode],
+                bodies,
+                { kind: "concurrent", concurrency, durationMs: options.limiterRoundMs },
+                addresses,
+              ),
+            );
+            log(`quote: limiter round ${round}, ${mode}: ${result.quotesPerSecond} quotes/s`);
+            rounds.push({ round, mode, quotesPerSecond: result.quotesPerSecond, errors: result.errors });
+          }
+        }
+        return limiterOverhead(concurrency, options.limiterRoundMs, options.limiterAddresses, rounds);
+      } finally {
+        await gateways.stop();
+      }
+    }
+
     const profileConcurrency = options.concurrency[0] ?? 16;
     // The API's thread is profiled only where it is this process's.
-    const serverProfile = cluster ? null : await profileServer();
+    const serverProfile = cluster || options.profileMs === 0 ? null : await profileServer();
     async function profileServer() {
       log(`quote: profiling the server's thread, ${profileConcurrency} in flight for ${options.profileMs / 1000} s`);
       const profiled = await profileCpu(
@@ -251,6 +320,7 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
             },
           ]
         : []),
+      ...(limiter ? limiterTargets(limiter) : []),
     ];
     return {
       benchmark: "quote",
@@ -273,6 +343,7 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
       concurrent,
       dependenciesMs,
       serverProfile,
+      limiterOverhead: limiter,
       peakRssMb: peakRssMbByGroup({ "load generator": child.pid, ...cluster?.processes }),
       requestsStored: rows[0].n,
       targets,

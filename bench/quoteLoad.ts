@@ -9,7 +9,9 @@ import { performance } from "node:perf_hooks";
 
 export type LoadPhase =
   { kind: "sequential"; count: number } | { kind: "concurrent"; concurrency: number; durationMs: number };
-export type LoadCommand = { type: "run"; url: string; bodies: string[]; phase: LoadPhase } | { type: "exit" };
+/** `addresses`: each request names one of that many client addresses in X-Forwarded-For, round-robin (default: none). */
+export type LoadCommand =
+  { type: "run"; url: string; bodies: string[]; phase: LoadPhase; addresses?: number } | { type: "exit" };
 /** One finished request: index of its body, latency in ms (to the last byte of the answer), HTTP status (0: no answer). */
 export type LoadSample = [body: number, ms: number, status: number];
 export type LoadReport = {
@@ -20,10 +22,13 @@ export type LoadReport = {
   firstError?: string;
 };
 
-type Target = { url: URL; bodies: Buffer[]; agent: http.Agent };
+type Target = { url: URL; bodies: Buffer[]; agent: http.Agent; addresses: number };
 
+let sent = 0;
 function post(target: Target, index: number): Promise<LoadSample> {
   const body = target.bodies[index];
+  const n = sent++ % Math.max(1, target.addresses);
+  const forwarded = target.addresses > 0 ? { "x-forwarded-for": `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}` } : {};
   const start = performance.now();
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -31,7 +36,7 @@ function post(target: Target, index: number): Promise<LoadSample> {
       {
         method: "POST",
         agent: target.agent,
-        headers: { "content-type": "application/json", "content-length": body.length },
+        headers: { "content-type": "application/json", "content-length": body.length, ...forwarded },
       },
       (response) => {
         response.on("data", () => {});
@@ -91,6 +96,7 @@ process.on("message", (command: LoadCommand) => {
     url: new URL("/quote/v2", command.url),
     bodies: command.bodies.map((body) => Buffer.from(body)),
     agent,
+    addresses: command.addresses ?? 0,
   };
   runPhase(target, command.phase).then(
     (report) => process.send?.({ type: "report", ...report } satisfies LoadReport),

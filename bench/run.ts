@@ -5,6 +5,9 @@
  *   quote      --warmup=200 --sequential=1000 --concurrency=16,64 --duration=10000 --profile=5000 [--cpuprofile=file]
  *              [--app-fees]   (every quote with two app-fee recipients)
  *              [--quote-workers=N]   (load on `crossfill api --workers N` instead of the in-process API; not profiled)
+ *              --limiter-rounds=4 --limiter-round=5000   (the quote rate limit's cost: gateways without it, counting on
+ *              Redis, counting on Postgres, alternated; 0 rounds skips it; --profile=0 skips the profile)
+ *              [--limiter-addresses=N]   (the rounds' load from N client addresses instead of one)
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
  *              [--no-deposit-watcher]   (deposits from Ponder's rows alone, without the EVM head watcher)
  *              [--in-process]   (API, worker and head watcher in the bench process, not as crossfill processes)
@@ -78,6 +81,9 @@ function parseArgs(argv: string[]) {
     cpuprofile: flags.get("cpuprofile"),
     appFees: flags.get("app-fees") === "true",
     workers: number("quote-workers", defaultQuoteBenchOptions.workers),
+    limiterRounds: number("limiter-rounds", defaultQuoteBenchOptions.limiterRounds),
+    limiterRoundMs: number("limiter-round", defaultQuoteBenchOptions.limiterRoundMs),
+    limiterAddresses: number("limiter-addresses", defaultQuoteBenchOptions.limiterAddresses),
   };
   if (quote.concurrency.some((c) => !Number.isInteger(c) || c < 1))
     throw new Error("--concurrency takes positive integers, comma-separated");

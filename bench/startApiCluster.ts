@@ -1,3 +1,4 @@
+import { TEST_RATE_LIMITS } from "../test/support/testRateLimits.js";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,6 +46,8 @@ export async function startApiCluster(
       API_KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       PORT: String(port),
       LOG_LEVEL: "info",
+      // As the in-process API of the stack: quotes not rate limited (the limit's cost has its own rounds).
+      RATE_LIMITS: TEST_RATE_LIMITS,
     },
     workers > 1 ? "api cluster listening" : "api listening",
     120_000,

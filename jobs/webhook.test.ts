@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -23,11 +23,14 @@ import { sendTestWebhook } from "../src/webhooks/sendTestWebhook.js";
 import { setWebhook } from "../src/webhooks/setWebhook.js";
 import { verifyWebhookSignature } from "../src/webhooks/signWebhook.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
+import { insertTestDelivery } from "../test/support/insertTestDelivery.js";
+import { freePort } from "../devnet/freePort.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { toStatusUpdate } from "../src/events/statusUpdate.js";
 import { createQueueBackend } from "./queueBackend.js";
-import { QUEUES, WEBHOOK_JOB_OPTIONS, type WebhookJob } from "./queues.js";
+import { QUEUES, WEBHOOK_JOB_OPTIONS, type WebhookJob, webhookJobId } from "./queues.js";
 import { createWebhookProcessor } from "./webhook.js";
+import type { EndpointGatePolicy } from "./webhookEndpointGate.js";
 import { WEBHOOK_CURSOR, createWebhookFanout, startWebhookFanout } from "./webhookFanout.js";
 
 type Received = {
@@ -64,6 +67,72 @@ describe("webhook delivery", () => {
     await db.drop();
   });
 
+  /** A delivery worker on its own queues (BullMQ on Redis), as startWorker runs it; retries shrunk to 20 ms. */
+  function startDeliveryWorker(
+    name: string,
+    options: { concurrency: number; timeoutMs?: number; endpoints?: EndpointGatePolicy },
+  ) {
+    const queues = createQueueBackend({
+      databaseUrl: db.url,
+      redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+      prefix: `test-${db.name}-${name}`,
+      onError: () => undefined,
+    });
+    const queue = queues.createQueue<WebhookJob>(QUEUES.webhook);
+    const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
+      await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });
+    };
+    const poster = createWebhookPoster({ allowPrivate: true, timeoutMs: options.timeoutMs });
+    queues.createWorker<WebhookJob>(
+      QUEUES.webhook,
+      createWebhookProcessor({
+        pool,
+        serverKey,
+        poster,
+        enqueue,
+        logger,
+        retryBaseMs: 20,
+        endpoints: options.endpoints,
+      }),
+      { concurrency: options.concurrency },
+    );
+    cleanups.push(async () => {
+      await queues.close();
+      poster.close();
+    });
+    return { enqueue };
+  }
+
+  /** A key whose endpoint is `url`, and `count` deliveries owed to it (a request each), in creation order. */
+  async function owed(url: string, count: number) {
+    const key = await createApiKey(pool, serverKey, { name: `owed-${randomBytes(3).toString("hex")}` });
+    await setWebhook(pool, { allowPrivate: true }, { apiKeyId: key.id, url, enabled: true, headers: {} });
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const request = await insertTestRequest(pool, { apiKeyId: key.id });
+      ids.push(await insertTestDelivery(pool, { apiKeyId: key.id, requestId: request.id, body: `{"n":${i}}` }));
+    }
+    return ids;
+  }
+  const firstAttempt = (deliveryId: string) => ({ deliveryId, generation: 0, attempt: 0 });
+  const queueFirstAttempts = async (enqueue: ReturnType<typeof startDeliveryWorker>["enqueue"], ids: string[]) => {
+    for (const id of ids) await enqueue(firstAttempt(id), { jobId: webhookJobId(firstAttempt(id)), delayMs: 0 });
+  };
+  /** A plain receiver answering 200 at once, counting what it got; on `port` when given. */
+  async function answeringReceiver(port = 0) {
+    const received: string[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        received.push(String(req.headers["x-crossfill-event-id"]));
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    return { received, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` };
+  }
+
   /** A key with an endpoint at a local receiver answering with `answer(n)` for its n-th request (from 0). */
   async function setup(answer: (n: number) => number) {
     const key = await createApiKey(pool, serverKey, { name: `hooks-${randomBytes(3).toString("hex")}` });
@@ -97,26 +166,7 @@ describe("webhook delivery", () => {
         headers: { "X-Team": "ops" },
       },
     );
-    const queues = createQueueBackend({
-      databaseUrl: db.url,
-      redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-      prefix: `test-${db.name}-${key.id}`,
-      onError: () => undefined,
-    });
-    const queue = queues.createQueue<WebhookJob>(QUEUES.webhook);
-    const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
-      await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });
-    };
-    const poster = createWebhookPoster({ allowPrivate: true });
-    queues.createWorker<WebhookJob>(
-      QUEUES.webhook,
-      createWebhookProcessor({ pool, serverKey, poster, enqueue, logger, retryBaseMs: 20 }),
-      { concurrency: 8 },
-    );
-    cleanups.push(async () => {
-      await queues.close();
-      poster.close();
-    });
+    const { enqueue } = startDeliveryWorker(key.id, { concurrency: 8 });
     const request = await insertTestRequest(pool, { apiKeyId: key.id });
     const move = (to: RequestStatus) =>
       withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to }));
@@ -270,4 +320,76 @@ describe("webhook delivery", () => {
     );
     await expect(sendTestWebhook(pool, key.id)).rejects.toThrow(/no enabled webhook endpoint/);
   });
+  it("a receiver that accepts the connection and never answers holds a few slots; another's deliveries arrive at once", async () => {
+    // Accepts TCP and hangs: every attempt to it takes the whole attempt timeout (here 5 s).
+    const sockets = new Set<net.Socket>();
+    let mostAtOnce = 0;
+    const hanging = net.createServer((socket) => {
+      sockets.add(socket);
+      mostAtOnce = Math.max(mostAtOnce, sockets.size);
+      socket.on("close", () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    const fast = await answeringReceiver();
+    const slowIds = await owed(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook`, 40);
+    const fastIds = await owed(fast.url, 10);
+    // The production worker's 32 slots; the slow receiver's deliveries are queued first.
+    const { enqueue } = startDeliveryWorker("slow-and-fast", { concurrency: 32, timeoutMs: 5_000 });
+    // Registered after the worker, so it runs first: the hanging attempts end, and the worker can close.
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => hanging.close(resolve));
+    });
+    await queueFirstAttempts(enqueue, slowIds);
+    await until(() => sockets.size > 0);
+    const started = Date.now();
+    await queueFirstAttempts(enqueue, fastIds);
+    await until(() => fast.received.length === fastIds.length, 3_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // The slow one is attempted, at most WEBHOOK_CONCURRENCY_PER_ENDPOINT (4) at once; its waiting deliveries spent nothing.
+    expect(mostAtOnce).toBeGreaterThan(0);
+    expect(mostAtOnce).toBeLessThanOrEqual(4);
+    const { rows } = await pool.query<{ state: string; attempts: number }>(
+      "SELECT state, attempts FROM crossfill.webhook_deliveries WHERE id = ANY($1::bigint[])",
+      [slowIds],
+    );
+    expect(rows.every((row) => row.state === "pending" && row.attempts === 0)).toBe(true);
+  }, 30_000);
+
+  it("a receiver that refuses connections trips its breaker: its deliveries wait unspent and arrive once it is back", async () => {
+    const port = await freePort();
+    const ids = await owed(`http://127.0.0.1:${port}/hook`, 5);
+    const { enqueue } = startDeliveryWorker("refusing", {
+      concurrency: 8,
+      endpoints: { concurrency: 4, breakerFailures: 3, breakerCooldownMs: 1_000 },
+    });
+    await queueFirstAttempts(enqueue, ids);
+    const attempts = async () =>
+      (
+        await pool.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM crossfill.webhook_attempts WHERE delivery_id = ANY($1::bigint[])",
+          [ids],
+        )
+      ).rows[0].n;
+    await until(async () => (await attempts()) >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Three failures open it; then one probe a cool-down (without the breaker: ~7 retries each at this 20 ms base).
+    expect(await attempts()).toBeLessThanOrEqual(3 + 3);
+    const waiting = await pool.query<{ state: string }>(
+      "SELECT state FROM crossfill.webhook_deliveries WHERE id = ANY($1::bigint[])",
+      [ids],
+    );
+    expect(waiting.rows.map((row) => row.state)).toEqual(ids.map(() => "pending"));
+    // Back: the next probe gets through, closes the breaker, and every delivery arrives.
+    const back = await answeringReceiver(port);
+    await until(() => back.received.length === ids.length, 10_000);
+    await until(async () =>
+      (
+        await pool.query<{ state: string }>(
+          "SELECT state FROM crossfill.webhook_deliveries WHERE id = ANY($1::bigint[])",
+          [ids],
+        )
+      ).rows.every((row) => row.state === "delivered"),
+    );
+  }, 30_000);
 });

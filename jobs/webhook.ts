@@ -5,6 +5,7 @@ import {
   type AttemptOutcome,
   type AttemptRecord,
   claimWebhookAttempts,
+  deferWebhookAttempts,
   getWebhookDelivery,
   nextPendingDeliveries,
   recordWebhookAttempts,
@@ -18,6 +19,7 @@ import { signWebhook } from "../src/webhooks/signWebhook.js";
 import { WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_BASE_MS, webhookRetryDelay } from "../src/webhooks/webhookRetryDelay.js";
 import { batchPerTick } from "./batchPerTick.js";
 import { type EnqueueWebhook, kickWebhookDelivery } from "./kickWebhookDelivery.js";
+import { DEFAULT_ENDPOINT_GATE_POLICY, type EndpointGatePolicy, createEndpointGate } from "./webhookEndpointGate.js";
 import type { WebhookJob } from "./queues.js";
 import { webhookJobId } from "./queues.js";
 
@@ -30,6 +32,8 @@ export type WebhookDeps = {
   logger: Logger;
   /** The first retry's nominal delay; tests shrink it. */
   retryBaseMs?: number;
+  /** In-flight cap and circuit breaker per endpoint (WEBHOOK_CONCURRENCY_PER_ENDPOINT, WEBHOOK_BREAKER_*). */
+  endpoints?: EndpointGatePolicy;
   now?: () => number;
 };
 
@@ -43,12 +47,18 @@ const LEASE_MS = WEBHOOK_TIMEOUT_MS + 2_000;
  * the endpoint and drops what it was owed; anything else is retried on the schedule of webhookRetryDelay, after the
  * tenth retry the delivery has failed. When a delivery ends, the request's next event to that endpoint is queued.
  * The jobs running at once share their statements: claims, records and next-delivery reads of one event-loop turn
- * go to Postgres as one statement each (batchPerTick), not one per job.
+ * go to Postgres as one statement each (batchPerTick), not one per job. An endpoint with its cap of attempts in flight,
+ * or whose breaker is open (createEndpointGate), gets its claimed attempt back unspent and queued for later: one slow
+ * or dead receiver holds a few of the worker's slots, never all of them, and loses none of its deliveries.
  */
 export function createWebhookProcessor(deps: WebhookDeps) {
   const now = deps.now ?? Date.now;
   const claim = batchPerTick((keys: readonly AttemptKey[]) => claimWebhookAttempts(deps.pool, keys, LEASE_MS));
   const record = batchPerTick((records: readonly AttemptRecord[]) => recordWebhookAttempts(deps.pool, records));
+  const defer = batchPerTick((attempts: ReadonlyArray<AttemptKey & { until: Date }>) =>
+    deferWebhookAttempts(deps.pool, attempts),
+  );
+  const gate = createEndpointGate(deps.endpoints ?? DEFAULT_ENDPOINT_GATE_POLICY, now);
   const nextPending = batchPerTick(async (pairs: readonly { apiKeyId: string; requestId: string }[]) => {
     const heads = new Map(
       (await nextPendingDeliveries(deps.pool, pairs)).map((head) => [`${head.apiKeyId}/${head.requestId}`, head]),
@@ -72,6 +82,20 @@ export function createWebhookProcessor(deps: WebhookDeps) {
       return "not due";
     }
     const { delivery, url, headers: customHeaders, secretCipher: cipher } = claimed;
+    // The endpoint is the key's URL: a new URL starts with a closed breaker.
+    const pass = cipher ? gate.enter(`${delivery.apiKeyId} ${url}`) : undefined;
+    if (pass && "waitUntil" in pass) {
+      const until = new Date(pass.waitUntil);
+      if (!(await defer({ deliveryId, generation, attempt, until }))) return "superseded";
+      await deps.enqueue(
+        { deliveryId, generation, attempt },
+        {
+          jobId: webhookJobId({ deliveryId, generation, attempt }, `wait${pass.waitUntil}`),
+          delayMs: Math.max(0, pass.waitUntil - now()),
+        },
+      );
+      return `waiting: endpoint ${pass.reason}`;
+    }
     let outcome: AttemptOutcome;
     if (!cipher) {
       outcome = { state: "failed", statusCode: null, error: "API key revoked", latencyMs: 0, nextAttemptAt: null };
@@ -87,7 +111,12 @@ export function createWebhookProcessor(deps: WebhookDeps) {
         ...(generation > 0 ? { "X-Crossfill-Replay": String(generation) } : {}),
       };
       const started = performance.now();
-      const response = await deps.poster.post(url, delivery.body, headers);
+      let response: Awaited<ReturnType<WebhookPoster["post"]>> = { error: "not posted" };
+      try {
+        response = await deps.poster.post(url, delivery.body, headers);
+      } finally {
+        pass?.done("statusCode" in response && response.statusCode >= 200 && response.statusCode <= 299);
+      }
       const latencyMs = Math.round(performance.now() - started);
       const statusCode = "statusCode" in response ? response.statusCode : null;
       const error =

@@ -248,6 +248,33 @@ export async function recordWebhookAttempts(db: Queryable, records: readonly Att
 }
 
 /**
+ * Hands claimed attempts back unspent, each due again at its `until` (its endpoint is busy or its breaker open):
+ * the lease is dropped and `next_attempt_at` moved, so the sweep does not take it for lost. One statement for the
+ * batch; per attempt, whether it was still this claim's (pending, same generation and attempt).
+ */
+export async function deferWebhookAttempts(
+  db: Queryable,
+  attempts: ReadonlyArray<AttemptKey & { until: Date }>,
+): Promise<boolean[]> {
+  if (attempts.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>({
+    name: "webhook-defer-attempts",
+    text: `UPDATE crossfill.webhook_deliveries d SET lease_until = NULL, next_attempt_at = i.until
+       FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::timestamptz[]) AS i(id, generation, attempts, until)
+      WHERE d.id = i.id AND d.generation = i.generation AND d.attempts = i.attempts AND d.state = 'pending'
+      RETURNING d.id::text`,
+    values: [
+      attempts.map((a) => a.deliveryId),
+      attempts.map((a) => a.generation),
+      attempts.map((a) => a.attempt),
+      attempts.map((a) => a.until),
+    ],
+  });
+  const moved = new Set(rows.map((row) => row.id));
+  return attempts.map((a) => moved.delete(canonicalId(a.deliveryId) ?? a.deliveryId));
+}
+
+/**
  * Replay: the delivery is owed again from its first attempt, under a new generation; undefined when not the key's.
  * The gateway has no queue: the worker's sweep finds it (a replayed delivery never attempted since) within seconds.
  * An attempt in flight keeps its lease: the replay's first attempt waits for it rather than post alongside it.

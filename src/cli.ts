@@ -13,6 +13,7 @@ import { runApiCluster } from "./roles/runApiCluster.js";
 import { type Shutdown, runDev } from "./roles/runDev.js";
 import { restSettings } from "./roles/restSettings.js";
 import { rolePrices } from "./roles/rolePrices.js";
+import { webhookDeliveryLimits } from "./roles/webhookDeliveryLimits.js";
 import { runKeysCommand } from "./roles/runKeysCommand.js";
 import { runWebhooksCommand } from "./roles/runWebhooksCommand.js";
 import {
@@ -175,6 +176,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
               serverKey: config.API_KEY_ENCRYPTION_KEY,
               allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false,
               retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+              limits: webhookDeliveryLimits(config),
             }
           : undefined,
       });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { APP_FEE_CLAIM_MAX_ATTEMPTS, APP_FEE_CLAIM_RETRY_BASE_MS } from "./domain/appFeeClaimRetryDelay.js";
+import { parseRateLimitOverrides } from "./rateLimitOverrides.js";
 import { parseThrottleSchedule } from "./throttleSchedule.js";
 
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte hex private key");
@@ -30,6 +31,17 @@ const priceList = z
     ),
   )
   .pipe(z.record(z.string().min(1), z.string().regex(/^\d+(\.\d+)?$/, "price must be a decimal number")));
+
+/** A setting read by its own parser; the parser's error message becomes the setting's issue. */
+const parsedText = <T>(parse: (text: string) => T) =>
+  z.string().transform((text, ctx) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
 /** Websocket connections one client address may hold open at once, unless configured. */
 /** A share in basis points, 0 to 10,000. */
@@ -115,17 +127,7 @@ const envSchema = z.object({
     .transform((hex) => Buffer.from(hex.replace(/^0x/, ""), "hex"))
     .optional(),
   // "2026-09-01=75%,2026-10-01=50%": the share of each caller's normal GET /requests/v2 limit from each date on.
-  V2_THROTTLE_SCHEDULE: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return parseThrottleSchedule(text);
-      } catch (error) {
-        ctx.addIssue({ code: "custom", message: (error as Error).message });
-        return z.NEVER;
-      }
-    })
-    .optional(),
+  V2_THROTTLE_SCHEDULE: parsedText(parseThrottleSchedule).optional(),
   // Webhooks to plain http and private addresses (local receivers): the devnet's default, never for production.
   WEBHOOK_ALLOW_PRIVATE: z
     .enum(["true", "false"])
@@ -153,6 +155,18 @@ const envSchema = z.object({
   // Young-generation semi-space of each of those processes, MB (V8's --max-semi-space-size): a quote allocates fast,
   // and 32 instead of V8's 16 halved the share of a worker's thread spent in garbage collection.
   API_WORKER_SEMI_SPACE_MB: z.coerce.number().int().min(1).max(1024).default(32),
+  // --- Safety limits (issue 22 items 12, 13; docs/API.md Rate limits and Webhooks) ---
+  // Per-route rate limits over the defaults, "quote=5/20/50,status=off": requests per window with no key / a key /
+  // an elevated key, or off (not counted). Route names as in docs/API.md, Rate limits.
+  RATE_LIMITS: parsedText(parseRateLimitOverrides).default({}),
+  // Webhook attempts one worker process has in flight to one endpoint at once; more wait, without spending an attempt.
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1).max(64).default(4),
+  // How long a webhook receiver may take to accept the TCP (and TLS) connection; the whole attempt stays 10 s.
+  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(3_000),
+  // After this many failed attempts in a row an endpoint is skipped for WEBHOOK_BREAKER_COOLDOWN_MS; its deliveries
+  // wait (no attempt spent), then one probe decides whether it is back.
+  WEBHOOK_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  WEBHOOK_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
 export type Config = Readonly<z.infer<typeof envSchema>>;

@@ -1,3 +1,4 @@
+import { TEST_RATE_LIMITS } from "./support/testRateLimits.js";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -85,6 +86,7 @@ describe("crossfill api --workers 2", () => {
         PORT: String(port),
         LOG_LEVEL: "info",
         API_WORKER_SEMI_SPACE_MB: "48",
+        RATE_LIMITS: TEST_RATE_LIMITS,
       },
       "api cluster listening",
       120_000,

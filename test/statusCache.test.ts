@@ -1,3 +1,4 @@
+import { testRouteLimits } from "./support/testRateLimits.js";
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -71,6 +72,8 @@ describe("status lookups served from two gateways' caches", () => {
       logger,
       quoteEngine,
       statusCache: { ttlMs: 600_000, maxEntries: 1_000 },
+      // Lookups in tight loops: not counted, as in the other test stacks.
+      routeLimits: testRouteLimits(),
     });
   };
 

@@ -54,9 +54,17 @@ export function createRestApp(deps: RestAppDeps): Hono {
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, errorCode: "NOT_FOUND" }, 404));
 
   app.route("/", chainRoutes(deps));
-  app.route("/", quoteRoutes(deps));
-  app.route("/", statusRoutes({ lookup: deps.statusLookup ?? ((requestId) => getStatusRecord(deps.pool, requestId)) }));
-  app.route("/", transactionRoutes(deps));
+  app.route("/", quoteRoutes({ ...deps, ...limits, limit: routeLimits.quote }));
+  app.route(
+    "/",
+    statusRoutes({
+      ...deps,
+      ...limits,
+      limit: routeLimits.status,
+      lookup: deps.statusLookup ?? ((requestId) => getStatusRecord(deps.pool, requestId)),
+    }),
+  );
+  app.route("/", transactionRoutes({ ...deps, ...limits, limit: routeLimits.transactionsIndex }));
   app.route("/", requestsRoutes({ ...deps, ...limits, cursorSecret, limit: routeLimits.requestsV3 }));
   app.route("/", priceRoutes({ ...deps, ...limits, limit: routeLimits.price }));
   app.route("/", integratorRoutes({ ...deps, ...limits, limit: routeLimits.quoteData }));
@@ -68,7 +76,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
       limits: { wallet: routeLimits.authorizeWallet, total: routeLimits.authorize },
     }),
   );
-  app.route("/", appFeeRoutes({ ...deps, prices: deps.quoteEngine.prices }));
+  app.route("/", appFeeRoutes({ ...deps, ...limits, prices: deps.quoteEngine.prices, limit: routeLimits.appFees }));
   app.route("/", removedRoutes());
   app.route("/", docsRoutes());
   app.route(

@@ -74,7 +74,7 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     now: deps.now ?? (() => new Date()),
     trustForwardedFor: deps.trustForwardedFor ?? false,
   };
-  const routeLimits = deps.routeLimits ?? DEFAULT_ROUTE_LIMITS;
+  const routeLimits: RouteLimits = deps.routeLimits ?? DEFAULT_ROUTE_LIMITS;
   const statusLookup =
     deps.statusCache &&
     createStatusLookup((requestId) => getStatusRecord(deps.pool, requestId), deps.statusBus, deps.statusCache);
@@ -101,7 +101,14 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     graphiql: deps.graphiql,
     webhookPolicy: { allowPrivate: deps.webhooks?.allowPrivate ?? false },
     websocketLimit: { deps: limits, limit: GRAPHQL_RATE_LIMIT },
-    fieldLimits: { deps: limits, byField: { requests: routeLimits.requestsV3 } },
+    // A keyed createQuote spends the key's quote budget, as POST /quote does.
+    fieldLimits: {
+      deps: limits,
+      byField: {
+        requests: routeLimits.requestsV3,
+        ...(routeLimits.quote.off ? {} : { createQuote: routeLimits.quote }),
+      },
+    },
   });
   (app as unknown as Hono<AuthEnv>).on(
     ["GET", "POST"],

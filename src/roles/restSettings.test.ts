@@ -34,6 +34,13 @@ describe("restSettings", () => {
       v2Throttle: [{ from: new Date("2026-09-01T00:00:00Z"), percent: 40 }],
       trustForwardedFor: true,
     });
+    expect(restSettings(parseConfig({ RATE_LIMITS: "quote=1/2/3" }), "dev", pool).routeLimits.quote).toMatchObject({
+      anonymous: 1,
+      standard: 2,
+      elevated: 3,
+    });
+    expect(() => restSettings(parseConfig({ RATE_LIMITS: "qoute=1/2/3" }), "dev", pool)).toThrow(/unknown route/);
+    expect(() => parseConfig({ RATE_LIMITS: "quote=fast" })).toThrow(/RATE_LIMITS/);
     expect(() => parseConfig({ V2_THROTTLE_SCHEDULE: "soon=4" })).toThrow(/V2_THROTTLE_SCHEDULE/);
     expect(() => parseConfig({ API_KEY_ENCRYPTION_KEY: "abc" })).toThrow(/API_KEY_ENCRYPTION_KEY/);
     expect(() => parseConfig({ TRUST_FORWARDED_FOR: "yes" })).toThrow(/TRUST_FORWARDED_FOR/);

@@ -2,6 +2,7 @@ import { hkdfSync } from "node:crypto";
 import type pg from "pg";
 import type { Config } from "../config.js";
 import { type RateLimiter, createPostgresRateLimiter, createRedisRateLimiter } from "../gateway/http/rateLimiter.js";
+import { DEFAULT_ROUTE_LIMITS, type RouteLimits, withRateLimitOverrides } from "../gateway/http/routeLimits.js";
 import type { ThrottleSchedule } from "../throttleSchedule.js";
 import { apiKeyEncryptionKey } from "./services.js";
 
@@ -10,6 +11,8 @@ export type RestSettings = {
   /** API_KEY_ENCRYPTION_KEY itself: the dashboard's createApiKey seals new keys with it. */
   serverKey: Buffer;
   rateLimiter: RateLimiter;
+  /** The routes' limits: the documented defaults with RATE_LIMITS applied. */
+  routeLimits: RouteLimits;
   v2Throttle?: ThrottleSchedule;
   trustForwardedFor: boolean;
   /** Open websocket connections per client address (feed and graphql-ws together). */
@@ -27,12 +30,15 @@ export function restSettings(
   onRedisError?: (error: Error, source: string) => void,
 ): RestSettings {
   const serverKey = apiKeyEncryptionKey(config, role);
+  // Before the limiter: a bad RATE_LIMITS stops the role without leaving a Redis connection open.
+  const routeLimits = withRateLimitOverrides(DEFAULT_ROUTE_LIMITS, config.RATE_LIMITS);
   return {
     cursorSecret: Buffer.from(hkdfSync("sha256", serverKey, Buffer.alloc(0), "crossfill listing cursor", 32)),
     serverKey,
     rateLimiter: config.REDIS_URL
       ? createRedisRateLimiter(config.REDIS_URL, undefined, onRedisError)
       : createPostgresRateLimiter(pool),
+    routeLimits,
     ...(config.V2_THROTTLE_SCHEDULE ? { v2Throttle: config.V2_THROTTLE_SCHEDULE } : {}),
     trustForwardedFor: config.TRUST_FORWARDED_FOR,
     websocketConnectionsPerAddress: config.WEBSOCKET_CONNECTIONS_PER_ADDRESS,

@@ -24,6 +24,7 @@ import { withTransaction } from "../../schema/withTransaction.js";
 /** 10,000 USD of fee sponsorship for the devnet key's integrator. */
 const DEVNET_SPONSOR_FUNDING_MICRO_USD = 10_000_000_000n;
 import { restSettings } from "./restSettings.js";
+import { webhookDeliveryLimits } from "./webhookDeliveryLimits.js";
 import { apiKeyEncryptionKey, apiSettings, statusCacheSettings } from "./services.js";
 import { rolePrices } from "./rolePrices.js";
 import { createPool } from "./createPool.js";
@@ -188,6 +189,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
         serverKey: apiKeyEncryptionKey(config, "dev"),
         allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true,
         retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+        limits: webhookDeliveryLimits(config),
       },
     });
     stops.push({ name: "worker", stop: worker.close });

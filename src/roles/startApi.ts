@@ -14,6 +14,7 @@ import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
 import { solverAdapters } from "./solverAdapters.js";
 import type { RestSettings } from "./restSettings.js";
+import type { RouteLimits } from "../gateway/http/routeLimits.js";
 
 export type ApiDeps = {
   pool: pg.Pool;
@@ -34,6 +35,8 @@ export type ApiDeps = {
   statusBus: StatusBus;
   /** Listing settings shared by replicas: cursor secret, rate-limit counters, v2 schedule (restSettings). */
   rest?: RestSettings;
+  /** The routes' limits where no `rest` gives them (tests); the documented defaults otherwise. */
+  routeLimits?: RouteLimits;
   /** Serve GraphiQL at GET /graphql (development). */
   graphiql?: boolean;
   /** Which webhook URLs setWebhook accepts: public https only unless allowPrivate (the devnet). */
@@ -77,6 +80,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     adapters,
     logger: deps.logger,
     quoteEngine,
+    ...(deps.routeLimits ? { routeLimits: deps.routeLimits } : {}),
     ...deps.rest,
     ...(deps.serverKey ? { serverKey: deps.serverKey } : {}),
     host: deps.host,

@@ -11,6 +11,7 @@ import { createWebhookProcessor } from "../../jobs/webhook.js";
 import { startWebhookFanout } from "../../jobs/webhookFanout.js";
 import { HeldElsewhereError } from "../domain/errors.js";
 import { createWebhookPoster } from "../webhooks/postWebhook.js";
+import type { WebhookDeliveryLimits } from "./webhookDeliveryLimits.js";
 import {
   type FillJob,
   JOB_OPTIONS,
@@ -88,6 +89,8 @@ export type WebhookSettings = {
   /** The first retry's nominal delay (WEBHOOK_RETRY_BASE_MS; tests shrink it). */
   retryBaseMs?: number;
   concurrency?: number;
+  /** Per endpoint: attempts in flight, circuit breaker, connect timeout (webhookDeliveryLimits); defaults without. */
+  limits?: WebhookDeliveryLimits;
 };
 
 export type RunningWorker = { close(): Promise<void> };
@@ -300,7 +303,10 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
   const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
     await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });
   };
-  const poster = createWebhookPoster({ allowPrivate: settings.allowPrivate });
+  const poster = createWebhookPoster({
+    allowPrivate: settings.allowPrivate,
+    connectTimeoutMs: settings.limits?.connectTimeoutMs,
+  });
   const worker = deps.queues.createWorker<WebhookJob>(
     QUEUES.webhook,
     createWebhookProcessor({
@@ -310,6 +316,7 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
       enqueue,
       logger: deps.logger,
       retryBaseMs: settings.retryBaseMs,
+      endpoints: settings.limits?.endpoints,
     }),
     { concurrency: settings.concurrency ?? 32 },
   );

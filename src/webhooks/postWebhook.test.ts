@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookPoster } from "./postWebhook.js";
 
@@ -41,6 +41,24 @@ describe("createWebhookPoster", () => {
     expect(await poster.post(`${url}/slow`, "{}", {})).toEqual({ error: "timed out after 200 ms" });
     expect(Date.now() - started).toBeLessThan(10_000); // the receiver never answers: anything short of never is the timeout
     poster.close();
+  });
+
+  it("fails a receiver that does not finish connecting within the connect timeout (here a TLS handshake that never comes)", async () => {
+    // Accepts TCP and says nothing: the TLS handshake never completes, as with a receiver that cannot take the connection.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const poster = createWebhookPoster({ allowPrivate: true, timeoutMs: 5_000, connectTimeoutMs: 200 });
+    try {
+      const started = Date.now();
+      const answer = await poster.post(`https://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, "{}", {});
+      expect(answer).toEqual({ error: "connect timed out after 200 ms" });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      poster.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it("in production refuses loopback, whether literal or behind a name (checked at connect time)", async () => {

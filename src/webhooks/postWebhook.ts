@@ -5,6 +5,8 @@ import type { LookupFunction } from "node:net";
 import { isPublicAddress } from "./isPublicAddress.js";
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** How long a receiver may take to accept the connection (TCP, and TLS for https) before the attempt fails. */
+export const WEBHOOK_CONNECT_TIMEOUT_MS = 3_000;
 
 export type WebhookResponse = { statusCode: number } | { error: string };
 
@@ -33,8 +35,13 @@ export type WebhookPoster = {
 };
 
 /** Posts webhooks over keep-alive connections; in production only to public addresses, checked at connect time. */
-export function createWebhookPoster(options: { allowPrivate: boolean; timeoutMs?: number }): WebhookPoster {
+export function createWebhookPoster(options: {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+}): WebhookPoster {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? WEBHOOK_CONNECT_TIMEOUT_MS;
   const lookup = options.allowPrivate ? undefined : publicOnlyLookup;
   const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, lookup } as http.AgentOptions);
   const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, lookup } as https.AgentOptions);
@@ -79,6 +86,16 @@ export function createWebhookPoster(options: { allowPrivate: boolean; timeoutMs?
         const timer = setTimeout(() => {
           request.destroy(new Error(`timed out after ${timeoutMs} ms`));
         }, timeoutMs);
+        // A receiver that does not accept the connection fails fast; a pooled keep-alive socket is connected already.
+        request.on("socket", (socket) => {
+          if (!socket.connecting) return;
+          const connectTimer = setTimeout(
+            () => request.destroy(new Error(`connect timed out after ${connectTimeoutMs} ms`)),
+            connectTimeoutMs,
+          );
+          socket.once(secure ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
+          socket.once("close", () => clearTimeout(connectTimer));
+        });
         request.on("error", (error) => finish({ error: error.message }));
         request.end(body);
       });

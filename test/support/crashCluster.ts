@@ -1,3 +1,4 @@
+import { TEST_RATE_LIMITS } from "./testRateLimits.js";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -77,6 +78,7 @@ export async function startCrashCluster(
     // One process per gateway replica: these tests kill and count replicas (`--workers` has its own test).
     API_WORKERS: "1",
     EVM_DEPOSIT_WATCHER: String(options.depositWatcher ?? true),
+    RATE_LIMITS: TEST_RATE_LIMITS,
   };
   // Keyed `role#n`: the n-th replica of a role, each gateway on its own port.
   const roles = new Map<string, RoleProcess>();

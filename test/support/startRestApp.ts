@@ -9,6 +9,7 @@ import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type GatewayServerDeps, startGatewayServer } from "../../src/gateway/server.js";
 import { createTestQuoteEngine } from "./createTestGraphqlServer.js";
 import { createTestDatabase } from "./testDatabase.js";
+import { testRouteLimits } from "./testRateLimits.js";
 
 export type RestAppStack = {
   url: string;
@@ -46,6 +47,7 @@ export async function startRestApp(
     adapters,
     logger,
     quoteEngine,
+    routeLimits: testRouteLimits(),
     ...extra,
   });
   return {

@@ -23,6 +23,7 @@ import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js
 import type { AppFeeClaimRetryPolicy } from "../../jobs/payAppFeeClaim.js";
 import { type EsploraProxy, startEsploraProxy } from "./startEsploraProxy.js";
 import { createTestDatabase } from "./testDatabase.js";
+import { testRouteLimits } from "./testRateLimits.js";
 
 export type TestStack = {
   devnet: DevnetChains;
@@ -82,6 +83,8 @@ export async function startTestStack(
     bitcoinProxy?: boolean;
     /** The Bitcoin chain's `refundUnmatchedAfterBlocks` (its default is a day of blocks). */
     bitcoinRefundUnmatchedAfterBlocks?: number;
+    /** The API's RATE_LIMITS (default TEST_RATE_LIMITS: the routes flows hammer are not counted). */
+    rateLimits?: string;
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -186,6 +189,7 @@ export async function startTestStack(
       webhooks: { allowPrivate: true },
       bitcoinDepositXpub: bitcoin?.devnet.depositAddressKey.xpub,
       serverKey,
+      routeLimits: testRouteLimits(options.rateLimits),
       settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
       // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
       ...(indexer || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),

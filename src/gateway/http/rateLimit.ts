@@ -16,8 +16,12 @@ export async function enforceRateLimits(deps: RateLimitDeps, c: Context, policie
   if (tightest) setRateLimitHeaders(c, tightest);
 }
 
-/** Counts the call, sets RateLimit headers, and answers 429 with Retry-After past the limit. Runs after key auth. */
+/**
+ * Counts the call, sets RateLimit headers, and answers 429 with Retry-After past the limit. Runs after key auth;
+ * a limit turned off (RATE_LIMITS `<name>=off`) counts nothing.
+ */
 export function rateLimit(deps: RateLimitDeps, limit: RouteLimit): MiddlewareHandler<AuthEnv> {
+  if (limit.off) return async (_c, next) => next();
   return async (c, next) => {
     await enforceRateLimits(deps, c, [callerPolicy(c, limit, deps.trustForwardedFor)]);
     await next();

@@ -36,6 +36,29 @@ describe("rate limiters shared across replicas", () => {
     });
   }
 
+  for (const [kind, make] of backends) {
+    it(`${kind}: hits of one turn go to the store as one increment and are answered one by one, in order`, async () => {
+      const limiter = make();
+      limiters.push(limiter);
+      const policy = { name: "t", key: `t:${randomBytes(4).toString("hex")}`, limit: 3, windowSeconds: 10 };
+      const t0 = 1_800_000_000_000;
+      const burst = await Promise.all(Array.from({ length: 5 }, () => limiter.hit(policy, t0 + 2_000)));
+      expect(burst.map((r) => [r.allowed, r.remaining])).toEqual([
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+        [false, 0],
+      ]);
+      // the store holds all five: the next turn's hit is the sixth
+      expect(await limiter.hit(policy, t0 + 3_000)).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 7 });
+      // other counters of the same turn are counted apart
+      const other = { ...policy, key: `${policy.key}:other` };
+      const [a, b] = await Promise.all([limiter.hit(other, t0), limiter.hit({ ...other, key: `${other.key}2` }, t0)]);
+      expect([a.remaining, b.remaining]).toEqual([2, 2]);
+    });
+  }
+
   it("redis: separate connections see the same counts", async () => {
     const prefix = `test-rl-${randomBytes(4).toString("hex")}`;
     const a = createRedisRateLimiter(redisUrl, prefix);

@@ -9,8 +9,12 @@ import { readAppFeeBalances } from "../../appFees/readAppFeeBalances.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { parseEvmAddress } from "../../appFees/parseEvmAddress.js";
 import type { PriceSource } from "../../pricing/priceSource.js";
+import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
+import type { RateLimitDeps } from "../http/hitRateLimits.js";
 import { jsonBody } from "../http/jsonBody.js";
 import { parseInput } from "../http/parseInput.js";
+import { rateLimit } from "../http/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 import { validateQuery } from "../http/validateQuery.js";
 
 const chainId = z.union([
@@ -57,10 +61,14 @@ export const signatureQuery = z
 
 /**
  * App fees earned through `appFees` on quotes: balances, the claim (one EIP-712 signature step by the wallet that
- * earned them) and its execution, after which the worker pays the signed recipient from the Depository.
+ * earned them) and its execution, after which the worker pays the signed recipient from the Depository. Every route
+ * here spends one rate limit, counted before anything is read.
  */
-export function appFeeRoutes(deps: { pool: pg.Pool; registry: ChainRegistry; prices: PriceSource }): Hono {
-  const app = new Hono();
+export function appFeeRoutes(
+  deps: RateLimitDeps & { pool: pg.Pool; registry: ChainRegistry; prices: PriceSource; limit: RouteLimit },
+): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.use("/app-fees/*", apiKeyAuth(deps.pool, { required: false }), rateLimit(deps, deps.limit));
   app.get("/app-fees/:wallet/balances", async (c) =>
     c.json(await readAppFeeBalances(deps.pool, deps, c.req.param("wallet"))),
   );

@@ -6,8 +6,12 @@ import type { ChainAdapters } from "../../chains/chainAdapters.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { anyTransactionHash } from "../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../domain/errors.js";
+import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
+import type { RateLimitDeps } from "../http/hitRateLimits.js";
 import { jsonBody } from "../http/jsonBody.js";
 import { parseInput } from "../http/parseInput.js";
+import { rateLimit } from "../http/rateLimit.js";
+import type { RouteLimit } from "../http/routeLimits.js";
 
 /** The body of POST /transactions/index (also published in /openapi.json). */
 export const indexBody = z.object({
@@ -31,28 +35,37 @@ export const indexBody = z.object({
 /**
  * POST /transactions/index: records the deposits of a mined transaction the indexer has not seen yet, as the chain's
  * adapter reads them (EVM: its receipt; Bitcoin: Esplora, 404 until it is in a block), as chain facts (the reconcile
- * tick applies them like the indexer's own; a mempool sighting of the same deposit gives way to it).
+ * tick applies them like the indexer's own; a mempool sighting of the same deposit gives way to it). Rate limited
+ * before the body is read: each call costs a chain read.
  */
-export function transactionRoutes(deps: { pool: pg.Pool; registry: ChainRegistry; adapters: ChainAdapters }): Hono {
-  return new Hono().post("/transactions/index", async (c) => {
-    const body = parseInput(indexBody, await jsonBody(c));
-    const chain = deps.registry.chain(body.chainId);
-    if (!chain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${body.chainId} is not supported`);
-    const adapter = deps.adapters.find(chain.id);
-    if (!adapter)
-      throw new InvalidInputError(
-        "UNSUPPORTED_CHAIN",
-        `transactions of chain ${chain.id} cannot be indexed by hand yet`,
-      );
-    const txHash = adapter.parseTransactionHash(body.txHash);
-    if (txHash === undefined)
-      throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
-    const facts = await adapter.readDepositFacts(txHash);
-    const recorded = await insertManualDepositFacts(deps.pool, facts);
-    return c.json({
-      message: facts.length ? "Transaction indexed" : "Transaction has no deposit",
-      deposits: facts.length,
-      recorded,
-    });
-  });
+export function transactionRoutes(
+  deps: RateLimitDeps & { pool: pg.Pool; registry: ChainRegistry; adapters: ChainAdapters; limit: RouteLimit },
+): Hono<AuthEnv> {
+  const limited = rateLimit(deps, deps.limit);
+  return new Hono<AuthEnv>().post(
+    "/transactions/index",
+    apiKeyAuth(deps.pool, { required: false }),
+    limited,
+    async (c) => {
+      const body = parseInput(indexBody, await jsonBody(c));
+      const chain = deps.registry.chain(body.chainId);
+      if (!chain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${body.chainId} is not supported`);
+      const adapter = deps.adapters.find(chain.id);
+      if (!adapter)
+        throw new InvalidInputError(
+          "UNSUPPORTED_CHAIN",
+          `transactions of chain ${chain.id} cannot be indexed by hand yet`,
+        );
+      const txHash = adapter.parseTransactionHash(body.txHash);
+      if (txHash === undefined)
+        throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
+      const facts = await adapter.readDepositFacts(txHash);
+      const recorded = await insertManualDepositFacts(deps.pool, facts);
+      return c.json({
+        message: facts.length ? "Transaction indexed" : "Transaction has no deposit",
+        deposits: facts.length,
+        recorded,
+      });
+    },
+  );
 }

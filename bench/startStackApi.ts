@@ -1,0 +1,28 @@
+import pino from "pino";
+import type { StatusBus } from "../src/events/createStatusBus.js";
+import { type ApiDeps, type RunningApi, startApi } from "../src/roles/startApi.js";
+import { TEST_PRICES, type TestStack } from "../test/support/startTestStack.js";
+import { testRouteLimits } from "../test/support/testRateLimits.js";
+
+/**
+ * Another gateway on a test stack's database and chains, as the API role builds it (startApi), with the stack's
+ * prices and fees and its route limits unless `extra` says otherwise: for benchmarks comparing gateways side by side.
+ */
+export function startStackApi(
+  stack: TestStack,
+  statusBus: StatusBus,
+  extra: Partial<Pick<ApiDeps, "rest" | "routeLimits">> = {},
+): Promise<RunningApi> {
+  return startApi({
+    pool: stack.pool,
+    chains: stack.devnet.chains,
+    solver: stack.devnet.solver,
+    logger: pino({ level: "warn" }),
+    host: "127.0.0.1",
+    port: 0,
+    statusBus,
+    routeLimits: testRouteLimits(),
+    settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+    ...extra,
+  });
+}
