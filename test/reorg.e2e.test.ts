@@ -248,7 +248,7 @@ describe("confirmations and reorgs, end to end", () => {
     });
   });
 
-  it("refunds an order whose fill could not be sent before its deadline passed (PROTOCOL_DEADLINE_EXPIRED)", async () => {
+  it("refunds an order whose fill could not be sent before its deadline and fill window passed", async () => {
     const [origin, destination] = stack.devnet.chains;
     const checks = refundChecks(stack);
     const originClient = createEvmChainClient(origin);
@@ -266,7 +266,10 @@ describe("confirmations and reorgs, end to end", () => {
       until: ["refund", "success"],
       timeoutMs: 30_000,
     });
-    expect(last.failReason).toBe("PROTOCOL_DEADLINE_EXPIRED");
+    // Which check sees the passed window first is timing: a run before the last confirmation refunds the deposit as
+    // DEPOSIT_CONFIRMATION_TIMEOUT, one after it as PROTOCOL_DEADLINE_EXPIRED (pinned alone by jobs/fill.test.ts
+    // and bitcoinDeposit.e2e).
+    expect(["DEPOSIT_CONFIRMATION_TIMEOUT", "PROTOCOL_DEADLINE_EXPIRED"]).toContain(last.failReason);
     expect(await checks.events(quote.body.requestId)).toEqual(["waiting", "pending", "failure", "refund"]);
     await checks.expectRefunded({
       requestId: quote.body.requestId,
