@@ -1,6 +1,7 @@
 import { type Network, Psbt, Transaction, address } from "bitcoinjs-lib";
 import type { ECPairInterface } from "ecpair";
 import { dustLimit } from "./dustLimit.js";
+import { replacementFee } from "./replacementFee.js";
 import type { SignedPayout } from "./signPayout.js";
 
 export type PayoutBumpInput = {
@@ -17,12 +18,9 @@ export type PayoutBumpInput = {
   maxFeeRate: number;
 };
 
-const max = (...values: bigint[]) => values.reduce((a, b) => (a > b ? a : b));
-
 /**
  * The replacement of a stuck payout (BIP125, full RBF): the same inputs and outputs, the change back to the solver
- * lowered to pay a higher fee — the larger of a quarter more, the old fee plus 1 sat/vB of its size (the relay
- * rule a replacement must meet) and the current rate. Undefined when it has no change that could pay it without
+ * lowered to pay a higher fee (replacementFee). Undefined when it has no change that could pay it without
  * falling below the dust limit, or when it would pay more than `maxFeeRate`: it then waits as it is.
  */
 export function bumpPayoutFee(input: PayoutBumpInput): SignedPayout | undefined {
@@ -31,7 +29,7 @@ export function bumpPayoutFee(input: PayoutBumpInput): SignedPayout | undefined 
   const spent = input.inputValues.reduce((sum, value) => sum + value, 0n);
   const oldFee = spent - stuck.outs.reduce((sum, output) => sum + output.value, 0n);
   const vsize = BigInt(stuck.virtualSize());
-  const fee = max((oldFee * 5n) / 4n, oldFee + vsize, BigInt(Math.ceil(Number(vsize) * input.feeRate)));
+  const fee = replacementFee({ fee: oldFee }, vsize, input.feeRate);
   if (fee > BigInt(Math.ceil(Number(vsize) * input.maxFeeRate))) return undefined;
   const changeIndex = stuck.outs.findIndex((output) => Buffer.from(output.script).equals(Buffer.from(solverScript)));
   const change = stuck.outs[changeIndex];

@@ -1,18 +1,16 @@
 import { Psbt, Transaction, address } from "bitcoinjs-lib";
 import type { PayoutBumpInput } from "./bumpPayoutFee.js";
 import { dustLimit } from "./dustLimit.js";
+import { replacementFee } from "./replacementFee.js";
 import type { SignedPayout } from "./signPayout.js";
 
 /** As a bump's: the payout to cancel (its newest version, the highest fee of them all), its input values, the rate. */
 export type PayoutCancelInput = Omit<PayoutBumpInput, "maxFeeRate">;
 
-const max = (...values: bigint[]) => values.reduce((a, b) => (a > b ? a : b));
-
 /**
  * The cancellation of a payout (BIP125, full RBF): the same inputs, everything back to the solver in one output, at a
- * fee that replaces any version of the payout a node may hold — more in total than the payout's fee plus 1 sat/vB of
- * its own size (the relay rule), a quarter more, or the current rate, the largest; smaller than the payout, its rate
- * is higher too. Once it confirms no version of the payout ever can: only then is the request refunded. A cancellation
+ * fee that replaces any version of the payout a node may hold (replacementFee, counted on its own size); smaller than
+ * the payout, its rate is higher too. Once it confirms no version of the payout ever can: only then is the request refunded. A cancellation
  * is not held to the fee-rate cap (it must outbid what was already paid), but it pays at most that plus the cap.
  */
 export function cancelPayout(input: PayoutCancelInput): SignedPayout {
@@ -37,7 +35,7 @@ export function cancelPayout(input: PayoutCancelInput): SignedPayout {
   };
   // Its size does not depend on the fee but for a signature byte: measured once, one vB to spare.
   const vsize = BigInt(sign(oldFee).virtualSize() + 1);
-  const fee = max(oldFee + vsize, (oldFee * 5n) / 4n, BigInt(Math.ceil(Number(vsize) * input.feeRate)));
+  const fee = replacementFee({ fee: oldFee }, vsize, input.feeRate);
   if (spent - fee < dustLimit(solverScript))
     throw new Error(`the payout's inputs (${spent} satoshis) cannot pay a ${fee}-satoshi cancellation`);
   const tx = sign(fee);
