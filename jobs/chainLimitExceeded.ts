@@ -3,7 +3,7 @@ import type { Queryable, StoredRequest } from "../schema/requests.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import { formatAmount, parseDecimal } from "../src/domain/money.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
-import { usdValueE18 } from "../src/pricing/usdValue.js";
+import { depositUsdValueE18 } from "./depositUsdValueE18.js";
 
 /**
  * Why a deposit is over what its chains take for now (an operator's partial disable, `crossfill chains`), judged on
@@ -22,9 +22,10 @@ export async function chainLimitExceeded(
       (chain.chainId === request.originChainId || chain.chainId === request.destinationChainId),
   );
   if (limited.length === 0) return undefined;
-  const currency = deps.registry.currency(request.originChainId, request.originCurrency);
-  const price = currency && (await deps.prices.usdPriceE18(currency));
-  const usd = currency && price ? usdValueE18(deposited, currency, price) : undefined;
+  const usd = await depositUsdValueE18(
+    { chainId: request.originChainId, currency: request.originCurrency, amount: deposited },
+    deps,
+  );
   for (const chain of limited) {
     if (usd !== undefined && usd <= parseDecimal(chain.partialDisableLimitUsd!, 18)) continue;
     return `chain ${chain.chainId} takes up to ${chain.partialDisableLimitUsd} USD for now; the deposit is worth ${usd === undefined ? "an unknown amount" : `${formatAmount(usd, 18)} USD`}`;

@@ -2,7 +2,7 @@ import type { AppliedDeposit } from "../schema/chainFacts.js";
 import type { ChainAdapter } from "../src/chains/adapter.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
-import { usdValueE18 } from "../src/pricing/usdValue.js";
+import { depositUsdValueE18 } from "./depositUsdValueE18.js";
 
 /** The confirmations a deposit must wait: its chain's tier for its USD value. */
 export async function requiredDepositConfirmations(
@@ -10,9 +10,10 @@ export async function requiredDepositConfirmations(
   deps: { adapter: ChainAdapter; registry: ChainRegistry; prices: PriceSource },
 ): Promise<number> {
   const { adapter } = deps;
-  const currency = deps.registry.currency(adapter.chain.id, deposit.currency);
-  const price = currency && (await deps.prices.usdPriceE18(currency));
+  const usd = await depositUsdValueE18(
+    { chainId: adapter.chain.id, currency: deposit.currency, amount: deposit.amount },
+    deps,
+  );
   // An unpriced currency gets the strictest tier: its value is unknown.
-  const usd = currency && price ? usdValueE18(deposit.amount, currency, price) : 2n ** 255n;
-  return adapter.requiredConfirmations(usd);
+  return adapter.requiredConfirmations(usd ?? 2n ** 255n);
 }
