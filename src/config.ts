@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { APP_FEE_CLAIM_MAX_ATTEMPTS, APP_FEE_CLAIM_RETRY_BASE_MS } from "./domain/appFeeClaimRetryDelay.js";
+import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "./domain/overpaymentRule.js";
+import { DEFAULT_SPONSORED_APP_FEE_MAX_BPS } from "./domain/sponsorFees.js";
+import { WEBHOOK_CONNECT_TIMEOUT_MS } from "./webhooks/postWebhook.js";
 import { parseRateLimitOverrides } from "./rateLimitOverrides.js";
 import { parseThrottleSchedule } from "./throttleSchedule.js";
 
@@ -94,9 +97,9 @@ const envSchema = z.object({
    * How far over its quoted input an EXACT_INPUT deposit still fills at the quoted rate, in basis points of that
    * input. Past it the whole deposit is re-priced at current prices (or refunded); sponsored quotes have none.
    */
-  OVERPAYMENT_TOLERANCE_BPS: basisPoints.default(100n),
+  OVERPAYMENT_TOLERANCE_BPS: basisPoints.default(DEFAULT_OVERPAYMENT_TOLERANCE_BPS),
   /** The most app fees (all recipients together, basis points) a quote may carry when its sponsor pays the `app` bucket. */
-  SPONSORED_APP_FEE_MAX_BPS: basisPoints.default(100n),
+  SPONSORED_APP_FEE_MAX_BPS: basisPoints.default(DEFAULT_SPONSORED_APP_FEE_MAX_BPS),
   DEVNET_CHAIN_IDS: csvNumbers.default([31337, 31338, 31339]),
   DEVNET_BLOCK_TIME: z.coerce.number().min(0).default(1),
   /** Seconds between the devnet Bitcoin's blocks (0: mined only on demand, POST /devnet/mine). */
@@ -162,7 +165,7 @@ const envSchema = z.object({
   // Webhook attempts one worker process has in flight to one endpoint at once; more wait, without spending an attempt.
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: z.coerce.number().int().min(1).max(64).default(4),
   // How long a webhook receiver may take to accept the TCP (and TLS) connection; the whole attempt stays 10 s.
-  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(3_000),
+  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(WEBHOOK_CONNECT_TIMEOUT_MS),
   // After this many failed attempts in a row an endpoint is skipped for WEBHOOK_BREAKER_COOLDOWN_MS; its deliveries
   // wait (no attempt spent), then one probe decides whether it is back.
   WEBHOOK_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
