@@ -133,6 +133,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
         bitcoinDepositXpub: config.BITCOIN_DEPOSIT_XPUB,
+        bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
         statusCache: statusCacheSettings(config, statusBus.kind === "redis"),
       });
       return async () => {
@@ -160,6 +161,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         bitcoinDepositoryWif: config.BITCOIN_DEPOSITORY_WIF,
         bitcoinSolverWif: config.BITCOIN_SOLVER_WIF,
         bitcoinDepositXprv: config.BITCOIN_DEPOSIT_XPRV,
+        bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
         queues,
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,

@@ -80,9 +80,10 @@ const envSchema = z.object({
   BITCOIN_DEPOSIT_XPRV: z.string().min(1).optional(),
   /**
    * The most sat/vB a Bitcoin fee read from Esplora may be (payouts, bumps, sweeps, refunds, deposit PSBTs): a higher
-   * estimate is paid at this rate. A chain's own `maxFeeRateSatVb` in the chains file wins.
+   * estimate is paid at this rate. A chain's own `maxFeeRateSatVb` in the chains file wins; unset, the adapter's default
+   * (500, DEFAULT_MAX_FEE_RATE_SAT_VB).
    */
-  BITCOIN_MAX_FEE_RATE_SAT_VB: z.coerce.number().min(1).default(500),
+  BITCOIN_MAX_FEE_RATE_SAT_VB: z.coerce.number().min(1).optional(),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_URL: z.string().url().optional(),

@@ -173,6 +173,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       bitcoinSolverWif: bitcoin.solver.wif,
       // Deposit addresses work out of the box with the devnet's public account key (devnetDepositAddressKey.ts).
       bitcoinDepositXprv: config.BITCOIN_DEPOSIT_XPRV ?? bitcoin.depositAddressKey.xprv,
+      bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
       queues,
       onchainSchema: indexer.viewsSchema,
       logger,
@@ -212,6 +213,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       rest,
       graphiql: true,
       bitcoinDepositXpub: config.BITCOIN_DEPOSIT_XPUB ?? bitcoin.depositAddressKey.xpub,
+      bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
       webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true },
       // this process's worker publishes on the same bus, in process or on Redis
       statusCache: statusCacheSettings(config, true),

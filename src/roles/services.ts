@@ -11,18 +11,12 @@ export function requireSetting<T>(value: T | undefined, name: string, why: strin
 }
 
 export function productionChains(config: Config): ChainConfig[] {
-  const chains = loadChainsFile(
+  return loadChainsFile(
     requireSetting(
       config.CROSSFILL_CHAINS_FILE,
       "CROSSFILL_CHAINS_FILE",
       "outside the devnet (see README: real chains)",
     ),
-  );
-  // Bitcoin chains without a fee-rate cap of their own take the configured one.
-  return chains.map((chain) =>
-    chain.vmType === "bvm" && chain.maxFeeRateSatVb === undefined
-      ? { ...chain, maxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB }
-      : chain,
   );
 }
 

@@ -18,6 +18,8 @@ export function solverAdapters(
     bitcoinDepositoryWif?: string;
     bitcoinSolverWif?: string;
     bitcoinDepositAddressKey?: string;
+    /** BITCOIN_MAX_FEE_RATE_SAT_VB, for Bitcoin chains that set no cap of their own. */
+    bitcoinMaxFeeRateSatVb?: number;
     pool?: pg.Pool;
   },
 ): ChainAdapters {
@@ -29,6 +31,7 @@ export function solverAdapters(
         depositoryWif: keys.bitcoinDepositoryWif,
         solverWif: keys.bitcoinSolverWif,
         depositAddressKey: keys.bitcoinDepositAddressKey,
+        maxFeeRateSatVb: keys.bitcoinMaxFeeRateSatVb,
         ...(pool ? { depositAddresses: (addresses) => depositAddressOwners(pool, chain.id, addresses) } : {}),
       }),
   });

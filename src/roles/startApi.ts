@@ -47,6 +47,8 @@ export type ApiDeps = {
   serverKey?: Buffer;
   /** BITCOIN_DEPOSIT_XPUB: deposit addresses are derived from it; without it none are offered. */
   bitcoinDepositXpub?: string;
+  /** BITCOIN_MAX_FEE_RATE_SAT_VB (deposit PSBTs' fees). */
+  bitcoinMaxFeeRateSatVb?: number;
 };
 
 export type RunningApi = GatewayServer;
@@ -57,6 +59,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const adapters = solverAdapters(deps.chains, {
     evm: deps.solver,
     bitcoinDepositAddressKey: deps.bitcoinDepositXpub,
+    bitcoinMaxFeeRateSatVb: deps.bitcoinMaxFeeRateSatVb,
     pool: deps.pool,
   });
   const quoteEngine = {

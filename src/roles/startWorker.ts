@@ -61,6 +61,8 @@ export type WorkerDeps = {
   bitcoinDepositoryWif?: string;
   /** Sweeps and refunds deposit addresses (BITCOIN_DEPOSIT_XPRV); without it they are filled but not swept. */
   bitcoinDepositXprv?: string;
+  /** BITCOIN_MAX_FEE_RATE_SAT_VB (payouts, bumps, sweeps, refunds). */
+  bitcoinMaxFeeRateSatVb?: number;
   /** Pays EVM → BTC fills (BITCOIN_SOLVER_WIF). */
   bitcoinSolverWif?: string;
   queues: QueueBackend;
@@ -105,6 +107,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     bitcoinDepositoryWif: deps.bitcoinDepositoryWif,
     bitcoinSolverWif: deps.bitcoinSolverWif,
     bitcoinDepositAddressKey: deps.bitcoinDepositXprv,
+    bitcoinMaxFeeRateSatVb: deps.bitcoinMaxFeeRateSatVb,
     pool,
   });
   const registry = createChainRegistry(deps.chains);

@@ -158,6 +158,11 @@ describe("createBitcoinAdapter", () => {
       const capped = createBitcoinAdapter({ ...chain, maxFeeRateSatVb: 20 });
       expect(await capped.estimateFee("fill", BITCOIN_NATIVE_CURRENCY, 0)).toBe(218n * 20n);
       expect(await capped.estimateFee("refund", BITCOIN_NATIVE_CURRENCY, 0)).toBe(199n * 20n);
+      // BITCOIN_MAX_FEE_RATE_SAT_VB caps a chain that sets no cap of its own; a chain's own cap wins over it.
+      const configured = createBitcoinAdapter(chain, { maxFeeRateSatVb: 30 });
+      expect(await configured.estimateFee("fill", BITCOIN_NATIVE_CURRENCY, 0)).toBe(218n * 30n);
+      const both = createBitcoinAdapter({ ...chain, maxFeeRateSatVb: 20 }, { maxFeeRateSatVb: 30 });
+      expect(await both.estimateFee("fill", BITCOIN_NATIVE_CURRENCY, 0)).toBe(218n * 20n);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

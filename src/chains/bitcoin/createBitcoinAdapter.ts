@@ -41,6 +41,8 @@ type DepositAddressRefundPayload = { kind: "depositAddressRefund"; psbt: string;
 export type BitcoinAdapterOptions = {
   depositoryWif?: string;
   solverWif?: string;
+  /** BITCOIN_MAX_FEE_RATE_SAT_VB: the fee-rate cap of a chain whose chains-file entry sets none. */
+  maxFeeRateSatVb?: number;
   /**
    * The BIP84 account key of deposit addresses: its extended public key (the gateway: derives addresses) or private
    * key (the worker: also sweeps and refunds them). Without it the chain offers no deposit addresses.
@@ -75,7 +77,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
   const facts = esploraTxFacts(chain);
   const depositoryScript = address.toOutputScript(chain.depository, network);
   // Every fee rate the adapter spends at comes from here, capped: Esplora's estimate is a third party's word.
-  const maxFeeRate = chain.maxFeeRateSatVb ?? DEFAULT_MAX_FEE_RATE_SAT_VB;
+  const maxFeeRate = chain.maxFeeRateSatVb ?? options.maxFeeRateSatVb ?? DEFAULT_MAX_FEE_RATE_SAT_VB;
   const feeRate = async () => capFeeRate((await esplora.feeEstimates())[FEE_TARGET_BLOCKS], maxFeeRate);
   const balanceOf = async (owner: string) => spendableBalance(await esplora.addressStats(owner));
   const signer = options.depositoryWif && walletSigner(options.depositoryWif, network, chain.depository, "depository");
