@@ -1,11 +1,11 @@
 import type { Plugin } from "graphql-yoga";
 import { type DocumentNode, Kind, type OperationDefinitionNode, type SelectionNode } from "graphql";
-import { isCrossfillError } from "../../domain/errors.js";
-import { type RateLimitDeps, hitRateLimits } from "../http/hitRateLimits.js";
-import { policyFor } from "../http/policyFor.js";
-import type { RouteLimit } from "../http/routeLimits.js";
-import { domainGraphqlError } from "./domainGraphqlError.js";
-import type { GraphqlContext } from "./graphqlContext.js";
+import { isCrossfillError } from "../../../domain/errors.js";
+import { type RateLimitDeps, hitRateLimits } from "../../http/hitRateLimits.js";
+import { policyFor } from "../../http/policyFor.js";
+import type { RouteLimit } from "../../http/routeLimits.js";
+import { domainGraphqlError } from "../domainGraphqlError.js";
+import type { GraphqlContext } from "../graphqlContext.js";
 
 /**
  * Charges each root field that has a REST twin to that route's per-key limit, once per occurrence: a key

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createTestGraphqlServer } from "../../../test/support/createTestGraphqlServer.js";
-import { useMigratedDatabase } from "../../../test/support/useMigratedDatabase.js";
-import { createApiKey } from "../../apiKeys/createApiKey.js";
-import { createStatusBus } from "../../events/createStatusBus.js";
-import { createStatusFanout } from "../../events/createStatusFanout.js";
-import { createPostgresRateLimiter } from "../http/rateLimiter.js";
+import { createTestGraphqlServer } from "../../../../test/support/createTestGraphqlServer.js";
+import { useMigratedDatabase } from "../../../../test/support/useMigratedDatabase.js";
+import { createApiKey } from "../../../apiKeys/createApiKey.js";
+import { createStatusBus } from "../../../events/createStatusBus.js";
+import { createStatusFanout } from "../../../events/createStatusFanout.js";
+import { createPostgresRateLimiter } from "../../http/rateLimiter.js";
 
 describe("sharedFieldLimits", () => {
   const database = useMigratedDatabase();
