@@ -35,7 +35,7 @@ export type ReconcileResult = { deposits: number; fills: number; refunds: number
  * request already under way becomes a child request, failed as DOUBLE_SPEND and refunded. Indexed refund withdrawals move failed requests
  * to `refund`; deposit-address deposits of succeeded requests are queued for their sweep. Every step is keyed in Postgres, so running it twice, or on two workers at once, changes nothing.
  * With a `window`, only deposits and fills indexed within it are read (the rest of the pass is the same).
- * This runs the two parts in order; a worker runs them side by side (src/roles/startWorker.ts), each coalesced on its
+ * This runs the two parts in order; a worker runs them side by side (jobs/startWorker.ts), each coalesced on its
  * own, and a fill whose deposit is not applied yet waits for the next pass.
  */
 export async function reconcile(deps: ReconcileDeps, window: FactWindow = {}): Promise<ReconcileResult> {
