@@ -35,7 +35,7 @@ import {
 import { createUnmatchedRefundProcessor } from "./refundUnmatchedDeposit.js";
 import { scheduleUnmatchedRefunds } from "./scheduleUnmatchedRefunds.js";
 import { createSweepProcessor } from "./sweepDeposit.js";
-import type { ReconcileDeps } from "./reconcile.js";
+import type { ReconcileDeps } from "./reconcileDeps.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
 import { repeatEvery } from "../src/runtime/repeatEvery.js";
