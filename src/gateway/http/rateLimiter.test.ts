@@ -141,12 +141,16 @@ describe("countingLimiter: counted in memory, sent in batches", () => {
     await limiter.close();
   });
 
-  it("close() sends what is not sent yet, stops, and closes the store", async () => {
+  it("close() sends what is not sent yet, stops, and closes the store; a pending flush keeps no process alive", async () => {
     const { store, totals, state } = memoryStore();
     const limiter = countingLimiter("redis", store);
     const policy = policyOf(10);
     await limiter.hit(policy, T0);
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    const before = timers();
     await limiter.hit(policy, T0);
+    // The flush of that hit is pending, on an unref'd timer.
+    expect(timers()).toBe(before);
     await limiter.close();
     expect(totals.get(`${policy.key}:10:1800000000`)).toBe(2);
     expect(state.closed).toBe(true);
