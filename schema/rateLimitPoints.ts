@@ -13,16 +13,18 @@ export async function addRateLimitPoints(
   adds: readonly RateLimitPointsAdd[],
   nowMs: number,
 ): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ key: string; points: number }>(
-    `INSERT INTO crossfill.rate_limit_points AS p (key, points, expire)
+  const { rows } = await db.query<{ key: string; points: number }>({
+    // Prepared once per connection: the flush runs 40 times a second.
+    name: "crossfill-add-rate-limit-points",
+    text: `INSERT INTO crossfill.rate_limit_points AS p (key, points, expire)
      SELECT key, points, expire FROM unnest($1::text[], $2::int[], $3::bigint[]) AS c(key, points, expire)
      ORDER BY key
      ON CONFLICT (key) DO UPDATE
        SET points = CASE WHEN p.expire <= $4 THEN excluded.points ELSE p.points + excluded.points END,
            expire = excluded.expire
      RETURNING key, points`,
-    [adds.map((a) => a.key), adds.map((a) => a.points), adds.map((a) => a.expire), nowMs],
-  );
+    values: [adds.map((a) => a.key), adds.map((a) => a.points), adds.map((a) => a.expire), nowMs],
+  });
   return new Map(rows.map((row) => [row.key, row.points]));
 }
 

@@ -131,7 +131,7 @@ export function countingLimiter(kind: RateLimiter["kind"], store: CounterStore):
   function schedule() {
     if (timer || flushing || dirty.size === 0 || closed) return;
     timer = setTimeout(flush, FLUSH_INTERVAL_MS);
-    // A pending flush never keeps the process alive; close() sends what is left.
+    // A flush of admitted hits never keeps the process alive; close() sends what is left.
     timer.unref();
   }
 
@@ -156,6 +156,8 @@ export function countingLimiter(kind: RateLimiter["kind"], store: CounterStore):
           waiting.waiters.push({ policy, nowMs, resolve, reject });
           dirty.add(waiting);
           schedule();
+          // Someone awaits this flush: it keeps the process alive (a flush of admitted hits does not).
+          timer?.ref();
         });
       }
       const points = counter.stored + counter.sending + counter.unsent + 1;
