@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** A count to add to one rate-limit counter; `expire` (epoch ms) is when its row may be deleted. */
 export type RateLimitPointsAdd = { key: string; points: number; expire: number };
