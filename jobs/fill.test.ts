@@ -5,6 +5,7 @@ import { type Address, type Hex, decodeFunctionData, encodeFunctionData, zeroAdd
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
+import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { prepareSolverTransaction, signSolverTransaction, walletFor } from "../src/chains/evm/solverTransaction.js";
 import { migrate } from "../schema/migrate.js";
@@ -110,7 +111,10 @@ describe("fill processor", () => {
       value: 0n,
     });
     return withTransaction(pool, async (db) => {
-      const transaction = await signSolverTransaction(db, destination, devnet.solver, { ...prepared, ...change });
+      const transaction = await signSolverTransaction(fillLedgerIn(db), destination, devnet.solver, {
+        ...prepared,
+        ...change,
+      });
       await insertFillAttempt(db, {
         requestId: request.id,
         chainId: destination.chain.id,

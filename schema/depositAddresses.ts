@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { TransientError } from "../src/domain/errors.js";
+import type { DepositAddressOwner } from "../src/chains/depositAddressOwner.js";
 import type { Queryable } from "./requests.js";
 
 export type DepositAddressType = "open" | "strict";
@@ -82,9 +83,6 @@ export async function insertRequestDepositAddress(
     [requestId, quoted.chainId, quoted.address, quoted.type, quoted.terms ?? null],
   );
 }
-
-/** A known deposit address: its derivation index and the order a payment to it pays (its current request's). */
-export type DepositAddressOwner = { derivationIndex: number; orderId: string; requestId: string };
 
 /** Which of `addresses` are deposit addresses of the chain, each with its current owner. */
 export async function depositAddressOwners(

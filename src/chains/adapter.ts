@@ -1,10 +1,10 @@
 import type pg from "pg";
-import type { AppliedDeposit, DepositFact } from "../../schema/chainFacts.js";
-import type { StoredFillAttempt } from "../../schema/fillAttempts.js";
 import type { FailReason } from "../domain/failReasons.js";
 import type { FailedTransaction } from "../domain/failedTransaction.js";
 import type { NativeConversion } from "../domain/nativeConversion.js";
 import type { ChainConfig } from "./chainConfig.js";
+import type { AppliedDeposit, DepositFact } from "./chainFacts.js";
+import type { FillLedger, FillLedgerTransaction, StoredFillAttempt } from "./fillLedger.js";
 import type { Currency } from "./chainRegistry.js";
 
 export type VmType = ChainConfig["vmType"];
@@ -239,19 +239,19 @@ export interface ChainAdapter extends VmFamily {
   /** Builds and simulates the refund's withdrawal; one that would revert is refused with the node's reason. */
   prepareRefund(refund: RefundOrder): Promise<{ transaction: PreparedTransaction } | { refusal: string }>;
   /**
-   * Signs with the solver's next nonce inside the caller's database transaction, whose nonce row lock (held
+   * Signs with the solver's next nonce from the ledger of the caller's database transaction, whose nonce lock (held
    * until it commits) keeps replicas from sharing or skipping a nonce; the caller stores the result there too.
    */
-  signTransaction(db: pg.PoolClient, transaction: PreparedTransaction): Promise<SignedTransaction>;
+  signTransaction(ledger: FillLedgerTransaction, transaction: PreparedTransaction): Promise<SignedTransaction>;
   /** Sends a stored transaction; one the node already has counts as sent. */
   broadcast(signed: { rawTx: string; txHash: string }): Promise<void>;
   /**
    * Follows a sent fill until its nonce is spent: mined (by any re-priced version), reverted, or cancelled after
-   * the policy's bumps. Every new version is stored (in `pool`) before it is broadcast.
+   * the policy's bumps. Every new version is stored (in `ledger`) before it is broadcast.
    */
   followFill(
     attempt: StoredFillAttempt,
-    options: { pool: pg.Pool; policy: StuckFillPolicy; now?: number },
+    options: { ledger: FillLedger; policy: StuckFillPolicy; now?: number },
   ): Promise<FillOutcome>;
   /**
    * Waits for a sent transaction's receipt, asking the node every fraction of a block; undefined if not mined in time.

@@ -10,8 +10,9 @@ import {
   devnetBitcoinSolverOutputs,
   startDevnetBitcoin,
 } from "../../../devnet/bitcoin/startDevnetBitcoin.js";
-import { MEMPOOL_BLOCK_HASH } from "../../../schema/chainFacts.js";
+import { MEMPOOL_BLOCK_HASH } from "../chainFacts.js";
 import { insertFillAttempt } from "../../../schema/fillAttempts.js";
+import { fillLedgerIn } from "../../../schema/fillLedger.js";
 import { transitionRequest } from "../../../schema/transitionRequest.js";
 import { withTransaction } from "../../../schema/withTransaction.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
@@ -209,7 +210,7 @@ describe("createBitcoinAdapter, paying out (EVM → BTC)", () => {
     const request = await insertTestRequest(database.pool);
     return withTransaction(database.pool, async (db) => {
       await transitionRequest(db, { requestId: request.id, to: "pending" });
-      const signed = await adapter.signTransaction(db, transaction);
+      const signed = await adapter.signTransaction(fillLedgerIn(db), transaction);
       await insertFillAttempt(db, {
         requestId: request.id,
         chainId: adapter.chain.id,

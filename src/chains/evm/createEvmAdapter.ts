@@ -1,5 +1,6 @@
 import { type Address, type Hex, encodeFunctionData, getAddress, zeroAddress } from "viem";
 import { depositoryAbi } from "../../../contracts/abis.js";
+import { createFillLedger } from "../../../schema/fillLedger.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
 import type { ChainAdapter, FillOrder, FillRefusal, PreparedTransaction } from "../adapter.js";
 import type { EvmChainConfig } from "../chainConfig.js";
@@ -138,7 +139,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     checkDeposit: (deposit, required) => rpc(() => checkEvmDeposit(client, deposit, required)),
     refundSpendsDeposit: false,
 
-    prepareSolver: (pool) => rpc(() => ensureReceiverAllowances(pool, client, solver)),
+    prepareSolver: (pool) => rpc(() => ensureReceiverAllowances(createFillLedger(pool), client, solver)),
     prepareFill: (order) =>
       rpc(async () => {
         const call = encodeFillCall(chain.receiver, order);
@@ -168,10 +169,11 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
           return { refusal: (error as Error).message.split("\n")[0] };
         }
       }),
-    signTransaction: (db, transaction) => rpc(() => signSolverTransaction(db, client, solver, prepared(transaction))),
+    signTransaction: (ledger, transaction) =>
+      rpc(() => signSolverTransaction(ledger, client, solver, prepared(transaction))),
     broadcast: (signed) => rpc(() => broadcastTransaction(client, signed)),
-    followFill: (attempt, { pool, policy, now }) =>
-      rpc(() => followFill(attempt, { pool, chain: client, solver, policy, now })),
+    followFill: (attempt, { ledger, policy, now }) =>
+      rpc(() => followFill(attempt, { ledger, chain: client, solver, policy, now })),
     waitForReceipt: (txHash, options) => waitForReceipt(client, txHash, options),
     readReceipt: (txHash) => rpc(() => readReceipt(client, txHash)),
   };
