@@ -145,8 +145,19 @@ export type DepositStepsInput = {
   /** What the user already lets the Depository take (from `readDepositAccount`). */
   allowance: bigint;
   destinationName: string;
-  /** `useDepositAddress`: the address to pay instead of signing a deposit (from `depositAddressAt`). */
+  /** `useDepositAddress`: the address to pay instead of signing a deposit (from `depositAddressFor`). */
   depositAddress?: string;
+};
+
+/**
+ * What a deposit address is made for: the quote's order and depositor (an EVM family's CREATE2 salt), and a number
+ * never handed out before, for a family that derives its addresses by index (Bitcoin's HD index).
+ */
+export type DepositAddressReference = {
+  orderId: string;
+  requestId: string;
+  depositor: string;
+  nextIndex(): Promise<number>;
 };
 
 /** The operations whose network fee a quote or refund prices before any transaction exists. */
@@ -196,10 +207,11 @@ export interface ChainAdapter extends VmFamily {
    */
   depositSteps(input: DepositStepsInput): Promise<QuoteStep[]>;
   /**
-   * Deposit addresses (`useDepositAddress`), on chains configured with a key to derive them (Bitcoin): the address of
-   * a derivation index. Absent where the chain offers none.
+   * Deposit addresses (`useDepositAddress`), on chains configured to offer them (Bitcoin: with a key to derive them):
+   * the address for a quote, and the family's key of it that is stored beside it and that only the family reads
+   * (Bitcoin: the derivation index, taken from `nextIndex`). Absent where the chain offers none.
    */
-  depositAddressAt?(index: number): string;
+  depositAddressFor?(reference: DepositAddressReference): Promise<{ address: string; key: string }>;
   /**
    * The worker's sweep of one deposit-address deposit to the depository (Bitcoin, with the extended private key):
    * signed, not sent; `skip` when the output pays no deposit address (the order was paid to the depository itself).

@@ -1,7 +1,7 @@
 import { Psbt, Transaction, address } from "bitcoinjs-lib";
 import { InvalidInputError, NotFoundError, TransientError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
-import type { ChainAdapter, FeeOperation, FillOrder, FillRefusal } from "../adapter.js";
+import type { ChainAdapter, DepositAddressReference, FeeOperation, FillOrder, FillRefusal } from "../adapter.js";
 import type { BitcoinChainConfig } from "../chainConfig.js";
 import type { DepositAddressOwner } from "../depositAddressOwner.js";
 import type { FillLedgerTransaction } from "../fillLedger.js";
@@ -132,7 +132,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     const owner = output.scriptpubkey_address && (await knownDepositAddresses([output.scriptpubkey_address]));
     const known = owner && owner.get(output.scriptpubkey_address!);
     return known && depositKeys?.signerAt
-      ? { address: output.scriptpubkey_address!, derivationIndex: known.derivationIndex }
+      ? { address: output.scriptpubkey_address!, derivationIndex: Number(known.key) }
       : undefined;
   };
 
@@ -156,7 +156,15 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     readDepositAccount: async (user) => ({ balance: await balanceOf(user), allowance: 0n }),
     minimumDeposit: () => dustLimit(depositoryScript),
     minimumPayout: (_currency, recipient) => dustLimit(address.toOutputScript(recipient, network)),
-    ...(depositKeys ? { depositAddressAt: (index: number) => depositKeys.addressAt(index) } : {}),
+    // The family's key of a deposit address is its derivation index.
+    ...(depositKeys
+      ? {
+          depositAddressFor: async (reference: DepositAddressReference) => {
+            const index = await reference.nextIndex();
+            return { address: depositKeys.addressAt(index), key: String(index) };
+          },
+        }
+      : {}),
     async depositSteps(input) {
       if (input.depositAddress !== undefined) {
         // No PSBT: any wallet pays the address. The user must still hold the amount (the spec's check).
