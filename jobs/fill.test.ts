@@ -5,12 +5,12 @@ import { type Address, type Hex, decodeFunctionData, encodeFunctionData, zeroAdd
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
-import { fillLedgerIn } from "../schema/fillLedger.js";
+import { createFillLedger, fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { prepareSolverTransaction, signSolverTransaction, walletFor } from "../src/chains/evm/solverTransaction.js";
 import { migrate } from "../schema/migrate.js";
 import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
-import { solverAdapters } from "../src/roles/solverAdapters.js";
+import { solverAdapters } from "../src/chains/solverAdapters.js";
 import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
@@ -43,7 +43,7 @@ describe("fill processor", () => {
     client = (chainId) => clients.get(chainId)!;
     const logger = pino({ level: "silent" });
     const adapters = solverAdapters(devnet.chains, { evm: devnet.solver });
-    for (const adapter of adapters.all) await adapter.prepareSolver(pool);
+    for (const adapter of adapters.all) await adapter.prepareSolver(createFillLedger(pool));
     deps = {
       pool,
       adapters,

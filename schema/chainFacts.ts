@@ -8,7 +8,7 @@ import {
   NO_ORDER,
   type WithdrawalFact,
 } from "../src/chains/chainFacts.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 // The fact shapes are the chain adapters' (src/chains/chainFacts.ts); kept importable from here for the indexers.
 export { type AppliedDeposit, type DepositFact, type FillFact, MEMPOOL_BLOCK_HASH, NO_ORDER, type WithdrawalFact };

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { TransientError } from "../src/domain/errors.js";
 import type { DepositAddressOwner } from "../src/chains/depositAddressOwner.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 export type DepositAddressType = "open" | "strict";
 

@@ -1,5 +1,5 @@
 import type { FillAttempt, StoredFillAttempt } from "../src/chains/fillLedger.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 import { storedAddress } from "./storedAddress.js";
 
 type FillAttemptRow = {

@@ -1,4 +1,3 @@
-import type pg from "pg";
 import type { FailReason } from "../domain/failReasons.js";
 import type { FailedTransaction } from "../domain/failedTransaction.js";
 import type { NativeConversion } from "../domain/nativeConversion.js";
@@ -245,7 +244,7 @@ export interface ChainAdapter extends VmFamily {
   refundSpendsDeposit: boolean;
 
   /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
-  prepareSolver(pool: pg.Pool): Promise<string[]>;
+  prepareSolver(ledger: FillLedger): Promise<string[]>;
   /** Builds and simulates the fill; a fill that would revert is refused instead. */
   prepareFill(order: FillOrder): Promise<{ transaction: PreparedTransaction } | { refusal: FillRefusal }>;
   /** Builds and simulates the refund's withdrawal; one that would revert is refused with the node's reason. */

@@ -1,6 +1,5 @@
 import { type Address, type Hex, encodeFunctionData, getAddress, zeroAddress } from "viem";
 import { depositoryAbi } from "../../../contracts/abis.js";
-import { createFillLedger } from "../../../schema/fillLedger.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
 import type { ChainAdapter, FillOrder, FillRefusal, PreparedTransaction } from "../adapter.js";
 import type { EvmChainConfig } from "../chainConfig.js";
@@ -139,7 +138,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     checkDeposit: (deposit, required) => rpc(() => checkEvmDeposit(client, deposit, required)),
     refundSpendsDeposit: false,
 
-    prepareSolver: (pool) => rpc(() => ensureReceiverAllowances(createFillLedger(pool), client, solver)),
+    prepareSolver: (ledger) => rpc(() => ensureReceiverAllowances(ledger, client, solver)),
     prepareFill: (order) =>
       rpc(async () => {
         const call = encodeFillCall(chain.receiver, order);
