@@ -1,5 +1,5 @@
 import { creditAppFees } from "../schema/appFeeLedger.js";
-import { listRequestDeposits } from "../schema/chainFacts.js";
+import { listRequestDeposits } from "../schema/requestDeposits.js";
 import { type Queryable, getRequest } from "../schema/requests.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import { type QuotedAppFee, earnedAppFees } from "../src/domain/earnedAppFees.js";

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import { listRequestDeposits, markDepositReorged, moveAppliedDeposit } from "../schema/chainFacts.js";
+import { listRequestDeposits, markDepositReorged, moveAppliedDeposit } from "../schema/requestDeposits.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
 import { type StoredRequest, getRequest } from "../schema/requests.js";
 import { isPayoutReorgedOut } from "../schema/payoutReorgs.js";

@@ -5,15 +5,15 @@ import { zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startPoller } from "../indexers/poller/startPoller.js";
 import {
-  type FactWindow,
   MEMPOOL_BLOCK_HASH,
   POLLER_SOURCE,
   dropMempoolDepositFacts,
   insertDepositFact,
   insertDepositFacts,
-  markDepositReorged,
   replaceMempoolDepositFacts,
 } from "../schema/chainFacts.js";
+import { markDepositReorged } from "../schema/requestDeposits.js";
+import type { FactWindow } from "../schema/unappliedFacts.js";
 import { migrate } from "../schema/migrate.js";
 import { FakePollerSource } from "../test/support/fakePollerSource.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";

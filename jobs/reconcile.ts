@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { FactWindow } from "../schema/chainFacts.js";
+import type { FactWindow } from "../schema/unappliedFacts.js";
 import type { SweepableDeposit } from "../schema/depositSweeps.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";

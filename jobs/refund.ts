@@ -5,7 +5,7 @@ import {
   findAppliedDeposit,
   markDepositReorged,
   moveAppliedDeposit,
-} from "../schema/chainFacts.js";
+} from "../schema/requestDeposits.js";
 import {
   type Refund,
   dropQueuedRefund,

@@ -1,12 +1,7 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import {
-  type DepositFact,
-  NO_ORDER,
-  POLLER_SOURCE,
-  insertDepositFacts,
-  recordRequestDeposit,
-} from "../schema/chainFacts.js";
+import { type DepositFact, NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "../schema/chainFacts.js";
+import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { recordPollerBlocks } from "../schema/pollerBlocks.js";
 import { getUnmatchedRefund, queueUnmatchedRefunds } from "../schema/unmatchedRefunds.js";
 import { withTransaction } from "../schema/withTransaction.js";

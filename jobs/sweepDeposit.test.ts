@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { recordRequestDeposit } from "../schema/chainFacts.js";
+import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { findSweepableDeposits, getDepositSweep } from "../schema/depositSweeps.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";

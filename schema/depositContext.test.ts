@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import {
-  type DepositFact,
-  MEMPOOL_BLOCK_HASH,
-  markDepositReorged,
-  recordRequestDeposit,
-  recordRequestDeposits,
-} from "./chainFacts.js";
+import { type DepositFact, MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
+import { markDepositReorged, recordRequestDeposit, recordRequestDeposits } from "./requestDeposits.js";
 import { nextDepositAddressIndex } from "./depositAddresses.js";
 import { readDepositContext, readDepositContexts } from "./depositContext.js";
 import { withTransaction } from "./withTransaction.js";

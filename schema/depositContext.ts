@@ -1,4 +1,5 @@
-import { type DepositFact, MEMPOOL_BLOCK_HASH, sameAppliedDepositSql } from "./chainFacts.js";
+import { type DepositFact, MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
+import { sameAppliedDepositSql } from "./requestDeposits.js";
 import type { DepositAddressType } from "./depositAddresses.js";
 import type { Queryable } from "./requests.js";
 

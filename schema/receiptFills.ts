@@ -1,4 +1,5 @@
-import { type FillFact, type OnchainSchema, onchainSchemaIdent } from "./chainFacts.js";
+import type { FillFact } from "./chainFacts.js";
+import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import type { Queryable } from "./requests.js";
 
 const key = (fact: Pick<FillFact, "chainId" | "txHash" | "logIndex">) => [fact.chainId, fact.txHash, fact.logIndex];

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { onchainSchemaIdent } from "./chainFacts.js";
+import { onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import { groupByRequest } from "./groupByRequest.js";
 import type { Queryable } from "./requests.js";
 import { storedAddress } from "./storedAddress.js";

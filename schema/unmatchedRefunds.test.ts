@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import {
-  type DepositFact,
-  MEMPOOL_BLOCK_HASH,
-  NO_ORDER,
-  POLLER_SOURCE,
-  findUnappliedDeposits,
-  insertDepositFacts,
-  recordRequestDeposit,
-} from "./chainFacts.js";
+import { type DepositFact, MEMPOOL_BLOCK_HASH, NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "./chainFacts.js";
+import { recordRequestDeposit } from "./requestDeposits.js";
+import { findUnappliedDeposits } from "./unappliedFacts.js";
 import { recordPollerBlocks } from "./pollerBlocks.js";
 import { queueRefund } from "./refunds.js";
 import {

@@ -1,5 +1,6 @@
 import type pg from "pg";
-import { MEMPOOL_BLOCK_HASH, depositOrderSql } from "./chainFacts.js";
+import { MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
+import { depositOrderSql } from "./unappliedFacts.js";
 import type { Queryable } from "./requests.js";
 
 export type UnmatchedRefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual";

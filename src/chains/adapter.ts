@@ -1,5 +1,6 @@
 import type pg from "pg";
-import type { AppliedDeposit, DepositFact } from "../../schema/chainFacts.js";
+import type { DepositFact } from "../../schema/chainFacts.js";
+import type { AppliedDeposit } from "../../schema/requestDeposits.js";
 import type { StoredFillAttempt } from "../../schema/fillAttempts.js";
 import type { FailReason } from "../domain/failReasons.js";
 import type { FailedTransaction } from "../domain/failedTransaction.js";

@@ -1,4 +1,5 @@
-import { type AppliedDeposit, MEMPOOL_BLOCK_HASH } from "../../../schema/chainFacts.js";
+import { MEMPOOL_BLOCK_HASH } from "../../../schema/chainFacts.js";
+import type { AppliedDeposit } from "../../../schema/requestDeposits.js";
 import type { DepositCheck } from "../adapter.js";
 import type { EsploraClient } from "./createEsploraClient.js";
 

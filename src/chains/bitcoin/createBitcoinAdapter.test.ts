@@ -90,7 +90,7 @@ describe("createBitcoinAdapter", () => {
       expect.objectContaining({
         txHash: txid,
         logIndex: 0,
-        // The id the memo names: the request's (reads map it to the order, schema/chainFacts depositOrderSql).
+        // The id the memo names: the request's (reads map it to the order, schema/unappliedFacts depositOrderSql).
         orderId: `0x${"01".repeat(32)}`,
         depositor: payer.address,
         amount: 25_000_000n,

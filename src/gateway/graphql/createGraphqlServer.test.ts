@@ -4,7 +4,7 @@ import { zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../schema/migrate.js";
-import { markDepositReorged } from "../../../schema/chainFacts.js";
+import { markDepositReorged } from "../../../schema/requestDeposits.js";
 import { queueRefund } from "../../../schema/refunds.js";
 import { listRequestViews } from "../../../schema/requestsQuery.js";
 import { transitionRequest } from "../../../schema/transitionRequest.js";

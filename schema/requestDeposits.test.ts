@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { findAppliedDeposit, moveAppliedDeposit } from "./chainFacts.js";
+import { findAppliedDeposit, moveAppliedDeposit } from "./requestDeposits.js";
 
 const hash = () => `0x${randomBytes(32).toString("hex")}`;
 
