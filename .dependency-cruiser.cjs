@@ -27,7 +27,7 @@ module.exports = {
       to: {
         path: "^(jobs|src|schema)/",
         pathNot: [
-          "^schema/(chainFacts|chainFactsNotices|pollerBlocks|onchain|withTransaction)\\.ts$",
+          "^schema/(chainFacts|chainFactsNotices|pollerCursors|onchain|withTransaction)\\.ts$",
           "^src/chains/chainConfig\\.ts$",
           "^src/chains/[a-z]+/[a-z]+Family\\.ts$",
           // How an Esplora transaction reads as facts: the poller and the adapter's manual index must agree.

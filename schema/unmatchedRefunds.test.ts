@@ -4,7 +4,7 @@ import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import { type DepositFact, MEMPOOL_BLOCK_HASH, NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "./chainFacts.js";
 import { recordRequestDeposit } from "./requestDeposits.js";
 import { findUnappliedDeposits } from "./unappliedFacts.js";
-import { recordPollerBlocks } from "./pollerBlocks.js";
+import { recordPollerCursors } from "./pollerCursors.js";
 import { queueRefund } from "./refunds.js";
 import {
   dropQueuedUnmatchedRefund,
@@ -28,7 +28,7 @@ describe("unmatchedRefunds", () => {
   async function chainAt(head: number) {
     const chainId = nextChain++;
     await withTransaction(db.pool, (client) =>
-      recordPollerBlocks(client, chainId, [{ height: head, hash: `block ${head}` }], 100),
+      recordPollerCursors(client, chainId, [{ position: head, key: `block ${head}` }], 100),
     );
     const fact = (txHash: string, overrides: Partial<DepositFact> = {}): DepositFact => ({
       chainId,
@@ -110,7 +110,7 @@ describe("unmatchedRefunds", () => {
     expect(await queueUnmatchedRefunds(db.pool, rules)).toEqual([]);
 
     // The third block confirms the recent one.
-    await withTransaction(db.pool, (client) => recordPollerBlocks(client, chainId, [{ height: 13, hash: "b" }], 100));
+    await withTransaction(db.pool, (client) => recordPollerCursors(client, chainId, [{ position: 13, key: "b" }], 100));
     expect((await queueUnmatchedRefunds(db.pool, rules)).map((refund) => refund.txHash)).toEqual(["too recent"]);
   });
 

@@ -1,7 +1,7 @@
 import type { BitcoinNetworkName } from "../../src/chains/bitcoin/bitcoinFamily.js";
 import type { EsploraTx } from "../../src/chains/bitcoin/createEsploraClient.js";
 import { type KnownDepositAddresses, esploraTxFacts, txAddresses } from "../../src/chains/bitcoin/esploraTxFacts.js";
-import type { PollerSource, SourceBlock } from "../poller/pollerSource.js";
+import type { BlockSource, SourceBlock } from "../poller/blockWalk.js";
 
 type EsploraBlock = {
   id: string;
@@ -43,7 +43,7 @@ const TXS_PAGE = 25;
  * the solver's wallet whose OP_RETURN names an order is its fill (EVM → BTC): each output to neither the solver nor
  * the depository is a fill fact. Fills are read from blocks only: `success` waits for the payout's block.
  */
-export function esploraSource(options: EsploraSourceOptions): PollerSource {
+export function esploraSource(options: EsploraSourceOptions): BlockSource {
   const { esploraUrl, timeoutMs = 10_000 } = options;
   const facts = esploraTxFacts(options);
 

@@ -2,7 +2,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { FakePollerSource } from "../../test/support/fakePollerSource.js";
 import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
-import type { SourceBlock } from "./pollerSource.js";
+import type { SourceBlock } from "./blockWalk.js";
 import { type StartPollerOptions, startPoller } from "./startPoller.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
