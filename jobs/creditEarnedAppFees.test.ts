@@ -36,7 +36,7 @@ describe("creditEarnedAppFees", () => {
         requestId: request.id,
         chainId: 31338,
         txHash: `0x${"01".repeat(32)}`,
-        logIndex: 0,
+        position: 0,
         blockHash: "0xb",
         orderId: request.orderId,
         depositor: "0xabc",

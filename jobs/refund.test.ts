@@ -82,7 +82,7 @@ describe("refund processor and the refunded deposit", () => {
     const deposit = {
       chainId: chain.id,
       txHash,
-      logIndex: log!.logIndex,
+      position: log!.logIndex,
       orderId: request.orderId,
       depositor: devnet.accounts[0].address.toLowerCase(),
       currency: "0x0000000000000000000000000000000000000000",

@@ -79,7 +79,7 @@ export function createRefundProcessor(deps: RefundDeps) {
     const found = await findAppliedDeposit(pool, {
       chainId: refund.depositChainId,
       txHash: refund.depositTxHash,
-      logIndex: refund.depositLogIndex,
+      position: refund.depositLogIndex,
     });
     if (!found) return "unrecorded";
     const { deposit } = found;
@@ -97,7 +97,7 @@ export function createRefundProcessor(deps: RefundDeps) {
     if (check.state === "moved") {
       const moved = await withTransaction(pool, async (db) => {
         if (!(await moveAppliedDeposit(db, refund.requestId, deposit, check.to))) return false;
-        await moveRefundDeposit(db, refund.id, check.to.logIndex);
+        await moveRefundDeposit(db, refund.id, check.to.position);
         return true;
       });
       if (moved) {

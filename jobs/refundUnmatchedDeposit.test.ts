@@ -51,7 +51,7 @@ describe("refundUnmatchedDeposit", () => {
     const fact: DepositFact = {
       chainId: CHAIN,
       txHash,
-      logIndex: 0,
+      position: 0,
       orderId: NO_ORDER,
       depositor: "bcrt1qpayer",
       currency: "btc",

@@ -21,7 +21,7 @@ describe("scheduleUnmatchedRefunds", () => {
         {
           chainId: CHAIN,
           txHash: "memo-less",
-          logIndex: 1,
+          position: 1,
           orderId: NO_ORDER,
           depositor: "bcrt1qpayer",
           currency: "btc",

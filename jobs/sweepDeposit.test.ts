@@ -58,7 +58,7 @@ describe("sweepDeposit", () => {
       await recordRequestDeposit(client, {
         chainId: CHAIN,
         txHash,
-        logIndex: 1,
+        position: 1,
         requestId: request.id,
         orderId: request.orderId,
         depositor: "bcrt1qpayer",

@@ -3,7 +3,7 @@ import type { Queryable } from "./requests.js";
 export type DepositFact = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   orderId: string;
   depositor: string;
   currency: string;
@@ -19,7 +19,7 @@ export type DepositFact = {
 export type FillFact = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   requestId: string;
   currency: string;
   recipient: string;
@@ -115,7 +115,7 @@ type Column<Fact> = readonly [name: string, type: string, value: (fact: Fact) =>
 type LocatedFact = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   currency: string;
   amount: bigint;
   blockNumber: bigint;
@@ -126,7 +126,7 @@ type LocatedFact = {
 const locatedColumns: Column<LocatedFact>[] = [
   ["chain_id", "bigint", (fact) => fact.chainId],
   ["tx_hash", "text", (fact) => fact.txHash],
-  ["log_index", "integer", (fact) => fact.logIndex],
+  ["log_index", "integer", (fact) => fact.position],
   ["currency", "text", (fact) => fact.currency],
   ["amount", "numeric", (fact) => fact.amount.toString()],
   ["block_number", "bigint", (fact) => fact.blockNumber.toString()],
@@ -197,7 +197,7 @@ export async function replaceMempoolDepositFacts(
     `DELETE FROM crossfill.deposit_facts
       WHERE chain_id = $1 AND block_hash = $2 AND source = $3
         AND (tx_hash, log_index) NOT IN (SELECT * FROM unnest($4::text[], $5::integer[]))`,
-    [chainId, MEMPOOL_BLOCK_HASH, POLLER_SOURCE, facts.map((fact) => fact.txHash), facts.map((fact) => fact.logIndex)],
+    [chainId, MEMPOOL_BLOCK_HASH, POLLER_SOURCE, facts.map((fact) => fact.txHash), facts.map((fact) => fact.position)],
   );
   await insertDepositFacts(db, facts, POLLER_SOURCE);
 }

@@ -10,7 +10,7 @@ import { withTransaction } from "./withTransaction.js";
 const fact = (overrides: Partial<DepositFact> = {}): DepositFact => ({
   chainId: 8253038,
   txHash: `tx-${Math.random()}`,
-  logIndex: 0,
+  position: 0,
   orderId: "order",
   depositor: "bcrt1quser",
   currency: "btc",
@@ -43,7 +43,7 @@ describe("readDepositContext", () => {
     const remined = { ...mined, blockHash: "block-b", logIndex: 3 };
     expect(await readDepositContext(db.pool, plain.id, remined)).toMatchObject({ applied: true });
     expect(await readDepositContext(db.pool, plain.id, { ...remined, amount: 999n })).toMatchObject({ applied: false });
-    expect(await readDepositContext(db.pool, plain.id, { ...mined, logIndex: 1 })).toMatchObject({ applied: false });
+    expect(await readDepositContext(db.pool, plain.id, { ...mined, position: 1 })).toMatchObject({ applied: false });
     await markDepositReorged(db.pool, mined, { reason: "deposit mined in another block" });
     expect(await readDepositContext(db.pool, plain.id, remined)).toMatchObject({
       applied: false,

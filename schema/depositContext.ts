@@ -47,7 +47,7 @@ export async function readDepositContexts(
     [
       column(({ fact }) => fact.chainId),
       column(({ fact }) => fact.txHash),
-      column(({ fact }) => fact.logIndex),
+      column(({ fact }) => fact.position),
       column(({ fact }) => fact.blockHash),
       column(({ fact }) => fact.currency),
       column(({ fact }) => fact.amount.toString()),

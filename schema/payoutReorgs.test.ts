@@ -40,7 +40,7 @@ describe("payout reorgs", () => {
     const fact: FillFact = {
       chainId: CHAIN,
       txHash,
-      logIndex: 0,
+      position: 0,
       requestId: request.id,
       currency: zeroAddress,
       recipient: "bcrt1qrecipient",
@@ -112,7 +112,7 @@ describe("payout reorgs", () => {
       applyIndexedFill(client, {
         chainId: CHAIN,
         txHash: kept.txHash,
-        logIndex: 0,
+        position: 0,
         requestId: kept.requestId,
         currency: zeroAddress,
         recipient: "bcrt1qrecipient",

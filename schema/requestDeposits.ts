@@ -16,13 +16,13 @@ export const sameAppliedDepositSql = (applied: string, fact: string): string =>
         AND ${applied}.depositor = ${fact}.depositor))`;
 
 /** Which output of which transaction on which chain a deposit is. */
-const outputKey = (fact: Pick<DepositFact, "chainId" | "txHash" | "logIndex">) => [
+const outputKey = (fact: Pick<DepositFact, "chainId" | "txHash" | "position">) => [
   fact.chainId,
   fact.txHash,
-  fact.logIndex,
+  fact.position,
 ];
 /** Which deposit, as mined in which block, an applied one is: request_deposits' key. */
-const appliedKey = (deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">) => [
+const appliedKey = (deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "position" | "blockHash">) => [
   ...outputKey(deposit),
   deposit.blockHash,
 ];
@@ -62,7 +62,7 @@ export async function recordRequestDeposits(
     [
       column((fact) => fact.chainId),
       column((fact) => fact.txHash),
-      column((fact) => fact.logIndex),
+      column((fact) => fact.position),
       column((fact) => fact.requestId),
       column((fact) => fact.depositor),
       column((fact) => fact.currency),
@@ -79,7 +79,7 @@ export async function recordRequestDeposits(
 export type AppliedDeposit = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   blockHash: string;
   depositor: string;
   currency: string;
@@ -104,7 +104,7 @@ function toAppliedDeposit(row: AppliedDepositRow): AppliedDeposit {
   return {
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    logIndex: row.log_index,
+    position: row.log_index,
     blockHash: row.block_hash,
     depositor: row.depositor,
     currency: row.currency,
@@ -129,12 +129,12 @@ export async function listRequestDeposits(db: Queryable, requestId: string): Pro
  */
 export async function findAppliedDeposit(
   db: Queryable,
-  key: { chainId: number; txHash: string; logIndex: number },
+  key: { chainId: number; txHash: string; position: number },
 ): Promise<{ deposit: AppliedDeposit; reorged: boolean } | undefined> {
   const { rows } = await db.query<AppliedDepositRow & { reorged: boolean }>(
     `SELECT ${APPLIED_DEPOSIT_COLUMNS}, reorg IS NOT NULL AS reorged FROM crossfill.request_deposits
       WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 ORDER BY reorg IS NOT NULL, block_number DESC LIMIT 1`,
-    [key.chainId, key.txHash, key.logIndex],
+    [key.chainId, key.txHash, key.position],
   );
   return rows[0] && { deposit: toAppliedDeposit(rows[0]), reorged: rows[0].reorged };
 }
@@ -148,22 +148,22 @@ export async function findAppliedDeposit(
 export async function moveAppliedDeposit(
   db: Queryable,
   requestId: string,
-  deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">,
-  to: { logIndex: number; blockNumber: bigint; blockHash: string; timestamp: bigint },
+  deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "position" | "blockHash">,
+  to: { position: number; blockNumber: bigint; blockHash: string; timestamp: bigint },
 ): Promise<boolean> {
   const result = await db.query(
     `UPDATE crossfill.request_deposits SET log_index = $5, block_hash = $6, block_number = $7, timestamp = $8
       WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4 AND reorg IS NULL
         AND NOT EXISTS (SELECT 1 FROM crossfill.request_deposits there
                          WHERE there.chain_id = $1 AND there.tx_hash = $2 AND there.log_index = $5 AND there.block_hash = $6)`,
-    [...appliedKey(deposit), to.logIndex, to.blockHash, to.blockNumber.toString(), to.timestamp.toString()],
+    [...appliedKey(deposit), to.position, to.blockHash, to.blockNumber.toString(), to.timestamp.toString()],
   );
   if (result.rowCount === 1) return true;
   // A statement of its own: one that waited for the other run's row lock would read with a snapshot from before.
   const there = await db.query(
     `SELECT 1 FROM crossfill.request_deposits
       WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND block_hash = $4 AND reorg IS NULL AND request_id = $5`,
-    [deposit.chainId, deposit.txHash, to.logIndex, to.blockHash, requestId],
+    [deposit.chainId, deposit.txHash, to.position, to.blockHash, requestId],
   );
   return there.rowCount === 1;
 }
@@ -171,7 +171,7 @@ export async function moveAppliedDeposit(
 /** Marks an applied deposit as reorged out, with the context the request record shows. */
 export async function markDepositReorged(
   db: Queryable,
-  deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "logIndex" | "blockHash">,
+  deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "position" | "blockHash">,
   reorg: Record<string, unknown>,
 ): Promise<void> {
   await db.query(

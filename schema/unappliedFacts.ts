@@ -96,7 +96,7 @@ export async function findUnappliedDeposits(
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    logIndex: row.log_index,
+    position: row.log_index,
     orderId: row.order_id,
     depositor: row.depositor,
     currency: row.currency,
@@ -157,7 +157,7 @@ export async function findUnappliedFills(
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    logIndex: row.log_index,
+    position: row.log_index,
     requestId: row.request_id,
     currency: row.currency,
     recipient: row.recipient,

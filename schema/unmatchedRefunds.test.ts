@@ -33,7 +33,7 @@ describe("unmatchedRefunds", () => {
     const fact = (txHash: string, overrides: Partial<DepositFact> = {}): DepositFact => ({
       chainId,
       txHash,
-      logIndex: 0,
+      position: 0,
       orderId: NO_ORDER,
       depositor: "bcrt1qpayer",
       currency: "btc",
@@ -86,7 +86,7 @@ describe("unmatchedRefunds", () => {
       POLLER_SOURCE,
     );
     // A deposit a request refund spends already is that refund's.
-    const refunded = fact("request refunded", { logIndex: 3 });
+    const refunded = fact("request refunded", { position: 3 });
     await insertDepositFacts(db.pool, [refunded], POLLER_SOURCE);
     await queueRefund(db.pool, {
       requestId: request.id,

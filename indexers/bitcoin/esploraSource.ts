@@ -36,7 +36,7 @@ const TXS_PAGE = 25;
 
 /**
  * The poller source of a Bitcoin chain, over the Esplora REST API. Every output paying the depository is a deposit
- * (`logIndex` its vout) of the order named by the transaction's OP_RETURN (`parseDepositMemo`), or of none
+ * (`position` its vout) of the order named by the transaction's OP_RETURN (`parseDepositMemo`), or of none
  * (`NO_ORDER`) when there is no valid one; the depositor is the memo's, else the first input's address.
  * Transactions spending the depository are no deposits (their change back is not paid in); one whose OP_RETURN
  * names an order is that order's refund: each output to another address is a withdrawal fact. A transaction spending

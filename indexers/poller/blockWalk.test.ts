@@ -5,7 +5,7 @@ import { blockWalk } from "./blockWalk.js";
 const signal = new AbortController().signal;
 const deposit = (orderId: string) => ({
   txHash: `Tx${orderId}`,
-  logIndex: 0,
+  position: 0,
   orderId,
   depositor: "Depositor",
   currency: "Native",

@@ -16,7 +16,7 @@ type Deposit = Polled<PolledFacts["deposits"][number]>;
 const deposit = (orderId: string, at: { blockNumber: bigint; blockHash: string; txHash: string; position: number }) =>
   ({
     txHash: at.txHash,
-    logIndex: at.position,
+    position: at.position,
     orderId,
     depositor: "Depositor",
     currency: "Native",

@@ -7,7 +7,7 @@ const BLOCK = "b".repeat(64);
 const deposit = (blockHash: string, blockNumber = 0n): AppliedDeposit => ({
   chainId: 8253038,
   txHash: "a".repeat(64),
-  logIndex: 0,
+  position: 0,
   blockHash,
   blockNumber,
   depositor: "bcrt1q",

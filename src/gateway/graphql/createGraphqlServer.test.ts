@@ -148,7 +148,7 @@ describe("GraphQL over HTTP", () => {
 
   it("shows, with no key, a deposit reorged out and the failure it caused, with the reorg's context", async () => {
     const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC });
-    const deposit = { chainId: 31338, txHash: hash(), logIndex: 0, blockHash: hash() };
+    const deposit = { chainId: 31338, txHash: hash(), position: 0, blockHash: hash() };
     await pool.query(
       `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash)
        VALUES (31338, $1, 0, $2, $3, $4, 1000, 7, 1700000000, $5)`,
