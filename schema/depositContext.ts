@@ -1,7 +1,7 @@
 import { type DepositFact, MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
 import { sameAppliedDepositSql } from "./requestDeposits.js";
 import type { DepositAddressType } from "./depositAddresses.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 export type DepositContext = {
   /** This deposit is applied already, to its request or as a child (`sameAppliedDepositSql`: a reorg's re-mine included). */

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Where a poller has read its chain up to, as its source gave it (indexers/poller/pollerSource.ts). `position` orders

@@ -1,6 +1,6 @@
 import type { FillFact } from "./chainFacts.js";
 import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 const key = (fact: Pick<FillFact, "chainId" | "txHash" | "position">) => [fact.chainId, fact.txHash, fact.position];
 

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { type DepositFact, MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Whether `applied`, a request_deposits row of the fact's chain and transaction, is the deposit fact `fact`: the same

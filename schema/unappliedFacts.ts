@@ -1,6 +1,6 @@
 import type { DepositFact, FillFact } from "./chainFacts.js";
 import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 import { sameAppliedDepositSql } from "./requestDeposits.js";
 
 /** How many facts of a kind one reconcile pass reads at most: a pass that read this many leaves more for the next. */

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
+import type { Queryable } from "./queryable.js";
 import { depositOrderSql } from "./unappliedFacts.js";
-import type { Queryable } from "./requests.js";
 
 export type UnmatchedRefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual";
 
