@@ -53,7 +53,7 @@ describe("receipt fills", () => {
     const [[fill]] = await fillsOfRequests(pool(), [request.id]);
     expect(fill).toMatchObject({
       txHash: fact.txHash,
-      position: 1,
+      logIndex: 1,
       amount: 990n,
       provisional: true,
       disagreement: null,
@@ -88,7 +88,7 @@ describe("receipt fills", () => {
     expect(fills).toHaveLength(1);
     expect(fills[0]).toMatchObject({
       txHash: indexed.txHash,
-      position: 4,
+      logIndex: 4,
       provisional: false,
       disagreement: { reason: "indexed another fill", receiptTxHash: fact.txHash },
     });
