@@ -27,7 +27,7 @@ module.exports = {
       to: {
         path: "^(jobs|src|schema)/",
         pathNot: [
-          "^schema/(chainFacts|chainFactsNotices|pollerBlocks|onchain|withTransaction)\\.ts$",
+          "^schema/(chainFacts|chainFactsNotices|pollerCursors|onchain|withTransaction)\\.ts$",
           // The heads an indexer reached (indexers/recordIndexerHeads.ts), so the gateway can tell a stalled chain.
           "^schema/chainHeads\\.ts$",
           // Which deposit addresses a Bitcoin poller watches (indexers/bitcoinPollerChains.ts): it reads them only.

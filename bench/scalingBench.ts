@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { explainCountRequests } from "../schema/countRequests.js";
 import { explainRequestPage } from "../schema/requestsQuery.js";
 import { DEFAULT_FACT_WINDOWS } from "../jobs/createFactWindows.js";
-import { findUnappliedDeposits, findUnappliedFills } from "../schema/chainFacts.js";
+import { findUnappliedDeposits, findUnappliedFills } from "../schema/unappliedFacts.js";
 import { seedBenchChainFacts } from "../schema/seedBenchChainFacts.js";
 import { seedBenchRequests } from "../schema/seedBenchRequests.js";
 import { truncateBenchRequests } from "../schema/truncateBenchRequests.js";

@@ -1,4 +1,5 @@
-import { type DepositFact, recordRequestDeposits } from "../schema/chainFacts.js";
+import type { DepositFact } from "../schema/chainFacts.js";
+import { recordRequestDeposits } from "../schema/requestDeposits.js";
 import { readDepositContexts } from "../schema/depositContext.js";
 import { lockRequests } from "../schema/requests.js";
 import { type PendingMove, transitionToPending } from "../schema/transitionToPending.js";

@@ -1,4 +1,4 @@
-import type { AppliedDeposit } from "../schema/chainFacts.js";
+import type { AppliedDeposit } from "../schema/requestDeposits.js";
 import type { ChainAdapter, DepositCheck } from "../src/chains/adapter.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";

@@ -1,4 +1,4 @@
-import { type AppliedDeposit, markDepositReorged, moveAppliedDeposit } from "../schema/chainFacts.js";
+import { type AppliedDeposit, markDepositReorged, moveAppliedDeposit } from "../schema/requestDeposits.js";
 import type { StoredRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";

@@ -59,7 +59,7 @@ describe("checkReceiptFills", () => {
     const fact = {
       chainId: 31339,
       txHash,
-      logIndex: 1,
+      position: 1,
       requestId: request.id,
       currency: "0x0",
       recipient: "0xr",
@@ -92,7 +92,7 @@ describe("checkReceiptFills", () => {
     blockHash,
     timestamp: 1000n + blockNumber,
     fee: 7n,
-    fills: [{ logIndex: 1, requestId: "", currency: "0x0", recipient: "0xr", amount: 990n }],
+    fills: [{ position: 1, requestId: "", currency: "0x0", recipient: "0xr", amount: 990n }],
   });
 
   it("sends the same signed transaction again when the fill's receipt is gone, and follows it once", async () => {

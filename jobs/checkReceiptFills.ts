@@ -109,7 +109,7 @@ export async function checkReceiptFills(deps: ReceiptFillCheckDeps): Promise<num
       return true;
     }
     if (receipt.blockHash && receipt.blockHash !== fill.blockHash) {
-      const event = receipt.fills?.find((found) => found.logIndex === fill.logIndex);
+      const event = receipt.fills?.find((found) => found.position === fill.position);
       if (!event) return false;
       // A confirmed fill whose block changed must be confirmed anew: provisional again, then moved.
       const blockHash = receipt.blockHash;
@@ -124,7 +124,7 @@ export async function checkReceiptFills(deps: ReceiptFillCheckDeps): Promise<num
         await recordReceiptFill(db, {
           chainId: fill.chainId,
           txHash: fill.txHash,
-          logIndex: fill.logIndex,
+          position: fill.position,
           requestId: fill.requestId,
           currency: event.currency,
           recipient: event.recipient,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FactWindow } from "../schema/chainFacts.js";
+import type { FactWindow } from "../schema/unappliedFacts.js";
 import { createFactWindows } from "./createFactWindows.js";
 
 const options = { recentSeconds: 300, fullEveryMs: 30_000, fullReadShare: 0.01 };

@@ -1,4 +1,4 @@
-import type { FactWindow } from "../schema/chainFacts.js";
+import type { FactWindow } from "../schema/unappliedFacts.js";
 
 export type FactWindowOptions = {
   /** What the frequent pass reads: facts indexed in the last this many seconds. */

@@ -29,7 +29,7 @@ function fakeAdapters() {
       blockHash: "0xb7",
       timestamp: 1_700_000_007n,
       fee: 21_000n,
-      fills: [{ logIndex: 2, requestId, currency: "0x00", recipient: "0xcc", amount: 990n }],
+      fills: [{ position: 2, requestId, currency: "0x00", recipient: "0xcc", amount: 990n }],
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
   };

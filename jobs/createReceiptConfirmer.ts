@@ -57,7 +57,7 @@ export function createReceiptConfirmer(deps: {
         await recordReceiptFill(db, {
           chainId: fill.chainId,
           txHash: fill.txHash.toLowerCase(),
-          logIndex: fact.logIndex,
+          position: fact.position,
           requestId: fill.requestId,
           currency: fact.currency,
           recipient: fact.recipient,

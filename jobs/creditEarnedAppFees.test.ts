@@ -1,6 +1,6 @@
 import { zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { recordRequestDeposit } from "../schema/chainFacts.js";
+import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
@@ -36,7 +36,7 @@ describe("creditEarnedAppFees", () => {
         requestId: request.id,
         chainId: 31338,
         txHash: `0x${"01".repeat(32)}`,
-        logIndex: 0,
+        position: 0,
         blockHash: "0xb",
         orderId: request.orderId,
         depositor: "0xabc",

@@ -1,4 +1,4 @@
-import { listRequestDeposits } from "../schema/chainFacts.js";
+import { listRequestDeposits } from "../schema/requestDeposits.js";
 import { getFillAttempt } from "../schema/fillAttempts.js";
 import { lockFillSigning } from "../schema/lockFillSigning.js";
 import type { StoredRequest } from "../schema/requests.js";

@@ -9,7 +9,7 @@ import type { RequestStatus } from "../src/domain/requestStatus.js";
 export type RefundableDeposit = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   currency: string;
   amount: bigint;
   depositor: string;
@@ -42,7 +42,8 @@ export async function failRequest(
   if (!result.applied) return undefined;
   return queueRefund(db, {
     requestId: args.request.id,
-    deposit: args.deposit,
+    // The refund row still names the deposit's position by its column, `log_index` (schema/refunds.ts).
+    deposit: { ...args.deposit, logIndex: args.deposit.position },
     reason: args.failReason,
     refundsRequest: true,
     recipient: args.request.refundTo ?? args.deposit.depositor,

@@ -1,4 +1,4 @@
-import { listRequestDeposits } from "../schema/chainFacts.js";
+import { listRequestDeposits } from "../schema/requestDeposits.js";
 import { getFillAttempt } from "../schema/fillAttempts.js";
 import { createFillLedger } from "../schema/fillLedger.js";
 import { getRequest } from "../schema/requests.js";

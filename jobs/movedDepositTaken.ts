@@ -1,4 +1,4 @@
-import type { AppliedDeposit } from "../schema/chainFacts.js";
+import type { AppliedDeposit } from "../schema/requestDeposits.js";
 
 /**
  * The reorg record of a deposit a reorg mined again in a block whose deposit another request holds already: the payment

@@ -5,15 +5,15 @@ import { zeroAddress } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startPoller } from "../indexers/poller/startPoller.js";
 import {
-  type FactWindow,
   MEMPOOL_BLOCK_HASH,
   POLLER_SOURCE,
   dropMempoolDepositFacts,
   insertDepositFact,
   insertDepositFacts,
-  markDepositReorged,
   replaceMempoolDepositFacts,
 } from "../schema/chainFacts.js";
+import { markDepositReorged } from "../schema/requestDeposits.js";
+import type { FactWindow } from "../schema/unappliedFacts.js";
 import { migrate } from "../schema/migrate.js";
 import { FakePollerSource } from "../test/support/fakePollerSource.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
@@ -108,7 +108,7 @@ describe("reconcile", () => {
       {
         chainId: 31338,
         txHash,
-        logIndex: 0,
+        position: 0,
         orderId,
         depositor: "0xabc",
         currency: zeroAddress,
@@ -297,7 +297,7 @@ describe("reconcile", () => {
       "SELECT id, order_id, status, fail_reason, amount_in::text, user_address FROM crossfill.requests WHERE parent_request_id = $1",
       [request.id],
     );
-    const childId = childRequestId(request.id, { chainId: 31338, txHash: second, logIndex: 0 });
+    const childId = childRequestId(request.id, { chainId: 31338, txHash: second, position: 0 });
     expect(children.rows).toEqual([
       {
         id: childId,
@@ -376,7 +376,7 @@ describe("reconcile", () => {
     await withTransaction(pool, async (client) => {
       await markDepositReorged(
         client,
-        { chainId: 31338, txHash, logIndex: 0, blockHash: "0xblock" },
+        { chainId: 31338, txHash, position: 0, blockHash: "0xblock" },
         { reason: "deposit mined in another block" },
       );
       await transitionRequest(client, { requestId: request.id, to: "failure", failReason: "DEPOSIT_REORGED" });
@@ -404,7 +404,7 @@ describe("reconcile", () => {
       "SELECT request_id, tx_hash FROM crossfill.request_deposits WHERE tx_hash = ANY($1)",
       [[first, second]],
     );
-    const childId = childRequestId(paidTwice.id, { chainId: 31338, txHash: second, logIndex: 9 });
+    const childId = childRequestId(paidTwice.id, { chainId: 31338, txHash: second, position: 9 });
     expect(applied.rows.sort((a, b) => a.tx_hash.localeCompare(b.tx_hash))).toEqual(
       [
         { request_id: paidTwice.id, tx_hash: first },
@@ -477,7 +477,7 @@ describe("reconcile", () => {
     await recordReceiptFill(receipt, {
       chainId: 31339,
       txHash: fillTx,
-      logIndex: 0,
+      position: 0,
       requestId: request.id,
       currency: zeroAddress,
       recipient: "0xrecipient",
@@ -611,7 +611,7 @@ describe("reconcile", () => {
       deposits: [
         {
           txHash: "5VfydnLu4XwV2H2dLHPv22JxhLbYJruaM9YTaGY30TZjd4re",
-          logIndex: 0,
+          position: 0,
           orderId: request.orderId,
           depositor: "0xabc",
           currency: zeroAddress,
@@ -631,7 +631,7 @@ describe("reconcile", () => {
       fills: [
         {
           txHash: "3nQv8GkXbqXjVfZHh1yXVYwfZ3t8zPe4y2M1U6Hn5vJk",
-          logIndex: 0,
+          position: 0,
           requestId: request.id,
           currency: zeroAddress,
           recipient: request.recipient,
@@ -725,7 +725,7 @@ describe("reconcile", () => {
           deposit: {
             chainId: 31338,
             txHash: deposits.get(request.id)!,
-            logIndex: 0,
+            position: 0,
             currency: zeroAddress,
             amount: 1000n,
             depositor: "0xabc",
@@ -770,7 +770,7 @@ describe("reconcile", () => {
       await recordReceiptFill(pool, {
         chainId: 31339,
         txHash,
-        logIndex: 0,
+        position: 0,
         requestId: request.id,
         currency: zeroAddress,
         recipient: request.recipient,
@@ -814,7 +814,7 @@ describe("reconcile", () => {
     const source = new FakePollerSource();
     source.mine({
       withdrawals: [
-        { txHash, logIndex: 0, orderId: request.orderId, currency: zeroAddress, recipient: "0xr", amount: 1n },
+        { txHash, position: 0, orderId: request.orderId, currency: zeroAddress, recipient: "0xr", amount: 1n },
       ],
     });
     await pollChain(source, 31338);
@@ -828,7 +828,7 @@ describe("reconcile", () => {
     const seen = {
       chainId: 31338,
       txHash: txid,
-      logIndex: 0,
+      position: 0,
       orderId: request.orderId,
       depositor: "bcrt1qdepositor",
       currency: zeroAddress,
@@ -869,7 +869,7 @@ describe("reconcile", () => {
     const fact = (txHash: string) => ({
       chainId: 31337,
       txHash,
-      logIndex: 0,
+      position: 0,
       orderId: "",
       depositor: "d",
       currency: zeroAddress,

@@ -1,4 +1,4 @@
-import type { FactWindow } from "../schema/chainFacts.js";
+import type { FactWindow } from "../schema/unappliedFacts.js";
 import type { ReconcileDeps } from "./reconcileDeps.js";
 import type { ReconcileResult } from "./reconcileResult.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";

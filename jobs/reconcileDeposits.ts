@@ -1,10 +1,5 @@
-import {
-  FACTS_PER_PASS,
-  type FactWindow,
-  confirmMempoolDeposit,
-  findUnappliedDeposits,
-  recordRequestDeposit,
-} from "../schema/chainFacts.js";
+import { confirmMempoolDeposit, recordRequestDeposit } from "../schema/requestDeposits.js";
+import { FACTS_PER_PASS, type FactWindow, findUnappliedDeposits } from "../schema/unappliedFacts.js";
 import { readDepositContext } from "../schema/depositContext.js";
 import { groupsByRequest } from "../schema/groupByRequest.js";
 import { getRequest, insertChildRequest } from "../schema/requests.js";

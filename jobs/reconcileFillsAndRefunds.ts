@@ -1,5 +1,6 @@
 import type pg from "pg";
-import { FACTS_PER_PASS, type FactWindow, type FillFact, findUnappliedFills } from "../schema/chainFacts.js";
+import type { FillFact } from "../schema/chainFacts.js";
+import { FACTS_PER_PASS, type FactWindow, findUnappliedFills } from "../schema/unappliedFacts.js";
 import { findSweepableDeposits } from "../schema/depositSweeps.js";
 import { findPendingWithoutFill, findStaleSubmitted, getFillAttempt } from "../schema/fillAttempts.js";
 import { groupsByRequest } from "../schema/groupByRequest.js";

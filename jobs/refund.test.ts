@@ -5,7 +5,7 @@ import { type Address, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { depositoryAbi } from "../contracts/abis.js";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
-import { recordRequestDeposit } from "../schema/chainFacts.js";
+import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { migrate } from "../schema/migrate.js";
 import { getRefund } from "../schema/refunds.js";
 import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
@@ -82,7 +82,7 @@ describe("refund processor and the refunded deposit", () => {
     const deposit = {
       chainId: chain.id,
       txHash,
-      logIndex: log!.logIndex,
+      position: log!.logIndex,
       orderId: request.orderId,
       depositor: devnet.accounts[0].address.toLowerCase(),
       currency: "0x0000000000000000000000000000000000000000",

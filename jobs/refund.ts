@@ -5,7 +5,7 @@ import {
   findAppliedDeposit,
   markDepositReorged,
   moveAppliedDeposit,
-} from "../schema/chainFacts.js";
+} from "../schema/requestDeposits.js";
 import {
   type Refund,
   dropQueuedRefund,
@@ -80,7 +80,7 @@ export function createRefundProcessor(deps: RefundDeps) {
     const found = await findAppliedDeposit(pool, {
       chainId: refund.depositChainId,
       txHash: refund.depositTxHash,
-      logIndex: refund.depositLogIndex,
+      position: refund.depositLogIndex,
     });
     if (!found) return "unrecorded";
     const { deposit } = found;
@@ -98,7 +98,7 @@ export function createRefundProcessor(deps: RefundDeps) {
     if (check.state === "moved") {
       const moved = await withTransaction(pool, async (db) => {
         if (!(await moveAppliedDeposit(db, refund.requestId, deposit, check.to))) return false;
-        await moveRefundDeposit(db, refund.id, check.to.logIndex);
+        await moveRefundDeposit(db, refund.id, check.to.position);
         return true;
       });
       if (moved) {

@@ -1,13 +1,8 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import {
-  type DepositFact,
-  NO_ORDER,
-  POLLER_SOURCE,
-  insertDepositFacts,
-  recordRequestDeposit,
-} from "../schema/chainFacts.js";
-import { recordPollerBlocks } from "../schema/pollerBlocks.js";
+import { type DepositFact, NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "../schema/chainFacts.js";
+import { recordRequestDeposit } from "../schema/requestDeposits.js";
+import { recordPollerCursors } from "../schema/pollerCursors.js";
 import { getUnmatchedRefund, queueUnmatchedRefunds } from "../schema/unmatchedRefunds.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { ChainAdapter, RefundOrder } from "../src/chains/adapter.js";
@@ -56,7 +51,7 @@ describe("refundUnmatchedDeposit", () => {
     const fact: DepositFact = {
       chainId: CHAIN,
       txHash,
-      logIndex: 0,
+      position: 0,
       orderId: NO_ORDER,
       depositor: "bcrt1qpayer",
       currency: "btc",
@@ -70,7 +65,7 @@ describe("refundUnmatchedDeposit", () => {
     };
     await insertDepositFacts(db.pool, [fact], POLLER_SOURCE);
     await withTransaction(db.pool, (client) =>
-      recordPollerBlocks(client, CHAIN, [{ height: nextTx, hash: txHash }], 100),
+      recordPollerCursors(client, CHAIN, [{ position: nextTx, key: txHash }], 100),
     );
     await queueUnmatchedRefunds(db.pool, [{ chainId: CHAIN, afterBlocks: 1 }]);
     return { fact, key: { chainId: CHAIN, txHash, logIndex: 0 } };

@@ -1,7 +1,7 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "../schema/chainFacts.js";
-import { recordPollerBlocks } from "../schema/pollerBlocks.js";
+import { recordPollerCursors } from "../schema/pollerCursors.js";
 import type { DepositOutpoint } from "../schema/unmatchedRefunds.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
@@ -14,14 +14,14 @@ describe("scheduleUnmatchedRefunds", () => {
   const logger = pino({ level: "silent" });
 
   it("queues old enough deposits once, enqueues their jobs, then re-enqueues open ones after the recheck", async () => {
-    await withTransaction(db.pool, (client) => recordPollerBlocks(client, CHAIN, [{ height: 7, hash: "b7" }], 100));
+    await withTransaction(db.pool, (client) => recordPollerCursors(client, CHAIN, [{ position: 7, key: "b7" }], 100));
     await insertDepositFacts(
       db.pool,
       [
         {
           chainId: CHAIN,
           txHash: "memo-less",
-          logIndex: 1,
+          position: 1,
           orderId: NO_ORDER,
           depositor: "bcrt1qpayer",
           currency: "btc",

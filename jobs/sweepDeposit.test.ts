@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { recordRequestDeposit } from "../schema/chainFacts.js";
+import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { findSweepableDeposits, getDepositSweep } from "../schema/depositSweeps.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
@@ -58,7 +58,7 @@ describe("sweepDeposit", () => {
       await recordRequestDeposit(client, {
         chainId: CHAIN,
         txHash,
-        logIndex: 1,
+        position: 1,
         requestId: request.id,
         orderId: request.orderId,
         depositor: "bcrt1qpayer",

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { onchainSchemaIdent } from "./chainFacts.js";
+import { onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import type { Queryable } from "./queryable.js";
 
 export type AppFeeClaimStatus = "queued" | "sent" | "paid" | "failed";

@@ -7,7 +7,7 @@ import { withTransaction } from "./withTransaction.js";
 const deposit = {
   chainId: 31338,
   txHash: `0x${"11".repeat(32)}`,
-  logIndex: 0,
+  position: 0,
   orderId: `0x${"22".repeat(32)}`,
   depositor: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
   currency: "0x0000000000000000000000000000000000000000",

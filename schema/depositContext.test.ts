@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import {
-  type DepositFact,
-  MEMPOOL_BLOCK_HASH,
-  markDepositReorged,
-  recordRequestDeposit,
-  recordRequestDeposits,
-} from "./chainFacts.js";
+import { type DepositFact, MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
+import { markDepositReorged, recordRequestDeposit, recordRequestDeposits } from "./requestDeposits.js";
 import { nextDepositAddressIndex } from "./depositAddresses.js";
 import { readDepositContext, readDepositContexts } from "./depositContext.js";
 import { withTransaction } from "./withTransaction.js";
@@ -15,7 +10,7 @@ import { withTransaction } from "./withTransaction.js";
 const fact = (overrides: Partial<DepositFact> = {}): DepositFact => ({
   chainId: 8253038,
   txHash: `tx-${Math.random()}`,
-  logIndex: 0,
+  position: 0,
   orderId: "order",
   depositor: "bcrt1quser",
   currency: "btc",
@@ -48,7 +43,7 @@ describe("readDepositContext", () => {
     const remined = { ...mined, blockHash: "block-b", logIndex: 3 };
     expect(await readDepositContext(db.pool, plain.id, remined)).toMatchObject({ applied: true });
     expect(await readDepositContext(db.pool, plain.id, { ...remined, amount: 999n })).toMatchObject({ applied: false });
-    expect(await readDepositContext(db.pool, plain.id, { ...mined, logIndex: 1 })).toMatchObject({ applied: false });
+    expect(await readDepositContext(db.pool, plain.id, { ...mined, position: 1 })).toMatchObject({ applied: false });
     await markDepositReorged(db.pool, mined, { reason: "deposit mined in another block" });
     expect(await readDepositContext(db.pool, plain.id, remined)).toMatchObject({
       applied: false,

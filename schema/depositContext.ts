@@ -1,4 +1,5 @@
-import { type DepositFact, MEMPOOL_BLOCK_HASH, sameAppliedDepositSql } from "./chainFacts.js";
+import { type DepositFact, MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
+import { sameAppliedDepositSql } from "./requestDeposits.js";
 import type { DepositAddressType } from "./depositAddresses.js";
 import type { Queryable } from "./queryable.js";
 
@@ -46,7 +47,7 @@ export async function readDepositContexts(
     [
       column(({ fact }) => fact.chainId),
       column(({ fact }) => fact.txHash),
-      column(({ fact }) => fact.logIndex),
+      column(({ fact }) => fact.position),
       column(({ fact }) => fact.blockHash),
       column(({ fact }) => fact.currency),
       column(({ fact }) => fact.amount.toString()),

@@ -1,4 +1,4 @@
-import { type OnchainSchema, onchainSchemaIdent } from "./chainFacts.js";
+import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
 
 /**
  * Tests and benchmarks only: stand-ins for Ponder's published views in schema `onchain` — tables of the same names

@@ -14,7 +14,7 @@ import {
   listPayoutReorgs,
   recordPayoutReorg,
 } from "./payoutReorgs.js";
-import { recordPollerBlocks } from "./pollerBlocks.js";
+import { recordPollerCursors } from "./pollerCursors.js";
 import { withTransaction } from "./withTransaction.js";
 
 const CHAIN = 8253038;
@@ -40,7 +40,7 @@ describe("payout reorgs", () => {
     const fact: FillFact = {
       chainId: CHAIN,
       txHash,
-      logIndex: 0,
+      position: 0,
       requestId: request.id,
       currency: zeroAddress,
       recipient: "bcrt1qrecipient",
@@ -72,10 +72,10 @@ describe("payout reorgs", () => {
     );
     // The poller keeps blocks 100–110; a fill below them cannot be walked back and is never reported.
     await withTransaction(database.pool, (client) =>
-      recordPollerBlocks(
+      recordPollerCursors(
         client,
         CHAIN,
-        Array.from({ length: 11 }, (_, i) => ({ height: 100 + i, hash: `hash-${100 + i}` })),
+        Array.from({ length: 11 }, (_, i) => ({ position: 100 + i, key: `hash-${100 + i}` })),
         100,
       ),
     );
@@ -112,7 +112,7 @@ describe("payout reorgs", () => {
       applyIndexedFill(client, {
         chainId: CHAIN,
         txHash: kept.txHash,
-        logIndex: 0,
+        position: 0,
         requestId: kept.requestId,
         currency: zeroAddress,
         recipient: "bcrt1qrecipient",

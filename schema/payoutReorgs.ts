@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { type OnchainSchema, onchainSchemaIdent } from "./chainFacts.js";
+import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import type { Queryable } from "./queryable.js";
 
 /** An applied fill whose fact its poller deleted: the block that held the payout left the chain. */

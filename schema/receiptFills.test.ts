@@ -31,7 +31,7 @@ describe("receipt fills", () => {
   const receiptFill = (requestId: string, overrides: Partial<FillFact> = {}): FillFact => ({
     chainId: 31339,
     txHash: hash(),
-    logIndex: 1,
+    position: 1,
     requestId,
     currency: "0x0",
     recipient: "0xr",
@@ -82,7 +82,7 @@ describe("receipt fills", () => {
     const request = await depositedRequest();
     const fact = receiptFill(request.id);
     await recordReceiptFill(pool(), fact);
-    const indexed = receiptFill(request.id, { logIndex: 4 });
+    const indexed = receiptFill(request.id, { position: 4 });
     expect(await applyIndexedFill(pool(), indexed)).toEqual({ applied: "replaced", receiptTxHash: fact.txHash });
     const fills = (await fillsOfRequests(pool(), [request.id]))[0];
     expect(fills).toHaveLength(1);
@@ -133,7 +133,7 @@ describe("receipt fills", () => {
     ]);
 
     // confirmed by the indexer: no longer listed; gone from the index again (a reorg): listed, still confirmed
-    await insertIndexedFill(pool(), request.id, fact.txHash, fact.logIndex);
+    await insertIndexedFill(pool(), request.id, fact.txHash, fact.position);
     expect(await applyIndexedFill(pool(), fact)).toEqual({ applied: "confirmed" });
     expect(await unindexed(60_000)).toEqual([]);
     await pool().query("DELETE FROM onchain_fixture.fill WHERE tx_hash = $1", [fact.txHash]);

@@ -1,7 +1,8 @@
-import { type FillFact, type OnchainSchema, onchainSchemaIdent } from "./chainFacts.js";
+import type { FillFact } from "./chainFacts.js";
+import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import type { Queryable } from "./queryable.js";
 
-const key = (fact: Pick<FillFact, "chainId" | "txHash" | "logIndex">) => [fact.chainId, fact.txHash, fact.logIndex];
+const key = (fact: Pick<FillFact, "chainId" | "txHash" | "position">) => [fact.chainId, fact.txHash, fact.position];
 
 /** A new fill row's values, in the column order (chain_id … tx_fee) both inserts below use. */
 const fillRowValues = (fact: FillFact) => [
@@ -92,7 +93,7 @@ export type UnindexedFill = {
   requestId: string;
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   blockNumber: bigint;
   blockHash: string;
   provisional: boolean;
@@ -140,7 +141,7 @@ export async function findReceiptFillsNotIndexed(
     requestId: row.request_id,
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    logIndex: row.log_index,
+    position: row.log_index,
     blockNumber: BigInt(row.block_number),
     blockHash: row.block_hash,
     provisional: row.provisional,
@@ -155,7 +156,7 @@ export async function findReceiptFillsNotIndexed(
  */
 export async function markFillDisagreement(
   db: Queryable,
-  fill: Pick<FillFact, "chainId" | "txHash" | "logIndex">,
+  fill: Pick<FillFact, "chainId" | "txHash" | "position">,
   disagreement: Record<string, unknown>,
 ): Promise<boolean> {
   const result = await db.query(

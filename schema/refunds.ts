@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { onchainSchemaIdent } from "./chainFacts.js";
+import { onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import { groupByRequest } from "./groupByRequest.js";
 import type { Queryable } from "./queryable.js";
 import { storedAddress } from "./storedAddress.js";
@@ -141,11 +141,11 @@ export async function lockRequestRefunds(db: Queryable, requestId: string): Prom
   return rows.map(toRefund);
 }
 
-/** Follows a refund's deposit to its log index in the block a reorg mined it again in. */
-export async function moveRefundDeposit(db: Queryable, id: string, logIndex: number): Promise<void> {
+/** Follows a refund's deposit to its position in the block a reorg mined it again in. */
+export async function moveRefundDeposit(db: Queryable, id: string, position: number): Promise<void> {
   await db.query("UPDATE crossfill.refunds SET deposit_log_index = $2, updated_at = now() WHERE id = $1", [
     id,
-    logIndex,
+    position,
   ]);
 }
 

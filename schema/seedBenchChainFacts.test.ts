@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { findUnappliedDeposits, findUnappliedFills } from "./chainFacts.js";
+import { findUnappliedDeposits, findUnappliedFills } from "./unappliedFacts.js";
 import { seedBenchChainFacts } from "./seedBenchChainFacts.js";
 import { seedBenchRequests } from "./seedBenchRequests.js";
 import { truncateBenchRequests } from "./truncateBenchRequests.js";

@@ -1,4 +1,4 @@
-import { type OnchainSchema, onchainSchemaIdent } from "./chainFacts.js";
+import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import { onchainStandInSql } from "./onchainStandInSql.js";
 import type { Queryable } from "./queryable.js";
 

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import {
-  type DepositFact,
-  MEMPOOL_BLOCK_HASH,
-  NO_ORDER,
-  POLLER_SOURCE,
-  findUnappliedDeposits,
-  insertDepositFacts,
-  recordRequestDeposit,
-} from "./chainFacts.js";
-import { recordPollerBlocks } from "./pollerBlocks.js";
+import { type DepositFact, MEMPOOL_BLOCK_HASH, NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "./chainFacts.js";
+import { recordRequestDeposit } from "./requestDeposits.js";
+import { findUnappliedDeposits } from "./unappliedFacts.js";
+import { recordPollerCursors } from "./pollerCursors.js";
 import { queueRefund } from "./refunds.js";
 import {
   dropQueuedUnmatchedRefund,
@@ -34,12 +28,12 @@ describe("unmatchedRefunds", () => {
   async function chainAt(head: number) {
     const chainId = nextChain++;
     await withTransaction(db.pool, (client) =>
-      recordPollerBlocks(client, chainId, [{ height: head, hash: `block ${head}` }], 100),
+      recordPollerCursors(client, chainId, [{ position: head, key: `block ${head}` }], 100),
     );
     const fact = (txHash: string, overrides: Partial<DepositFact> = {}): DepositFact => ({
       chainId,
       txHash,
-      logIndex: 0,
+      position: 0,
       orderId: NO_ORDER,
       depositor: "bcrt1qpayer",
       currency: "btc",
@@ -92,7 +86,7 @@ describe("unmatchedRefunds", () => {
       POLLER_SOURCE,
     );
     // A deposit a request refund spends already is that refund's.
-    const refunded = fact("request refunded", { logIndex: 3 });
+    const refunded = fact("request refunded", { position: 3 });
     await insertDepositFacts(db.pool, [refunded], POLLER_SOURCE);
     await queueRefund(db.pool, {
       requestId: request.id,
@@ -116,7 +110,7 @@ describe("unmatchedRefunds", () => {
     expect(await queueUnmatchedRefunds(db.pool, rules)).toEqual([]);
 
     // The third block confirms the recent one.
-    await withTransaction(db.pool, (client) => recordPollerBlocks(client, chainId, [{ height: 13, hash: "b" }], 100));
+    await withTransaction(db.pool, (client) => recordPollerCursors(client, chainId, [{ position: 13, key: "b" }], 100));
     expect((await queueUnmatchedRefunds(db.pool, rules)).map((refund) => refund.txHash)).toEqual(["too recent"]);
   });
 

@@ -1,6 +1,7 @@
 import type pg from "pg";
-import { MEMPOOL_BLOCK_HASH, depositOrderSql } from "./chainFacts.js";
+import { MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
 import type { Queryable } from "./queryable.js";
+import { depositOrderSql } from "./unappliedFacts.js";
 
 export type UnmatchedRefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual";
 

@@ -40,6 +40,9 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "src/domain/money.ts": 'import { r } from "../../schema/requests.js";\nexport const m = r;\n',
       "indexers/poller/startPoller.ts": 'import { queues } from "../../jobs/queues.js";\nexport const p = queues;\n',
       "indexers/bitcoin/writer.ts": 'import { r } from "../../schema/requests.js";\nexport const b = r;\n',
+      "schema/requestDeposits.ts": "export const applied = 1;\n",
+      "indexers/poller/apply.ts":
+        'import { applied } from "../../schema/requestDeposits.js";\nexport const a = applied;\n',
       "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
       "indexers/bitcoin/source.ts":
         'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const s = esplora;\n',
@@ -58,6 +61,7 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "domain-imports-nothing-of-ours: src/domain/money.ts → schema/requests.ts",
       "indexers-record-facts-only: indexers/poller/startPoller.ts → jobs/queues.ts",
       "indexers-record-facts-only: indexers/bitcoin/writer.ts → schema/requests.ts",
+      "indexers-record-facts-only: indexers/poller/apply.ts → schema/requestDeposits.ts",
       "devnet-bitcoin-stays-devnet: indexers/bitcoin/source.ts → devnet/bitcoin/esploraApp.ts",
       "web-imports-nothing-of-ours: web/src/App.tsx → src/domain/money.ts",
       "src-imports-no-jobs-or-indexers: src/quote/solverInventory.ts → jobs/queues.ts",
@@ -68,13 +72,16 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
     }
   });
 
-  it("passes the allowed directions: jobs → schema, the adapter → its SDK, a composition root → the gateway, web → npm", () => {
+  it("passes the allowed directions: jobs → schema, an indexer → the fact writers, the adapter → its SDK, a composition root → the gateway, web → npm", () => {
     const { code, output } = check({
       "src/gateway/server.ts": "export const server = 1;\n",
       "apps/cli.ts": 'import { server } from "../src/gateway/server.js";\nexport const a = server;\n',
       "src/chains/evm/evmAdapter.ts": 'import { keccak256 } from "viem";\nexport const e = keccak256;\n',
       "schema/requests.ts": "export const r = 1;\n",
       "jobs/fill.ts": 'import { r } from "../schema/requests.js";\nexport const f = r;\n',
+      "schema/chainFacts.ts": "export const insertDepositFacts = 1;\n",
+      "indexers/poller/startPoller.ts":
+        'import { insertDepositFacts } from "../../schema/chainFacts.js";\nexport const p = insertDepositFacts;\n',
       "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
       "apps/runDev.ts": 'import { esplora } from "../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
       "scripts/buildWeb.ts": 'import { server } from "../src/gateway/server.js";\nexport const b = server;\n',

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetBitcoinKey } from "../../devnet/bitcoin/devnetBitcoinKey.js";
 import { signPayment } from "../../devnet/bitcoin/signPayment.js";
 import { type DevnetBitcoin, startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
-import { findUnappliedDeposits, MEMPOOL_BLOCK_HASH, NO_ORDER } from "../../schema/chainFacts.js";
+import { MEMPOOL_BLOCK_HASH, NO_ORDER } from "../../schema/chainFacts.js";
+import { findUnappliedDeposits } from "../../schema/unappliedFacts.js";
 import { BITCOIN_NATIVE_CURRENCY } from "../../src/chains/bitcoin/bitcoinFamily.js";
 import { insertTestRequest } from "../../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
@@ -84,7 +85,7 @@ describe("esploraSource", () => {
     const byTx = new Map(block.deposits.map((fact) => [fact.txHash, fact]));
     expect(byTx.get(withMemo)).toEqual({
       txHash: withMemo,
-      logIndex: 0,
+      position: 0,
       orderId: orderId.toLowerCase(),
       depositor: payer!.address,
       currency: BITCOIN_NATIVE_CURRENCY,
@@ -101,7 +102,7 @@ describe("esploraSource", () => {
     const orderId = `0x${"Cd".repeat(32)}`;
     const waiting = await deposit(btc.accounts[3]!, 40_000n, orderId);
     expect(await source.mempoolDeposits!()).toEqual([
-      expect.objectContaining({ txHash: waiting, logIndex: 0, orderId: orderId.toLowerCase(), amount: 40_000n }),
+      expect.objectContaining({ txHash: waiting, position: 0, orderId: orderId.toLowerCase(), amount: 40_000n }),
     ]);
     btc.mine(1);
     expect(await source.mempoolDeposits!()).toEqual([]);
@@ -156,7 +157,7 @@ describe("esploraSource", () => {
     expect(refund.block.withdrawals).toEqual([
       {
         txHash: refund.txid,
-        logIndex: 0,
+        position: 0,
         orderId: orderId.toLowerCase(),
         currency: BITCOIN_NATIVE_CURRENCY,
         recipient,
@@ -194,7 +195,7 @@ describe("esploraSource", () => {
         requestId: request.id,
         chainId: CHAIN_ID,
         txHash: txid,
-        logIndex: 0,
+        position: 0,
         orderId: request.orderId,
         depositor: payer.address,
         currency: BITCOIN_NATIVE_CURRENCY,
@@ -259,7 +260,7 @@ describe("esploraSource", () => {
     const txid = await (await fetch(`${btc.esploraUrl}/tx`, { method: "POST", body: payment })).text();
     const expected = {
       txHash: txid,
-      logIndex: 1,
+      position: 1,
       orderId,
       depositor: payer!.address,
       currency: BITCOIN_NATIVE_CURRENCY,

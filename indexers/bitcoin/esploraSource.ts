@@ -1,7 +1,7 @@
 import type { BitcoinNetworkName } from "../../src/chains/bitcoin/bitcoinFamily.js";
 import type { EsploraTx } from "../../src/chains/bitcoin/createEsploraClient.js";
 import { type KnownDepositAddresses, esploraTxFacts, txAddresses } from "../../src/chains/bitcoin/esploraTxFacts.js";
-import type { PollerSource, SourceBlock } from "../poller/pollerSource.js";
+import type { BlockSource, SourceBlock } from "../poller/blockWalk.js";
 
 type EsploraBlock = {
   id: string;
@@ -36,14 +36,14 @@ const TXS_PAGE = 25;
 
 /**
  * The poller source of a Bitcoin chain, over the Esplora REST API. Every output paying the depository is a deposit
- * (`logIndex` its vout) of the order named by the transaction's OP_RETURN (`parseDepositMemo`), or of none
+ * (`position` its vout) of the order named by the transaction's OP_RETURN (`parseDepositMemo`), or of none
  * (`NO_ORDER`) when there is no valid one; the depositor is the memo's, else the first input's address.
  * Transactions spending the depository are no deposits (their change back is not paid in); one whose OP_RETURN
  * names an order is that order's refund: each output to another address is a withdrawal fact. A transaction spending
  * the solver's wallet whose OP_RETURN names an order is its fill (EVM → BTC): each output to neither the solver nor
  * the depository is a fill fact. Fills are read from blocks only: `success` waits for the payout's block.
  */
-export function esploraSource(options: EsploraSourceOptions): PollerSource {
+export function esploraSource(options: EsploraSourceOptions): BlockSource {
   const { esploraUrl, timeoutMs = 10_000 } = options;
   const facts = esploraTxFacts(options);
 

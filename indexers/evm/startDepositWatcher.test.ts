@@ -218,7 +218,7 @@ describe("startDepositWatcher", () => {
         {
           chainId: chain.id,
           txHash: keccak256(toHex(`stray:${stray}`)),
-          logIndex: 0,
+          position: 0,
           orderId: stray,
           depositor: devnet.accounts[0]!.address.toLowerCase(),
           currency: "0x0000000000000000000000000000000000000000",

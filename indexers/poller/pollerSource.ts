@@ -1,37 +1,60 @@
 import type { DepositFact, FillFact, WithdrawalFact } from "../../schema/chainFacts.js";
-import type { BlockRef } from "../../schema/pollerBlocks.js";
+import type { PollerCursor } from "../../schema/pollerCursors.js";
 
-export type { BlockRef };
+export type { PollerCursor };
 
-/** A fact as a source reads it from its block; the loop adds the chain id and the block's number, hash and time. */
-export type InBlock<Fact> = Omit<Fact, "chainId" | "blockNumber" | "blockHash" | "timestamp">;
+/** A fact as a source reads it, in the chain's own encodings (never lowercased); the loop adds the chain id. */
+export type Polled<Fact> = Omit<Fact, "chainId">;
 
-/** One block of the chain and the facts of ours it holds, in the chain's own encodings (never lowercased). */
-export type SourceBlock = BlockRef & {
-  /** The hash of the block at `height − 1` this one builds on: how a reorg between two reads is noticed. */
-  parentHash: string;
-  /** Block time, seconds. */
-  timestamp: number;
-  deposits: InBlock<DepositFact>[];
-  fills: InBlock<FillFact>[];
-  withdrawals: InBlock<WithdrawalFact>[];
+/** The facts of ours one page holds. */
+export type PolledFacts = {
+  deposits: Polled<DepositFact>[];
+  fills: Polled<FillFact>[];
+  withdrawals: Polled<WithdrawalFact>[];
 };
 
+/** What one read gives: the facts after the cursor it was given, and where the next read goes on from. */
+export type SourcePage =
+  | {
+      facts: PolledFacts;
+      /** Where the next read goes on from: the cursor read from when nothing new was read (undefined before any). */
+      cursor: PollerCursor | undefined;
+      /**
+       * Cursors passed before `cursor`, oldest first, kept with it for the reorg check (a block walk passes one a
+       * block, so a reorg is walked back to the newest block the chain still has); none for a source without one.
+       */
+      passed?: readonly PollerCursor[];
+      /** The source's newest position (a block height, a slot, an lt, a time), for the poller's health. */
+      head: number;
+      /** More is ready to read now: the loop reads again without waiting. */
+      more: boolean;
+    }
+  | {
+      /** The cursor read from is no longer on the source's chain: nothing was read; the loop walks back (`onChain`). */
+      reorged: true;
+      head: number;
+    };
+
 /**
- * What a chain family gives the poller loop (indexers/poller/startPoller.ts). Heights are the chain's own block
- * sequence, without gaps: every height up to the head has one block. A call that fails throws (the loop backs off and
- * retries); a call should time out on its own, since stopping the poller waits for the call under way.
+ * What a chain family gives the poller loop (indexers/poller/startPoller.ts): pages of facts after a cursor, in the
+ * chain's own order, whatever that order is (blocks, slots with gaps, an account's (lt, hash) chain, a ledger's time).
+ * The loop stores each page's facts with its cursor in one transaction and reads on from that cursor after a restart.
+ * A call that fails throws (the loop backs off and retries); a call should time out on its own, since stopping the
+ * poller waits for the call under way. `signal` aborts when the poller stops: a long read may end early with what it
+ * has read.
  */
 export interface PollerSource {
-  /** The newest block the source knows. */
-  head(): Promise<BlockRef>;
-  /** The hash of the block at `height` on the source's current chain; undefined above its head. */
-  blockHash(height: number): Promise<string | undefined>;
-  /** The block at `height` on the source's current chain, with its facts. */
-  block(height: number): Promise<SourceBlock>;
+  read(after: PollerCursor | undefined, signal: AbortSignal): Promise<SourcePage>;
+  /**
+   * The reorg check, for chains whose history can change: whether a cursor kept earlier is still on the source's
+   * chain. After a `reorged` page the loop asks it of its kept cursors, newest first, and deletes the facts above the
+   * first still there (facts whose `blockNumber` is above its position). A source whose pages never change once read
+   * (a finalized ledger) leaves it out, and the loop keeps only its newest cursor.
+   */
+  onChain?(cursor: PollerCursor): Promise<boolean>;
   /**
    * Deposits waiting in the mempool now, for chains whose requests go `pending` before a block (Bitcoin); a
    * source without a mempool leaves it out.
    */
-  mempoolDeposits?(): Promise<InBlock<DepositFact>[]>;
+  mempoolDeposits?(): Promise<Omit<Polled<DepositFact>, "blockNumber" | "blockHash" | "timestamp">[]>;
 }

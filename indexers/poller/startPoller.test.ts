@@ -2,7 +2,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { FakePollerSource } from "../../test/support/fakePollerSource.js";
 import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
-import type { SourceBlock } from "./pollerSource.js";
+import type { SourceBlock } from "./blockWalk.js";
 import { type StartPollerOptions, startPoller } from "./startPoller.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,7 +19,7 @@ let nextChainId = 900_000;
 let nextTx = 0;
 const deposit = (orderId: string): SourceBlock["deposits"][number] => ({
   txHash: `DepTx${++nextTx}AbC`,
-  logIndex: 0,
+  position: 0,
   orderId,
   depositor: "BcRt1Depositor",
   currency: "Native",
@@ -29,7 +29,7 @@ const deposit = (orderId: string): SourceBlock["deposits"][number] => ({
 });
 const fill = (requestId: string): SourceBlock["fills"][number] => ({
   txHash: `FillTx${++nextTx}AbC`,
-  logIndex: 1,
+  position: 1,
   requestId,
   currency: "Native",
   recipient: "BcRt1Recipient",
@@ -38,7 +38,7 @@ const fill = (requestId: string): SourceBlock["fills"][number] => ({
 });
 const withdrawal = (orderId: string): SourceBlock["withdrawals"][number] => ({
   txHash: `WdTx${++nextTx}AbC`,
-  logIndex: 2,
+  position: 2,
   orderId,
   currency: "Native",
   recipient: "BcRt1Refundee",

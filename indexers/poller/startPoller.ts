@@ -10,33 +10,27 @@ import {
   insertWithdrawalFacts,
   replaceMempoolDepositFacts,
 } from "../../schema/chainFacts.js";
-import {
-  type BlockRef,
-  recentPollerBlocks,
-  recordPollerBlocks,
-  rewindPollerBlocks,
-} from "../../schema/pollerBlocks.js";
+import { recentPollerCursors, recordPollerCursors, rewindPollerCursors } from "../../schema/pollerCursors.js";
 import { withTransaction } from "../../schema/withTransaction.js";
 import { backoffDelay } from "../../src/runtime/backoffDelay.js";
 import { repeatEvery } from "../../src/runtime/repeatEvery.js";
-import type { PollerSource, SourceBlock } from "./pollerSource.js";
+import { type BlockSource, type BlockWalkOptions, blockWalk } from "./blockWalk.js";
+import type { PollerCursor, PollerSource, PolledFacts } from "./pollerSource.js";
 
-export type StartPollerOptions = {
-  pool: pg.Pool;
-  source: PollerSource;
-  chainId: number;
-  /** Where a chain never polled starts (the depository's first block); a chain with a cursor goes on from it. */
-  startHeight: number;
+export type StartPollerOptions = Partial<BlockWalkOptions> & {
   /**
-   * Blocks a block needs, itself included, before it is read; default 1: the head, as Ponder records in real time.
-   * The jobs apply the value-tiered confirmations either way, to facts from any indexer.
+   * The chain's source: cursor pages, or a block source, which the loop reads as a `blockWalk` with the block walk's
+   * options (`startHeight` required).
    */
-  confirmations?: number;
+  source: PollerSource | BlockSource;
+  pool: pg.Pool;
+  chainId: number;
   /** The wait between passes once the poller has reached the head; default 5 s. */
   pollEveryMs?: number;
-  /** Blocks read per pass and written in one transaction; default 20. */
-  batchBlocks?: number;
-  /** Blocks kept to walk back a reorg; a deeper reorg fails every pass until an operator steps in. Default 100. */
+  /**
+   * Positions kept to walk back a reorg (blocks, for a block walk); a deeper reorg fails every pass until an operator
+   * steps in. Default 100. A source without a reorg check keeps its newest cursor only.
+   */
   maxReorgDepth?: number;
   /** The wait after the n-th failed pass in a row; default exponential from 1 s, capped at 1 min, with jitter. */
   retryDelay?: (failures: number) => number;
@@ -45,11 +39,11 @@ export type StartPollerOptions = {
 
 export type PollerHealth = {
   chainId: number;
-  /** The source's head at the last pass that read it; null before. */
+  /** The source's head (its newest position) at the last pass that read it; null before. */
   head: number | null;
-  /** The last block recorded; null before the first. */
+  /** The position of the last cursor recorded; null before the first. */
   cursor: number | null;
-  /** head − cursor: blocks not recorded yet, those waiting for confirmations included; null until both are known. */
+  /** head − cursor: positions not recorded yet, those waiting for confirmations included; null until both are known. */
   lag: number | null;
   lastSuccessAt: Date | null;
   /** The last failed pass, kept after a success (compare its time with lastSuccessAt). */
@@ -62,22 +56,32 @@ export type Poller = {
   health(): PollerHealth;
 };
 
+function pagesOf({ source, startHeight, ...walk }: StartPollerOptions): PollerSource {
+  if ("read" in source) return source;
+  if (startHeight === undefined) throw new Error("a block source needs its startHeight");
+  return blockWalk(source, { startHeight, confirmations: walk.confirmations, batchBlocks: walk.batchBlocks });
+}
+
+const sameCursor = (a: PollerCursor | undefined, b: PollerCursor | undefined) =>
+  a?.position === b?.position && a?.key === b?.key;
+
 /**
- * Polls a chain through its source and records its blocks' facts, as the EVM indexer does through Ponder: one loop
- * for every chain family. Each pass reads the blocks after the cursor up to the head less `confirmations − 1`, and
- * writes their facts and the new cursor in one transaction (a crash leaves both or neither; facts are keyed, so a
- * replay changes nothing). A block whose parent is not the cursor, or a cursor no longer on the chain, is a reorg:
- * the loop walks back to the newest block it kept that the chain still has and deletes the facts above it.
- * Failed passes back off; stop() waits for the pass under way. Run one poller per chain.
+ * Polls a chain through its source and records its facts, as the EVM indexer does through Ponder: one loop for every
+ * chain family. Each pass reads the page after the stored cursor and writes its facts and its cursor in one
+ * transaction (a crash leaves both or neither; facts are keyed, so a replay changes nothing); a restarted poller reads
+ * on from the cursor. A page that finds the cursor off the chain is a reorg: the loop walks back to the newest cursor
+ * it kept that the chain still has (the source's reorg check) and deletes the facts above it. Failed passes back off;
+ * stop() waits for the pass under way. Run one poller per chain.
  */
 export function startPoller(options: StartPollerOptions): Poller {
-  const { pool, source, chainId, logger } = options;
-  const confirmations = options.confirmations ?? 1;
+  const { pool, chainId, logger } = options;
+  const source = pagesOf(options);
   const pollEveryMs = options.pollEveryMs ?? 5_000;
-  const batchBlocks = options.batchBlocks ?? 20;
   const maxReorgDepth = options.maxReorgDepth ?? 100;
+  // Without a reorg check there is nothing to walk back to: the newest cursor is all the loop needs.
+  const keep = source.onChain ? maxReorgDepth : 1;
   const health: PollerHealth = { chainId, head: null, cursor: null, lag: null, lastSuccessAt: null, lastError: null };
-  let stopping = false;
+  const stopping = new AbortController();
 
   const observe = (head: number | null, cursor: number | null) => {
     health.head = head;
@@ -85,91 +89,58 @@ export function startPoller(options: StartPollerOptions): Poller {
     health.lag = head !== null && cursor !== null ? head - cursor : null;
   };
 
-  /** Deletes what was recorded above the newest kept block the chain still has; returns that block's height. */
+  /** Deletes what was recorded above the newest kept cursor the chain still has; returns that cursor's position. */
   const rewind = async (): Promise<number> => {
-    const kept = await recentPollerBlocks(pool, chainId);
+    if (!source.onChain) throw new Error(`chain ${chainId}: the source found a reorg but has no reorg check`);
+    const kept = await recentPollerCursors(pool, chainId);
     for (const ancestor of kept) {
-      if ((await source.blockHash(ancestor.height)) !== ancestor.hash) continue;
+      if (!(await source.onChain(ancestor))) continue;
       await withTransaction(pool, async (client) => {
-        await deletePolledFactsAbove(client, chainId, ancestor.height);
-        await rewindPollerBlocks(client, chainId, ancestor.height);
+        await deletePolledFactsAbove(client, chainId, ancestor.position);
+        await rewindPollerCursors(client, chainId, ancestor.position);
       });
       logger.warn(
-        { chainId, cursor: kept[0]!.height, ancestor: ancestor.height },
+        { chainId, cursor: kept[0]!.position, ancestor: ancestor.position },
         "poller: reorg, orphaned facts deleted",
       );
-      return ancestor.height;
+      return ancestor.position;
     }
     throw new Error(`chain ${chainId}: reorg deeper than the ${kept.length} blocks kept (maxReorgDepth)`);
   };
 
-  const record = async (client: pg.PoolClient, blocks: SourceBlock[]) => {
-    const stamped = <Fact>(pick: (block: SourceBlock) => Fact[]) =>
-      blocks.flatMap((block) =>
-        pick(block).map((fact) => ({
-          ...fact,
-          chainId,
-          blockNumber: BigInt(block.height),
-          blockHash: block.hash,
-          timestamp: BigInt(block.timestamp),
-        })),
-      );
-    const deposits = stamped((block) => block.deposits);
+  const record = async (client: pg.PoolClient, facts: PolledFacts, cursors: readonly PollerCursor[]) => {
+    const onChain = <Fact>(polled: Fact[]) => polled.map((fact) => ({ ...fact, chainId }));
+    const deposits = onChain(facts.deposits);
     await dropMempoolDepositFacts(
       client,
       chainId,
       deposits.map((deposit) => deposit.txHash),
     );
     await insertDepositFacts(client, deposits, POLLER_SOURCE);
-    await insertFillFacts(
-      client,
-      stamped((block) => block.fills),
-    );
-    await insertWithdrawalFacts(
-      client,
-      stamped((block) => block.withdrawals),
-    );
-    await recordPollerBlocks(client, chainId, blocks, maxReorgDepth);
+    await insertFillFacts(client, onChain(facts.fills));
+    await insertWithdrawalFacts(client, onChain(facts.withdrawals));
+    await recordPollerCursors(client, chainId, cursors, keep);
   };
 
-  /** One pass; true when more blocks are ready to read. */
+  /** One pass; true when more is ready to read. */
   const advance = async (): Promise<boolean> => {
-    const [cursor] = await recentPollerBlocks(pool, chainId, 1);
-    const head = await source.head();
-    observe(head.height, cursor?.height ?? null);
-    const target = head.height - confirmations + 1;
-    const from = cursor ? cursor.height + 1 : options.startHeight;
-    if (from > target) {
-      // Nothing new to read: the cursor's block may still have been replaced.
-      if (cursor && (await source.blockHash(cursor.height)) !== cursor.hash) {
-        observe(head.height, await rewind());
-        return true;
-      }
-      return false;
+    const [cursor] = await recentPollerCursors(pool, chainId, 1);
+    const page = await source.read(cursor, stopping.signal);
+    observe(page.head, cursor?.position ?? null);
+    if ("reorged" in page) {
+      observe(page.head, await rewind());
+      return true;
     }
-    const to = Math.min(target, from + batchBlocks - 1);
-    const blocks: SourceBlock[] = [];
-    for (let height = from; height <= to && !stopping; height++) {
-      const block = await source.block(height);
-      if (block.height !== height) throw new Error(`chain ${chainId}: asked for block ${height}, got ${block.height}`);
-      const parent = blocks.at(-1) ?? cursor;
-      if (parent && block.parentHash !== parent.hash) {
-        if (blocks.length > 0) break; // the chain changed during this pass: record what is linked, the next pass rewinds
-        observe(head.height, await rewind());
-        return true;
-      }
-      blocks.push(block);
-    }
-    if (blocks.length === 0) return false;
-    await withTransaction(pool, (client) => record(client, blocks));
-    const last = blocks.at(-1)!.height;
-    observe(head.height, last);
-    return last < target;
+    if (page.cursor === undefined || sameCursor(page.cursor, cursor)) return false;
+    const newCursor = page.cursor;
+    await withTransaction(pool, (client) => record(client, page.facts, [...(page.passed ?? []), newCursor]));
+    observe(page.head, newCursor.position);
+    return page.more;
   };
 
   /** Records what waits in the mempool, once the blocks are read (a deposit mined meanwhile is in neither). */
   const recordMempool = async () => {
-    if (!source.mempoolDeposits || stopping) return;
+    if (!source.mempoolDeposits || stopping.signal.aborted) return;
     const seen = await source.mempoolDeposits();
     const firstSeen = BigInt(Math.floor(Date.now() / 1000));
     const facts = seen.map((fact) => ({
@@ -204,7 +175,7 @@ export function startPoller(options: StartPollerOptions): Poller {
 
   return {
     async stop() {
-      stopping = true;
+      stopping.abort();
       await loop.close();
     },
     health: () => ({ ...health }),

@@ -84,10 +84,10 @@ export type DepositCheck =
   | { state: "reorged"; reorg: Record<string, unknown>; failReason?: "DEPOSIT_REORGED" | "DOUBLE_SPEND" }
   /**
    * A reorg mined the deposit's transaction again in another block, paying the same: the same payment, now there (at
-   * `logIndex` of it: an EVM log's index counts the whole block's logs). Its request follows it and waits for its
+   * `position` of it: an EVM log's index counts the whole block's logs). Its request follows it and waits for its
    * confirmations there.
    */
-  | { state: "moved"; to: { logIndex: number; blockNumber: bigint; blockHash: string; timestamp: bigint } };
+  | { state: "moved"; to: { position: number; blockNumber: bigint; blockHash: string; timestamp: bigint } };
 
 /** When a sent fill that is not mined is re-priced, and finally cancelled. */
 export type StuckFillPolicy = {
@@ -118,7 +118,7 @@ export type MinedReceipt = {
 };
 
 /** One Receiver Fill event of a receipt. */
-export type ReceiptFill = { logIndex: number; requestId: string; currency: string; recipient: string; amount: bigint };
+export type ReceiptFill = { position: number; requestId: string; currency: string; recipient: string; amount: bigint };
 
 export type QuoteStep = {
   id: "approve" | "deposit";

@@ -6,7 +6,8 @@
 export type DepositFact = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  /** Where in its transaction or block: an EVM log's index in its block, a Bitcoin output's vout. */
+  position: number;
   orderId: string;
   depositor: string;
   currency: string;
@@ -22,7 +23,7 @@ export type DepositFact = {
 export type FillFact = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   requestId: string;
   currency: string;
   recipient: string;
@@ -37,7 +38,7 @@ export type FillFact = {
 export type LocatedFact = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   currency: string;
   amount: bigint;
   blockNumber: bigint;
@@ -52,7 +53,7 @@ export type WithdrawalFact = LocatedFact & { orderId: string; recipient: string 
 export type AppliedDeposit = {
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: number;
   blockHash: string;
   depositor: string;
   currency: string;

@@ -3,7 +3,7 @@ import { childRequestId } from "./childRequestId.js";
 
 describe("childRequestId", () => {
   const parent = `0x${"11".repeat(32)}`;
-  const deposit = { chainId: 31337, txHash: `0x${"22".repeat(32)}`, logIndex: 3, blockHash: `0x${"33".repeat(32)}` };
+  const deposit = { chainId: 31337, txHash: `0x${"22".repeat(32)}`, position: 3, blockHash: `0x${"33".repeat(32)}` };
 
   it("is a request id that depends on the parent and the deposit's place, not on the block it was mined in", () => {
     const id = childRequestId(parent, deposit);
@@ -14,7 +14,7 @@ describe("childRequestId", () => {
     for (const other of [
       childRequestId(`0x${"12".repeat(32)}`, deposit),
       childRequestId(parent, { ...deposit, chainId: 31338 }),
-      childRequestId(parent, { ...deposit, logIndex: 4 }),
+      childRequestId(parent, { ...deposit, position: 4 }),
     ]) {
       expect(other).not.toBe(id);
     }

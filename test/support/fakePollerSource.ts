@@ -1,4 +1,4 @@
-import type { BlockRef, PollerSource, SourceBlock } from "../../indexers/poller/pollerSource.js";
+import type { BlockRef, BlockSource, SourceBlock } from "../../indexers/poller/blockWalk.js";
 
 type Facts = Partial<Pick<SourceBlock, "deposits" | "fills" | "withdrawals">>;
 
@@ -6,7 +6,7 @@ type Facts = Partial<Pick<SourceBlock, "deposits" | "fills" | "withdrawals">>;
  * A chain in memory behind the poller's source interface, for tests: blocks are mined and reorged by hand, every
  * call is logged, and calls can be made to fail or to wait. Hashes are mixed-case, as base58 ones are.
  */
-export class FakePollerSource implements PollerSource {
+export class FakePollerSource implements BlockSource {
   readonly blocks: SourceBlock[] = [];
   /** `head`, `hash <height>`, `block <height>`, in call order. */
   readonly calls: string[] = [];

@@ -7,7 +7,7 @@ const BLOCK = "b".repeat(64);
 const deposit = (blockHash: string, blockNumber = 0n): AppliedDeposit => ({
   chainId: 8253038,
   txHash: "a".repeat(64),
-  logIndex: 0,
+  position: 0,
   blockHash,
   blockNumber,
   depositor: "bcrt1q",
@@ -66,7 +66,7 @@ describe("checkBitcoinDeposit", () => {
     const moved = { ...confirmedAt(11, "c".repeat(64)), block_time: 1_700_000_123 };
     expect(await checkBitcoinDeposit(esplora(moved), deposit(BLOCK, 10n), 1)).toEqual({
       state: "moved",
-      to: { logIndex: 0, blockNumber: 11n, blockHash: "c".repeat(64), timestamp: 1_700_000_123n },
+      to: { position: 0, blockNumber: 11n, blockHash: "c".repeat(64), timestamp: 1_700_000_123n },
     });
   });
 

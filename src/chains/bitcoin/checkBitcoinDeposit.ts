@@ -37,7 +37,7 @@ export async function checkBitcoinDeposit(
     return {
       state: "moved",
       to: {
-        logIndex: deposit.logIndex,
+        position: deposit.position,
         blockNumber: BigInt(status.block_height!),
         blockHash: status.block_hash!,
         timestamp: BigInt(status.block_time ?? Math.floor(now / 1000)),

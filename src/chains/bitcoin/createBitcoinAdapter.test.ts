@@ -77,7 +77,7 @@ describe("createBitcoinAdapter", () => {
     const inMempool = {
       chainId: adapter.chain.id,
       txHash: txid,
-      logIndex: 0,
+      position: 0,
       blockHash: MEMPOOL_BLOCK_HASH,
       blockNumber: 0n,
     };
@@ -90,8 +90,8 @@ describe("createBitcoinAdapter", () => {
     expect(facts).toEqual([
       expect.objectContaining({
         txHash: txid,
-        logIndex: 0,
-        // The id the memo names: the request's (reads map it to the order, schema/chainFacts depositOrderSql).
+        position: 0,
+        // The id the memo names: the request's (reads map it to the order, schema/unappliedFacts depositOrderSql).
         orderId: `0x${"01".repeat(32)}`,
         depositor: payer.address,
         amount: 25_000_000n,

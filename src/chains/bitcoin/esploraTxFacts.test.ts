@@ -36,7 +36,7 @@ describe("esploraTxFacts", () => {
     expect(facts.deposits(deposit)).toEqual([
       {
         txHash: deposit.txid,
-        logIndex: 0,
+        position: 0,
         orderId,
         depositor: payer,
         currency: BITCOIN_NATIVE_CURRENCY,
@@ -57,7 +57,7 @@ describe("esploraTxFacts", () => {
     expect(facts.withdrawals(refund)).toEqual([
       {
         txHash: refund.txid,
-        logIndex: 0,
+        position: 0,
         orderId,
         currency: BITCOIN_NATIVE_CURRENCY,
         recipient: payer,
@@ -74,7 +74,7 @@ describe("esploraTxFacts", () => {
     expect(withSolver.fills(payout)).toEqual([
       {
         txHash: payout.txid,
-        logIndex: 0,
+        position: 0,
         requestId: computeRequestId(orderId as `0x${string}`),
         currency: BITCOIN_NATIVE_CURRENCY,
         recipient: payer,
@@ -101,7 +101,7 @@ describe("esploraTxFacts", () => {
     expect(facts.deposits(payment, known)).toEqual([
       {
         txHash: payment.txid,
-        logIndex: 0,
+        position: 0,
         orderId,
         depositor: payer,
         currency: BITCOIN_NATIVE_CURRENCY,

@@ -22,7 +22,7 @@ export function txAddresses(tx: EsploraTx): string[] {
 
 /**
  * How an Esplora transaction reads as Crossfill's facts on one chain, shared by the poller and the adapter's manual
- * index so both record a payment alike. Every output paying the depository is a deposit (`logIndex` its vout) of the
+ * index so both record a payment alike. Every output paying the depository is a deposit (`position` its vout) of the
  * order its OP_RETURN names (`parseDepositMemo`), or of none (`NO_ORDER`); the depositor is the memo's, else the
  * first input's address. A transaction spending the depository is no deposit (its change is not paid in); one whose
  * OP_RETURN names an order is that order's refund (only the depository's key can spend it): each output to another
@@ -61,7 +61,7 @@ export function esploraTxFacts(options: { network: BitcoinNetworkName; depositor
       return tx.vout.flatMap((output, vout) => {
         const fact = {
           txHash: tx.txid,
-          logIndex: vout,
+          position: vout,
           currency: BITCOIN_NATIVE_CURRENCY,
           amount: BigInt(output.value),
           txFrom,
@@ -84,7 +84,7 @@ export function esploraTxFacts(options: { network: BitcoinNetworkName; depositor
           : [
               {
                 txHash: tx.txid,
-                logIndex: vout,
+                position: vout,
                 requestId: computeRequestId(memo.orderId as `0x${string}`),
                 currency: BITCOIN_NATIVE_CURRENCY,
                 recipient: output.scriptpubkey_address ?? "",
@@ -103,7 +103,7 @@ export function esploraTxFacts(options: { network: BitcoinNetworkName; depositor
           : [
               {
                 txHash: tx.txid,
-                logIndex: vout,
+                position: vout,
                 orderId: memo.orderId,
                 currency: BITCOIN_NATIVE_CURRENCY,
                 recipient: output.scriptpubkey_address ?? "",

@@ -15,7 +15,7 @@ const TX_HASH = `0x${"aa".repeat(32)}` as Hex;
 const deposit = {
   chainId: 31338,
   txHash: TX_HASH,
-  logIndex: 0,
+  position: 0,
   blockNumber: 10n,
   blockHash: `0x${"bb".repeat(32)}`,
 } as never;
@@ -83,7 +83,7 @@ describe("checkEvmDeposit", () => {
     const applied = { ...(deposit as object), ...paid } as never;
     expect(await checkEvmDeposit(client([log(1n, 3), log(5n, 7)]), applied, 1)).toEqual({
       state: "moved",
-      to: { logIndex: 7, blockNumber: 12n, blockHash: `0x${"dd".repeat(32)}`, timestamp: 1_700_000_012n },
+      to: { position: 7, blockNumber: 12n, blockHash: `0x${"dd".repeat(32)}`, timestamp: 1_700_000_012n },
     });
     // Mined again paying something else: not the deposit that was applied.
     expect(await checkEvmDeposit(client([log(1n, 3)]), applied, 1)).toMatchObject({

@@ -42,7 +42,7 @@ export async function checkEvmDeposit(
     return {
       state: "moved",
       to: {
-        logIndex: there.logIndex,
+        position: there.position,
         blockNumber: there.blockNumber,
         blockHash: there.blockHash,
         timestamp: block.timestamp,

@@ -45,7 +45,7 @@ describe("depositFactsOfReceipt", () => {
       {
         chainId: 31337,
         txHash: txHash.toLowerCase(),
-        logIndex: 2,
+        position: 2,
         orderId,
         depositor: depositor.toLowerCase(),
         currency: currency.toLowerCase(),

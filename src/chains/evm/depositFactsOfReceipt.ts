@@ -22,7 +22,7 @@ export function depositFactsOfReceipt(
     .map((log) => ({
       chainId,
       txHash: receipt.transactionHash.toLowerCase(),
-      logIndex: log.logIndex,
+      position: log.logIndex,
       orderId: log.args.orderId.toLowerCase(),
       depositor: log.args.depositor.toLowerCase(),
       currency: log.args.currency.toLowerCase(),

@@ -58,7 +58,7 @@ describe("waitForReceipt and readReceipt", () => {
       // only the Receiver's own Fill events, in lower case
       fills: [
         {
-          logIndex: 3,
+          position: 3,
           requestId: REQUEST_ID,
           currency: "0x0000000000000000000000000000000000000000",
           recipient: RECIPIENT.toLowerCase(),

@@ -61,7 +61,7 @@ async function describeFill(
     fills: parseEventLogs({ abi: receiverAbi, eventName: "Fill", logs: receipt.logs })
       .filter((log) => log.address.toLowerCase() === receiver)
       .map((log) => ({
-        logIndex: log.logIndex,
+        position: log.logIndex,
         requestId: log.args.requestId.toLowerCase(),
         currency: log.args.currency.toLowerCase(),
         recipient: log.args.recipient.toLowerCase(),

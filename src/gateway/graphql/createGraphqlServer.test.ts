@@ -4,7 +4,7 @@ import { zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../../schema/migrate.js";
-import { markDepositReorged } from "../../../schema/chainFacts.js";
+import { markDepositReorged } from "../../../schema/requestDeposits.js";
 import { queueRefund } from "../../../schema/refunds.js";
 import { listRequestViews } from "../../../schema/requestsQuery.js";
 import { transitionRequest } from "../../../schema/transitionRequest.js";
@@ -148,7 +148,7 @@ describe("GraphQL over HTTP", () => {
 
   it("shows, with no key, a deposit reorged out and the failure it caused, with the reorg's context", async () => {
     const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC });
-    const deposit = { chainId: 31338, txHash: hash(), logIndex: 0, blockHash: hash() };
+    const deposit = { chainId: 31338, txHash: hash(), position: 0, blockHash: hash() };
     await pool.query(
       `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash)
        VALUES (31338, $1, 0, $2, $3, $4, 1000, 7, 1700000000, $5)`,
