@@ -21,7 +21,9 @@ export type ChainAdapters = {
 };
 
 function makeAdapter(chain: ChainConfig, factories: AdapterFactories): ChainAdapter | undefined {
-  return chain.vmType === "evm" ? factories.evm?.(chain) : factories.bvm?.(chain);
+  // The factory of the chain's own vmType: it reads only chains of its family.
+  const factory = factories[chain.vmType] as ((chain: ChainConfig) => ChainAdapter) | undefined;
+  return factory?.(chain);
 }
 
 /** One adapter per configured chain whose `vmType` has a factory. */

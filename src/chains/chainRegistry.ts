@@ -1,4 +1,5 @@
 import type { ChainConfig } from "./chainConfig.js";
+import { familyOfChain } from "./families.js";
 import { familyOf } from "./vmFamilies.js";
 
 export type Currency = {
@@ -33,12 +34,15 @@ function nativeCurrency(chain: ChainConfig): Currency {
   };
 }
 
+/** The chain's configured currencies besides the native one, as its family reads its entry. */
+const tokensOf = (chain: ChainConfig) => familyOfChain(chain).publicFields(chain).tokens;
+
 export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegistry {
   const byId = new Map(chains.map((chain) => [chain.id, chain]));
   const byName = new Map(chains.map((chain) => [chain.name, chain]));
   const wrapped = new Map(
     chains.flatMap((chain) => {
-      const entry = chain.vmType === "evm" ? chain.currencies.find((currency) => currency.wrapsNative) : undefined;
+      const entry = tokensOf(chain).find((currency) => currency.wrapsNative);
       return entry ? [[chain.id, familyOf(chain).address.key(entry.address)] as const] : [];
     }),
   );
@@ -47,8 +51,7 @@ export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegist
       chain.id,
       [
         nativeCurrency(chain),
-        // A Bitcoin chain's `currencies` can only repeat native BTC, listed above.
-        ...(chain.vmType === "evm" ? chain.currencies : []).map((currency) => ({
+        ...tokensOf(chain).map((currency) => ({
           chainId: chain.id,
           address: familyOf(chain).address.parse(currency.address)!,
           symbol: currency.symbol,

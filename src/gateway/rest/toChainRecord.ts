@@ -2,6 +2,7 @@ import type { ChainAdapter } from "../../chains/adapter.js";
 import type { ChainConfig } from "../../chains/chainConfig.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
+import { familyOfChain } from "../../chains/families.js";
 import { familyOf } from "../../chains/vmFamilies.js";
 
 /**
@@ -12,9 +13,8 @@ import { familyOf } from "../../chains/vmFamilies.js";
  */
 export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefined, availability: ChainAvailability) {
   const { nativeCurrency } = familyOf(chain);
-  const receiver = chain.vmType === "evm" ? chain.receiver : nativeCurrency;
-  // A Bitcoin chain's `currencies` can only repeat native BTC, shown as `currency`.
-  const erc20Currencies = (chain.vmType === "evm" ? chain.currencies : []).map((currency) => ({
+  const { receiver, tokens, publicRpcUrl, publicWsUrl } = familyOfChain(chain).publicFields(chain);
+  const erc20Currencies = tokens.map((currency) => ({
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,
     name: currency.name ?? currency.symbol,
@@ -26,7 +26,7 @@ export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefi
     surgeEnabled: false,
   }));
   // The spec's record has no field for it; Wraps and Unwraps convert through this one (WETH9), so clients see which.
-  const wrapped = erc20Currencies.find((_, index) => chain.vmType === "evm" && chain.currencies[index].wrapsNative);
+  const wrapped = erc20Currencies.find((_, index) => tokens[index].wrapsNative);
   const native = {
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
@@ -48,8 +48,8 @@ export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefi
     name: chain.name,
     displayName: chain.displayName ?? chain.name,
     // Only the URLs the chains file publishes: the solver's own (rpcUrl, wsUrl) may carry a provider key.
-    httpRpcUrl: (chain.vmType === "evm" && chain.publicRpcUrl) || "",
-    wsRpcUrl: (chain.vmType === "evm" && chain.publicWsUrl) || "",
+    httpRpcUrl: publicRpcUrl ?? "",
+    wsRpcUrl: publicWsUrl ?? "",
     explorerUrl: chain.explorerUrl,
     explorerName: chain.explorerUrl ? "Explorer" : "",
     explorerPaths: { ...EXPLORER_PATHS },

@@ -1,5 +1,5 @@
 import type { ChainConfig } from "../../../chains/chainConfig.js";
-import { familyOf } from "../../../chains/vmFamilies.js";
+import { familyOfChain } from "../../../chains/families.js";
 import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
 import { builder } from "../builder.js";
 import { CurrencyRef } from "./currency.js";
@@ -23,15 +23,15 @@ ChainRef.implement({
     displayName: t.string({ resolve: (chain) => chain.displayName ?? chain.name }),
     vmType: t.exposeString("vmType"),
     // Only the URLs the chains file publishes (empty / null when unset): the solver's own may carry a provider key.
-    // A Bitcoin chain is read through Esplora, not an RPC: its URLs are empty / null.
+    // A family without an RPC (Bitcoin, read through Esplora) publishes none: empty / null.
     httpRpcUrl: t.string({
       description: "The chain's public RPC URL (the chains file's publicRpcUrl); empty when none is published.",
-      resolve: (chain) => (chain.vmType === "evm" && chain.publicRpcUrl) || "",
+      resolve: (chain) => familyOfChain(chain).publicFields(chain).publicRpcUrl ?? "",
     }),
     wsRpcUrl: t.string({
       nullable: true,
       description: "The chain's public websocket RPC URL (publicWsUrl); null when none is published.",
-      resolve: (chain) => (chain.vmType === "evm" && chain.publicWsUrl) || null,
+      resolve: (chain) => familyOfChain(chain).publicFields(chain).publicWsUrl ?? null,
     }),
     explorerUrl: t.exposeString("explorerUrl"),
     explorerPaths: t.field({ type: ExplorerPathsRef, resolve: () => EXPLORER_PATHS }),
@@ -39,8 +39,8 @@ ChainRef.implement({
     depository: t.exposeString("depository", { description: "The contract deposits are sent to on this chain." }),
     receiver: t.string({
       description: "The contract fills are made through on this chain.",
-      // Bitcoin fills need no contract: the native BTC id stands in for it, as in GET /chains.
-      resolve: (chain) => (chain.vmType === "evm" ? chain.receiver : familyOf(chain).nativeCurrency),
+      // A family whose fills need no contract (Bitcoin) shows its native currency id, as GET /chains does.
+      resolve: (chain) => familyOfChain(chain).publicFields(chain).receiver,
     }),
     currency: t.field({
       type: CurrencyRef,
