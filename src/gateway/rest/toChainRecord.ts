@@ -1,4 +1,4 @@
-import type { ChainAdapter } from "../../chains/adapter.js";
+import type { QuotePort } from "../../chains/adapter.js";
 import type { ChainConfig } from "../../chains/chainConfig.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
@@ -11,7 +11,7 @@ import { familyOf } from "../../chains/vmFamilies.js";
  * no RPC: every contract shows the native BTC id, the RPC URLs are empty and
  * `protocol.v2.depository` is the depository address. Its solver addresses are empty until its adapter lands.
  */
-export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefined, availability: ChainAvailability) {
+export function toChainRecord(chain: ChainConfig, adapter: QuotePort | undefined, availability: ChainAvailability) {
   const { nativeCurrency } = familyOf(chain);
   const { receiver, tokens, publicRpcUrl, publicWsUrl } = familyOfChain(chain).publicFields(chain);
   const erc20Currencies = tokens.map((currency) => ({
