@@ -3,7 +3,6 @@ import type { Address, Hex } from "viem";
 import { appFeeBalances } from "../../schema/appFeeClaims.js";
 import type { Queryable } from "../../schema/requests.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
-import { familyOfChain } from "../chains/families.js";
 import { parseEvmAddress } from "./parseEvmAddress.js";
 import { type AppFeeClaimMessage, appFeeClaimTypedData } from "../domain/appFeeClaimTypedData.js";
 import { InvalidInputError } from "../domain/errors.js";
@@ -23,7 +22,7 @@ export const CLAIM_SIGNATURE_TTL_SECONDS = 600;
 /** The claim's chain and currency as the registry knows them; earnings exist only where quotes take deposits. */
 export function claimCurrency(registry: ChainRegistry, chainId: number, currency: string): Currency {
   const chain = registry.chain(chainId);
-  if (!chain || !familyOfChain(chain).capabilities(chain).appFees)
+  if (!chain || !registry.family(chain).capabilities(chain).appFees)
     throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${chainId} holds no app fees`);
   const found = registry.currency(chainId, currency);
   if (!found)

@@ -4,7 +4,6 @@ import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { ChainCapabilities } from "../chains/chainFamily.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
-import { familyOfChain } from "../chains/families.js";
 import { InvalidInputError } from "../domain/errors.js";
 import type { AppFee } from "../domain/splitAppFees.js";
 import { DEFAULT_SPONSORED_COMPONENTS, type SponsorshipTerms } from "../domain/sponsorFees.js";
@@ -77,8 +76,8 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   const destinationChain = registry.chain(input.destinationChainId);
   if (!destinationChain)
     throw new InvalidInputError("UNSUPPORTED_CHAIN", `destination chain ${input.destinationChainId} is not supported`);
-  const originCan = familyOfChain(originChain).capabilities(originChain);
-  const destinationCan = familyOfChain(destinationChain).capabilities(destinationChain);
+  const originCan = registry.family(originChain).capabilities(originChain);
+  const destinationCan = registry.family(destinationChain).capabilities(destinationChain);
   if (originChain.id === destinationChain.id && !originCan.sameChain)
     throw new InvalidInputError("UNSUPPORTED_ROUTE", "same-chain requests are offered on EVM chains only");
   if (destinationCan.destinationRefusal)

@@ -1,9 +1,9 @@
 import type { QuotePort } from "../../chains/adapter.js";
 import type { ChainConfig } from "../../chains/chainConfig.js";
+import type { ChainFamily } from "../../chains/chainFamily.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
 import { familyOfChain } from "../../chains/families.js";
-import { familyOf } from "../../chains/vmFamilies.js";
 
 /**
  * The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. Its
@@ -11,9 +11,14 @@ import { familyOf } from "../../chains/vmFamilies.js";
  * no RPC: every contract shows the native BTC id, the RPC URLs are empty and
  * `protocol.v2.depository` is the depository address. Its solver addresses are empty until its adapter lands.
  */
-export function toChainRecord(chain: ChainConfig, adapter: QuotePort | undefined, availability: ChainAvailability) {
-  const { nativeCurrency } = familyOf(chain);
-  const { receiver, tokens, publicRpcUrl, publicWsUrl } = familyOfChain(chain).publicFields(chain);
+export function toChainRecord(
+  chain: ChainConfig,
+  adapter: QuotePort | undefined,
+  availability: ChainAvailability,
+  family: ChainFamily<ChainConfig> = familyOfChain(chain),
+) {
+  const { nativeCurrency } = family.codecOf(chain);
+  const { receiver, tokens, publicRpcUrl, publicWsUrl } = family.publicFields(chain);
   const erc20Currencies = tokens.map((currency) => ({
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { insertManualDepositFacts } from "../../../schema/chainFacts.js";
 import type { ChainAdapters } from "../../chains/chainAdapters.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
-import { anyTransactionHash, familyOf } from "../../chains/vmFamilies.js";
+import { anyTransactionHash } from "../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
 import type { RateLimitDeps } from "../http/hitRateLimits.js";
@@ -56,7 +56,7 @@ export function transactionRoutes(
           "UNSUPPORTED_CHAIN",
           `transactions of chain ${chain.id} cannot be indexed by hand yet`,
         );
-      const txHash = familyOf(chain).parseTransactionHash(body.txHash);
+      const txHash = deps.registry.family(chain).codecOf(chain).parseTransactionHash(body.txHash);
       if (txHash === undefined)
         throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
       const facts = await deposits.readDepositFacts(txHash);

@@ -1,5 +1,4 @@
 import type { ChainConfig } from "../../../chains/chainConfig.js";
-import { familyOfChain } from "../../../chains/families.js";
 import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
 import { builder } from "../builder.js";
 import { CurrencyRef } from "./currency.js";
@@ -26,12 +25,12 @@ ChainRef.implement({
     // A family without an RPC (Bitcoin, read through Esplora) publishes none: empty / null.
     httpRpcUrl: t.string({
       description: "The chain's public RPC URL (the chains file's publicRpcUrl); empty when none is published.",
-      resolve: (chain) => familyOfChain(chain).publicFields(chain).publicRpcUrl ?? "",
+      resolve: (chain, _, context) => context.registry.family(chain).publicFields(chain).publicRpcUrl ?? "",
     }),
     wsRpcUrl: t.string({
       nullable: true,
       description: "The chain's public websocket RPC URL (publicWsUrl); null when none is published.",
-      resolve: (chain) => familyOfChain(chain).publicFields(chain).publicWsUrl ?? null,
+      resolve: (chain, _, context) => context.registry.family(chain).publicFields(chain).publicWsUrl ?? null,
     }),
     explorerUrl: t.exposeString("explorerUrl"),
     explorerPaths: t.field({ type: ExplorerPathsRef, resolve: () => EXPLORER_PATHS }),
@@ -40,7 +39,7 @@ ChainRef.implement({
     receiver: t.string({
       description: "The contract fills are made through on this chain.",
       // A family whose fills need no contract (Bitcoin) shows its native currency id, as GET /chains does.
-      resolve: (chain) => familyOfChain(chain).publicFields(chain).receiver,
+      resolve: (chain, _, context) => context.registry.family(chain).publicFields(chain).receiver,
     }),
     currency: t.field({
       type: CurrencyRef,
