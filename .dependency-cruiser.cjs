@@ -5,15 +5,15 @@
 const CHAIN_SDKS =
   "(^|/)node_modules/(viem|bitcoinjs-lib|ecpair|bip32|@bitcoinerlab/secp256k1|tiny-secp256k1|@solana/web3\\.js|litesvm|@ton/[^/]+)/";
 const TESTS = "(\\.test\\.ts$|^test/|^bench/)";
-// The composition roots start the gateway, the schema printer reads it and the web build runs its bundler; nothing
-// else may depend on it.
-const COMPOSITION_ROOTS = "^(src/roles/|src/cli\\.ts$|scripts/(printGraphqlSchema|buildWeb)\\.ts$)";
+// The composition roots (apps/: the CLI, its roles and operator commands) start the gateway, the schema printer reads
+// it and the web build runs its bundler; nothing else may depend on it.
+const COMPOSITION_ROOTS = "^(apps/|scripts/(printGraphqlSchema|buildWeb)\\.ts$)";
 
 module.exports = {
   forbidden: [
     {
       name: "nothing-imports-the-gateway",
-      comment: "src/gateway serves clients; only the composition roots (src/roles, src/cli.ts) and tests start it.",
+      comment: "src/gateway serves clients; only the composition roots (apps/) and tests start it.",
       severity: "error",
       from: { pathNot: [`^src/gateway/`, COMPOSITION_ROOTS, TESTS] },
       to: { path: "^src/gateway/" },
@@ -28,6 +28,10 @@ module.exports = {
         path: "^(jobs|src|schema)/",
         pathNot: [
           "^schema/(chainFacts|chainFactsNotices|pollerBlocks|onchain|withTransaction)\\.ts$",
+          // The heads an indexer reached (indexers/recordIndexerHeads.ts), so the gateway can tell a stalled chain.
+          "^schema/chainHeads\\.ts$",
+          // Which deposit addresses a Bitcoin poller watches (indexers/bitcoinPollerChains.ts): it reads them only.
+          "^schema/depositAddresses\\.ts$",
           "^src/chains/chainConfig\\.ts$",
           "^src/chains/[a-z]+/[a-z]+Family\\.ts$",
           // How an Esplora transaction reads as facts: the poller and the adapter's manual index must agree.
@@ -42,7 +46,22 @@ module.exports = {
       name: "schema-imports-no-jobs-or-gateway",
       severity: "error",
       from: { path: "^schema/", pathNot: TESTS },
-      to: { path: "^(jobs|src/gateway|src/quote|src/roles|indexers)/" },
+      to: { path: "^(jobs|src/gateway|src/quote|apps|indexers)/" },
+    },
+    {
+      name: "src-imports-no-jobs-or-indexers",
+      comment:
+        "src/ is the foundation jobs/ and indexers/ build on; their wiring lives beside them (jobs/startWorker.ts, indexers/startPollers.ts) and apps/ composes the processes.",
+      severity: "error",
+      from: { path: "^src/", pathNot: TESTS },
+      to: { path: "^(jobs|indexers)/" },
+    },
+    {
+      name: "nothing-imports-the-composition",
+      comment: "apps/ (the CLI, the dev role, the operator commands) is the roof: only tests may import it.",
+      severity: "error",
+      from: { pathNot: ["^apps/", TESTS] },
+      to: { path: "^apps/" },
     },
     {
       name: "domain-imports-nothing-of-ours",
@@ -76,7 +95,7 @@ module.exports = {
       comment:
         "devnet/bitcoin/ is a stand-in for a real Esplora: only the devnet, the dev role (npm start), tests and benchmarks may use it.",
       severity: "error",
-      from: { pathNot: ["^devnet/", "^src/roles/runDev\\.ts$", TESTS] },
+      from: { pathNot: ["^devnet/", "^apps/runDev\\.ts$", TESTS] },
       to: { path: "^devnet/bitcoin/" },
     },
     {

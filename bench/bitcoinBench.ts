@@ -2,7 +2,7 @@ import { Psbt } from "bitcoinjs-lib";
 import { zeroAddress } from "viem";
 import { ecPair } from "../devnet/bitcoin/ecPair.js";
 import { BITCOIN_NATIVE_CURRENCY } from "../src/chains/bitcoin/bitcoinFamily.js";
-import { bitcoinPollerChains } from "../src/roles/bitcoinPollerChains.js";
+import { bitcoinPollerChains } from "../indexers/bitcoinPollerChains.js";
 import { postQuote } from "../test/support/postQuote.js";
 import { startTestStack } from "../test/support/startTestStack.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";

@@ -5,7 +5,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import pino from "pino";
 import { createStatusBus } from "../src/events/createStatusBus.js";
-import { startApi } from "../src/roles/startApi.js";
+import { startApi } from "../src/gateway/startApi.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { TEST_PRICES, startTestStack } from "../test/support/startTestStack.js";
 import type { LookupsLoadCommand, LookupsLoadReport } from "./lookupsLoad.js";

@@ -5,7 +5,7 @@ import {
   createPostgresRateLimiter,
   createRedisRateLimiter,
 } from "../src/gateway/http/rateLimiter.js";
-import type { RunningApi } from "../src/roles/startApi.js";
+import type { RunningApi } from "../src/gateway/startApi.js";
 import type { TestStack } from "../test/support/startTestStack.js";
 import { testRouteLimits } from "../test/support/testRateLimits.js";
 import { startStackApi } from "./startStackApi.js";

@@ -1,6 +1,6 @@
 import pino from "pino";
 import type { StatusBus } from "../src/events/createStatusBus.js";
-import { type ApiDeps, type RunningApi, startApi } from "../src/roles/startApi.js";
+import { type ApiDeps, type RunningApi, startApi } from "../src/gateway/startApi.js";
 import { TEST_PRICES, type TestStack } from "../test/support/startTestStack.js";
 import { testRouteLimits } from "../test/support/testRateLimits.js";
 

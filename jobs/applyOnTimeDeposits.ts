@@ -6,7 +6,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit, paidAfterDeadline } from "../src/domain/assessDeposit.js";
 import { overpaidBeyondTolerance, overpaymentRuleOf } from "../src/domain/overpaymentRule.js";
 import { depositEventDetails } from "./depositEventDetails.js";
-import type { ReconcileDeps } from "./reconcile.js";
+import type { ReconcileDeps } from "./reconcileDeps.js";
 
 type UnappliedDeposit = DepositFact & { requestId: string };
 

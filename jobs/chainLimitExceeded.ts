@@ -1,5 +1,6 @@
 import { listChainSwitches } from "../schema/chainSwitches.js";
-import type { Queryable, StoredRequest } from "../schema/requests.js";
+import type { StoredRequest } from "../schema/requests.js";
+import type { Queryable } from "../schema/queryable.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import { formatAmount, parseDecimal } from "../src/domain/money.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";

@@ -1,6 +1,7 @@
 import { creditAppFees } from "../schema/appFeeLedger.js";
 import { listRequestDeposits } from "../schema/chainFacts.js";
-import { type Queryable, getRequest } from "../schema/requests.js";
+import { getRequest } from "../schema/requests.js";
+import type { Queryable } from "../schema/queryable.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import { type QuotedAppFee, earnedAppFees } from "../src/domain/earnedAppFees.js";
 import { overpaymentRuleOf } from "../src/domain/overpaymentRule.js";

@@ -9,7 +9,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import { prepareSolverTransaction, signSolverTransaction, walletFor } from "../src/chains/evm/solverTransaction.js";
 import { migrate } from "../schema/migrate.js";
 import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
-import { solverAdapters } from "../src/roles/solverAdapters.js";
+import { solverAdapters } from "../src/chains/solverAdapters.js";
 import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";

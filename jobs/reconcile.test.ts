@@ -30,7 +30,8 @@ import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
 import { failRequest } from "./failRequest.js";
-import { type ReconcileDeps, reconcile } from "./reconcile.js";
+import { reconcile } from "./reconcile.js";
+import type { ReconcileDeps } from "./reconcileDeps.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
 

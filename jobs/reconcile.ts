@@ -1,30 +1,8 @@
-import type pg from "pg";
-import type { Logger } from "pino";
 import type { FactWindow } from "../schema/chainFacts.js";
-import type { SweepableDeposit } from "../schema/depositSweeps.js";
-import type { ChainRegistry } from "../src/chains/chainRegistry.js";
-import type { PriceSource } from "../src/pricing/priceSource.js";
+import type { ReconcileDeps } from "./reconcileDeps.js";
+import type { ReconcileResult } from "./reconcileResult.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
-
-export type ReconcileDeps = {
-  pool: pg.Pool;
-  onchainSchema: string;
-  /**
-   * Queues a fill at once; with `key`, as a job of its own for that key (a deposit mined after it was applied from
-   * the mempool), so a fill job already run for the request in the same requeue window does not swallow it.
-   */
-  enqueueFill: (requestId: string, options?: { key: string }) => Promise<void>;
-  enqueueRefund: (refundId: string) => Promise<void>;
-  /** Sweeps of deposit addresses; absent where no adapter holds their key (nothing is swept). */
-  enqueueSweep?: (deposit: SweepableDeposit) => Promise<void>;
-  /** Re-price late deposits of quotes that allowed late payment. */
-  registry: ChainRegistry;
-  prices: PriceSource;
-  logger: Logger;
-};
-
-export type ReconcileResult = { deposits: number; fills: number; refunds: number; requeued: number };
 
 /**
  * One pass over chain facts not yet applied to requests: deposits move `waiting` requests to `pending`
@@ -35,7 +13,7 @@ export type ReconcileResult = { deposits: number; fills: number; refunds: number
  * request already under way becomes a child request, failed as DOUBLE_SPEND and refunded. Indexed refund withdrawals move failed requests
  * to `refund`; deposit-address deposits of succeeded requests are queued for their sweep. Every step is keyed in Postgres, so running it twice, or on two workers at once, changes nothing.
  * With a `window`, only deposits and fills indexed within it are read (the rest of the pass is the same).
- * This runs the two parts in order; a worker runs them side by side (src/roles/startWorker.ts), each coalesced on its
+ * This runs the two parts in order; a worker runs them side by side (jobs/startWorker.ts), each coalesced on its
  * own, and a fill whose deposit is not applied yet waits for the next pass.
  */
 export async function reconcile(deps: ReconcileDeps, window: FactWindow = {}): Promise<ReconcileResult> {

@@ -17,7 +17,7 @@ import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
 import { applyOnTimeDeposits } from "./applyOnTimeDeposits.js";
 import { depositEventDetails } from "./depositEventDetails.js";
 import { failRequest } from "./failRequest.js";
-import type { ReconcileDeps } from "./reconcile.js";
+import type { ReconcileDeps } from "./reconcileDeps.js";
 import { repriceDeposit } from "./repriceDeposit.js";
 import { chainLimitExceeded } from "./chainLimitExceeded.js";
 

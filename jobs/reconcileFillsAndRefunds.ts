@@ -19,7 +19,8 @@ import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
 import { creditEarnedAppFees } from "./creditEarnedAppFees.js";
-import type { ReconcileDeps, ReconcileResult } from "./reconcile.js";
+import type { ReconcileDeps } from "./reconcileDeps.js";
+import type { ReconcileResult } from "./reconcileResult.js";
 import type { DepositsResult } from "./reconcileDeposits.js";
 
 // A refund job gets this long to sign and send before the tick queues it again (a lost job, a crash).

@@ -14,7 +14,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
-import { solverAdapters } from "../src/roles/solverAdapters.js";
+import { solverAdapters } from "../src/chains/solverAdapters.js";
 import { anvilReorg } from "../test/support/anvilReorg.js";
 import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { onchainSchemaIdent } from "./chainFacts.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 export type AppFeeClaimStatus = "queued" | "sent" | "paid" | "failed";
 

@@ -1,5 +1,5 @@
 import type { QuotedAppFee } from "../src/domain/earnedAppFees.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 export type AppFeeEarning = { requestId: string; chainId: number; currency: string; fees: readonly QuotedAppFee[] };
 

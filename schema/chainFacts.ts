@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** Where Ponder publishes its views (`ponder start --views-schema`). */
 export type OnchainSchema = string;

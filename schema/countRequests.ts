@@ -1,6 +1,6 @@
 import type { FieldKey, RequestFilter } from "./requestFilter.js";
 import { Params, explainSql, listingWhereSql, whereSql } from "./requestsQuery.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 const DAY_SECONDS = 86_400;
 

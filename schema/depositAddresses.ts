@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { TransientError } from "../src/domain/errors.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 export type DepositAddressType = "open" | "strict";
 

@@ -1,6 +1,6 @@
 import { type DepositFact, MEMPOOL_BLOCK_HASH, sameAppliedDepositSql } from "./chainFacts.js";
 import type { DepositAddressType } from "./depositAddresses.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 export type DepositContext = {
   /** This deposit is applied already, to its request or as a child (`sameAppliedDepositSql`: a reorg's re-mine included). */

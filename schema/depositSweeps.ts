@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** One deposit-address deposit to sweep: its outpoint and its request. */
 export type SweepableDeposit = { chainId: number; txHash: string; logIndex: number; requestId: string };

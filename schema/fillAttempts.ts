@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 import { storedAddress } from "./storedAddress.js";
 
 export type FillAttempt = {

@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Folds the listing counts' pending changes (migration 0150) into their per-day projections: the worker's stats

@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Folds the requestStats rollups' pending changes (migration 0063) into the daily rollups: the worker's stats tick

@@ -1,5 +1,5 @@
 import { REORGED_OUT } from "./payoutReorgs.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Locks a chain's solver wallet (a UTXO chain: Bitcoin) until the caller's transaction ends, and returns the stored

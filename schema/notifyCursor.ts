@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** A missing outbox id: waited for until every transaction running when it was first seen has ended. */
 export type OutboxGap = { id: string; xmax: string; seenAt: number };

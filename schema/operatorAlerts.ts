@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** What an operator must look at; each kind has its runbook in docs/OPERATIONS.md ("Operator alerts"). */
 export type OperatorAlertKind =

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { type OnchainSchema, onchainSchemaIdent } from "./chainFacts.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** An applied fill whose fact its poller deleted: the block that held the payout left the chain. */
 export type OrphanedFill = {

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** A block as a poller knows it: its height on its chain and its hash (in the chain's own encoding). */
 export type BlockRef = { height: number; hash: string };

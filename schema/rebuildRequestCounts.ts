@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Rebuilds the listing counts (migration 0150) from crossfill.requests in one transaction: after a bulk load with

@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Rebuilds requestStats' daily rollups (migration 0063) from crossfill.requests in one transaction: after a bulk

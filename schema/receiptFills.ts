@@ -1,5 +1,5 @@
 import { type FillFact, type OnchainSchema, onchainSchemaIdent } from "./chainFacts.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 const key = (fact: Pick<FillFact, "chainId" | "txHash" | "logIndex">) => [fact.chainId, fact.txHash, fact.logIndex];
 

@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Stores the cancellation of a Bitcoin payout (a self-spend of its inputs) before it is broadcast: only for a request

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { onchainSchemaIdent } from "./chainFacts.js";
 import { groupByRequest } from "./groupByRequest.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 import { storedAddress } from "./storedAddress.js";
 
 export type RefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual" | "settled";

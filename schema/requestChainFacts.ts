@@ -1,5 +1,5 @@
 import { groupByRequest } from "./groupByRequest.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** A deposit applied to a request (origin chain). */
 export type RequestDeposit = {

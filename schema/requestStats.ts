@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { FieldKey, RequestFilter } from "./requestFilter.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 import { Params, whereSql } from "./requestsQuery.js";
 import { withTransaction } from "./withTransaction.js";
 

@@ -3,8 +3,7 @@ import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 import { type QuotedDepositAddress, insertRequestDepositAddress } from "./depositAddresses.js";
 import { withTransaction } from "./withTransaction.js";
-
-export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
+import type { Queryable } from "./queryable.js";
 
 export type NewRequest = {
   id: string;

@@ -1,4 +1,5 @@
-import { type Queryable, type RequestRow, type StoredRequest, toStoredRequest } from "./requests.js";
+import { type RequestRow, type StoredRequest, toStoredRequest } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** A request with the integrator of the key it was quoted with (null for a keyless quote): who may see its referrer. */
 export type OwnedRequest = StoredRequest & { apiKeyIntegrator: string | null };

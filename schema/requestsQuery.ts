@@ -7,7 +7,8 @@ import type {
   SortKey,
 } from "./requestFilter.js";
 import type { RequestDeposit, RequestFill } from "./requestChainFacts.js";
-import { type RequestRow, type StoredRequest, type Queryable, toStoredRequest } from "./requests.js";
+import { type RequestRow, type StoredRequest, toStoredRequest } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** A request with everything the v3 and v2 records are built from. */
 export type RequestView = StoredRequest & {

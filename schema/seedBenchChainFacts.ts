@@ -1,6 +1,6 @@
 import { type OnchainSchema, onchainSchemaIdent } from "./chainFacts.js";
 import { onchainStandInSql } from "./onchainStandInSql.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Benchmark data only: the indexer's rows for every deposit and fill seedBenchRequests applied, in `onchain` — a schema

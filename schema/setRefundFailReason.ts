@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /** Why a failed request's refund cannot run on its own; shown with the request until it is settled. */
 export async function setRefundFailReason(db: Queryable, requestId: string, reason: string | null): Promise<void> {

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 const BALANCE = `
   SELECT coalesce(sum(CASE WHEN l.kind = 'fund' THEN l.amount_micro_usd ELSE -l.amount_micro_usd END), 0) AS balance

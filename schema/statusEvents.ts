@@ -1,6 +1,6 @@
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 import { groupByRequest } from "./groupByRequest.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 import { inTxHashesSql, outTxHashesSql } from "./requestTxHashes.js";
 
 /** One status_events row with what the `request.status.updated` body needs from its request. */

@@ -1,5 +1,5 @@
 import type { RequestStatus } from "../src/domain/requestStatus.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 import { inTxHashesSql, outTxHashesSql } from "./requestTxHashes.js";
 
 export type StatusRecord = {

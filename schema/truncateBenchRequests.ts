@@ -1,4 +1,4 @@
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 /**
  * Benchmark data only: empties the request tables and what hangs off them (deposits, fills, status events) and the

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { MEMPOOL_BLOCK_HASH, depositOrderSql } from "./chainFacts.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 export type UnmatchedRefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual";
 

@@ -1,5 +1,5 @@
 import { groupByKey } from "./groupByRequest.js";
-import type { Queryable } from "./requests.js";
+import type { Queryable } from "./queryable.js";
 
 export type WebhookDeliveryState = "pending" | "delivered" | "failed" | "disabled";
 

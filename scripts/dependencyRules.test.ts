@@ -44,6 +44,11 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "indexers/bitcoin/source.ts":
         'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const s = esplora;\n',
       "web/src/App.tsx": 'import { m } from "../../src/domain/money.js";\nexport const App = () => <p>{m}</p>;\n',
+      "src/quote/solverInventory.ts": 'import { queues } from "../../jobs/queues.js";\nexport const i = queues;\n',
+      "src/chains/chainRegistry.ts":
+        'import { esplora } from "../../indexers/bitcoin/source.js";\nexport const c = esplora;\n',
+      "apps/cli.ts": "export const cli = 1;\n",
+      "jobs/startWorker.ts": 'import { cli } from "../apps/cli.js";\nexport const w = cli;\n',
     });
     expect(code, output).not.toBe(0);
     for (const rule of [
@@ -55,6 +60,9 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "indexers-record-facts-only: indexers/bitcoin/writer.ts → schema/requests.ts",
       "devnet-bitcoin-stays-devnet: indexers/bitcoin/source.ts → devnet/bitcoin/esploraApp.ts",
       "web-imports-nothing-of-ours: web/src/App.tsx → src/domain/money.ts",
+      "src-imports-no-jobs-or-indexers: src/quote/solverInventory.ts → jobs/queues.ts",
+      "src-imports-no-jobs-or-indexers: src/chains/chainRegistry.ts → indexers/bitcoin/source.ts",
+      "nothing-imports-the-composition: jobs/startWorker.ts → apps/cli.ts",
     ]) {
       expect(output).toContain(rule);
     }
@@ -63,13 +71,12 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
   it("passes the allowed directions: jobs → schema, the adapter → its SDK, a composition root → the gateway, web → npm", () => {
     const { code, output } = check({
       "src/gateway/server.ts": "export const server = 1;\n",
-      "src/roles/startApi.ts": 'import { server } from "../gateway/server.js";\nexport const a = server;\n',
+      "apps/cli.ts": 'import { server } from "../src/gateway/server.js";\nexport const a = server;\n',
       "src/chains/evm/evmAdapter.ts": 'import { keccak256 } from "viem";\nexport const e = keccak256;\n',
       "schema/requests.ts": "export const r = 1;\n",
       "jobs/fill.ts": 'import { r } from "../schema/requests.js";\nexport const f = r;\n',
       "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
-      "src/roles/runDev.ts":
-        'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
+      "apps/runDev.ts": 'import { esplora } from "../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
       "scripts/buildWeb.ts": 'import { server } from "../src/gateway/server.js";\nexport const b = server;\n',
       "web/src/App.tsx": 'import { render } from "preact";\nexport const App = render;\n',
     });

@@ -94,7 +94,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
-  // No default: `api` and `worker` refuse to start without it (src/roles/rolePrices.ts); `dev` has the devnet's.
+  // No default: `api` and `worker` refuse to start without it (src/rolePrices.ts); `dev` has the devnet's.
   PRICES: priceList.optional(),
   SERVICE_FEE_BPS: basisPoints.default(5n),
   DEFAULT_SLIPPAGE_BPS: basisPoints.default(50n),

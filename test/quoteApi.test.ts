@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeOrderId, computeRequestId } from "../src/domain/order.js";
 import { postQuote } from "./support/postQuote.js";
 import { recordChainHead } from "../schema/chainHeads.js";
-import { runChainsCommand } from "../src/roles/runChainsCommand.js";
+import { runChainsCommand } from "../apps/runChainsCommand.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 describe("quote, chains and status over HTTP", () => {

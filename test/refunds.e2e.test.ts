@@ -12,7 +12,7 @@ import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
 import { route } from "./support/route.js";
 import { sendSteps } from "./support/sendSteps.js";
-import { runRefundsCommand } from "../src/roles/runRefundsCommand.js";
+import { runRefundsCommand } from "../apps/runRefundsCommand.js";
 import { refundChecks } from "./support/refundChecks.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runChainsCommand } from "../src/roles/runChainsCommand.js";
+import { runChainsCommand } from "../apps/runChainsCommand.js";
 import { type CrashCluster, checkInvariants, startCrashCluster } from "./support/crashCluster.js";
 import { openStatusFeed } from "./support/openStatusFeed.js";
 import { pollStatus } from "./support/pollStatus.js";

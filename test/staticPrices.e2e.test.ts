@@ -14,7 +14,7 @@ const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "
 /** Runs `crossfill <args>` to its exit: its code and everything it wrote. */
 function runRole(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", "apps/cli.ts", ...args], {
       cwd: repoRoot,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...env },
       stdio: ["ignore", "pipe", "pipe"],

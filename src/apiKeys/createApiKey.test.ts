@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { findApiKeyByHash, getWebhookSecretCipher } from "../../schema/apiKeys.js";
 import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
-import { runKeysCommand } from "../roles/runKeysCommand.js";
+import { runKeysCommand } from "../../apps/runKeysCommand.js";
 import { createApiKey } from "./createApiKey.js";
 import { hashApiKey } from "./hashApiKey.js";
 import { openSecret } from "./secretBox.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type ApiKeyRecord, insertApiKey } from "../../schema/apiKeys.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import { hashApiKey } from "./hashApiKey.js";
 import { sealSecret } from "./secretBox.js";
 

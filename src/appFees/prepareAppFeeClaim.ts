@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Address, Hex } from "viem";
 import { appFeeBalances } from "../../schema/appFeeClaims.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import { parseEvmAddress } from "./parseEvmAddress.js";
 import { type AppFeeClaimMessage, appFeeClaimTypedData } from "../domain/appFeeClaimTypedData.js";

@@ -1,5 +1,5 @@
 import { appFeeBalances } from "../../schema/appFeeClaims.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import type { ChainRegistry } from "../chains/chainRegistry.js";
 import type { PriceSource } from "../pricing/priceSource.js";
 import { usdValueE18 } from "../pricing/usdValue.js";

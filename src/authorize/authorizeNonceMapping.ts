@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { type NonceMapping, findNonceMapping, insertNonceMapping } from "../../schema/nonceMappings.js";
-import { type Queryable, getRequest } from "../../schema/requests.js";
+import { getRequest } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { nonceMappingTypedData } from "../domain/nonceMappingTypedData.js";
 import { PERPS_CHAIN_ID } from "../domain/perpsChain.js";

@@ -1,6 +1,6 @@
 import { listChainHeads } from "../../schema/chainHeads.js";
 import { listChainSwitches } from "../../schema/chainSwitches.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import { blockProductionLagging } from "../domain/blockProductionLagging.js";
 import type { ChainConfig } from "./chainConfig.js";
 

@@ -5,7 +5,7 @@ import { chainConfigSchema } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
 import { callExecutorAddress } from "../chains/evm/callExecutorAddress.js";
-import { solverAdapters } from "../roles/solverAdapters.js";
+import { solverAdapters } from "../chains/solverAdapters.js";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
 import { devnetDepositAddressKey } from "../../devnet/bitcoin/devnetDepositAddressKey.js";
 import { validateQuoteRequest } from "./validateQuoteRequest.js";

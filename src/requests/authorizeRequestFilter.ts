@@ -1,5 +1,5 @@
 import { findApiKeys } from "../../schema/apiKeys.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import { hashApiKey } from "../apiKeys/hashApiKey.js";
 import { ForbiddenError, InvalidInputError } from "../domain/errors.js";
 import type { FieldCondition, RequestFilter } from "../../schema/requestFilter.js";

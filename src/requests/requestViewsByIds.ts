@@ -1,5 +1,5 @@
 import { type RequestView, listRequestViews } from "../../schema/requestsQuery.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import { emptyFilter } from "../../schema/requestFilter.js";
 
 /** Many requests by id, hydrated as GET /requests/v3 hydrates its page (one query); unknown ids are absent. */

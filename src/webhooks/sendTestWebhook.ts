@@ -1,5 +1,5 @@
 import { type WebhookDelivery, insertTestEventDelivery } from "../../schema/webhookDeliveries.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import { InvalidInputError } from "../domain/errors.js";
 
 /** The event name of a test delivery: receivers that act on `request.status.updated` only ignore it. */

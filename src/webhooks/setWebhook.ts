@@ -1,5 +1,5 @@
 import { type WebhookEndpoint, upsertWebhookEndpoint } from "../../schema/webhookEndpoints.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 import { parseWebhookHeaders } from "./parseWebhookHeaders.js";
 import { type WebhookPolicy, validateWebhookUrl } from "./validateWebhookUrl.js";
 

@@ -11,7 +11,7 @@ import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gatewa
 import { sponsorBalance } from "../../schema/sponsorLedger.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
-import { solverAdapters } from "../../src/roles/solverAdapters.js";
+import { solverAdapters } from "../../src/chains/solverAdapters.js";
 import type { QuoteEngineDeps } from "../../src/quote/createQuote.js";
 import type { WebhookPolicy } from "../../src/webhooks/validateWebhookUrl.js";
 

@@ -1,6 +1,6 @@
 import { zeroAddress } from "viem";
 import { onchainStandInSql } from "../../schema/onchainStandInSql.js";
-import type { Queryable } from "../../schema/requests.js";
+import type { Queryable } from "../../schema/queryable.js";
 
 // Stand-ins for Ponder's published views, filled by the test.
 export const ONCHAIN_FIXTURE = onchainStandInSql("onchain_fixture");

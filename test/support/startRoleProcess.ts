@@ -24,7 +24,7 @@ export async function startRoleProcess(
   readyMessage: string,
   timeoutMs = 60_000,
 ): Promise<RoleProcess> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/cli.ts", ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...env },
     detached: true,

@@ -12,11 +12,11 @@ import { type EvmIndexer, startEvmIndexer } from "../../indexers/evm/startEvmInd
 import { type QueueBackend, createQueueBackend } from "../../jobs/queueBackend.js";
 import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
-import { type RunningApi, startApi } from "../../src/roles/startApi.js";
-import { type RunningWorker, startWorker } from "../../src/roles/startWorker.js";
-import { bitcoinPollerChains } from "../../src/roles/bitcoinPollerChains.js";
-import { startPollers } from "../../src/roles/startPollers.js";
-import { startDepositWatchers } from "../../src/roles/startDepositWatchers.js";
+import { type RunningApi, startApi } from "../../src/gateway/startApi.js";
+import { type RunningWorker, startWorker } from "../../jobs/startWorker.js";
+import { bitcoinPollerChains } from "../../indexers/bitcoinPollerChains.js";
+import { startPollers } from "../../indexers/startPollers.js";
+import { startDepositWatchers } from "../../indexers/startDepositWatchers.js";
 import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } from "../../src/chains/chainConfig.js";
 import type { StuckFillPolicy } from "../../src/chains/adapter.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";

@@ -6,7 +6,7 @@ import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { type DocumentNode, type ExecutionArgs, GraphQLError, type ValidationContext } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { type Plugin, createYoga, maskError } from "graphql-yoga";
+import { createYoga, maskError } from "graphql-yoga";
 import type pg from "pg";
 import type { Logger } from "pino";
 import { WebSocketServer } from "ws";
@@ -19,12 +19,15 @@ import { policyFor } from "../http/policyFor.js";
 import type { RouteLimit } from "../http/routeLimits.js";
 import { checkJsonValue } from "../http/checkJsonValue.js";
 import { domainErrorOf } from "../http/domainErrorOf.js";
-import { errorStatus } from "./errorStatus.js";
+import { ownError } from "./ownError.js";
+import { codeValidationErrors } from "./plugins/codeValidationErrors.js";
+import { codeVariableErrors } from "./plugins/codeVariableErrors.js";
+import { errorStatus } from "./plugins/errorStatus.js";
+import { limitExpensiveFields } from "./plugins/limitExpensiveFields.js";
+import { refuseNulStrings } from "./plugins/refuseNulStrings.js";
 import { checkGraphqlRequest } from "./checkGraphqlRequest.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
-import { fieldOccurrencesRule } from "./fieldOccurrencesRule.js";
-import { noNulStringsRule } from "./noNulStringsRule.js";
-import { sharedFieldLimits } from "./sharedFieldLimits.js";
+import { sharedFieldLimits } from "./plugins/sharedFieldLimits.js";
 import type { GraphqlContext } from "./graphqlContext.js";
 import { schema } from "./schema.js";
 
@@ -72,16 +75,6 @@ export const GRAPHQL_LIMITS = {
   perOperation: { requestStats: 1, requests: 3 },
 } as const;
 
-// Armor's rules build their GraphQLErrors with their own copy of graphql; re-create them with ours so every
-// transport recognises them, and give each a code.
-function ownError(error: GraphQLError | Error, code: string): GraphQLError {
-  const source = error as GraphQLError;
-  return new GraphQLError(error.message, {
-    nodes: source.nodes,
-    extensions: { ...source.extensions, code: source.extensions?.code ?? code },
-  });
-}
-
 // Armor throws its rejections by default; report them as validation errors (ours, with a code) instead, and
 // throw the parser's token-limit rejection as our own GraphQLError.
 const reportRejection = {
@@ -98,33 +91,6 @@ const throwRejection = {
       throw ownError(error, "GRAPHQL_PARSE_FAILED");
     },
   ],
-};
-
-const limitExpensiveFields: Plugin = {
-  onValidate: ({ addValidationRule }) => addValidationRule(fieldOccurrencesRule(GRAPHQL_LIMITS.perOperation)),
-};
-
-const refuseNulStrings: Plugin = {
-  onValidate: ({ addValidationRule }) => addValidationRule(noNulStringsRule),
-};
-
-const codeValidationErrors: Plugin = {
-  onValidate:
-    () =>
-    ({ result, setResult }) => {
-      if (result.length > 0) setResult(result.map((error) => ownError(error, "GRAPHQL_VALIDATION_FAILED")));
-    },
-};
-
-// Variable values that do not coerce (an unknown enum value, a malformed DateTime) fail before any resolver runs,
-// with no data and no code: they are bad input like any other.
-const codeVariableErrors: Plugin = {
-  onExecute: () => ({
-    onExecuteDone: ({ result, setResult }) => {
-      if (!("errors" in result) || !result.errors?.length || "data" in result) return;
-      setResult({ ...result, errors: result.errors.map((error) => ownError(error, "INVALID_INPUT")) });
-    },
-  }),
 };
 
 /**
@@ -184,7 +150,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
         flattenFragments: true,
         ...reportRejection,
       }),
-      limitExpensiveFields,
+      limitExpensiveFields(GRAPHQL_LIMITS.perOperation),
       refuseNulStrings,
       ...(options.fieldLimits ? [sharedFieldLimits(options.fieldLimits.deps, options.fieldLimits.byField)] : []),
       codeValidationErrors,

@@ -1,11 +1,8 @@
-import type { ChainConfig } from "../../../chains/chainConfig.js";
 import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
 import { builder } from "../builder.js";
+import { ChainRef } from "./chainRef.js";
 import { CurrencyRef } from "./currency.js";
 import { EXPLORER_PATHS } from "../../../chains/explorerPaths.js";
-
-// Declared before it is implemented: Chain and Currency refer to each other.
-export const ChainRef = builder.objectRef<ChainConfig>("Chain");
 
 const ExplorerPathsRef = builder.objectRef<typeof EXPLORER_PATHS>("ExplorerPaths").implement({
   description: "Paths under explorerUrl, as GET /chains has them.",

@@ -1,6 +1,6 @@
 import type { Currency } from "../../../chains/chainRegistry.js";
 import { builder } from "../builder.js";
-import { ChainRef } from "./chain.js";
+import { ChainRef } from "./chainRef.js";
 
 export const CurrencyMetadataRef = builder.objectRef<Currency["metadata"]>("CurrencyMetadata").implement({
   fields: (t) => ({

@@ -15,7 +15,7 @@ import { recordLookups } from "../../../requests/recordLookups.js";
 import { builder } from "../builder.js";
 import { type GraphqlContext, requireApiKey } from "../graphqlContext.js";
 import { statusUpdateStream } from "../statusUpdateStream.js";
-import { ChainRef } from "./chain.js";
+import { ChainRef } from "./chainRef.js";
 import { CurrencyRef } from "./currency.js";
 import { DepositRef } from "./deposit.js";
 import { FillRef } from "./fill.js";

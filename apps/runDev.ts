@@ -1,0 +1,231 @@
+import { logConnectionError } from "./logConnectionError.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Logger } from "pino";
+import { devnetBitcoinChain } from "../devnet/bitcoin/devnetBitcoinChain.js";
+import { startDevnetBitcoin } from "../devnet/bitcoin/startDevnetBitcoin.js";
+import { startDevnetChains } from "../devnet/startDevnetChains.js";
+import { embeddedPostgresDataDir } from "../devnet/embeddedPostgresDataDir.js";
+import { startEmbeddedPostgres } from "../devnet/startEmbeddedPostgres.js";
+import { startEvmIndexer } from "../indexers/evm/startEvmIndexer.js";
+import { recordIndexerHeads } from "../indexers/recordIndexerHeads.js";
+import { bitcoinPollerChains } from "../indexers/bitcoinPollerChains.js";
+import { startPollers } from "../indexers/startPollers.js";
+import { startDepositWatchers } from "../indexers/startDepositWatchers.js";
+import { bitcoinChainConfigSchema, type ChainConfig } from "../src/chains/chainConfig.js";
+import { createQueueBackend } from "../jobs/queueBackend.js";
+import { createStatusBus } from "../src/events/createStatusBus.js";
+import { migrate } from "../schema/migrate.js";
+import type { Config } from "../src/config.js";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { fundSponsor } from "../schema/sponsorLedger.js";
+import { withTransaction } from "../schema/withTransaction.js";
+
+/** 10,000 USD of fee sponsorship for the devnet key's integrator. */
+const DEVNET_SPONSOR_FUNDING_MICRO_USD = 10_000_000_000n;
+import { restSettings } from "../src/gateway/restSettings.js";
+import { webhookDeliveryLimits } from "../jobs/webhookDeliveryLimits.js";
+import { apiKeyEncryptionKey, apiSettings, statusCacheSettings } from "../src/roleSettings.js";
+import { rolePrices } from "../src/rolePrices.js";
+import { createPool } from "./createPool.js";
+import { startApi } from "../src/gateway/startApi.js";
+import { startWorker } from "../jobs/startWorker.js";
+import type { Shutdown } from "../src/runtime/shutdown.js";
+
+/**
+ * `npm start`: the whole service on local chains. Devnet chains are new on every start, so the embedded
+ * database is recreated with them; with DATABASE_URL the app tables are kept and the indexer's schema
+ * changes with the chains' genesis blocks.
+ */
+export async function runDev(config: Config, logger: Logger): Promise<Shutdown> {
+  const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+  let stopping = false;
+  const shutdown = async () => {
+    stopping = true;
+    for (const { name, stop } of stops.splice(0).reverse()) {
+      await stop().catch((error) => logger.error({ err: error }, `stopping ${name} failed`));
+    }
+  };
+  try {
+    const dataDir = path.resolve(config.CROSSFILL_DATA_DIR);
+    mkdirSync(dataDir, { recursive: true });
+
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      const postgresDir = await embeddedPostgresDataDir(dataDir);
+      const postgres = await startEmbeddedPostgres({
+        dataDir: postgresDir,
+        port: config.DEVNET_POSTGRES_PORT,
+        fresh: true,
+      });
+      stops.push({ name: "embedded postgres", stop: postgres.stop });
+      databaseUrl = postgres.databaseUrl;
+      logger.info({ port: config.DEVNET_POSTGRES_PORT, dataDir: postgresDir }, "embedded postgres started");
+    }
+
+    const devnet = await startDevnetChains({
+      chainIds: [...config.DEVNET_CHAIN_IDS],
+      basePort: config.DEVNET_BASE_PORT,
+      blockTime: config.DEVNET_BLOCK_TIME,
+    });
+    stops.push({ name: "devnet chains", stop: devnet.stop });
+    const bitcoin = await startDevnetBitcoin({ blockTimeMs: Math.round(config.DEVNET_BITCOIN_BLOCK_TIME * 1000) });
+    stops.push({ name: "devnet bitcoin", stop: bitcoin.stop });
+    const bitcoinEntry = devnetBitcoinChain(bitcoin);
+    const chains: ChainConfig[] = [...devnet.chains, bitcoinChainConfigSchema.parse(bitcoinEntry)];
+    const genesis = await Promise.all(
+      devnet.chains.map(async (chain) => {
+        const response = await fetch(chain.rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x0", false] }),
+        });
+        return ((await response.json()) as { result: { hash: string } }).result.hash;
+      }),
+    );
+
+    const apiUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+    const manifest = {
+      apiUrl,
+      graphqlUrl: `${apiUrl}/graphql`,
+      wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
+      // The integrator dashboard (web/, beside the public explorer at /), served by the gateway; sign in with apiKey.
+      dashboardUrl: `${apiUrl}/explorer/dashboard`,
+      // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
+      apiKey: null as string | null,
+      solver: devnet.solver.address,
+      chains: [...devnet.chains.map((chain, index) => ({ ...chain, genesisHash: genesis[index] })), bitcoinEntry],
+      accounts: devnet.accounts.map((account) => ({ address: account.address, privateKey: account.privateKey })),
+    };
+    const manifestPath = path.join(dataDir, "manifest.json");
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+
+    const pool = createPool(
+      databaseUrl,
+      logConnectionError(logger, () => stopping),
+    );
+    stops.push({ name: "database pool", stop: () => pool.end() });
+    await migrate(pool);
+    const devKey = await createApiKey(pool, apiKeyEncryptionKey(config, "dev"), {
+      name: "devnet",
+      integrator: "devnet",
+      elevated: true,
+      // The dashboard's sign-in key on the devnet: it may create and revoke keys of integrator devnet.
+      managesKeys: true,
+      // …and sponsor fees (subsidizeFees), which outside the devnet an operator grants (`crossfill sponsors allow`).
+      sponsors: true,
+    });
+    manifest.apiKey = devKey.key;
+    // The manifest key's integrator can sponsor fees (subsidizeFees) at once; `crossfill sponsors fund` adds more.
+    await withTransaction(pool, (db) =>
+      fundSponsor(db, {
+        integrator: devKey.integrator,
+        amountMicroUsd: DEVNET_SPONSOR_FUNDING_MICRO_USD,
+        note: "devnet",
+      }),
+    );
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+
+    const indexer = await startEvmIndexer({
+      databaseUrl,
+      chainsFile: manifestPath,
+      port: config.INDEXER_PORT,
+      viewsSchema: config.ONCHAIN_SCHEMA,
+      logLevel: config.LOG_LEVEL === "silent" ? "silent" : "warn",
+      onExit: ({ expected, code, signal }) => {
+        // Ctrl-C signals the indexer as well as us, so it may exit before we stop it.
+        if (!expected && !stopping) logger.error({ code, signal }, "the indexer exited; restart npm start");
+      },
+    });
+    stops.push({ name: "indexer", stop: indexer.stop });
+    const heads = recordIndexerHeads(pool, indexer, logger);
+    stops.push({ name: "indexer heads", stop: heads.close });
+    if (config.EVM_DEPOSIT_WATCHER) {
+      const watchers = startDepositWatchers({ pool, logger, chains, stopping: () => stopping });
+      stops.push({ name: "deposit watchers", stop: watchers.stop });
+    }
+    const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains, pool) });
+    stops.push({ name: "bitcoin poller", stop: pollers.stop });
+    const pollerHeads = recordIndexerHeads(pool, pollers, logger);
+    stops.push({ name: "bitcoin poller heads", stop: pollerHeads.close });
+
+    // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
+    const statusBus = createStatusBus({
+      redisUrl: config.REDIS_URL,
+      onError: logConnectionError(logger, () => stopping),
+    });
+    stops.push({ name: "status bus", stop: () => statusBus.close() });
+    const queues = createQueueBackend({
+      databaseUrl,
+      redisUrl: config.REDIS_URL,
+      prefix: config.QUEUE_PREFIX,
+      // Ctrl-C reaches the embedded Postgres too, which may end these connections before they are closed.
+      onError: logConnectionError(logger, () => stopping),
+    });
+    stops.push({ name: "queues", stop: () => queues.close() });
+    const worker = await startWorker({
+      pool,
+      chains,
+      solver: devnet.solver,
+      // The devnet depository's key is public (devnet/bitcoin/devnetBitcoinKey.ts): refunds are signed on the devnet.
+      bitcoinDepositoryWif: bitcoin.depository.wif,
+      bitcoinSolverWif: bitcoin.solver.wif,
+      // Deposit addresses work out of the box with the devnet's public account key (devnetDepositAddressKey.ts).
+      bitcoinDepositXprv: config.BITCOIN_DEPOSIT_XPRV ?? bitcoin.depositAddressKey.xprv,
+      bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
+      queues,
+      onchainSchema: indexer.viewsSchema,
+      logger,
+      statusBus,
+      prices: rolePrices(config, "dev"),
+      debugReferrers: true,
+      fillConcurrency: config.FILL_CONCURRENCY,
+      appFeeClaimRetry: {
+        retryBaseMs: config.APP_FEE_CLAIM_RETRY_BASE_MS,
+        maxAttempts: config.APP_FEE_CLAIM_MAX_ATTEMPTS,
+      },
+      // The devnet posts webhooks to local http receivers unless told otherwise.
+      webhooks: {
+        serverKey: apiKeyEncryptionKey(config, "dev"),
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true,
+        retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+        limits: webhookDeliveryLimits(config),
+      },
+    });
+    stops.push({ name: "worker", stop: worker.close });
+    const rest = restSettings(
+      config,
+      "dev",
+      pool,
+      logConnectionError(logger, () => stopping),
+    );
+    stops.push({ name: "rate limiter", stop: () => rest.rateLimiter.close() });
+    const api = await startApi({
+      pool,
+      chains,
+      solver: devnet.solver,
+      logger,
+      host: config.HOST,
+      port: config.PORT,
+      settings: apiSettings(config, "dev"),
+      statusBus,
+      rest,
+      graphiql: true,
+      bitcoinDepositXpub: config.BITCOIN_DEPOSIT_XPUB ?? bitcoin.depositAddressKey.xpub,
+      bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
+      webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true },
+      // this process's worker publishes on the same bus, in process or on Redis
+      statusCache: statusCacheSettings(config, true),
+    });
+    stops.push({ name: "api", stop: api.close });
+
+    process.stdout.write(
+      `\nCrossfill devnet is running (queues on ${queues.kind}, database ${config.DATABASE_URL ? "from DATABASE_URL" : "embedded"}).\n` +
+        `Manifest: ${manifestPath}\n${JSON.stringify(manifest, null, 2)}\n\nTry: curl ${apiUrl}/chains, or open ${manifest.dashboardUrl}\nCtrl-C stops everything.\n`,
+    );
+    return shutdown;
+  } catch (error) {
+    await shutdown();
+    throw error;
+  }
+}

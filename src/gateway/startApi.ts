@@ -1,0 +1,96 @@
+import type pg from "pg";
+import type { Logger } from "pino";
+import { findRegenerableDepositAddress, nextDepositAddressIndex } from "../../schema/depositAddresses.js";
+import { sponsorBalance } from "../../schema/sponsorLedger.js";
+import { batchRequestInserts } from "../../schema/batchRequestInserts.js";
+import type { ChainConfig } from "../chains/chainConfig.js";
+import type { EvmSolver } from "../chains/evm/evmSolver.js";
+import { createChainRegistry } from "../chains/chainRegistry.js";
+import { createChainAvailability } from "../chains/createChainAvailability.js";
+import type { StatusBus } from "../events/createStatusBus.js";
+import type { StatusLookupOptions } from "./rest/createStatusLookup.js";
+import { type GatewayServer, startGatewayServer } from "./server.js";
+import { createStaticPriceSource } from "../pricing/priceSource.js";
+import { createSolverInventory } from "../quote/solverInventory.js";
+import { solverAdapters } from "../chains/solverAdapters.js";
+import type { RestSettings } from "./restSettings.js";
+import type { RouteLimits } from "./http/routeLimits.js";
+
+export type ApiDeps = {
+  pool: pg.Pool;
+  chains: readonly ChainConfig[];
+  solver: EvmSolver;
+  logger: Logger;
+  host: string;
+  port: number;
+  settings: {
+    prices: Record<string, string>;
+    serviceFeeBps: bigint;
+    defaultSlippageBps: bigint;
+    quoteTtlSeconds: number;
+    overpaymentToleranceBps?: bigint;
+    sponsoredAppFeeMaxBps?: bigint;
+  };
+  /** Status updates from the notifier, for the websocket feed and GraphQL subscriptions. */
+  statusBus: StatusBus;
+  /** Listing settings shared by replicas: cursor secret, rate-limit counters, v2 schedule (restSettings). */
+  rest?: RestSettings;
+  /** The routes' limits where no `rest` gives them (tests); the documented defaults otherwise. */
+  routeLimits?: RouteLimits;
+  /** Serve GraphiQL at GET /graphql (development). */
+  graphiql?: boolean;
+  /** Which webhook URLs setWebhook accepts: public https only unless allowPrivate (the devnet). */
+  webhooks?: { allowPrivate: boolean };
+  /** Status lookups from memory; only when `statusBus` carries the workers' updates (see GatewayServerDeps). */
+  statusCache?: StatusLookupOptions;
+  /** Seals keys created over GraphQL (default: `rest.serverKey`); the worker's webhooks are signed with them. */
+  serverKey?: Buffer;
+  /** BITCOIN_DEPOSIT_XPUB: deposit addresses are derived from it; without it none are offered. */
+  bitcoinDepositXpub?: string;
+  /** BITCOIN_MAX_FEE_RATE_SAT_VB (deposit PSBTs' fees). */
+  bitcoinMaxFeeRateSatVb?: number;
+};
+
+export type RunningApi = GatewayServer;
+
+/** The gateway role: chains, prices and the solver's inventory for the quote engine, then the gateway's server. */
+export async function startApi(deps: ApiDeps): Promise<RunningApi> {
+  const registry = createChainRegistry(deps.chains);
+  const adapters = solverAdapters(deps.chains, {
+    evm: deps.solver,
+    bitcoinDepositAddressKey: deps.bitcoinDepositXpub,
+    bitcoinMaxFeeRateSatVb: deps.bitcoinMaxFeeRateSatVb,
+    pool: deps.pool,
+  });
+  const quoteEngine = {
+    registry,
+    adapters,
+    prices: createStaticPriceSource(deps.settings.prices),
+    inventory: createSolverInventory(adapters),
+    saveRequest: batchRequestInserts(deps.pool),
+    settings: deps.settings,
+    availability: createChainAvailability(deps.pool),
+    sponsorBalance: (integrator: string) => sponsorBalance(deps.pool, integrator),
+    depositAddresses: {
+      next: () => nextDepositAddressIndex(deps.pool),
+      regenerable: (route: Parameters<typeof findRegenerableDepositAddress>[1]) =>
+        findRegenerableDepositAddress(deps.pool, route),
+    },
+  };
+  return startGatewayServer({
+    pool: deps.pool,
+    registry,
+    adapters,
+    logger: deps.logger,
+    quoteEngine,
+    ...(deps.routeLimits ? { routeLimits: deps.routeLimits } : {}),
+    ...deps.rest,
+    ...(deps.serverKey ? { serverKey: deps.serverKey } : {}),
+    host: deps.host,
+    port: deps.port,
+    statusBus: deps.statusBus,
+    graphiql: deps.graphiql,
+    webhooks: deps.webhooks,
+    statusCache: deps.statusCache,
+  });
+}
