@@ -21,13 +21,8 @@ function tree(files: Record<string, string>) {
 describe("no VM-type branches outside the families (scripts/vmTypeBranches.ts)", () => {
   afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-  it("finds none in the repository but the role wiring still waiting for its move out of src/", () => {
-    // These three go with the composition's move out of src/ (issue 23, item 3); then this list is empty.
-    expect(vmTypeBranches(repo).map((hit) => hit.split(":")[0])).toEqual([
-      "src/cli.ts",
-      "src/roles/bitcoinPollerChains.ts",
-      "src/roles/startWorker.ts",
-    ]);
+  it("finds none in the repository: code asks a chain's family instead", () => {
+    expect(vmTypeBranches(repo)).toEqual([]);
   });
 
   it("finds each planted comparison, and leaves the families' folders, the registry, constants and tests alone", () => {
@@ -41,12 +36,14 @@ describe("no VM-type branches outside the families (scripts/vmTypeBranches.ts)",
       "jobs/fill.ts": 'export const f = (vm: string) => vm === "bvm";\n',
       "schema/ids.ts": "export const PERPS = 1337;\nexport const NOT_IT = 13370;\n",
       "indexers/poller/start.ts": "export const BTC = 8253038;\n",
+      "apps/cli.ts": 'export const c = (vm: string) => vm === "svm";\n',
     });
     expect(vmTypeBranches(root)).toEqual([
       'src/quote/validate.ts:1: export const v = (c: { vmType: string }) => c.vmType !== "evm";',
       'jobs/fill.ts:1: export const f = (vm: string) => vm === "bvm";',
       "schema/ids.ts:1: export const PERPS = 1337;",
       "indexers/poller/start.ts:1: export const BTC = 8253038;",
+      'apps/cli.ts:1: export const c = (vm: string) => vm === "svm";',
     ]);
   });
 });

@@ -4,8 +4,8 @@ import { join } from "node:path";
 /** A comparison of a chain's VM type or a reserved chain id: what asking a family (its capabilities) replaces. */
 export const VM_TYPE_BRANCH = /vmType ===|vmType !==|=== "(evm|bvm|svm|tonvm|hypevm)"|8253038|\b1337\b/;
 
-/** The folders scanned: everything that runs, besides the families' own folders. */
-export const SCANNED = ["src", "jobs", "schema", "indexers"];
+/** The folders scanned: everything that runs (apps/: the composition), besides the families' own folders. */
+export const SCANNED = ["src", "jobs", "schema", "indexers", "apps"];
 
 /** The registry and the constants: the only places outside a family's folders that may name a VM type or an id. */
 export const ALLOWED = ["src/chains/families.ts", "src/chains/reservedChainIds.ts", "src/domain/perpsChain.ts"];
