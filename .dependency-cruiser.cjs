@@ -99,6 +99,14 @@ module.exports = {
       to: { path: "^devnet/bitcoin/" },
     },
     {
+      name: "chain-families-reach-postgres-through-ports",
+      comment:
+        "A chain family writes Postgres only through the ports schema/ implements and the callers hand it (the fill ledger, src/chains/fillLedger.ts): no src/chains/<vm>/ file imports schema/, so no family re-implements store-before-broadcast, locks or nonces.",
+      severity: "error",
+      from: { path: "^src/chains/[^/]+/", pathNot: TESTS },
+      to: { path: "^schema/" },
+    },
+    {
       name: "web-imports-nothing-of-ours",
       severity: "error",
       from: { path: "^web/" },

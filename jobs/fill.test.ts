@@ -5,6 +5,7 @@ import { type Address, type Hex, decodeFunctionData, encodeFunctionData, zeroAdd
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { getFillAttempt, insertFillAttempt } from "../schema/fillAttempts.js";
+import { createFillLedger, fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { prepareSolverTransaction, signSolverTransaction, walletFor } from "../src/chains/evm/solverTransaction.js";
 import { migrate } from "../schema/migrate.js";
@@ -42,7 +43,7 @@ describe("fill processor", () => {
     client = (chainId) => clients.get(chainId)!;
     const logger = pino({ level: "silent" });
     const adapters = solverAdapters(devnet.chains, { evm: devnet.solver });
-    for (const adapter of adapters.all) await adapter.prepareSolver(pool);
+    for (const adapter of adapters.all) await adapter.prepareSolver(createFillLedger(pool));
     deps = {
       pool,
       adapters,
@@ -110,7 +111,10 @@ describe("fill processor", () => {
       value: 0n,
     });
     return withTransaction(pool, async (db) => {
-      const transaction = await signSolverTransaction(db, destination, devnet.solver, { ...prepared, ...change });
+      const transaction = await signSolverTransaction(fillLedgerIn(db), destination, devnet.solver, {
+        ...prepared,
+        ...change,
+      });
       await insertFillAttempt(db, {
         requestId: request.id,
         chainId: destination.chain.id,

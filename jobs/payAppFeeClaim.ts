@@ -8,6 +8,7 @@ import {
 } from "../schema/appFeeClaims.js";
 import { raiseOperatorAlert } from "../schema/operatorAlerts.js";
 import { followSentWithdrawal } from "./followSentWithdrawal.js";
+import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { SignedTransaction } from "../src/chains/adapter.js";
@@ -102,7 +103,7 @@ export function createAppFeeClaimPayoutProcessor(deps: AppFeeClaimPayoutDeps) {
     const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {
       const current = await getAppFeeClaim(db, claim.id, { forUpdate: true });
       if (current?.status !== "queued") return undefined;
-      const transaction = await chain.signTransaction(db, prepared.transaction);
+      const transaction = await chain.signTransaction(fillLedgerIn(db), prepared.transaction);
       await markAppFeeClaimSent(db, claim.id, transaction);
       return transaction;
     });

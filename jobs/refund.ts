@@ -17,6 +17,7 @@ import {
 import { raiseOperatorAlert } from "../schema/operatorAlerts.js";
 import { getRequest } from "../schema/requests.js";
 import { setRefundFailReason } from "../schema/setRefundFailReason.js";
+import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { ChainAdapter, SignedTransaction } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
@@ -211,7 +212,7 @@ export function createRefundProcessor(deps: RefundDeps) {
     const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {
       const current = await getRefund(db, refund.id, { forUpdate: true });
       if (current?.status !== "queued") return undefined;
-      const transaction = await chain.signTransaction(db, prepared.transaction);
+      const transaction = await chain.signTransaction(fillLedgerIn(db), prepared.transaction);
       await markRefundSent(db, refund.id, { amount, gasCost, ...transaction });
       return transaction;
     });

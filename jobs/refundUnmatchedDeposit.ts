@@ -10,6 +10,7 @@ import {
   touchUnmatchedRefund,
   unmatchedRefundObstacle,
 } from "../schema/unmatchedRefunds.js";
+import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { SignedTransaction } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
@@ -85,7 +86,7 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
     const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {
       const current = await getUnmatchedRefund(db, deposit, { forUpdate: true });
       if (current?.status !== "queued" || (await unmatchedRefundObstacle(db, deposit))) return undefined;
-      const transaction = await chain.signTransaction(db, prepared.transaction);
+      const transaction = await chain.signTransaction(fillLedgerIn(db), prepared.transaction);
       await markUnmatchedRefundSent(db, deposit, {
         amount: payable.amount,
         fee: refund.deposited - payable.amount,

@@ -41,6 +41,7 @@ import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
 import { repeatEvery } from "../src/runtime/repeatEvery.js";
 import { checkReceiptFills } from "./checkReceiptFills.js";
 import { listenForChainFacts } from "../schema/chainFactsNotices.js";
+import { createFillLedger } from "../schema/fillLedger.js";
 import { coalesceRuns } from "../src/runtime/coalesceRuns.js";
 import { reportNewErrors } from "../src/runtime/reportNewErrors.js";
 import { createRefundProcessor } from "./refund.js";
@@ -114,7 +115,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const registry = createChainRegistry(deps.chains);
   const prices = createStaticPriceSource(deps.prices);
   for (const adapter of adapters.all) {
-    const done = await adapter.prepareSolver(pool);
+    const done = await adapter.prepareSolver(createFillLedger(pool));
     if (done.length) logger.info({ chainId: adapter.chain.id, done }, "solver prepared");
   }
   const fillQueue = deps.queues.createQueue<FillJob>(QUEUES.fill);

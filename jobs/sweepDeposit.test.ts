@@ -52,7 +52,7 @@ describe("sweepDeposit", () => {
       originChainId: CHAIN,
       tradeType: terms.tradeType,
       refundTo: "bcrt1qrefundto",
-      depositAddress: { chainId: CHAIN, address: `bcrt1qaddress${index}`, derivationIndex: index, type: terms.type },
+      depositAddress: { chainId: CHAIN, address: `bcrt1qaddress${index}`, key: String(index), type: terms.type },
     });
     await withTransaction(db.pool, async (client) => {
       await recordRequestDeposit(client, {

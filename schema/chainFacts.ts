@@ -1,38 +1,20 @@
 import type pg from "pg";
+import {
+  type AppliedDeposit,
+  type DepositFact,
+  type FillFact,
+  type LocatedFact,
+  MEMPOOL_BLOCK_HASH,
+  NO_ORDER,
+  type WithdrawalFact,
+} from "../src/chains/chainFacts.js";
 import type { Queryable } from "./queryable.js";
+
+// The fact shapes are the chain adapters' (src/chains/chainFacts.ts); kept importable from here for the indexers.
+export { type AppliedDeposit, type DepositFact, type FillFact, MEMPOOL_BLOCK_HASH, NO_ORDER, type WithdrawalFact };
 
 /** Where Ponder publishes its views (`ponder start --views-schema`). */
 export type OnchainSchema = string;
-
-export type DepositFact = {
-  chainId: number;
-  txHash: string;
-  logIndex: number;
-  orderId: string;
-  depositor: string;
-  currency: string;
-  amount: bigint;
-  blockNumber: bigint;
-  blockHash: string;
-  timestamp: bigint;
-  txFrom: string;
-  /** What the transaction paid for gas, wei; null where it was not recorded. */
-  txFee: bigint | null;
-};
-
-export type FillFact = {
-  chainId: number;
-  txHash: string;
-  logIndex: number;
-  requestId: string;
-  currency: string;
-  recipient: string;
-  amount: bigint;
-  blockNumber: bigint;
-  blockHash: string;
-  timestamp: bigint;
-  txFee: bigint | null;
-};
 
 /** The views schema as a quoted SQL identifier; anything but a plain lowercase name is refused. */
 export function onchainSchemaIdent(name: OnchainSchema): string {
@@ -233,18 +215,6 @@ export async function insertDepositFact(db: Queryable, fact: DepositFact, source
   return (await insertDepositFacts(db, [lowercased], source)) === 1;
 }
 
-/**
- * The `order_id` of a deposit that names no order (a Bitcoin payment to the depository without a valid OP_RETURN):
- * it is recorded so a refund can find it, and matches no request.
- */
-export const NO_ORDER = "";
-
-/**
- * The `block_hash` of a deposit seen in the mempool, not yet in a block (Bitcoin): its `block_number` is 0 and its
- * `timestamp` when it was first seen. The block's fact replaces it once mined.
- */
-export const MEMPOOL_BLOCK_HASH = "";
-
 /** The `source` of the deposit facts pollers write (indexers/poller): theirs to delete on a reorg. */
 export const POLLER_SOURCE = "poller";
 
@@ -299,18 +269,6 @@ export async function pruneHeadWatcherFacts(db: Queryable, olderThanMs: number):
 
 /** A column of a fact table: its name, its Postgres type and the fact's value for it. */
 type Column<Fact> = readonly [name: string, type: string, value: (fact: Fact) => unknown];
-
-/** What every fact has: where on chain, in what, how much. */
-type LocatedFact = {
-  chainId: number;
-  txHash: string;
-  logIndex: number;
-  currency: string;
-  amount: bigint;
-  blockNumber: bigint;
-  blockHash: string;
-  timestamp: bigint;
-};
 
 const locatedColumns: Column<LocatedFact>[] = [
   ["chain_id", "bigint", (fact) => fact.chainId],
@@ -439,9 +397,6 @@ export async function insertFillFacts(db: Queryable, facts: readonly FillFact[])
   );
 }
 
-/** A payout from the depository (a refund), as Ponder's `withdrawal` records it. */
-export type WithdrawalFact = LocatedFact & { orderId: string; recipient: string };
-
 /** Records withdrawals a poller read; repeats are no-ops. */
 export async function insertWithdrawalFacts(db: Queryable, facts: readonly WithdrawalFact[]): Promise<void> {
   await insertFacts<WithdrawalFact>(
@@ -498,17 +453,6 @@ export async function recordRequestDeposits(
   );
   return result.rowCount ?? 0;
 }
-
-export type AppliedDeposit = {
-  chainId: number;
-  txHash: string;
-  logIndex: number;
-  blockHash: string;
-  depositor: string;
-  currency: string;
-  amount: bigint;
-  blockNumber: bigint;
-};
 
 type AppliedDepositRow = {
   chain_id: string;

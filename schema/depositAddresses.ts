@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { TransientError } from "../src/domain/errors.js";
+import type { DepositAddressOwner } from "../src/chains/depositAddressOwner.js";
 import type { Queryable } from "./queryable.js";
 
 export type DepositAddressType = "open" | "strict";
@@ -8,7 +9,8 @@ export type DepositAddressType = "open" | "strict";
 export type QuotedDepositAddress = {
   chainId: number;
   address: string;
-  derivationIndex: number;
+  /** The chain family's key of the address (Bitcoin: its derivation index). */
+  key: string;
   type: DepositAddressType;
   /** The expired, unpaid request whose address this quote regenerates; it gets `superseded_by` this request. */
   supersedes?: string;
@@ -16,7 +18,10 @@ export type QuotedDepositAddress = {
   terms?: string;
 };
 
-/** The next derivation index, never handed out before (a Postgres sequence; a failed quote leaves a gap). */
+/**
+ * A number never handed out before (a Postgres sequence; a failed quote leaves a gap): Bitcoin derives the deposit
+ * address of that index.
+ */
 export async function nextDepositAddressIndex(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ index: number }>(
     "SELECT nextval('crossfill.deposit_address_index_seq')::integer AS index",
@@ -32,9 +37,9 @@ export async function nextDepositAddressIndex(db: Queryable): Promise<number> {
 export async function findRegenerableDepositAddress(
   db: Queryable,
   route: { chainId: number; terms: string; now: Date },
-): Promise<{ requestId: string; address: string; derivationIndex: number } | undefined> {
-  const { rows } = await db.query<{ request_id: string; address: string; derivation_index: number }>(
-    `SELECT rda.request_id, rda.address, da.derivation_index
+): Promise<{ requestId: string; address: string; key: string } | undefined> {
+  const { rows } = await db.query<{ request_id: string; address: string; address_key: string }>(
+    `SELECT rda.request_id, rda.address, da.address_key
        FROM crossfill.request_deposit_addresses rda
        JOIN crossfill.deposit_addresses da ON da.chain_id = rda.chain_id AND da.address = rda.address
        JOIN crossfill.requests r ON r.id = rda.request_id
@@ -45,7 +50,7 @@ export async function findRegenerableDepositAddress(
     [route.chainId, route.terms, route.now],
   );
   const row = rows[0];
-  return row && { requestId: row.request_id, address: row.address, derivationIndex: row.derivation_index };
+  return row && { requestId: row.request_id, address: row.address, key: row.address_key };
 }
 
 /**
@@ -59,9 +64,9 @@ export async function insertRequestDepositAddress(
   quoted: QuotedDepositAddress,
 ): Promise<void> {
   await client.query(
-    `INSERT INTO crossfill.deposit_addresses (chain_id, derivation_index, address) VALUES ($1, $2, $3)
+    `INSERT INTO crossfill.deposit_addresses (chain_id, address, address_key) VALUES ($1, $2, $3)
      ON CONFLICT DO NOTHING`,
-    [quoted.chainId, quoted.derivationIndex, quoted.address],
+    [quoted.chainId, quoted.address, quoted.key],
   );
   if (quoted.supersedes) {
     const superseded = await client.query(
@@ -83,9 +88,6 @@ export async function insertRequestDepositAddress(
   );
 }
 
-/** A known deposit address: its derivation index and the order a payment to it pays (its current request's). */
-export type DepositAddressOwner = { derivationIndex: number; orderId: string; requestId: string };
-
 /** Which of `addresses` are deposit addresses of the chain, each with its current owner. */
 export async function depositAddressOwners(
   db: Queryable,
@@ -93,8 +95,8 @@ export async function depositAddressOwners(
   addresses: readonly string[],
 ): Promise<Map<string, DepositAddressOwner>> {
   if (addresses.length === 0) return new Map();
-  const { rows } = await db.query<{ address: string; derivation_index: number; order_id: string; request_id: string }>(
-    `SELECT da.address, da.derivation_index, r.order_id, r.id AS request_id
+  const { rows } = await db.query<{ address: string; address_key: string; order_id: string; request_id: string }>(
+    `SELECT da.address, da.address_key, r.order_id, r.id AS request_id
        FROM crossfill.deposit_addresses da
        JOIN crossfill.request_deposit_addresses rda
          ON rda.chain_id = da.chain_id AND rda.address = da.address AND rda.superseded_by IS NULL
@@ -103,10 +105,7 @@ export async function depositAddressOwners(
     [chainId, [...new Set(addresses)]],
   );
   return new Map(
-    rows.map((row) => [
-      row.address,
-      { derivationIndex: row.derivation_index, orderId: row.order_id, requestId: row.request_id },
-    ]),
+    rows.map((row) => [row.address, { key: row.address_key, orderId: row.order_id, requestId: row.request_id }]),
   );
 }
 

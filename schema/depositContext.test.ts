@@ -77,7 +77,7 @@ describe("readDepositContext", () => {
         chainId: 8253038,
         type: "strict",
         address: `bcrt1q${Math.random()}`,
-        derivationIndex: await nextDepositAddressIndex(db.pool),
+        key: String(await nextDepositAddressIndex(db.pool)),
       },
     });
     expect(await readDepositContext(db.pool, strict.id, fact())).toMatchObject({ depositAddressType: "strict" });

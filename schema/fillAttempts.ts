@@ -1,29 +1,6 @@
+import type { FillAttempt, StoredFillAttempt } from "../src/chains/fillLedger.js";
 import type { Queryable } from "./queryable.js";
 import { storedAddress } from "./storedAddress.js";
-
-export type FillAttempt = {
-  requestId: string;
-  chainId: number;
-  solver: string;
-  /** The account nonce it spends (EVM); null where the chain has none (Bitcoin spends outputs). */
-  nonce: number | null;
-  txHash: string;
-  rawTx: string;
-  currency: string;
-  amount: bigint;
-  recipient: string;
-};
-
-/** A stored fill with what was done to get it mined. */
-export type StoredFillAttempt = FillAttempt & {
-  sentAt: Date;
-  bumps: number;
-  previousTxHashes: string[];
-  cancelTxHash: string | null;
-  cancelRawTx: string | null;
-  /** Times the node refused the fill outright. */
-  broadcastFailures: number;
-};
 
 type FillAttemptRow = {
   request_id: string;

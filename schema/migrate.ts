@@ -19,8 +19,11 @@ export function listMigrations(): Migration[] {
     }));
 }
 
-/** Applies every migration not yet applied, each in its own transaction; returns the names applied. */
-export async function migrate(pool: pg.Pool): Promise<string[]> {
+/**
+ * Applies every migration not yet applied, each in its own transaction; returns the names applied. `before` stops
+ * short of a version (a migration's test applies those before it, writes rows in the old shape, then the rest).
+ */
+export async function migrate(pool: pg.Pool, options: { before?: number } = {}): Promise<string[]> {
   const client = await pool.connect();
   const applied: string[] = [];
   try {
@@ -34,6 +37,7 @@ export async function migrate(pool: pg.Pool): Promise<string[]> {
     const done = new Set(rows.map((row) => row.version));
     for (const migration of listMigrations()) {
       if (done.has(migration.version)) continue;
+      if (options.before !== undefined && migration.version >= options.before) break;
       await client.query("BEGIN");
       try {
         await client.query(migration.sql);

@@ -8,7 +8,7 @@ import { type RequestFilter, emptyFilter } from "./requestFilter.js";
 import { queueRefund } from "./refunds.js";
 import { insertChildRequest } from "./requests.js";
 import { countRequests } from "./countRequests.js";
-import { listRequestViews } from "./requestsQuery.js";
+import { listRequestViews, requestViewsByIds } from "./requestsQuery.js";
 
 describe("request listings and child requests", () => {
   const database = useMigratedDatabase();
@@ -46,6 +46,19 @@ describe("request listings and child requests", () => {
     const v2 = parseRequestsV2Query({ id: [parent.id], includeChildRequests: ["true"] });
     expect(v2.filter.includeChildRequests).toBe(true);
     expect(await ids(v2.filter)).toEqual([parent.id, childId]);
+  });
+
+  it("views by id show a child request as any other, and only the ids asked for", async () => {
+    const parent = await insertTestRequest(database.pool);
+    const childId = `0x${randomBytes(32).toString("hex")}`;
+    await insertChildRequest(database.pool, { id: childId, parentId: parent.id, depositor: "0xabc", amountIn: 5n });
+    const unknown = `0x${randomBytes(32).toString("hex")}`;
+
+    const views = await requestViewsByIds(database.pool, [childId, unknown]);
+    expect(views.map((view) => view.id)).toEqual([childId]);
+    expect(views[0]).toMatchObject({ orderId: parent.orderId, amountIn: 5n });
+    // The parent's id names the parent alone, never its order's children.
+    expect((await requestViewsByIds(database.pool, [parent.id])).map((view) => view.id)).toEqual([parent.id]);
   });
 });
 

@@ -344,6 +344,21 @@ export async function explainSql(db: Queryable, sql: { text: string; values: unk
   return rows.map((row) => row["QUERY PLAN"]).join("\n");
 }
 
+/**
+ * Requests by id, child requests too: a view by id is never a listing, so a second payment's request (refunded as
+ * DOUBLE_SPEND) is shown like any other. Unknown ids are absent.
+ */
+export async function requestViewsByIds(db: Queryable, ids: readonly string[]): Promise<RequestView[]> {
+  const params = new Params();
+  const { rows } = await db.query<ViewRow>(
+    `SELECT r.*, r.created_at::text AS sort_value, k.name AS api_key_name, k.integrator AS api_key_integrator, ${HYDRATE}
+       FROM crossfill.requests r LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id
+      WHERE r.id = ANY(${params.add([...ids], "text[]")})`,
+    params.values,
+  );
+  return rows.map(toView);
+}
+
 /** One page of requests matching the query, in the query's order. */
 export async function listRequestViews(db: Queryable, query: RequestListQuery): Promise<RequestView[]> {
   const { text, values } = requestPageSql(query);

@@ -82,4 +82,27 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
     });
     expect(code, output).toBe(0);
   });
+
+  it("fails on a chain family importing schema/, and passes it the fill ledger port", () => {
+    const port = "export type FillLedger = { recordBroadcastFailure(requestId: string): Promise<number> };\n";
+    const failing = check({
+      "schema/fillAttempts.ts": "export const recordBroadcastFailure = 1;\n",
+      "src/chains/bitcoin/followBitcoinFill.ts":
+        'import { recordBroadcastFailure } from "../../../schema/fillAttempts.js";\nexport const f = recordBroadcastFailure;\n',
+    });
+    expect(failing.code, failing.output).not.toBe(0);
+    expect(failing.output).toContain(
+      "chain-families-reach-postgres-through-ports: src/chains/bitcoin/followBitcoinFill.ts → schema/fillAttempts.ts",
+    );
+    const allowed = check({
+      "src/chains/fillLedger.ts": port,
+      "src/chains/bitcoin/followBitcoinFill.ts":
+        'import type { FillLedger } from "../fillLedger.js";\nexport const f = (ledger: FillLedger) => ledger;\n',
+      "schema/fillLedger.ts":
+        'import type { FillLedger } from "../src/chains/fillLedger.js";\nexport const l = (ledger: FillLedger) => ledger;\n',
+      "src/chains/bitcoin/followBitcoinFill.test.ts":
+        'import { l } from "../../../schema/fillLedger.js";\nexport const t = l;\n',
+    });
+    expect(allowed.code, allowed.output).toBe(0);
+  });
 });

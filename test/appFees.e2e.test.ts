@@ -8,7 +8,7 @@ import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { buildRequestRecordV2 } from "../src/requests/buildRequestRecordV2.js";
 import { recordLookups } from "../src/requests/recordLookups.js";
-import { requestViewsByIds } from "../src/requests/requestViewsByIds.js";
+import { requestViewsByIds } from "../schema/requestsQuery.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";

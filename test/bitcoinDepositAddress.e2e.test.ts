@@ -79,9 +79,10 @@ describe("Bitcoin deposit addresses, end to end", () => {
     const { requestId, depositAddress } = step;
     // The account key's child 0/index: derivable by anyone holding the devnet's public account key.
     const index = (
-      await stack.pool.query("SELECT derivation_index FROM crossfill.deposit_addresses WHERE address = $1", [
-        depositAddress,
-      ])
+      await stack.pool.query(
+        "SELECT address_key::integer AS derivation_index FROM crossfill.deposit_addresses WHERE address = $1",
+        [depositAddress],
+      )
     ).rows[0].derivation_index;
     expect(depositAddressKeys(btc().depositAddressKey.xpub, "regtest").addressAt(index)).toBe(depositAddress);
     expect(depositAddress).toMatch(/^bcrt1q/);

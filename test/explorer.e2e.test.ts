@@ -100,6 +100,30 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     await page.close();
   }, 90_000);
 
+  it("opens the page of a child request (a second payment of one quote, refunded as DOUBLE_SPEND)", async () => {
+    const { quote, requestId, origin } = await quoteBridge();
+    await sendSteps(quote, stack.devnet.accounts[0], origin);
+    expect((await pollStatus(stack.api.url, requestId)).last.status).toBe("success");
+    await sendSteps(quote, stack.devnet.accounts[0], origin);
+    let childId: string | undefined;
+    for (let tries = 0; !childId && tries < 300; tries++) {
+      const { rows } = await stack.pool.query<{ id: string }>(
+        "SELECT id FROM crossfill.requests WHERE parent_request_id = $1",
+        [requestId],
+      );
+      childId = rows[0]?.id;
+      if (!childId) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(childId).toBeDefined();
+
+    const page = await openPage();
+    await page.goto(`${stack.api.url}/explorer/request/${childId}`);
+    await showing(page.locator(".current-status [data-status]"), /failure|refund/);
+    expect(await page.locator(".reason").innerText()).toMatch(/\(DOUBLE_SPEND\)$/);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, 90_000);
+
   it("finds a bridged request by its deposit hash from the search box and shows success with the fill's link", async () => {
     const page = await openPage();
     await page.goto(`${stack.api.url}/`);

@@ -1,10 +1,9 @@
-import type pg from "pg";
-import type { AppliedDeposit, DepositFact } from "../../schema/chainFacts.js";
-import type { StoredFillAttempt } from "../../schema/fillAttempts.js";
 import type { FailReason } from "../domain/failReasons.js";
 import type { FailedTransaction } from "../domain/failedTransaction.js";
 import type { NativeConversion } from "../domain/nativeConversion.js";
 import type { ChainConfig } from "./chainConfig.js";
+import type { AppliedDeposit, DepositFact } from "./chainFacts.js";
+import type { FillLedger, FillLedgerTransaction, StoredFillAttempt } from "./fillLedger.js";
 import type { Currency } from "./chainRegistry.js";
 
 export type VmType = ChainConfig["vmType"];
@@ -145,8 +144,19 @@ export type DepositStepsInput = {
   /** What the user already lets the Depository take (from `readDepositAccount`). */
   allowance: bigint;
   destinationName: string;
-  /** `useDepositAddress`: the address to pay instead of signing a deposit (from `depositAddressAt`). */
+  /** `useDepositAddress`: the address to pay instead of signing a deposit (from `depositAddressFor`). */
   depositAddress?: string;
+};
+
+/**
+ * What a deposit address is made for: the quote's order and depositor (an EVM family's CREATE2 salt), and a number
+ * never handed out before, for a family that derives its addresses by index (Bitcoin's HD index).
+ */
+export type DepositAddressReference = {
+  orderId: string;
+  requestId: string;
+  depositor: string;
+  nextIndex(): Promise<number>;
 };
 
 /** The operations whose network fee a quote or refund prices before any transaction exists. */
@@ -195,10 +205,11 @@ export interface QuotePort extends VmFamily {
    */
   depositSteps(input: DepositStepsInput): Promise<QuoteStep[]>;
   /**
-   * Deposit addresses (`useDepositAddress`), on chains configured with a key to derive them (Bitcoin): the address of
-   * a derivation index. Absent where the chain offers none.
+   * Deposit addresses (`useDepositAddress`), on chains configured to offer them (Bitcoin: with a key to derive them):
+   * the address for a quote, and the family's key of it that is stored beside it and that only the family reads
+   * (Bitcoin: the derivation index, taken from `nextIndex`). Absent where the chain offers none.
    */
-  depositAddressAt?(index: number): string;
+  depositAddressFor?(reference: DepositAddressReference): Promise<{ address: string; key: string }>;
   /**
    * The solver's signature of an order id, as the order's `orderSignature`; a family whose fills carry none refuses
    * it (Bitcoin: UNSUPPORTED_ROUTE, its payout names the order in an OP_RETURN).
@@ -235,10 +246,10 @@ export interface DepositPort {
 /** Sending what a role prepared: signed and stored first, then broadcast (fills and refunds share it). */
 export interface TransactionPort {
   /**
-   * Signs with the solver's next nonce inside the caller's database transaction, whose nonce row lock (held
+   * Signs with the solver's next nonce from the ledger of the caller's database transaction, whose nonce lock (held
    * until it commits) keeps replicas from sharing or skipping a nonce; the caller stores the result there too.
    */
-  signTransaction(db: pg.PoolClient, transaction: PreparedTransaction): Promise<SignedTransaction>;
+  signTransaction(ledger: FillLedgerTransaction, transaction: PreparedTransaction): Promise<SignedTransaction>;
   /** Sends a stored transaction; one the node already has counts as sent. */
   broadcast(signed: { rawTx: string; txHash: string }): Promise<void>;
 }
@@ -246,16 +257,16 @@ export interface TransactionPort {
 /** The solver's fills on a destination chain: setup, prepare, follow until the nonce is spent. */
 export interface SolverPort extends TransactionPort {
   /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
-  prepareSolver(pool: pg.Pool): Promise<string[]>;
+  prepareSolver(ledger: FillLedger): Promise<string[]>;
   /** Builds and simulates the fill; a fill that would revert is refused instead. */
   prepareFill(order: FillOrder): Promise<{ transaction: PreparedTransaction } | { refusal: FillRefusal }>;
   /**
    * Follows a sent fill until its nonce is spent: mined (by any re-priced version), reverted, or cancelled after
-   * the policy's bumps. Every new version is stored (in `pool`) before it is broadcast.
+   * the policy's bumps. Every new version is stored (in `ledger`) before it is broadcast.
    */
   followFill(
     attempt: StoredFillAttempt,
-    options: { pool: pg.Pool; policy: StuckFillPolicy; now?: number },
+    options: { ledger: FillLedger; policy: StuckFillPolicy; now?: number },
   ): Promise<FillOutcome>;
   /**
    * Waits for a sent transaction's receipt, asking the node every fraction of a block; undefined if not mined in time.

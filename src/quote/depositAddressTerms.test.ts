@@ -1,28 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ChainConfig } from "../chains/chainConfig.js";
-import type { Currency } from "../chains/chainRegistry.js";
+import { testQuoteRequest } from "../../test/support/testQuoteRequest.js";
 import { depositAddressTerms } from "./depositAddressTerms.js";
 import type { QuoteRequest } from "./validateQuoteRequest.js";
 
-const request: QuoteRequest = {
-  user: "bcrt1quser",
-  recipient: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
-  refundTo: "bcrt1quser",
-  originChain: { id: 8253038 } as ChainConfig,
-  destinationChain: { id: 31338 } as ChainConfig,
-  currencyIn: { address: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8" } as Currency,
-  currencyOut: { address: "0x0000000000000000000000000000000000000000" } as Currency,
-  amount: 500_000n,
-  tradeType: "EXACT_INPUT",
-  calls: [],
-  slippageBps: undefined,
-  latePaymentSlippageBps: undefined,
-  referrer: undefined,
-  includeProtocolData: false,
-  appFees: [],
-  sponsorship: undefined,
-  depositAddress: { type: "open" },
-};
+const request = testQuoteRequest;
 
 describe("depositAddressTerms", () => {
   it("is the same for the same key and terms, and none without a key", () => {

@@ -185,7 +185,7 @@ function depositAddressOf(
   }
   if (!originCan.depositAddresses)
     throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are offered for Bitcoin origins only");
-  if (!origin.depositAddressAt)
+  if (!origin.depositAddressFor)
     throw new InvalidInputError(
       "UNSUPPORTED_ROUTE",
       `chain ${origin.chain.id} has no deposit address key configured (BITCOIN_DEPOSIT_XPUB)`,

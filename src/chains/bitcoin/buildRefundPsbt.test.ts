@@ -2,7 +2,7 @@ import { address, networks, script as bscript } from "bitcoinjs-lib";
 import { describe, expect, it } from "vitest";
 import { devnetBitcoinKey } from "../../../devnet/bitcoin/devnetBitcoinKey.js";
 import { ecPair } from "../../../devnet/bitcoin/ecPair.js";
-import { NO_ORDER } from "../../../schema/chainFacts.js";
+import { NO_ORDER } from "../chainFacts.js";
 import { buildRefundPsbt } from "./buildRefundPsbt.js";
 
 const network = networks.regtest;

@@ -1,5 +1,5 @@
 import { type Network, type Psbt, address, script as bscript } from "bitcoinjs-lib";
-import { NO_ORDER } from "../../../schema/chainFacts.js";
+import { NO_ORDER } from "../chainFacts.js";
 import { encodeDepositMemo } from "./encodeDepositMemo.js";
 import { psbtSpending } from "./psbtSpending.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AppliedDeposit } from "../../../schema/chainFacts.js";
+import type { AppliedDeposit } from "../chainFacts.js";
 import type { EsploraStatus } from "./createEsploraClient.js";
 import { checkBitcoinDeposit } from "./checkBitcoinDeposit.js";
 

@@ -1,4 +1,4 @@
-import { type AppliedDeposit, MEMPOOL_BLOCK_HASH } from "../../../schema/chainFacts.js";
+import { type AppliedDeposit, MEMPOOL_BLOCK_HASH } from "../chainFacts.js";
 import type { DepositCheck } from "../adapter.js";
 import type { EsploraClient } from "./createEsploraClient.js";
 

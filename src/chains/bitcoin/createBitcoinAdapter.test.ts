@@ -10,8 +10,9 @@ import {
   devnetBitcoinSolverOutputs,
   startDevnetBitcoin,
 } from "../../../devnet/bitcoin/startDevnetBitcoin.js";
-import { MEMPOOL_BLOCK_HASH } from "../../../schema/chainFacts.js";
+import { MEMPOOL_BLOCK_HASH } from "../chainFacts.js";
 import { insertFillAttempt } from "../../../schema/fillAttempts.js";
+import { fillLedgerIn } from "../../../schema/fillLedger.js";
 import { transitionRequest } from "../../../schema/transitionRequest.js";
 import { withTransaction } from "../../../schema/withTransaction.js";
 import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
@@ -116,14 +117,16 @@ describe("createBitcoinAdapter", () => {
   it("offers deposit addresses only with an account key: the address to pay instead of a PSBT, sweeps with the private key", async () => {
     const chain = adapter.chain as Parameters<typeof createBitcoinAdapter>[0];
     const { xpub, xprv } = btc.depositAddressKey;
-    expect(adapter.depositAddressAt).toBeUndefined();
+    expect(adapter.depositAddressFor).toBeUndefined();
     expect(adapter.signSweep).toBeUndefined();
     const gateway = createBitcoinAdapter(chain, { depositAddressKey: xpub });
     const worker = createBitcoinAdapter(chain, { depositAddressKey: xprv });
     expect(gateway.signSweep).toBeUndefined();
     expect(worker.signSweep).toBeDefined();
-    expect(gateway.depositAddressAt!(5)).toBe(worker.depositAddressAt!(5));
-    const depositAddress = gateway.depositAddressAt!(5);
+    const reference = { orderId: ORDER_ID, requestId: `0x${"02".repeat(32)}`, depositor: "", nextIndex: async () => 5 };
+    expect(await gateway.depositAddressFor!(reference)).toEqual(await worker.depositAddressFor!(reference));
+    const { address: depositAddress, key } = await gateway.depositAddressFor!(reference);
+    expect(key).toBe("5");
     const currency = createChainRegistry([chain]).currency(chain.id, BITCOIN_NATIVE_CURRENCY)!;
     const input = {
       user: btc.accounts[3]!.address,
@@ -209,7 +212,7 @@ describe("createBitcoinAdapter, paying out (EVM → BTC)", () => {
     const request = await insertTestRequest(database.pool);
     return withTransaction(database.pool, async (db) => {
       await transitionRequest(db, { requestId: request.id, to: "pending" });
-      const signed = await adapter.signTransaction(db, transaction);
+      const signed = await adapter.signTransaction(fillLedgerIn(db), transaction);
       await insertFillAttempt(db, {
         requestId: request.id,
         chainId: adapter.chain.id,

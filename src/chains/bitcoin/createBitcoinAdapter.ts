@@ -1,12 +1,10 @@
 import { Psbt, Transaction, address } from "bitcoinjs-lib";
-import type { DepositAddressOwner } from "../../../schema/depositAddresses.js";
-import { recordBroadcastFailure, recordFillReplacement } from "../../../schema/fillAttempts.js";
-import { recordPayoutCancel } from "../../../schema/recordPayoutCancel.js";
-import { lockSolverWallet } from "../../../schema/lockSolverWallet.js";
 import { InvalidInputError, NotFoundError, TransientError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
-import type { ChainAdapter, FeeOperation, FillOrder, FillRefusal } from "../adapter.js";
+import type { ChainAdapter, DepositAddressReference, FeeOperation, FillOrder, FillRefusal } from "../adapter.js";
 import type { BitcoinChainConfig } from "../chainConfig.js";
+import type { DepositAddressOwner } from "../depositAddressOwner.js";
+import type { FillLedgerTransaction } from "../fillLedger.js";
 import { BITCOIN_NETWORKS, bitcoinFamily } from "./bitcoinFamily.js";
 import { buildDepositPsbt } from "./buildDepositPsbt.js";
 import { buildRefundPsbt } from "./buildRefundPsbt.js";
@@ -93,10 +91,10 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
   });
 
   /** Signs the payout under the wallet's lock, from confirmed outputs no other stored fill spends. */
-  async function signPayoutLocked(db: Parameters<ChainAdapter["signTransaction"]>[0], payout: PayoutPayload) {
+  async function signPayoutLocked(ledger: FillLedgerTransaction, payout: PayoutPayload) {
     if (!solver || !solverSigner)
       throw new Error(`chain ${chain.id} has no Bitcoin solver key (BITCOIN_SOLVER_WIF) to sign fills with`);
-    const taken = new Set((await lockSolverWallet(db, chain.id)).flatMap(spentBy));
+    const taken = new Set((await ledger.lockSolverWallet(chain.id)).flatMap(spentBy));
     const [utxos, rate] = await Promise.all([esplora.utxos(solver), feeRate()]);
     const spendable = utxos
       .filter((utxo) => utxo.status.confirmed && !taken.has(outpoint(utxo.txid, utxo.vout)))
@@ -134,7 +132,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     const owner = output.scriptpubkey_address && (await knownDepositAddresses([output.scriptpubkey_address]));
     const known = owner && owner.get(output.scriptpubkey_address!);
     return known && depositKeys?.signerAt
-      ? { address: output.scriptpubkey_address!, derivationIndex: known.derivationIndex }
+      ? { address: output.scriptpubkey_address!, derivationIndex: Number(known.key) }
       : undefined;
   };
 
@@ -158,7 +156,15 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     readDepositAccount: async (user) => ({ balance: await balanceOf(user), allowance: 0n }),
     minimumDeposit: () => dustLimit(depositoryScript),
     minimumPayout: (_currency, recipient) => dustLimit(address.toOutputScript(recipient, network)),
-    ...(depositKeys ? { depositAddressAt: (index: number) => depositKeys.addressAt(index) } : {}),
+    // The family's key of a deposit address is its derivation index.
+    ...(depositKeys
+      ? {
+          depositAddressFor: async (reference: DepositAddressReference) => {
+            const index = await reference.nextIndex();
+            return { address: depositKeys.addressAt(index), key: String(index) };
+          },
+        }
+      : {}),
     async depositSteps(input) {
       if (input.depositAddress !== undefined) {
         // No PSBT: any wallet pays the address. The user must still hold the amount (the spec's check).
@@ -316,10 +322,10 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     },
     // Bitcoin has no nonce to lock: a refund spends the deposit's output, which cannot be spent twice; a payout
     // takes the solver wallet's lock to pick outputs no other stored fill spends.
-    async signTransaction(db, transaction) {
+    async signTransaction(ledger, transaction) {
       const payload = transaction.payload as string | PayoutPayload | DepositAddressRefundPayload;
       if (transaction.chainId === chain.id && typeof payload === "object" && payload.kind === "payout")
-        return signPayoutLocked(db, payload);
+        return signPayoutLocked(ledger, payload);
       const fromAddress = typeof payload === "object" && payload.kind === "depositAddressRefund" ? payload : undefined;
       const key = fromAddress ? depositKeys?.signerAt?.(fromAddress.derivationIndex) : signer;
       if (transaction.chainId !== chain.id || !key)
@@ -364,7 +370,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
         if ((await esplora.txStatus(signed.txHash)) === undefined) throw error;
       }
     },
-    followFill: (attempt, { pool, policy, now }) =>
+    followFill: (attempt, { ledger, policy, now }) =>
       followBitcoinFill(attempt, {
         esplora,
         policy,
@@ -383,14 +389,14 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
                 maxFeeRate,
               })
             : undefined,
-        storeReplacement: (replaced, next) => recordFillReplacement(pool, attempt.requestId, replaced, next),
+        storeReplacement: (replaced, next) => ledger.recordReplacement(attempt.requestId, replaced, next),
         cancel: async (rawTx, inputValues) => {
           if (!solver || !solverSigner)
             throw new Error(`chain ${chain.id} has no Bitcoin solver key (BITCOIN_SOLVER_WIF) to cancel a payout with`);
           return cancelPayout({ network, solver, signer: solverSigner, rawTx, inputValues, feeRate: await feeRate() });
         },
-        storeCancel: (cancel) => recordPayoutCancel(pool, attempt.requestId, cancel),
-        recordBroadcastFailure: (error) => recordBroadcastFailure(pool, attempt.requestId, error),
+        storeCancel: (cancel) => ledger.recordPayoutCancel(attempt.requestId, cancel),
+        recordBroadcastFailure: (error) => ledger.recordBroadcastFailure(attempt.requestId, error),
       }),
   };
 }

@@ -1,6 +1,6 @@
 import { address, networks, script as bscript } from "bitcoinjs-lib";
 import { describe, expect, it } from "vitest";
-import { NO_ORDER } from "../../../schema/chainFacts.js";
+import { NO_ORDER } from "../chainFacts.js";
 import { devnetBitcoinKey } from "../../../devnet/bitcoin/devnetBitcoinKey.js";
 import { BITCOIN_NATIVE_CURRENCY } from "./bitcoinFamily.js";
 import type { EsploraOutput, EsploraTx } from "./createEsploraClient.js";

@@ -1,5 +1,5 @@
 import { address, script as bscript } from "bitcoinjs-lib";
-import { type DepositFact, type FillFact, NO_ORDER, type WithdrawalFact } from "../../../schema/chainFacts.js";
+import { type DepositFact, type FillFact, NO_ORDER, type WithdrawalFact } from "../chainFacts.js";
 import { computeRequestId } from "../../domain/order.js";
 import { BITCOIN_NATIVE_CURRENCY, BITCOIN_NETWORKS, type BitcoinNetworkName, bitcoinFamily } from "./bitcoinFamily.js";
 import type { EsploraTx } from "./createEsploraClient.js";

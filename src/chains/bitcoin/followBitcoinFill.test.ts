@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamFailureError } from "../../domain/errors.js";
 import { ecPair } from "../../../devnet/bitcoin/ecPair.js";
 import { type DevnetBitcoin, startDevnetBitcoin } from "../../../devnet/bitcoin/startDevnetBitcoin.js";
-import type { StoredFillAttempt } from "../../../schema/fillAttempts.js";
+import type { StoredFillAttempt } from "../fillLedger.js";
 import { BroadcastRefusedError } from "./BroadcastRefusedError.js";
 import { bumpPayoutFee } from "./bumpPayoutFee.js";
 import { cancelPayout } from "./cancelPayout.js";

@@ -1,5 +1,5 @@
 import { Transaction } from "bitcoinjs-lib";
-import type { StoredFillAttempt } from "../../../schema/fillAttempts.js";
+import type { StoredFillAttempt } from "../fillLedger.js";
 import { UpstreamFailureError } from "../../domain/errors.js";
 import type { FillOutcome, StuckFillPolicy } from "../adapter.js";
 import { BroadcastRefusedError } from "./BroadcastRefusedError.js";

@@ -1,5 +1,5 @@
 import { type Hex, TransactionReceiptNotFoundError } from "viem";
-import type { AppliedDeposit } from "../../../schema/chainFacts.js";
+import type { AppliedDeposit } from "../chainFacts.js";
 import type { DepositCheck } from "../adapter.js";
 import { depositFactsOfReceipt } from "./depositFactsOfReceipt.js";
 import type { EvmChainClient } from "./evmChainClient.js";

@@ -138,7 +138,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     checkDeposit: (deposit, required) => rpc(() => checkEvmDeposit(client, deposit, required)),
     refundSpendsDeposit: false,
 
-    prepareSolver: (pool) => rpc(() => ensureReceiverAllowances(pool, client, solver)),
+    prepareSolver: (ledger) => rpc(() => ensureReceiverAllowances(ledger, client, solver)),
     prepareFill: (order) =>
       rpc(async () => {
         const call = encodeFillCall(chain.receiver, order);
@@ -168,10 +168,11 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
           return { refusal: (error as Error).message.split("\n")[0] };
         }
       }),
-    signTransaction: (db, transaction) => rpc(() => signSolverTransaction(db, client, solver, prepared(transaction))),
+    signTransaction: (ledger, transaction) =>
+      rpc(() => signSolverTransaction(ledger, client, solver, prepared(transaction))),
     broadcast: (signed) => rpc(() => broadcastTransaction(client, signed)),
-    followFill: (attempt, { pool, policy, now }) =>
-      rpc(() => followFill(attempt, { pool, chain: client, solver, policy, now })),
+    followFill: (attempt, { ledger, policy, now }) =>
+      rpc(() => followFill(attempt, { ledger, chain: client, solver, policy, now })),
     waitForReceipt: (txHash, options) => waitForReceipt(client, txHash, options),
     readReceipt: (txHash) => rpc(() => readReceipt(client, txHash)),
   };

@@ -1,6 +1,6 @@
 import { type TransactionReceipt, parseEventLogs } from "viem";
 import { depositoryAbi } from "../../../contracts/abis.js";
-import type { DepositFact } from "../../../schema/chainFacts.js";
+import type { DepositFact } from "../chainFacts.js";
 
 /**
  * The Depository deposits a mined transaction made, from its receipt and its block's time. Hashes and addresses in

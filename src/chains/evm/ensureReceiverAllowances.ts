@@ -1,6 +1,5 @@
-import type pg from "pg";
 import { type Address, type LocalAccount, encodeFunctionData, erc20Abi, maxUint256 } from "viem";
-import { withTransaction } from "../../../schema/withTransaction.js";
+import type { FillLedger } from "../fillLedger.js";
 import type { EvmChainClient } from "./evmChainClient.js";
 import { broadcastTransaction, prepareSolverTransaction, signSolverTransaction } from "./solverTransaction.js";
 
@@ -11,7 +10,7 @@ import { broadcastTransaction, prepareSolverTransaction, signSolverTransaction }
  * Receiver runs no calldata of a request: destination calls run in its CallExecutor, which nobody approves.
  */
 export async function ensureReceiverAllowances(
-  pool: pg.Pool,
+  ledger: FillLedger,
   evm: EvmChainClient,
   solver: LocalAccount,
 ): Promise<string[]> {
@@ -26,7 +25,7 @@ export async function ensureReceiverAllowances(
       data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [receiver, maxUint256] }),
       value: 0n,
     });
-    const signed = await withTransaction(pool, (db) => signSolverTransaction(db, evm, solver, prepared));
+    const signed = await ledger.transaction((tx) => signSolverTransaction(tx, evm, solver, prepared));
     await broadcastTransaction(evm, signed);
     await evm.publicClient.waitForTransactionReceipt({ hash: signed.txHash, pollingInterval: 100 });
     approved.push(currency.symbol);

@@ -1,4 +1,3 @@
-import type pg from "pg";
 import {
   type Hex,
   type LocalAccount,
@@ -9,13 +8,8 @@ import {
   parseTransaction,
 } from "viem";
 import { receiverAbi } from "../../../contracts/abis.js";
-import {
-  type StoredFillAttempt,
-  recordBroadcastFailure,
-  recordFillCancel,
-  recordFillReplacement,
-} from "../../../schema/fillAttempts.js";
 import type { FillOutcome, StuckFillPolicy } from "../adapter.js";
+import type { FillLedger, StoredFillAttempt } from "../fillLedger.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 import type { EvmChainClient } from "./evmChainClient.js";
 import { broadcastTransaction, walletFor } from "./solverTransaction.js";
@@ -34,7 +28,7 @@ const max = (a: bigint, b: bigint) => (a > b ? a : b);
  */
 export async function followFill(
   attempt: StoredFillAttempt,
-  deps: { pool: pg.Pool; chain: EvmChainClient; solver: LocalAccount; policy: StuckFillPolicy; now?: number },
+  deps: { ledger: FillLedger; chain: EvmChainClient; solver: LocalAccount; policy: StuckFillPolicy; now?: number },
 ): Promise<FillOutcome> {
   const { chain } = deps;
   const client = chain.publicClient;
@@ -107,8 +101,7 @@ export async function followFill(
       return { state: "in-flight", txHash: attempt.txHash, action: "re-sent" };
     } catch (error) {
       // Refused outright (not merely unmined): after a few refusals its nonce is spent on a cancellation.
-      const failures = await recordBroadcastFailure(
-        deps.pool,
+      const failures = await deps.ledger.recordBroadcastFailure(
         attempt.requestId,
         (error as Error).message.split("\n")[0],
       );
@@ -141,7 +134,7 @@ export async function followFill(
   if (!attempt.cancelTxHash && !refused && attempt.bumps < deps.policy.maxBumps) {
     const rawTx = await wallet.signTransaction({ ...last, ...fees });
     const next = { rawTx, txHash: keccak256(rawTx) };
-    if (await recordFillReplacement(deps.pool, attempt.requestId, attempt.txHash, next))
+    if (await deps.ledger.recordReplacement(attempt.requestId, attempt.txHash, next))
       await broadcastTransaction(chain, next);
     return { state: "in-flight", txHash: next.txHash, action: "bumped" };
   }
@@ -157,7 +150,7 @@ export async function followFill(
   });
   const cancel = { rawTx, txHash: keccak256(rawTx) };
   // A cancellation still not mined is itself re-priced, on the same nonce.
-  if (!(await recordFillCancel(deps.pool, attempt.requestId, cancel, attempt.cancelTxHash))) {
+  if (!(await deps.ledger.recordCancel(attempt.requestId, cancel, attempt.cancelTxHash))) {
     return { state: "in-flight", txHash: attempt.cancelTxHash ?? attempt.txHash, action: "cancelling" };
   }
   await broadcastTransaction(chain, cancel);

@@ -1,5 +1,5 @@
 import { type Hex, TransactionReceiptNotFoundError } from "viem";
-import type { DepositFact } from "../../../schema/chainFacts.js";
+import type { DepositFact } from "../chainFacts.js";
 import { NotFoundError } from "../../domain/errors.js";
 import { depositFactsOfReceipt } from "./depositFactsOfReceipt.js";
 import type { EvmChainClient } from "./evmChainClient.js";

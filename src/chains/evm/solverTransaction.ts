@@ -1,6 +1,5 @@
-import type pg from "pg";
 import { type Address, type Hex, type LocalAccount, createWalletClient, http, keccak256 } from "viem";
-import { lockNextNonce, saveNextNonce } from "../../../schema/solverNonces.js";
+import type { FillLedgerTransaction } from "../fillLedger.js";
 import { type EvmChainClient, toViemChain } from "./evmChainClient.js";
 
 export type SolverCall = { to: Address; data: Hex; value: bigint };
@@ -29,19 +28,19 @@ export async function prepareSolverTransaction(chain: EvmChainClient, solver: Lo
 }
 
 /**
- * Signs a prepared transaction with the chain's next nonce, inside the caller's transaction (which holds
- * the nonce row lock until it commits, so replicas never share or skip a nonce).
+ * Signs a prepared transaction with the chain's next nonce, from the ledger of the caller's transaction (which holds
+ * the nonce lock until it commits, so replicas never share or skip a nonce).
  */
 export async function signSolverTransaction(
-  db: pg.PoolClient,
+  ledger: FillLedgerTransaction,
   chain: EvmChainClient,
   solver: LocalAccount,
   prepared: PreparedSolverTransaction,
 ): Promise<SignedTransaction> {
   const pending = await chain.publicClient.getTransactionCount({ address: solver.address, blockTag: "pending" });
-  const nonce = await lockNextNonce(db, chain.chain.id, solver.address, pending);
+  const nonce = await ledger.lockNextNonce(chain.chain.id, solver.address, pending);
   const rawTx = await walletFor(chain, solver).signTransaction({ ...prepared, nonce });
-  await saveNextNonce(db, chain.chain.id, solver.address, nonce + 1);
+  await ledger.saveNextNonce(chain.chain.id, solver.address, nonce + 1);
   return { nonce, rawTx, txHash: keccak256(rawTx) };
 }
 

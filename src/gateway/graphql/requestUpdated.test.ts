@@ -13,7 +13,7 @@ import { insertTestRequest } from "../../../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../../../test/support/testDatabase.js";
 import { toStatusUpdate } from "../../events/statusUpdate.js";
 import { createStatusBus } from "../../events/createStatusBus.js";
-import { createStatusFanout } from "../../events/createStatusFanout.js";
+import { type StatusListener, createStatusFanout } from "../../events/createStatusFanout.js";
 import { createApiKey } from "../../apiKeys/createApiKey.js";
 import { revokeApiKey } from "../../../schema/apiKeys.js";
 import { createPostgresRateLimiter } from "../http/rateLimiter.js";
@@ -26,6 +26,8 @@ describe("requestUpdated over graphql-ws", () => {
   let pool: pg.Pool;
   const bus = createStatusBus();
   const fanout = createStatusFanout(bus);
+  // Every listener the gateway ever registered: a test waits for its subscriptions here, not for a fixed time.
+  const registered = new Set<StatusListener>();
   let queries = 0;
   let graphql: ReturnType<typeof createGraphqlServer>;
   const server = createServer();
@@ -37,7 +39,13 @@ describe("requestUpdated over graphql-ws", () => {
     await migrate(pool);
     graphql = createTestGraphqlServer({
       db: { query: ((...args: Parameters<pg.Pool["query"]>) => (queries++, pool.query(...args))) as pg.Pool["query"] },
-      statusUpdates: fanout,
+      statusUpdates: {
+        ...fanout,
+        add: (key, listener) => {
+          registered.add(listener);
+          fanout.add(key, listener);
+        },
+      },
     });
     server.on("upgrade", routeUpgrades({ "/graphql": graphql.handleUpgrade }));
     server.listen(0, "127.0.0.1");
@@ -62,6 +70,7 @@ describe("requestUpdated over graphql-ws", () => {
   it("reads the request behind an update once for all its subscribers, and afresh for the next update", async () => {
     const request = await insertTestRequest(pool);
     const clients: Client[] = [];
+    const registeredBefore = registered.size;
     const received: Array<
       Array<{ status: string; request: { status: string; statusEvents: Array<{ status: string }> } }>
     > = [];
@@ -78,12 +87,12 @@ describe("requestUpdated over graphql-ws", () => {
         { next: ({ data }) => inbox.push(data.requestUpdated), error: () => undefined, complete: () => undefined },
       );
     }
-    // every subscription is registered once the fan-out holds 20 listeners for the request
-    const until = Date.now() + 5_000;
+    const until = Date.now() + 20_000;
     const wait = async (done: () => boolean) => {
       while (!done() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
     };
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every subscription is registered once the fan-out has been given 20 more listeners.
+    await wait(() => registered.size === registeredBefore + 20);
 
     await withTransaction(pool, (client) => transitionRequest(client, { requestId: request.id, to: "pending" }));
     queries = 0;

@@ -10,7 +10,7 @@ import { anyAddressKey } from "../../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../../domain/errors.js";
 import { type StatusUpdate, statusUpdateKey } from "../../../events/statusUpdate.js";
 import { buildRequestRecordV3 } from "../../../requests/buildRequestRecordV3.js";
-import { requestViewsByIds } from "../../../requests/requestViewsByIds.js";
+import { requestViewsByIds } from "../../../../schema/requestsQuery.js";
 import { recordLookups } from "../../../requests/recordLookups.js";
 import { builder } from "../builder.js";
 import { type GraphqlContext, requireApiKey } from "../graphqlContext.js";

@@ -1,0 +1,81 @@
+import type { QuotedDepositAddress } from "../../schema/depositAddresses.js";
+import type { NewRequest } from "../../schema/requests.js";
+import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "../domain/overpaymentRule.js";
+import { FEE_COMPONENTS } from "../domain/sponsorFees.js";
+import { toStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
+import type { PriceQuote } from "./priceQuote.js";
+import type { QuoteEngineDeps } from "./quoteEngineDeps.js";
+import type { quoteResponse } from "./quoteResponse.js";
+import type { QuoteMarket } from "./readQuoteMarket.js";
+import type { QuoteRequest } from "./validateQuoteRequest.js";
+
+/** The request a quote stores: its terms, its order, and what of the answer its fill, records and sponsor draw read. */
+export function quotedRequest(args: {
+  deps: QuoteEngineDeps;
+  request: QuoteRequest;
+  market: QuoteMarket;
+  price: PriceQuote;
+  order: { order: NewRequest["orderData"]; orderId: string; requestId: string; deadline: number };
+  slippageBps: bigint;
+  response: ReturnType<typeof quoteResponse>;
+  sponsor: string | undefined;
+  depositAddress: QuotedDepositAddress | undefined;
+  apiKeyId: string | undefined;
+}): NewRequest {
+  const { deps, request, price, order, response, sponsor, depositAddress } = args;
+  const { currencyIn, currencyOut, originChain, destinationChain } = request;
+  const sponsored = price.sponsored;
+  return {
+    id: order.requestId,
+    orderId: order.orderId,
+    requestType: args.market.kind.requestType,
+    tradeType: request.tradeType,
+    user: request.user,
+    recipient: request.recipient,
+    refundTo: request.refundTo,
+    originChainId: originChain.id,
+    destinationChainId: destinationChain.id,
+    originCurrency: currencyIn.address,
+    destinationCurrency: currencyOut.address,
+    amountIn: price.amountIn,
+    amountOut: price.amountOut,
+    minimumAmountOut: price.minimumAmountOut,
+    slippageBps: args.slippageBps,
+    latePaymentSlippageBps: request.latePaymentSlippageBps,
+    deadline: new Date(order.deadline * 1000),
+    referrer: request.referrer,
+    calls: request.calls.map((call) => ({ to: call.to, value: call.value.toString(), data: call.data })),
+    orderData: order.order,
+    quote: {
+      fees: response.fees,
+      details: response.details,
+      feeSponsorship: toStoredFeeSponsorship(response.feeSponsorship),
+      appFees: response.appFees,
+      // How far over its input an exact-input deposit fills at this quote's rate (overpaymentRuleOf reads it; a
+      // sponsored quote has none whatever this says).
+      overpaymentToleranceBps: (deps.settings.overpaymentToleranceBps ?? DEFAULT_OVERPAYMENT_TOLERANCE_BPS).toString(),
+      // Marks the request's `deposit_address` feature (migration 0130).
+      ...(depositAddress ? { depositAddress: { type: depositAddress.type } } : {}),
+      // Drawn from the sponsor's balance when the fill is signed (jobs/signAndStoreFill.ts), with what it pays per
+      // bucket in the input currency: the app bucket matches, to the unit, what the recipients earn for it.
+      ...(sponsor && sponsored && sponsored.total > 0n
+        ? {
+            sponsor: {
+              integrator: sponsor,
+              amountMicroUsd: sponsored.totalMicroUsd.toString(),
+              payment: {
+                chainId: originChain.id,
+                currency: currencyIn.address,
+                amount: sponsored.total.toString(),
+                components: Object.fromEntries(
+                  FEE_COMPONENTS.map((component) => [component, sponsored.sponsored[component].toString()]),
+                ),
+              },
+            },
+          }
+        : {}),
+    },
+    apiKeyId: args.apiKeyId ?? null,
+    ...(depositAddress ? { depositAddress } : {}),
+  };
+}

@@ -1,0 +1,66 @@
+import type { ChainAdapter } from "../chains/adapter.js";
+import type { Currency } from "../chains/chainRegistry.js";
+import { type NativeConversion, nativeConversionOf } from "../domain/nativeConversion.js";
+import { priceOf } from "./priceOf.js";
+import type { QuoteEngineDeps } from "./quoteEngineDeps.js";
+import { type RequestKind, requestKindOf } from "./requestKindOf.js";
+import type { QuoteRequest } from "./validateQuoteRequest.js";
+
+/** What a quote is priced on: both chains' adapters and natives, the prices, the network fees, the user's account. */
+export type QuoteMarket = {
+  origin: ChainAdapter;
+  destination: ChainAdapter;
+  originNative: Currency;
+  destinationNative: Currency;
+  kind: RequestKind;
+  conversion: NativeConversion | undefined;
+  /** What the solver spends: the output, or the input it converts (a wrap or unwrap). */
+  fillCurrency: Currency;
+  priceIn: bigint;
+  priceOut: bigint;
+  priceDestinationNative: bigint;
+  priceOriginNative: bigint;
+  fillGasCost: bigint;
+  originGasFee: bigint;
+  depositAccount: { balance: bigint; allowance: bigint };
+};
+
+/** Reads, at once, everything a quote's price depends on. */
+export async function readQuoteMarket(deps: QuoteEngineDeps, request: QuoteRequest): Promise<QuoteMarket> {
+  const { currencyIn, currencyOut, originChain, destinationChain } = request;
+  const origin = deps.adapters.adapter(originChain.id);
+  const destination = deps.adapters.adapter(destinationChain.id);
+  const destinationNative = deps.registry.currency(destinationChain.id, destination.nativeCurrency)!;
+  const originNative = deps.registry.currency(originChain.id, origin.nativeCurrency)!;
+
+  const kind = requestKindOf({ ...request, wrappedNative: deps.registry.wrappedNative(originChain.id) });
+  // A wrap or unwrap is filled by converting the input currency (one chain): the solver spends that, not the output.
+  const conversion = nativeConversionOf(kind.requestType);
+  const fillCurrency = conversion ? currencyIn : currencyOut;
+  const [priceIn, priceOut, priceDestinationNative, priceOriginNative, fillGasCost, originGasFee, depositAccount] =
+    await Promise.all([
+      priceOf(deps.prices, currencyIn),
+      priceOf(deps.prices, currencyOut),
+      priceOf(deps.prices, destinationNative),
+      priceOf(deps.prices, originNative),
+      destination.estimateFee("fill", fillCurrency.address, request.calls.length, conversion),
+      origin.estimateFee("deposit", currencyIn.address),
+      origin.readDepositAccount(request.user, currencyIn.address),
+    ]);
+  return {
+    origin,
+    destination,
+    originNative,
+    destinationNative,
+    kind,
+    conversion,
+    fillCurrency,
+    priceIn,
+    priceOut,
+    priceDestinationNative,
+    priceOriginNative,
+    fillGasCost,
+    originGasFee,
+    depositAccount,
+  };
+}
