@@ -33,6 +33,7 @@ import { recordIndexerHeads } from "../indexers/recordIndexerHeads.js";
 import { bitcoinPollerChains } from "../indexers/bitcoinPollerChains.js";
 import { startPollers } from "../indexers/startPollers.js";
 import { startDepositWatchers } from "../indexers/startDepositWatchers.js";
+import { isBitcoinChain } from "../src/chains/bitcoin/bitcoinFamily.js";
 import { isEvmChain } from "../src/chains/chainConfig.js";
 import { startApi } from "../src/gateway/startApi.js";
 import { startWorker } from "../jobs/startWorker.js";
@@ -194,8 +195,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
     case "indexer": {
       if (argv[1] === "bitcoin") {
         const configured = productionChains(config);
-        if (!configured.some((chain) => chain.vmType === "bvm"))
-          throw new Error("the chains file has no Bitcoin chain (vmType bvm)");
+        if (!configured.some(isBitcoinChain)) throw new Error("the chains file has no Bitcoin chain (vmType bvm)");
         const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
         await migrate(pool);
         const chains = bitcoinPollerChains(configured, pool);

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { esploraSource } from "./bitcoin/esploraSource.js";
 import { depositAddressOwners, watchedDepositAddresses } from "../schema/depositAddresses.js";
+import { isBitcoinChain } from "../src/chains/bitcoin/bitcoinFamily.js";
 import type { ChainConfig } from "../src/chains/chainConfig.js";
 import type { PollerChain } from "./startPollers.js";
 
@@ -11,7 +12,7 @@ import type { PollerChain } from "./startPollers.js";
  */
 export function bitcoinPollerChains(chains: readonly ChainConfig[], pool: pg.Pool): PollerChain[] {
   return chains.flatMap((chain) =>
-    chain.vmType === "bvm"
+    isBitcoinChain(chain)
       ? [
           {
             chainId: chain.id,

@@ -51,6 +51,7 @@ import type { ChainConfig } from "../src/chains/chainConfig.js";
 import type { EvmSolver } from "../src/chains/evm/evmSolver.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
+import { familyOfChain } from "../src/chains/families.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { solverAdapters } from "../src/chains/solverAdapters.js";
 
@@ -199,9 +200,11 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
   const unmatchedRefunds = scheduleUnmatchedRefunds({
     pool,
-    rules: deps.chains.flatMap((chain) =>
-      chain.vmType === "bvm" ? [{ chainId: chain.id, afterBlocks: chain.refundUnmatchedAfterBlocks }] : [],
-    ),
+    // Chains whose family refunds payments that name no request (Bitcoin), after its chain's number of blocks.
+    rules: deps.chains.flatMap((chain) => {
+      const afterBlocks = familyOfChain(chain).capabilities(chain).refundUnmatchedAfterBlocks;
+      return afterBlocks === undefined ? [] : [{ chainId: chain.id, afterBlocks }];
+    }),
     enqueue: async (deposit) => {
       await unmatchedRefundQueue.add("refund", deposit, { ...JOB_OPTIONS, jobId: unmatchedRefundJobId(deposit) });
     },

@@ -42,12 +42,18 @@ export type SortDirection = "asc" | "desc";
 /** The last row of the previous page, in the sort's own terms (a Postgres text rendering, compared exactly). */
 export type Keyset = { value: string; id: string };
 
+/**
+ * `term` as given, and as a transaction hash when some chain family reads it as one (in that family's canonical
+ * form: EVM 0x-prefixed, a Bitcoin txid bare, both lower case); the caller asks the families (searchTerm).
+ */
+export type SearchTerm = { text: string; transactionHash: string | undefined };
+
 export type RequestFilter = {
   /** AND-ed. `apiKey` values are key ids once authorised. */
   conditions: FieldCondition[];
   /** OR-ed groups of AND-ed conditions; empty means no group restriction. */
   groups: FieldCondition[][];
-  term?: string;
+  term?: SearchTerm;
   createdAt: Range<number>;
   originBlock: Range<bigint>;
   amountUsd: Range<string>;

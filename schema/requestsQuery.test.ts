@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { parseRequestsV3Query } from "../src/gateway/rest/parseRequestsQuery.js";
 import { parseRequestsV2Query } from "../src/gateway/rest/parseRequestsV2Query.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import { type RequestFilter, emptyFilter } from "./requestFilter.js";
+import { queueRefund } from "./refunds.js";
 import { insertChildRequest } from "./requests.js";
 import { countRequests } from "./countRequests.js";
 import { listRequestViews, requestViewsByIds } from "./requestsQuery.js";
@@ -57,5 +59,61 @@ describe("request listings and child requests", () => {
     expect(views[0]).toMatchObject({ orderId: parent.orderId, amountIn: 5n });
     // The parent's id names the parent alone, never its order's children.
     expect((await requestViewsByIds(database.pool, [parent.id])).map((view) => view.id)).toEqual([parent.id]);
+  });
+});
+
+describe("request listings by a transaction hash of any chain family", () => {
+  const database = useMigratedDatabase();
+  const ids = async (filter: RequestFilter) =>
+    (await listRequestViews(database.pool, { filter, sortBy: "createdAt", sortDirection: "asc", limit: 50 })).map(
+      (view) => view.id,
+    );
+  const txid = () => randomBytes(32).toString("hex");
+
+  it("finds a Bitcoin txid by term, depositTxHash, fillTxHash, refundTxHash and v2 hash, in any case", async () => {
+    const BTC = 8253038;
+    const deposited = await insertTestRequest(database.pool, { originChainId: BTC, destinationChainId: 31338 });
+    const filled = await insertTestRequest(database.pool, { originChainId: 31338, destinationChainId: BTC });
+    const refunded = await insertTestRequest(database.pool, { originChainId: BTC, destinationChainId: 31338 });
+    const hashes = { deposit: txid(), fill: txid(), refundDeposit: txid(), refund: txid() };
+    const deposit = `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
+       VALUES ($1, $2, 0, $3, 'bcrt1qdepositor', 'bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8', 1000, 10, 1000)`;
+    await database.pool.query(deposit, [BTC, hashes.deposit, deposited.id]);
+    await database.pool.query(deposit, [BTC, hashes.refundDeposit, refunded.id]);
+    await database.pool.query(
+      `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp)
+       VALUES ($1, $2, 1, $3, 900, 11, 1100)`,
+      [BTC, hashes.fill, filled.id],
+    );
+    const refundId = await queueRefund(database.pool, {
+      requestId: refunded.id,
+      deposit: {
+        chainId: BTC,
+        txHash: hashes.refundDeposit,
+        logIndex: 0,
+        currency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8",
+        amount: 1000n,
+      },
+      reason: "test",
+      refundsRequest: true,
+      recipient: "bcrt1qdepositor",
+    });
+    await database.pool.query("UPDATE crossfill.refunds SET tx_hash = $2 WHERE id = $1", [refundId, hashes.refund]);
+
+    const v3 = (parameter: string, value: string) => ids(parseRequestsV3Query({ [parameter]: [value] }).filter);
+    expect(await v3("term", hashes.deposit.toUpperCase())).toEqual([deposited.id]);
+    expect(await v3("term", hashes.fill)).toEqual([filled.id]);
+    expect(await v3("term", hashes.refund)).toEqual([refunded.id]);
+    expect(await v3("depositTxHash", hashes.deposit.toUpperCase())).toEqual([deposited.id]);
+    expect(await v3("fillTxHash", hashes.fill)).toEqual([filled.id]);
+    expect(await v3("refundTxHash", hashes.refund)).toEqual([refunded.id]);
+    expect(await v3("depositTxHash", txid())).toEqual([]);
+    // A txid is no EVM hash: a 0x-prefixed one names another transaction.
+    expect(await v3("depositTxHash", `0x${hashes.deposit}`)).toEqual([]);
+    expect(() => parseRequestsV3Query({ fillTxHash: [hashes.fill.slice(2)] })).toThrow("must be a 32-byte hex string");
+
+    const v2 = (hash: string) => ids(parseRequestsV2Query({ hash: [hash] }).filter);
+    expect(await v2(hashes.deposit)).toEqual([deposited.id]);
+    expect(await v2(hashes.fill.toUpperCase())).toEqual([filled.id]);
   });
 });

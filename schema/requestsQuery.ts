@@ -1,4 +1,11 @@
-import type { FieldCondition, FieldKey, RequestFilter, RequestListQuery, SortKey } from "./requestFilter.js";
+import type {
+  FieldCondition,
+  FieldKey,
+  RequestFilter,
+  RequestListQuery,
+  SearchTerm,
+  SortKey,
+} from "./requestFilter.js";
 import type { RequestDeposit, RequestFill } from "./requestChainFacts.js";
 import { type RequestRow, type StoredRequest, toStoredRequest } from "./requests.js";
 import type { Queryable } from "./queryable.js";
@@ -129,13 +136,13 @@ function conditionSql(condition: FieldCondition, params: Params, includeChildReq
   return condition.negate ? `NOT ${sql}` : sql;
 }
 
-const HASH_TERM = /^0x[0-9a-f]{64}$/;
-
-/** `term`: one search over request id, wallets, deposit address and every transaction hash, as one id set. */
-function termSql(term: string, params: Params): string {
-  const lowered = term.toLowerCase();
-  const value = params.add(lowered, "text");
-  const sources = HASH_TERM.test(lowered)
+/**
+ * `term`: one search over request id, wallets, deposit address and every transaction hash, as one id set. A term some
+ * family reads as a transaction hash is looked up as one (and as a request id, which has the EVM hash's shape).
+ */
+function termSql(term: SearchTerm, params: Params): string {
+  const value = params.add(term.transactionHash ?? term.text.toLowerCase(), "text");
+  const sources = term.transactionHash
     ? [
         `SELECT id FROM crossfill.requests WHERE id = ${value}`,
         `SELECT request_id FROM crossfill.request_deposits WHERE tx_hash = ${value}`,

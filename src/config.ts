@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { BITCOIN_CHAIN_ID, isReservedChainId } from "./chains/reservedChainIds.js";
+import { PERPS_CHAIN_ID } from "./domain/perpsChain.js";
 import { APP_FEE_CLAIM_MAX_ATTEMPTS, APP_FEE_CLAIM_RETRY_BASE_MS } from "./domain/appFeeClaimRetryDelay.js";
 import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "./domain/overpaymentRule.js";
 import { DEFAULT_SPONSORED_APP_FEE_MAX_BPS } from "./domain/sponsorFees.js";
@@ -17,7 +19,10 @@ const csvNumbers = z
           .number()
           .int()
           .positive()
-          .refine((id) => id !== 1337 && id !== 8253038, "1337 and 8253038 are the perps exchange's and Bitcoin's ids"),
+          .refine(
+            (id) => !isReservedChainId(id),
+            `${PERPS_CHAIN_ID} and ${BITCOIN_CHAIN_ID} are the perps exchange's and Bitcoin's ids`,
+          ),
       )
       .min(1),
   );

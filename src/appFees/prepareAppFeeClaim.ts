@@ -22,7 +22,7 @@ export const CLAIM_SIGNATURE_TTL_SECONDS = 600;
 /** The claim's chain and currency as the registry knows them; earnings exist only where quotes take deposits. */
 export function claimCurrency(registry: ChainRegistry, chainId: number, currency: string): Currency {
   const chain = registry.chain(chainId);
-  if (!chain || chain.vmType !== "evm")
+  if (!chain || !registry.family(chain).capabilities(chain).appFees)
     throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${chainId} holds no app fees`);
   const found = registry.currency(chainId, currency);
   if (!found)

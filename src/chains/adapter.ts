@@ -163,11 +163,10 @@ export type DepositAddressReference = {
 export type FeeOperation = "deposit" | "fill" | "refund";
 
 /**
- * One chain as the rest of Crossfill sees it, whatever its VM: quotes, jobs and the gateway call these and
- * import no chain SDK. Amounts are bigint in the smallest unit, addresses and hashes strings; network and node
- * failures come out as the domain's retryable REQUEST_TIMED_OUT / RPC_HTTP_ERROR errors.
+ * Quoting (the gateway): what an origin or destination chain is asked to price, check and lay out a request. Every
+ * adapter has it; amounts are bigint in the smallest unit, addresses and hashes strings.
  */
-export interface ChainAdapter extends VmFamily {
+export interface QuotePort extends VmFamily {
   readonly chain: ChainConfig;
   /** The solver's account here: it signs fills, refunds and orders, and is paid the fees. */
   readonly solverAddress: string;
@@ -212,6 +211,23 @@ export interface ChainAdapter extends VmFamily {
    */
   depositAddressFor?(reference: DepositAddressReference): Promise<{ address: string; key: string }>;
   /**
+   * The solver's signature of an order id, as the order's `orderSignature`; a family whose fills carry none refuses
+   * it (Bitcoin: UNSUPPORTED_ROUTE, its payout names the order in an OP_RETURN).
+   */
+  signOrder(orderId: string): Promise<string>;
+  /** Runs a fill against the current state without sending it; `blockNumber` is the state it ran on. */
+  simulateFill(order: FillOrder): Promise<{ blockNumber: bigint; refusal: FillRefusal | undefined }>;
+}
+
+/** Deposits and their finality (the reconcile, the manual index, the fill's deposit check, deposit-address sweeps). */
+export interface DepositPort {
+  /** The deposits a transaction made; 404 TRANSACTION_NOT_FOUND when it is unknown or not yet included. */
+  readDepositFacts(txHash: string): Promise<DepositFact[]>;
+  /** The finality rule: blocks a deposit of this USD value (1e18 = $1) needs before it is filled. */
+  requiredConfirmations(usdValueE18: bigint): number;
+  /** Whether a deposit is deep enough and still where it was indexed (asked of the node, not the indexer). */
+  checkDeposit(deposit: AppliedDeposit, requiredConfirmations: number): Promise<DepositCheck>;
+  /**
    * The worker's sweep of one deposit-address deposit to the depository (Bitcoin, with the extended private key):
    * signed, not sent; `skip` when the output pays no deposit address (the order was paid to the depository itself).
    * With `excess`, what the output holds above `keep` goes back to `excess.recipient` in the same transaction.
@@ -225,30 +241,10 @@ export interface ChainAdapter extends VmFamily {
   >;
   /** Whether a transaction is mined (Bitcoin sweeps): undefined when the node does not know it. */
   transactionMined?(txHash: string): Promise<boolean | undefined>;
-  /** The solver's signature of an order id, as the order's `orderSignature`. */
-  signOrder(orderId: string): Promise<string>;
-  /** Runs a fill against the current state without sending it; `blockNumber` is the state it ran on. */
-  simulateFill(order: FillOrder): Promise<{ blockNumber: bigint; refusal: FillRefusal | undefined }>;
+}
 
-  /** The deposits a transaction made; 404 TRANSACTION_NOT_FOUND when it is unknown or not yet included. */
-  readDepositFacts(txHash: string): Promise<DepositFact[]>;
-  /** The finality rule: blocks a deposit of this USD value (1e18 = $1) needs before it is filled. */
-  requiredConfirmations(usdValueE18: bigint): number;
-  /** Whether a deposit is deep enough and still where it was indexed (asked of the node, not the indexer). */
-  checkDeposit(deposit: AppliedDeposit, requiredConfirmations: number): Promise<DepositCheck>;
-  /**
-   * A refund pays from the deposit itself (Bitcoin spends the deposit's output: a refund of a deposit a reorg takes back
-   * is invalid with it), so it goes at once. False (EVM) where it pays from funds every deposit shares: it waits for
-   * the deposit to be final, as a fill does.
-   */
-  refundSpendsDeposit: boolean;
-
-  /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
-  prepareSolver(ledger: FillLedger): Promise<string[]>;
-  /** Builds and simulates the fill; a fill that would revert is refused instead. */
-  prepareFill(order: FillOrder): Promise<{ transaction: PreparedTransaction } | { refusal: FillRefusal }>;
-  /** Builds and simulates the refund's withdrawal; one that would revert is refused with the node's reason. */
-  prepareRefund(refund: RefundOrder): Promise<{ transaction: PreparedTransaction } | { refusal: string }>;
+/** Sending what a role prepared: signed and stored first, then broadcast (fills and refunds share it). */
+export interface TransactionPort {
   /**
    * Signs with the solver's next nonce from the ledger of the caller's database transaction, whose nonce lock (held
    * until it commits) keeps replicas from sharing or skipping a nonce; the caller stores the result there too.
@@ -256,6 +252,14 @@ export interface ChainAdapter extends VmFamily {
   signTransaction(ledger: FillLedgerTransaction, transaction: PreparedTransaction): Promise<SignedTransaction>;
   /** Sends a stored transaction; one the node already has counts as sent. */
   broadcast(signed: { rawTx: string; txHash: string }): Promise<void>;
+}
+
+/** The solver's fills on a destination chain: setup, prepare, follow until the nonce is spent. */
+export interface SolverPort extends TransactionPort {
+  /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
+  prepareSolver(ledger: FillLedger): Promise<string[]>;
+  /** Builds and simulates the fill; a fill that would revert is refused instead. */
+  prepareFill(order: FillOrder): Promise<{ transaction: PreparedTransaction } | { refusal: FillRefusal }>;
   /**
    * Follows a sent fill until its nonce is spent: mined (by any re-priced version), reverted, or cancelled after
    * the policy's bumps. Every new version is stored (in `ledger`) before it is broadcast.
@@ -275,3 +279,24 @@ export interface ChainAdapter extends VmFamily {
   /** A transaction's receipt now, null when the node lacks it (never mined, or reorged out); node failures throw. */
   readReceipt?(txHash: string): Promise<MinedReceipt | null>;
 }
+
+/** Refunds of deposits on an origin chain. */
+export interface RefundPort extends TransactionPort {
+  /**
+   * A refund pays from the deposit itself (Bitcoin spends the deposit's output: a refund of a deposit a reorg takes back
+   * is invalid with it), so it goes at once. False (EVM) where it pays from funds every deposit shares: it waits for
+   * the deposit to be final, as a fill does.
+   */
+  refundSpendsDeposit: boolean;
+
+  /** Builds and simulates the refund's withdrawal; one that would revert is refused with the node's reason. */
+  prepareRefund(refund: RefundOrder): Promise<{ transaction: PreparedTransaction } | { refusal: string }>;
+}
+
+/**
+ * One chain as the rest of Crossfill sees it, whatever its VM: its role ports together. Quotes, jobs and the gateway
+ * call these and import no chain SDK; callers that need one role ask `ChainAdapters` for it (`solverOf`,
+ * `refunderOf`, `depositsOf`). Network and node failures come out as the domain's retryable REQUEST_TIMED_OUT /
+ * RPC_HTTP_ERROR errors.
+ */
+export interface ChainAdapter extends QuotePort, DepositPort, SolverPort, RefundPort {}

@@ -27,6 +27,14 @@ describe("createChainAdapters", () => {
     expect(() => adapters.adapter(TEST_BITCOIN_CHAIN.id)).toThrow("no adapter for chain 8253038");
   });
 
+  it("answers a chain's role ports, none for a chain without an adapter", () => {
+    for (const role of [adapters.quoterOf, adapters.depositsOf, adapters.solverOf, adapters.refunderOf]) {
+      expect(role(31339)).toBe(adapters.adapter(31339));
+      expect(role(TEST_BITCOIN_CHAIN.id)).toBeUndefined();
+      expect(role(1)).toBeUndefined();
+    }
+  });
+
   it("keys an address any configured family accepts, and nothing else", () => {
     expect(adapters.anyAddressKey("0x8ba1f109551bD432803012645Ac136ddd64DBA72")).toBe(
       "0x8ba1f109551bd432803012645ac136ddd64dba72",

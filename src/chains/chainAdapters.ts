@@ -1,4 +1,4 @@
-import type { ChainAdapter, VmType } from "./adapter.js";
+import type { ChainAdapter, DepositPort, QuotePort, RefundPort, SolverPort, VmType } from "./adapter.js";
 import type { ChainConfig } from "./chainConfig.js";
 import { anyAddressKey } from "./vmFamilies.js";
 
@@ -16,12 +16,19 @@ export type ChainAdapters = {
   adapter(chainId: number): ChainAdapter;
   /** The adapter of a chain, or undefined when the chain is unknown or its family has no adapter yet. */
   find(chainId: number): ChainAdapter | undefined;
+  /** A chain's roles, undefined when the chain is unknown or its family has no adapter (or not that role). */
+  quoterOf(chainId: number): QuotePort | undefined;
+  depositsOf(chainId: number): DepositPort | undefined;
+  solverOf(chainId: number): SolverPort | undefined;
+  refunderOf(chainId: number): RefundPort | undefined;
   /** The comparison key of an address that some configured chain's family accepts, for fields bound to no chain. */
   anyAddressKey(value: string): string | undefined;
 };
 
 function makeAdapter(chain: ChainConfig, factories: AdapterFactories): ChainAdapter | undefined {
-  return chain.vmType === "evm" ? factories.evm?.(chain) : factories.bvm?.(chain);
+  // The factory of the chain's own vmType: it reads only chains of its family.
+  const factory = factories[chain.vmType] as ((chain: ChainConfig) => ChainAdapter) | undefined;
+  return factory?.(chain);
 }
 
 /** One adapter per configured chain whose `vmType` has a factory. */
@@ -41,6 +48,10 @@ export function createChainAdapters(chains: readonly ChainConfig[], factories: A
       return adapter;
     },
     find: (chainId) => byId.get(chainId),
+    quoterOf: (chainId) => byId.get(chainId),
+    depositsOf: (chainId) => byId.get(chainId),
+    solverOf: (chainId) => byId.get(chainId),
+    refunderOf: (chainId) => byId.get(chainId),
     anyAddressKey: (value) => anyAddressKey(value, families),
   };
 }

@@ -1,5 +1,6 @@
 import type { ChainConfig } from "./chainConfig.js";
-import { familyOf } from "./vmFamilies.js";
+import type { ChainFamily } from "./chainFamily.js";
+import { FAMILIES, familyOfChain } from "./families.js";
 
 export type Currency = {
   chainId: number;
@@ -20,12 +21,14 @@ export type ChainRegistry = {
   currencies(chainId: number): Currency[];
   /** The chain's wrapped native currency (its `wrapsNative` entry), which Wraps and Unwraps convert through. */
   wrappedNative(chainId: number): Currency | undefined;
+  /** The family of a configured chain: what it can do, what it publishes, how it reads addresses and hashes. */
+  family(chain: ChainConfig): ChainFamily<ChainConfig>;
 };
 
-function nativeCurrency(chain: ChainConfig): Currency {
+function nativeCurrency(chain: ChainConfig, family: ChainFamily<ChainConfig>): Currency {
   return {
     chainId: chain.id,
-    address: familyOf(chain).nativeCurrency,
+    address: family.codecOf(chain).nativeCurrency,
     symbol: chain.nativeCurrency.symbol,
     name: chain.nativeCurrency.name,
     decimals: chain.nativeCurrency.decimals,
@@ -33,12 +36,24 @@ function nativeCurrency(chain: ChainConfig): Currency {
   };
 }
 
-export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegistry {
+/**
+ * The registry of the configured chains, each read by its family among `families` (FAMILIES; a test composition may
+ * add its own).
+ */
+export function createChainRegistry(
+  chains: readonly ChainConfig[],
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family reads only chains of its vmType
+  families: readonly ChainFamily<any>[] = FAMILIES,
+): ChainRegistry {
+  const family = (chain: ChainConfig) => familyOfChain(chain, families);
+  const familyOf = (chain: ChainConfig) => family(chain).codecOf(chain);
+  // The chain's configured currencies besides the native one, as its family reads its entry.
+  const tokensOf = (chain: ChainConfig) => family(chain).publicFields(chain).tokens;
   const byId = new Map(chains.map((chain) => [chain.id, chain]));
   const byName = new Map(chains.map((chain) => [chain.name, chain]));
   const wrapped = new Map(
     chains.flatMap((chain) => {
-      const entry = chain.vmType === "evm" ? chain.currencies.find((currency) => currency.wrapsNative) : undefined;
+      const entry = tokensOf(chain).find((currency) => currency.wrapsNative);
       return entry ? [[chain.id, familyOf(chain).address.key(entry.address)] as const] : [];
     }),
   );
@@ -46,9 +61,8 @@ export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegist
     chains.map((chain) => [
       chain.id,
       [
-        nativeCurrency(chain),
-        // A Bitcoin chain's `currencies` can only repeat native BTC, listed above.
-        ...(chain.vmType === "evm" ? chain.currencies : []).map((currency) => ({
+        nativeCurrency(chain, family(chain)),
+        ...tokensOf(chain).map((currency) => ({
           chainId: chain.id,
           address: familyOf(chain).address.parse(currency.address)!,
           symbol: currency.symbol,
@@ -81,5 +95,6 @@ export function createChainRegistry(chains: readonly ChainConfig[]): ChainRegist
       if (key === undefined || !chain) return undefined;
       return currencies.get(chainId)?.find((currency) => familyOf(chain).address.key(currency.address) === key);
     },
+    family,
   };
 }

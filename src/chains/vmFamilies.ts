@@ -1,20 +1,18 @@
 import type { VmFamily, VmType } from "./adapter.js";
-import { bitcoinFamily } from "./bitcoin/bitcoinFamily.js";
 import type { ChainConfig } from "./chainConfig.js";
-import { evmFamily } from "./evm/evmFamily.js";
+import { FAMILIES, familyOfChain } from "./families.js";
 
 /**
- * Every VM family the code knows, configured or not; a new family is one more entry. Bitcoin takes the addresses of
+ * Every VM family's address and hash formats, configured or not (of FAMILIES). Bitcoin takes the addresses of
  * every network here (a wallet filter on the devnet is a regtest address); a chain's own fields use `familyOf`.
  */
-export const VM_FAMILIES: Readonly<Record<VmType, VmFamily>> = {
-  evm: evmFamily,
-  bvm: bitcoinFamily(["mainnet", "testnet", "regtest"]),
-};
+export const VM_FAMILIES = Object.fromEntries(FAMILIES.map((family) => [family.vmType, family.codec])) as Readonly<
+  Record<VmType, VmFamily>
+>;
 
 /** The family as one configured chain reads addresses: a Bitcoin chain only those of its own network. */
 export function familyOf(chain: ChainConfig): VmFamily {
-  return chain.vmType === "bvm" ? bitcoinFamily([chain.network]) : VM_FAMILIES[chain.vmType];
+  return familyOfChain(chain).codecOf(chain);
 }
 
 /**

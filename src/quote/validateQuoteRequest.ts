@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ChainAdapter } from "../chains/adapter.js";
 import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
+import type { ChainCapabilities } from "../chains/chainFamily.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
 import type { AppFee } from "../domain/splitAppFees.js";
@@ -75,16 +76,14 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   const destinationChain = registry.chain(input.destinationChainId);
   if (!destinationChain)
     throw new InvalidInputError("UNSUPPORTED_CHAIN", `destination chain ${input.destinationChainId} is not supported`);
-  if (originChain.id === destinationChain.id && originChain.vmType !== "evm")
+  const originCan = registry.family(originChain).capabilities(originChain);
+  const destinationCan = registry.family(destinationChain).capabilities(destinationChain);
+  if (originChain.id === destinationChain.id && !originCan.sameChain)
     throw new InvalidInputError("UNSUPPORTED_ROUTE", "same-chain requests are offered on EVM chains only");
-  // EVM → BTC is paid from the solver's own Bitcoin wallet: a chain that names none is no destination.
-  if (destinationChain.vmType === "bvm" && !destinationChain.solver)
-    throw new InvalidInputError(
-      "UNSUPPORTED_ROUTE",
-      `chain ${destinationChain.id} names no Bitcoin solver wallet: it is offered as an origin only, not as a destination`,
-    );
-  if (destinationChain.vmType === "bvm" && input.txs?.length)
-    throw new InvalidInputError("INVALID_INPUT", "txs: a Bitcoin destination takes no calls, only a payment");
+  if (destinationCan.destinationRefusal)
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", destinationCan.destinationRefusal);
+  if (destinationCan.destinationCallsRefusal && input.txs?.length)
+    throw new InvalidInputError("INVALID_INPUT", `txs: ${destinationCan.destinationCallsRefusal}`);
   const currencyIn = registry.currency(originChain.id, input.originCurrency);
   if (!currencyIn)
     throw new InvalidInputError(
@@ -108,10 +107,10 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   if (refusal) throw new InvalidInputError(refusal.errorCode, refusal.message);
   const refundTo = input.refundTo === undefined ? user : address(origin, input.refundTo, "refundTo");
 
-  const depositAddress = depositAddressOf(input, origin);
+  const depositAddress = depositAddressOf(input, origin, originCan);
   const appFees = parseAppFees(input.appFees);
   // Earnings sit in the origin's Depository and are claimed with an EVM withdrawal.
-  if (appFees.length > 0 && originChain.vmType !== "evm")
+  if (appFees.length > 0 && !originCan.appFees)
     throw new InvalidInputError("UNSUPPORTED_ROUTE", "app fees are earned on EVM origins only, for now");
   // A wrap, unwrap, send, bridge or call is not a swap execution flow, whatever its symbols.
   const kind = requestKindOf({
@@ -173,17 +172,18 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   };
 }
 
-/** `useDepositAddress` and `strict`: Bitcoin origins with a configured account key only; strict needs a refundTo. */
+/** `useDepositAddress` and `strict`: origins that offer deposit addresses and have their key; strict needs a refundTo. */
 function depositAddressOf(
   input: Pick<z.infer<typeof quoteRequestSchema>, "useDepositAddress" | "strict" | "refundTo">,
   origin: ChainAdapter,
+  originCan: ChainCapabilities,
 ): QuoteRequest["depositAddress"] {
   if (!input.useDepositAddress) {
     if (input.strict)
       throw new InvalidInputError("INVALID_INPUT", "strict applies to deposit addresses: set useDepositAddress");
     return undefined;
   }
-  if (origin.chain.vmType !== "bvm")
+  if (!originCan.depositAddresses)
     throw new InvalidInputError("UNSUPPORTED_ROUTE", "deposit addresses are offered for Bitcoin origins only");
   if (!origin.depositAddressFor)
     throw new InvalidInputError(

@@ -1,6 +1,7 @@
 import * as ecc from "@bitcoinerlab/secp256k1";
 import { address, initEccLib, type Network, networks } from "bitcoinjs-lib";
 import type { VmFamily } from "../adapter.js";
+import type { BitcoinChainConfig } from "./bitcoinChainFamily.js";
 
 // bitcoinjs-lib checks a taproot (bc1p…) address's key on the curve, so it needs one registered first.
 initEccLib(ecc);
@@ -57,3 +58,6 @@ export function bitcoinFamily(networkNames: readonly BitcoinNetworkName[]): VmFa
     parseTransactionHash: (value) => (/^[0-9a-f]{64}$/i.test(value) ? value.toLowerCase() : undefined),
   };
 }
+
+/** Whether a configured chain is a Bitcoin chain: the Bitcoin poller and `crossfill indexer bitcoin` read only these. */
+export const isBitcoinChain = (chain: { vmType: string }): chain is BitcoinChainConfig => chain.vmType === "bvm";

@@ -26,7 +26,7 @@ export function createChainsDocument(deps: {
     const key = availabilities.map(availabilityKey).join(";");
     if (last?.key === key) return last.document;
     const chains = deps.registry.chains.map((chain, i) =>
-      toChainRecord(chain, deps.adapters.find(chain.id), availabilities[i]),
+      toChainRecord(chain, deps.adapters.quoterOf(chain.id), availabilities[i], deps.registry.family(chain)),
     );
     const body = JSON.stringify({ chains });
     const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;

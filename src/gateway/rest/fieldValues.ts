@@ -1,4 +1,4 @@
-import { anyAddressKey } from "../../chains/vmFamilies.js";
+import { anyAddressKey, anyTransactionHash } from "../../chains/vmFamilies.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../../domain/failReasons.js";
 import type { FieldKey } from "../../../schema/requestFilter.js";
@@ -56,6 +56,11 @@ export function normaliseHash(parameter: string, value: unknown): string {
   return given.toLowerCase();
 }
 
+/** A transaction hash of any chain family (an EVM hash, a Bitcoin txid), in that family's canonical form. */
+export function normaliseTransactionHash(parameter: string, value: unknown): string {
+  return anyTransactionHash(text(parameter, value)) ?? bad(parameter, "must be a 32-byte hex string");
+}
+
 export function chainIdValue(parameter: string, value: unknown): number {
   const number =
     typeof value === "number"
@@ -72,10 +77,11 @@ export function fieldValue(field: FieldKey, parameter: string, value: unknown): 
   switch (field) {
     case "id":
     case "orderId":
+      return normaliseHash(parameter, value);
     case "depositTxHash":
     case "fillTxHash":
     case "refundTxHash":
-      return normaliseHash(parameter, value);
+      return normaliseTransactionHash(parameter, value);
     case "user":
     case "recipient":
     case "depositAddress":

@@ -1,3 +1,4 @@
+import { searchTerm } from "./searchTerm.js";
 import { InvalidInputError } from "../../domain/errors.js";
 import { FEATURES, MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v3QuerySchema } from "./requestsQuerySchemas.js";
@@ -174,7 +175,7 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
   const term = get("term");
   if (term !== undefined) {
     if (term.trim() === "" || term.length > 200) bad("term", "must be a non-empty string of at most 200 characters");
-    filter.term = term.trim();
+    filter.term = searchTerm(term.trim());
   }
 
   const int = (name: string, min: number, max?: number) => {

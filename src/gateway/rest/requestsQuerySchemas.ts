@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { anyTransactionHash } from "../../chains/vmFamilies.js";
 import { FAIL_REASONS, REFUND_FAIL_REASONS } from "../../domain/failReasons.js";
 import { FEATURES, LISTABLE_STATUSES, MAX_UNIX_SECONDS, NO_CONTROL_CHARACTERS, REQUEST_TYPES } from "./fieldValues.js";
 import { SORT_KEYS } from "../../../schema/requestFilter.js";
@@ -17,6 +18,11 @@ const integer = (min: number, max?: number) => {
 };
 const boolean = z.enum(["true", "false"], { error: "must be true or false" });
 const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, { error: "must be a 32-byte hex string" });
+// A transaction hash of any chain family: an EVM hash or a Bitcoin txid (64 hex digits, no 0x).
+const txHash = z
+  .string()
+  .refine((value) => anyTransactionHash(value) !== undefined, { error: "must be a 32-byte hex string" })
+  .describe("a transaction hash of any chain family (EVM: 0x-prefixed; Bitcoin: a txid)");
 // Postgres text cannot hold NUL; no search value needs any control character.
 const nonEmpty = z
   .string()
@@ -42,9 +48,9 @@ export const v3QuerySchema = z.object({
   term: nonEmpty.describe("one search over request id, wallet, deposit address and every tx hash").optional(),
   id: hash.describe("request id").optional(),
   orderId: hash.describe("protocol order id").optional(),
-  depositTxHash: hash.optional(),
-  fillTxHash: hash.optional(),
-  refundTxHash: hash.optional(),
+  depositTxHash: txHash.optional(),
+  fillTxHash: txHash.optional(),
+  refundTxHash: txHash.optional(),
   originChainId: chainId.optional(),
   destinationChainId: chainId.optional(),
   chainId: chainId.describe("origin or destination").optional(),
@@ -100,7 +106,7 @@ export const v2QuerySchema = z.object({
   limit: integer(1, 50).describe("page size, default 20").optional(),
   continuation: cursor.optional(),
   user: address.describe("sender or recipient").optional(),
-  hash: hash.describe("origin or destination tx hash").optional(),
+  hash: txHash.describe("origin or destination tx hash").optional(),
   originChainId: chainId.optional(),
   destinationChainId: chainId.optional(),
   chainId: chainId.describe("overridden by originChainId/destinationChainId").optional(),

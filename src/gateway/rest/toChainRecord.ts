@@ -1,8 +1,9 @@
-import type { ChainAdapter } from "../../chains/adapter.js";
+import type { QuotePort } from "../../chains/adapter.js";
 import type { ChainConfig } from "../../chains/chainConfig.js";
+import type { ChainFamily } from "../../chains/chainFamily.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
-import { familyOf } from "../../chains/vmFamilies.js";
+import { familyOfChain } from "../../chains/families.js";
 
 /**
  * The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. Its
@@ -10,11 +11,15 @@ import { familyOf } from "../../chains/vmFamilies.js";
  * no RPC: every contract shows the native BTC id, the RPC URLs are empty and
  * `protocol.v2.depository` is the depository address. Its solver addresses are empty until its adapter lands.
  */
-export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefined, availability: ChainAvailability) {
-  const { nativeCurrency } = familyOf(chain);
-  const receiver = chain.vmType === "evm" ? chain.receiver : nativeCurrency;
-  // A Bitcoin chain's `currencies` can only repeat native BTC, shown as `currency`.
-  const erc20Currencies = (chain.vmType === "evm" ? chain.currencies : []).map((currency) => ({
+export function toChainRecord(
+  chain: ChainConfig,
+  adapter: QuotePort | undefined,
+  availability: ChainAvailability,
+  family: ChainFamily<ChainConfig> = familyOfChain(chain),
+) {
+  const { nativeCurrency } = family.codecOf(chain);
+  const { receiver, tokens, publicRpcUrl, publicWsUrl } = family.publicFields(chain);
+  const erc20Currencies = tokens.map((currency) => ({
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,
     name: currency.name ?? currency.symbol,
@@ -26,7 +31,7 @@ export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefi
     surgeEnabled: false,
   }));
   // The spec's record has no field for it; Wraps and Unwraps convert through this one (WETH9), so clients see which.
-  const wrapped = erc20Currencies.find((_, index) => chain.vmType === "evm" && chain.currencies[index].wrapsNative);
+  const wrapped = erc20Currencies.find((_, index) => tokens[index].wrapsNative);
   const native = {
     id: chain.nativeCurrency.symbol.toLowerCase(),
     symbol: chain.nativeCurrency.symbol,
@@ -48,8 +53,8 @@ export function toChainRecord(chain: ChainConfig, adapter: ChainAdapter | undefi
     name: chain.name,
     displayName: chain.displayName ?? chain.name,
     // Only the URLs the chains file publishes: the solver's own (rpcUrl, wsUrl) may carry a provider key.
-    httpRpcUrl: (chain.vmType === "evm" && chain.publicRpcUrl) || "",
-    wsRpcUrl: (chain.vmType === "evm" && chain.publicWsUrl) || "",
+    httpRpcUrl: publicRpcUrl ?? "",
+    wsRpcUrl: publicWsUrl ?? "",
     explorerUrl: chain.explorerUrl,
     explorerName: chain.explorerUrl ? "Explorer" : "",
     explorerPaths: { ...EXPLORER_PATHS },

@@ -50,16 +50,16 @@ export function transactionRoutes(
       const body = parseInput(indexBody, await jsonBody(c));
       const chain = deps.registry.chain(body.chainId);
       if (!chain) throw new InvalidInputError("UNSUPPORTED_CHAIN", `chain ${body.chainId} is not supported`);
-      const adapter = deps.adapters.find(chain.id);
-      if (!adapter)
+      const deposits = deps.adapters.depositsOf(chain.id);
+      if (!deposits)
         throw new InvalidInputError(
           "UNSUPPORTED_CHAIN",
           `transactions of chain ${chain.id} cannot be indexed by hand yet`,
         );
-      const txHash = adapter.parseTransactionHash(body.txHash);
+      const txHash = deps.registry.family(chain).codecOf(chain).parseTransactionHash(body.txHash);
       if (txHash === undefined)
         throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
-      const facts = await adapter.readDepositFacts(txHash);
+      const facts = await deposits.readDepositFacts(txHash);
       const recorded = await insertManualDepositFacts(deps.pool, facts);
       return c.json({
         message: facts.length ? "Transaction indexed" : "Transaction has no deposit",

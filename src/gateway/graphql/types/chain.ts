@@ -1,4 +1,3 @@
-import { familyOf } from "../../../chains/vmFamilies.js";
 import { InvalidInputError, NotFoundError } from "../../../domain/errors.js";
 import { builder } from "../builder.js";
 import { ChainRef } from "./chainRef.js";
@@ -20,15 +19,15 @@ ChainRef.implement({
     displayName: t.string({ resolve: (chain) => chain.displayName ?? chain.name }),
     vmType: t.exposeString("vmType"),
     // Only the URLs the chains file publishes (empty / null when unset): the solver's own may carry a provider key.
-    // A Bitcoin chain is read through Esplora, not an RPC: its URLs are empty / null.
+    // A family without an RPC (Bitcoin, read through Esplora) publishes none: empty / null.
     httpRpcUrl: t.string({
       description: "The chain's public RPC URL (the chains file's publicRpcUrl); empty when none is published.",
-      resolve: (chain) => (chain.vmType === "evm" && chain.publicRpcUrl) || "",
+      resolve: (chain, _, context) => context.registry.family(chain).publicFields(chain).publicRpcUrl ?? "",
     }),
     wsRpcUrl: t.string({
       nullable: true,
       description: "The chain's public websocket RPC URL (publicWsUrl); null when none is published.",
-      resolve: (chain) => (chain.vmType === "evm" && chain.publicWsUrl) || null,
+      resolve: (chain, _, context) => context.registry.family(chain).publicFields(chain).publicWsUrl ?? null,
     }),
     explorerUrl: t.exposeString("explorerUrl"),
     explorerPaths: t.field({ type: ExplorerPathsRef, resolve: () => EXPLORER_PATHS }),
@@ -36,8 +35,8 @@ ChainRef.implement({
     depository: t.exposeString("depository", { description: "The contract deposits are sent to on this chain." }),
     receiver: t.string({
       description: "The contract fills are made through on this chain.",
-      // Bitcoin fills need no contract: the native BTC id stands in for it, as in GET /chains.
-      resolve: (chain) => (chain.vmType === "evm" ? chain.receiver : familyOf(chain).nativeCurrency),
+      // A family whose fills need no contract (Bitcoin) shows its native currency id, as GET /chains does.
+      resolve: (chain, _, context) => context.registry.family(chain).publicFields(chain).receiver,
     }),
     currency: t.field({
       type: CurrencyRef,

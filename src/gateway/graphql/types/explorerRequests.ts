@@ -1,3 +1,4 @@
+import { searchTerm } from "../../rest/searchTerm.js";
 import { emptyFilter } from "../../../../schema/requestFilter.js";
 import { listRequestViews } from "../../../../schema/requestsQuery.js";
 import { InvalidInputError } from "../../../domain/errors.js";
@@ -23,7 +24,7 @@ builder.queryFields((t) => ({
       if (term !== undefined) {
         if (term === "" || term.length > MAX_TERM)
           throw new InvalidInputError("INVALID_INPUT", `term: a non-empty string of at most ${MAX_TERM} characters`);
-        filter.term = term;
+        filter.term = searchTerm(term);
         // A hash or wallet finds whatever request it names, a child request (a further deposit) too.
         filter.includeChildRequests = true;
       }

@@ -1,3 +1,4 @@
+import { searchTerm } from "../../rest/searchTerm.js";
 import { InvalidInputError, UnauthorizedError } from "../../../domain/errors.js";
 import { fieldValue } from "../../rest/fieldValues.js";
 import { parseRequestsV3Query } from "../../rest/parseRequestsQuery.js";
@@ -224,7 +225,7 @@ export function toRequestFilter(input: FilterInput | null | undefined, callerInt
     const term = input.term.trim();
     if (term === "" || term.length > 200)
       throw new InvalidInputError("INVALID_INPUT", "filter.term: a non-empty string of at most 200 characters");
-    filter.term = term;
+    filter.term = searchTerm(term);
   }
   const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
   if (input.createdFrom) filter.createdAt.min = seconds(input.createdFrom);
