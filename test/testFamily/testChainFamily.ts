@@ -3,7 +3,7 @@ import type { ChainAdapter, VmFamily } from "../../src/chains/adapter.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import type { ChainFamily } from "../../src/chains/chainFamily.js";
 import { commonChainFields, nativeCurrencySchema } from "../../src/chains/commonChainFields.js";
-import type { InBlock, PollerSource, SourceBlock } from "../../indexers/poller/pollerSource.js";
+import type { BlockSource, InBlock, SourceBlock } from "../../indexers/poller/blockWalk.js";
 import type { DepositFact } from "../../schema/chainFacts.js";
 
 /**
@@ -68,7 +68,7 @@ export class TestLedger {
       deposits: [
         {
           txHash,
-          logIndex: 0,
+          position: 0,
           orderId,
           depositor,
           currency: TEST_NATIVE_CURRENCY,
@@ -87,7 +87,7 @@ function blockHash(height: number) {
 }
 
 /** The poller's view of a test chain: gapless heights, each block naming its parent. */
-export function testPollerSource(ledger: TestLedger): PollerSource {
+export function testPollerSource(ledger: TestLedger): BlockSource {
   const block = async (height: number): Promise<SourceBlock> => ({
     height,
     hash: ledger.blocks[height].hash,
