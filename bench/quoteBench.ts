@@ -20,7 +20,6 @@ import {
   type LimiterRound,
   limiterOverhead,
   limiterTargets,
-  measureRoundCpu,
   startLimiterGateways,
 } from "./quoteLimiterRounds.js";
 
@@ -232,8 +231,8 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
           // Each round starts with another mode, so no mode always follows the same one.
           for (let i = 0; i < LIMITER_MODES.length; i++) {
             const mode = LIMITER_MODES[(i + round - 1) % LIMITER_MODES.length];
-            const [report, cpuMs] = await measureRoundCpu(stack.pool, () =>
-              runPhase(
+            const result = phaseResult(
+              await runPhase(
                 child,
                 gateways.urls[mode],
                 bodies,
@@ -241,17 +240,8 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
                 addresses,
               ),
             );
-            const result = phaseResult(report);
-            const cpuUs = Math.round(((cpuMs.gateway + cpuMs.postgres + cpuMs.redis) * 1000) / result.completed);
-            log(`quote: limiter round ${round}, ${mode}: ${result.quotesPerSecond} quotes/s, ${cpuUs} µs CPU a quote`);
-            rounds.push({
-              round,
-              mode,
-              quotesPerSecond: result.quotesPerSecond,
-              errors: result.errors,
-              completed: result.completed,
-              cpuMs,
-            });
+            log(`quote: limiter round ${round}, ${mode}: ${result.quotesPerSecond} quotes/s`);
+            rounds.push({ round, mode, quotesPerSecond: result.quotesPerSecond, errors: result.errors });
           }
         }
         return limiterOverhead(concurrency, options.limiterRoundMs, options.limiterAddresses, rounds);

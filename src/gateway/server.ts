@@ -159,8 +159,6 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
       statusUpdates.close();
       statusLookup?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      // A limiter of its own sends its last counts; one given is closed by whoever made it.
-      if (!deps.rateLimiter) await rateLimiter.close();
     },
   };
 }
