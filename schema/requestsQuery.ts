@@ -304,6 +304,10 @@ const HYDRATE = `
   (SELECT json_build_object('address', da.address, 'type', da.type, 'superseded_by', da.superseded_by)
      FROM crossfill.request_deposit_addresses da WHERE da.request_id = coalesce(r.parent_request_id, r.id)) AS deposit_address`;
 
+/** What a view row selects of `crossfill.requests r` joined to its key `k`, with `sortColumn` as its sort value. */
+const viewColumns = (sortColumn: string) =>
+  `r.*, ${sortColumn}::text AS sort_value, k.name AS api_key_name, k.integrator AS api_key_integrator, ${HYDRATE}`;
+
 /** The SQL of one page (exported for EXPLAIN in the benchmark). */
 export function requestPageSql(query: RequestListQuery): { text: string; values: unknown[] } {
   const params = new Params();
@@ -323,7 +327,7 @@ export function requestPageSql(query: RequestListQuery): { text: string; values:
        ${where.length ? `WHERE ${where.join("\n         AND ")}` : ""}
        ORDER BY ${sort.column} ${direction}, r.id ${direction}
        LIMIT ${limit})
-    SELECT r.*, ${sort.column}::text AS sort_value, k.name AS api_key_name, k.integrator AS api_key_integrator, ${HYDRATE}
+    SELECT ${viewColumns(sort.column)}
       FROM page JOIN crossfill.requests r ON r.id = page.id
       LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id
      ORDER BY ${sort.column} ${direction}, r.id ${direction}`;
@@ -351,7 +355,7 @@ export async function explainSql(db: Queryable, sql: { text: string; values: unk
 export async function requestViewsByIds(db: Queryable, ids: readonly string[]): Promise<RequestView[]> {
   const params = new Params();
   const { rows } = await db.query<ViewRow>(
-    `SELECT r.*, r.created_at::text AS sort_value, k.name AS api_key_name, k.integrator AS api_key_integrator, ${HYDRATE}
+    `SELECT ${viewColumns(SORT_COLUMNS.createdAt.column)}
        FROM crossfill.requests r LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id
       WHERE r.id = ANY(${params.add([...ids], "text[]")})`,
     params.values,
