@@ -238,9 +238,18 @@ describe("quote, chains and status over HTTP", () => {
       });
       expect(typeof response.body.message).toBe("string");
     }
+    // A misspelled recipient must not send the funds to the sender (issue 29, defect 3).
+    const misspelled = await postQuote(stack.api.url, { ...base, recipent: usdc });
+    expect(misspelled).toMatchObject({ status: 400, body: { errorCode: "INVALID_INPUT" } });
+    expect(misspelled.body.message).toContain("did you mean recipient?");
     const huge = await postQuote(stack.api.url, { ...base, referrer: "x".repeat(300_000) });
     expect(huge).toMatchObject({ status: 413, body: { errorCode: "INVALID_INPUT" } });
     expect(await requestCount()).toBe(before);
+  });
+
+  it("accepts the official client's fields it does not act on", async () => {
+    const response = await postQuote(stack.api.url, { ...base, topupGas: false, useExternalLiquidity: false, ttl: 60 });
+    expect(response.status).toBe(200);
   });
 
   it("accepts valid slippage and an exact output", async () => {

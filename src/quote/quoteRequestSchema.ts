@@ -11,7 +11,7 @@ const chainId = z.union([
 const integerString = z.string().regex(/^\d{1,78}$/, "must be a non-negative integer string in the smallest unit");
 const hex = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, "must be 0x-prefixed hex");
 
-/** The body of POST /quote and /quote/v2 as the spec lists it; unknown extra fields are ignored. */
+/** The body of POST /quote and /quote/v2 as the spec lists it; other fields are ignored, unless misspelledQuoteField refuses them. */
 export const quoteRequestSchema = z.object({
   user: z.string().min(1).max(128),
   originChainId: chainId,

@@ -7,6 +7,7 @@ import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
 import type { AppFee } from "../domain/splitAppFees.js";
 import { DEFAULT_SPONSORED_COMPONENTS, type SponsorshipTerms } from "../domain/sponsorFees.js";
+import { misspelledQuoteField } from "./misspelledQuoteField.js";
 import { parseAppFees } from "./parseAppFees.js";
 import { requestKindOf } from "./requestKindOf.js";
 import { quoteRequestSchema } from "./quoteRequestSchema.js";
@@ -60,6 +61,12 @@ function address(
 
 /** Turns an untrusted body into a quote request the engine can price, or throws a 400 with the spec's code. */
 export function validateQuoteRequest(body: unknown, registry: ChainRegistry, adapters: ChainAdapters): QuoteRequest {
+  const misspelled = misspelledQuoteField(body);
+  if (misspelled)
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      `unknown field ${misspelled.field}: did you mean ${misspelled.meant}? (a misspelled field is refused, not ignored)`,
+    );
   const parsed = quoteRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
