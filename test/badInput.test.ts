@@ -105,4 +105,27 @@ describe("bad input over the real HTTP server: 400 INVALID_INPUT, nothing writte
     const answer = await postQuote(stack.url, { ...quote, referrer: "ok", extra: JSON.parse(deep) });
     expect(answer.body.errorCode).not.toBe("INVALID_INPUT");
   });
+
+  // Issue 29, defect 4: an error says what to do.
+  it("says a missing field is required, and once that a form body must be JSON", async () => {
+    const { amount: _amount, ...withoutAmount } = quote;
+    const missing = await postQuote(stack.url, withoutAmount);
+    expect(missing).toMatchObject({ status: 400, body: { errorCode: "INVALID_INPUT", message: "amount: required" } });
+
+    const form = new URLSearchParams(Object.entries(quote).map(([key, value]) => [key, String(value)])).toString();
+    const asForm = await post(`${stack.url}/quote`, form, { "content-type": "application/x-www-form-urlencoded" });
+    expect(asForm).toEqual({
+      status: 400,
+      body: {
+        errorCode: "INVALID_INPUT",
+        message:
+          "the request body must be JSON, sent with content-type: application/json (this one is application/x-www-form-urlencoded)",
+      },
+    });
+    // curl -d '{…}' without a content-type header: the JSON is read all the same
+    const jsonAsForm = await post(`${stack.url}/quote`, JSON.stringify({ ...quote, amount: "10000000000000000" }), {
+      "content-type": "application/x-www-form-urlencoded",
+    });
+    expect({ status: jsonAsForm.status, errorCode: jsonAsForm.body.errorCode }).toEqual({ status: 200 });
+  });
 });

@@ -139,7 +139,8 @@ describe.skipIf(!haveChromium)("the integrator dashboard in headless Chromium", 
     await page.goto(`${stack.api.url}/explorer/dashboard`);
     await page.getByLabel("API key").fill("cf_not-a-key");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await showing(page.getByRole("alert"), /not a known API key/);
+    await showing(page.getByRole("alert"), /this is not a known API key: check it/);
+    expect(await page.getByRole("alert").textContent()).not.toContain("x-api-key");
     // The browser logs the refused request (401) as a console error: that one was asked for.
     expect(problems).toEqual([expect.stringContaining("401")]);
     problems.length = 0;

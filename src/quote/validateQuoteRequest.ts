@@ -5,6 +5,7 @@ import type { ChainConfig } from "../chains/chainConfig.js";
 import type { ChainCapabilities } from "../chains/chainFamily.js";
 import type { ChainRegistry, Currency } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
+import { invalidInput } from "../domain/invalidInput.js";
 import type { AppFee } from "../domain/splitAppFees.js";
 import { DEFAULT_SPONSORED_COMPONENTS, type SponsorshipTerms } from "../domain/sponsorFees.js";
 import { misspelledQuoteField } from "./misspelledQuoteField.js";
@@ -67,12 +68,8 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
       "INVALID_INPUT",
       `unknown field ${misspelled.field}: did you mean ${misspelled.meant}? (a misspelled field is refused, not ignored)`,
     );
-  const parsed = quoteRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.path.join(".") || "body";
-    throw new InvalidInputError("INVALID_INPUT", `${path}: ${issue.message}`, { issues: z.treeifyError(parsed.error) });
-  }
+  const parsed = quoteRequestSchema.safeParse(body, { reportInput: true });
+  if (!parsed.success) throw invalidInput(parsed.error, "body", { issues: z.treeifyError(parsed.error) });
   const input = parsed.data;
   const slippageBps = slippage(input.slippageTolerance, "slippageTolerance");
   const latePaymentSlippageBps = slippage(input.latePaymentSlippageTolerance, "latePaymentSlippageTolerance");

@@ -1,7 +1,16 @@
 import { useState } from "preact/hooks";
+import { GraphqlError } from "./GraphqlError";
 import { graphqlRequest } from "./graphqlRequest";
 import { VIEWER } from "./dashboardQueries";
 import { sessionKey } from "./sessionKey";
+
+/** The sign-in's words for a refusal: the API's 401 names the header (x-api-key), a person typed "an API key". */
+function signInError(failure: Error): string {
+  if (!(failure instanceof GraphqlError) || failure.code !== "UNAUTHORIZED") return failure.message;
+  return /revoked/.test(failure.message)
+    ? "this API key has been revoked: sign in with another of your integrator's keys."
+    : "this is not a known API key: check it, or ask your operator for one.";
+}
 
 /** Sign-in with an API key of the integrator: checked with the API, then kept for this tab's session only. */
 export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
@@ -18,7 +27,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
       sessionKey.set(value);
       onSignedIn();
     } catch (failure) {
-      setError((failure as Error).message);
+      setError(signInError(failure as Error));
     } finally {
       setBusy(false);
     }

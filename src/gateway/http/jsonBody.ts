@@ -5,12 +5,20 @@ import { InvalidInputError } from "../../domain/errors.js";
 import { checkJsonValue } from "./checkJsonValue.js";
 import { lengthFramed } from "./limitBody.js";
 
-/** Parses a JSON text of the request: 400 INVALID_INPUT for bad JSON, NUL characters or excessive nesting. */
-export function parseJsonText(text: string, root = "body"): unknown {
+/**
+ * Parses a JSON text of the request: 400 INVALID_INPUT for bad JSON, NUL characters or excessive nesting. A body
+ * that is no JSON and was sent as another type (a form, as `curl -d` sends) is told once how to send it.
+ */
+export function parseJsonText(text: string, root = "body", contentType?: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    if (root === "body" && contentType && !/json/i.test(contentType))
+      throw new InvalidInputError(
+        "INVALID_INPUT",
+        `the request body must be JSON, sent with content-type: application/json (this one is ${contentType.split(";")[0].trim()})`,
+      );
     throw new InvalidInputError(
       "INVALID_INPUT",
       `the request ${root === "body" ? "body" : `${root} parameter`} must be valid JSON`,
@@ -22,7 +30,7 @@ export function parseJsonText(text: string, root = "body"): unknown {
 
 /** The parsed JSON body, or a 400 INVALID_INPUT naming what is wrong (see parseJsonText). */
 export async function jsonBody(c: Context): Promise<unknown> {
-  return parseJsonText(await bodyText(c));
+  return parseJsonText(await bodyText(c), "body", c.req.header("content-type"));
 }
 
 /**

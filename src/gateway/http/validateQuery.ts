@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { InvalidInputError } from "../../domain/errors.js";
+import { invalidInput } from "../../domain/invalidInput.js";
 
 /** Runs a query schema over the parameters, each of which may be given once; 400 naming the first bad parameter. */
 export function validateQuery<T extends z.ZodType>(schema: T, params: Record<string, string[]>): z.infer<T> {
@@ -8,8 +9,8 @@ export function validateQuery<T extends z.ZodType>(schema: T, params: Record<str
   }
   const parsed = schema.safeParse(
     Object.fromEntries(Object.entries(params).map(([name, values]) => [name, values[0]])),
+    { reportInput: true },
   );
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new InvalidInputError("INVALID_INPUT", `${issue.path.join(".")}: ${issue.message}`);
+  throw invalidInput(parsed.error, "query");
 }

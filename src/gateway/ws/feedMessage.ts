@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invalidInput } from "../../domain/invalidInput.js";
 import { anyAddressKey } from "../../chains/vmFamilies.js";
 import { STATUS_UPDATED_EVENT, statusUpdateKey } from "../../events/statusUpdate.js";
 
@@ -32,6 +33,10 @@ export function filterKey(filter: FeedFilters): string {
   return statusUpdateKey.chain(filter.chainId);
 }
 
+const FILTERS_ACCEPTED =
+  "filters: give exactly one of id (a request id, 0x and 64 hex digits), wallet (a user or recipient address) or " +
+  "chainId (an origin or destination chain id)";
+
 /** Parses one client frame; a readable reason instead of a throw for anything malformed. */
 export function parseFeedMessage(raw: string): { ok: true; message: FeedMessage } | { ok: false; reason: string } {
   let json: unknown;
@@ -40,7 +45,12 @@ export function parseFeedMessage(raw: string): { ok: true; message: FeedMessage 
   } catch {
     return { ok: false, reason: "message is not JSON" };
   }
-  const parsed = feedMessage.safeParse(json);
-  if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error).replace(/\n/g, "; ") };
-  return { ok: true, message: parsed.data };
+  const parsed = feedMessage.safeParse(json, { reportInput: true });
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const [field, key] = parsed.error.issues[0].path;
+  // A filter of no known shape, or of several at once: say which keys there are rather than "Invalid input".
+  if (field === "filters" && key === undefined) return { ok: false, reason: FILTERS_ACCEPTED };
+  if (field === "type") return { ok: false, reason: "type: must be subscribe, unsubscribe or ping" };
+  if (field === "event") return { ok: false, reason: `event: must be ${STATUS_UPDATED_EVENT}` };
+  return { ok: false, reason: invalidInput(parsed.error, "message").message };
 }
