@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CreatedApiKey, createApiKey } from "../src/apiKeys/createApiKey.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { insertTestRequest } from "./support/insertTestRequest.js";
+import { insertChildRequest } from "../schema/requests.js";
 import { CHROMIUM, haveChromium, launchChromium } from "./support/launchChromium.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postGraphql } from "./support/postGraphql.js";
@@ -208,6 +209,10 @@ describe.skipIf(!haveChromium)("the integrator dashboard in headless Chromium", 
     expect(other.problems.filter((problem) => !problem.includes("401"))).toEqual([]);
     await other.context.close();
 
+    // Nothing quoted with acme's keys yet: the empty list says how requests get there.
+    await page.getByRole("link", { name: "Requests" }).click();
+    await showing(page.getByText(/^No requests yet\./), /x-api-key header of POST \/quote/);
+
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Integrator dashboard" }).waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
@@ -288,7 +293,11 @@ describe.skipIf(!haveChromium)("the integrator dashboard in headless Chromium", 
 
   it("lists the integrator's requests only, pages them, filters them and exports the filtered set as CSV", async () => {
     const requestId = await bridgedRequest();
-    for (let i = 0; i < 21; i++) await insertTestRequest(stack.pool, { apiKeyId: admin.id });
+    for (let i = 0; i < 20; i++) await insertTestRequest(stack.pool, { apiKeyId: admin.id });
+    // A second payment of one of them: a child request, listed (and counted) as the analytics count it.
+    const parent = await insertTestRequest(stack.pool, { apiKeyId: admin.id });
+    const child = `0x${"c".repeat(64)}`;
+    await insertChildRequest(stack.pool, { id: child, parentId: parent.id, depositor: parent.user, amountIn: 5n });
     const foreign = await insertTestRequest(stack.pool, { apiKeyId: stranger.id, referrer: "acme-web" });
     const { context, page, problems } = await openPage(390);
     await signIn(page, admin.key);
@@ -298,18 +307,25 @@ describe.skipIf(!haveChromium)("the integrator dashboard in headless Chromium", 
     await page.waitForFunction(() => document.activeElement?.tagName === "H1");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Requests");
     const summary = page.getByText(/requests? match/);
-    await showing(summary, /^22 requests match; page 1\.$/);
+    await showing(summary, /^23 requests match; page 1\.$/);
     const rows = page.locator("table.requests-table tbody tr");
     expect(await rows.count()).toBe(20);
     await page.getByRole("button", { name: "Next page" }).click();
     await showing(summary, /page 2/);
-    expect(await rows.count()).toBe(2);
+    expect(await rows.count()).toBe(3);
     expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
     await page.getByRole("button", { name: "Previous page" }).click();
     await showing(summary, /page 1/);
     expect(await page.locator("main").textContent()).not.toContain(foreign.id.slice(-6));
     // Phone width: the table scrolls inside itself, the page does not.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+
+    // Every status the explorer shows can be filtered on: the 21 quoted and the child are waiting.
+    await page.getByLabel("waiting").check();
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await showing(summary, /^22 requests match; page 1\.$/);
+    expect(await page.getByLabel("submitted").count()).toBe(1);
+    await page.getByLabel("waiting").uncheck();
 
     await page.getByLabel("success").check();
     await page.getByLabel("Referrer").fill("acme-web");
@@ -329,7 +345,7 @@ describe.skipIf(!haveChromium)("the integrator dashboard in headless Chromium", 
     await showing(page.getByRole("status"), /Exported 1 requests/);
 
     await page.getByRole("button", { name: "Clear filters" }).click();
-    await showing(summary, /^22 requests match/);
+    await showing(summary, /^23 requests match/);
     const [all] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Export CSV" }).click(),
@@ -337,7 +353,8 @@ describe.skipIf(!haveChromium)("the integrator dashboard in headless Chromium", 
     const lines = readFileSync((await all.path())!, "utf8")
       .trimEnd()
       .split("\r\n");
-    expect(lines).toHaveLength(23);
+    expect(lines).toHaveLength(24);
+    expect(lines.join("\n")).toContain(child);
     expect(lines.join("\n")).not.toContain(foreign.id);
     expect(problems).toEqual([]);
     await context.close();

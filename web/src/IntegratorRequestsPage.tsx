@@ -14,7 +14,8 @@ const PAGE_SIZE = 20;
 // The listing's own page limit; the export reads the filtered set page by page, at most this many rows.
 const EXPORT_PAGE = 50;
 const EXPORT_MAX = 10_000;
-const STATUSES = ["pending", "depositing", "success", "failure", "refund"];
+// Every status the explorer shows, in the order a request moves through them.
+const STATUSES = ["waiting", "depositing", "pending", "submitted", "success", "failure", "refund"];
 // Live changes re-read the page at most once per this many ms: each read spends the key's listing budget (5 a second).
 const REFRESH_MS = 1_000;
 
@@ -303,7 +304,15 @@ export function IntegratorRequestsPage() {
             </tbody>
           </table>
         )}
-        {page?.edges.length === 0 && <p>No request matches.</p>}
+        {page?.edges.length === 0 &&
+          (JSON.stringify(applied) === JSON.stringify(EMPTY_FILTER_FORM) ? (
+            <p>
+              No requests yet. A quote asked with one of your integrator's API keys (the <code>x-api-key</code> header
+              of <code>POST /quote</code>) is listed here from the moment it is quoted.
+            </p>
+          ) : (
+            <p>No request matches these filters.</p>
+          ))}
       </div>
       <nav class="actions" aria-label="Pages">
         <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>

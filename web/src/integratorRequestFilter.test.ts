@@ -3,7 +3,7 @@ import { EMPTY_FILTER_FORM, integratorRequestFilter } from "./integratorRequestF
 
 describe("integratorRequestFilter", () => {
   it("scopes an empty form to the signed-in key's integrator, and nothing else", () => {
-    expect(integratorRequestFilter(EMPTY_FILTER_FORM)).toEqual({ myIntegrator: true });
+    expect(integratorRequestFilter(EMPTY_FILTER_FORM)).toEqual({ myIntegrator: true, includeChildRequests: true });
   });
 
   it("maps each filled field to the listing's filter, lists split on commas", () => {
@@ -21,6 +21,7 @@ describe("integratorRequestFilter", () => {
     });
     expect(filter).toEqual({
       myIntegrator: true,
+      includeChildRequests: true,
       apiKey: ["key_b"],
       status: ["success", "refund"],
       originChainId: [31338],

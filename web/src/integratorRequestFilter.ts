@@ -36,10 +36,11 @@ const list = (text: string) =>
 /**
  * The GraphQL RequestFilterInput of the form: always scoped to the signed-in key's integrator (`myIntegrator`: any
  * number of keys, revoked ones included), which also makes the referrer filter allowed, and to one key when chosen;
+ * child requests included, so the list counts what the analytics count;
  * empty fields are left out; symbols and referrers take comma-separated lists.
  */
 export function integratorRequestFilter(form: RequestFilterForm): Record<string, unknown> {
-  const filter: Record<string, unknown> = { myIntegrator: true };
+  const filter: Record<string, unknown> = { myIntegrator: true, includeChildRequests: true };
   if (form.apiKey) filter.apiKey = [form.apiKey];
   if (form.statuses.length) filter.status = form.statuses;
   if (form.originChainId) filter.originChainId = [Number(form.originChainId)];

@@ -73,7 +73,12 @@ export function chainIdValue(parameter: string, value: unknown): number {
 }
 
 /** Validates and normalises one value of a field; `parameter` names it in the 400 message. */
-export function fieldValue(field: FieldKey, parameter: string, value: unknown): string | number {
+export function fieldValue(
+  field: FieldKey,
+  parameter: string,
+  value: unknown,
+  statuses: readonly string[] = LISTABLE_STATUSES,
+): string | number {
   switch (field) {
     case "id":
     case "orderId":
@@ -95,7 +100,7 @@ export function fieldValue(field: FieldKey, parameter: string, value: unknown): 
     case "currencyOutChainId":
       return chainIdValue(parameter, value);
     case "status":
-      return oneOf(parameter, value, LISTABLE_STATUSES);
+      return oneOf(parameter, value, statuses);
     case "failReason":
       return oneOf(parameter, value, FAIL_REASONS);
     case "refundFailReason":

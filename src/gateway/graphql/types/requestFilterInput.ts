@@ -1,6 +1,7 @@
 import { searchTerm } from "../../rest/searchTerm.js";
 import { InvalidInputError, UnauthorizedError } from "../../../domain/errors.js";
 import { fieldValue } from "../../rest/fieldValues.js";
+import { REQUEST_STATUSES } from "../../../domain/requestStatus.js";
 import { parseRequestsV3Query } from "../../rest/parseRequestsQuery.js";
 import {
   FIELD_KEYS,
@@ -65,6 +66,7 @@ type FilterInput = Group & {
   createdTo?: Date | null;
   features?: string[] | null;
   myIntegrator?: boolean | null;
+  includeChildRequests?: boolean | null;
 } & { [K in (typeof BLOCK_AND_USD_RANGES)[number]]?: string | null } & {
   [K in (typeof SECONDS_RANGES)[number]]?: number | null;
 };
@@ -135,6 +137,10 @@ export const RequestFilterInput = builder.inputType("RequestFilterInput", {
         description:
           "Requests having every one of these: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
       }),
+      includeChildRequests: t.boolean({
+        description:
+          "Listings: true also lists child requests (further payments of one quote, refunded as DOUBLE_SPEND), as REST's includeChildRequests; default false. Analytics (requestStats) always count them, as the requests they are.",
+      }),
       myIntegrator: t.boolean({
         description:
           "true: only requests quoted with any API key of the caller's integrator, revoked keys included (the dashboard's scope, for any number of keys; `apiKey` takes at most 50). Like a top-level apiKey, it allows a referrer filter.",
@@ -153,7 +159,8 @@ function conditionsOf(input: Conditions | null | undefined, negate: boolean, pat
     conditions.push({
       field,
       negate,
-      values: values.map((value, index) => fieldValue(field, `${path}.${field}[${index}]`, value)),
+      // Every status, waiting and submitted too: REST keeps the spec's five (LISTABLE_STATUSES).
+      values: values.map((value, index) => fieldValue(field, `${path}.${field}[${index}]`, value, REQUEST_STATUSES)),
     });
   }
   return conditions;
@@ -199,6 +206,7 @@ function rangesOf(
 export function toRequestFilter(input: FilterInput | null | undefined, callerIntegrator?: string): RequestFilter {
   const filter = emptyFilter();
   if (!input) return filter;
+  filter.includeChildRequests = input.includeChildRequests === true;
   if (input.myIntegrator) {
     if (callerIntegrator === undefined) throw new UnauthorizedError("filter.myIntegrator: an API key is required");
     filter.integrator = callerIntegrator;
