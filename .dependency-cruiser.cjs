@@ -93,9 +93,9 @@ module.exports = {
     {
       name: "devnet-bitcoin-stays-devnet",
       comment:
-        "devnet/bitcoin/ is a stand-in for a real Esplora: only the devnet, the dev role (npm start), tests and benchmarks may use it.",
+        "devnet/bitcoin/ is a stand-in for a real Esplora: only the devnet, the family's devnet starter (apps/families/, which the dev role runs), tests and benchmarks may use it.",
       severity: "error",
-      from: { pathNot: ["^devnet/", "^apps/runDev\\.ts$", TESTS] },
+      from: { pathNot: ["^devnet/", "^apps/families/", TESTS] },
       to: { path: "^devnet/bitcoin/" },
     },
     {

@@ -52,6 +52,7 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
         'import { esplora } from "../../indexers/bitcoin/source.js";\nexport const c = esplora;\n',
       "apps/cli.ts": "export const cli = 1;\n",
       "jobs/startWorker.ts": 'import { cli } from "../apps/cli.js";\nexport const w = cli;\n',
+      "apps/runDev.ts": 'import { esplora } from "../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
     });
     expect(code, output).not.toBe(0);
     for (const rule of [
@@ -67,6 +68,7 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "src-imports-no-jobs-or-indexers: src/quote/solverInventory.ts → jobs/queues.ts",
       "src-imports-no-jobs-or-indexers: src/chains/chainRegistry.ts → indexers/bitcoin/source.ts",
       "nothing-imports-the-composition: jobs/startWorker.ts → apps/cli.ts",
+      "devnet-bitcoin-stays-devnet: apps/runDev.ts → devnet/bitcoin/esploraApp.ts",
     ]) {
       expect(output).toContain(rule);
     }
@@ -83,7 +85,8 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "indexers/poller/startPoller.ts":
         'import { insertDepositFacts } from "../../schema/chainFacts.js";\nexport const p = insertDepositFacts;\n',
       "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
-      "apps/runDev.ts": 'import { esplora } from "../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
+      "apps/families/bitcoinFactories.ts":
+        'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
       "scripts/buildWeb.ts": 'import { server } from "../src/gateway/server.js";\nexport const b = server;\n',
       "web/src/App.tsx": 'import { render } from "preact";\nexport const App = render;\n',
     });
