@@ -107,6 +107,14 @@ module.exports = {
       to: { path: "^schema/" },
     },
     {
+      name: "no-circular",
+      comment:
+        "Imports run one way, within a layer too: a circle means a type or a helper sits in the wrong module; move it to the module it belongs to (as src/chains/vmFamily.ts and familyOfChain.ts were).",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: "web-imports-nothing-of-ours",
       severity: "error",
       from: { path: "^web/" },

@@ -51,7 +51,7 @@ import type { ChainConfig } from "../src/chains/chainConfig.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
-import { familyOfChain } from "../src/chains/families.js";
+import { familyOfChain } from "../src/chains/familyOfChain.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 
 export type WorkerDeps = {

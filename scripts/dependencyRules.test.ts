@@ -115,4 +115,23 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
     });
     expect(allowed.code, allowed.output).toBe(0);
   });
+
+  it("fails on an import circle, type-only ones too, and passes the type moved to the module it belongs to", () => {
+    const failing = check({
+      "src/chains/adapter.ts":
+        'import type { ChainConfig } from "./chainConfig.js";\nexport type VmFamily = { vmType: ChainConfig["vmType"] };\n',
+      "src/chains/chainConfig.ts":
+        'import type { VmFamily } from "./adapter.js";\nexport type ChainConfig = { vmType: string; codec: VmFamily };\n',
+    });
+    expect(failing.code, failing.output).not.toBe(0);
+    expect(failing.output).toContain("no-circular: src/chains/adapter.ts");
+    const allowed = check({
+      "src/chains/vmFamily.ts": "export type VmFamily<V extends string = string> = { vmType: V };\n",
+      "src/chains/adapter.ts":
+        'import type { ChainConfig } from "./chainConfig.js";\nimport type { VmFamily } from "./vmFamily.js";\nexport type Port = VmFamily<ChainConfig["vmType"]>;\n',
+      "src/chains/chainConfig.ts":
+        'import type { VmFamily } from "./vmFamily.js";\nexport type ChainConfig = { vmType: string; codec: VmFamily };\n',
+    });
+    expect(allowed.code, allowed.output).toBe(0);
+  });
 });
