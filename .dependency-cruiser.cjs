@@ -93,9 +93,9 @@ module.exports = {
     {
       name: "devnet-bitcoin-stays-devnet",
       comment:
-        "devnet/bitcoin/ is a stand-in for a real Esplora: only the devnet, the dev role (npm start), tests and benchmarks may use it.",
+        "devnet/bitcoin/ is a stand-in for a real Esplora: only the devnet, the family's devnet starter (apps/families/, which the dev role runs), tests and benchmarks may use it.",
       severity: "error",
-      from: { pathNot: ["^devnet/", "^apps/runDev\\.ts$", TESTS] },
+      from: { pathNot: ["^devnet/", "^apps/families/", TESTS] },
       to: { path: "^devnet/bitcoin/" },
     },
     {
@@ -105,6 +105,14 @@ module.exports = {
       severity: "error",
       from: { path: "^src/chains/[^/]+/", pathNot: TESTS },
       to: { path: "^schema/" },
+    },
+    {
+      name: "no-circular",
+      comment:
+        "Imports run one way, within a layer too: a circle means a type or a helper sits in the wrong module; move it to the module it belongs to (as src/chains/vmFamily.ts and familyOfChain.ts were).",
+      severity: "error",
+      from: {},
+      to: { circular: true },
     },
     {
       name: "web-imports-nothing-of-ours",

@@ -4,14 +4,15 @@ import { createLogger, scrubUrls } from "./createLogger.js";
 import { createPool } from "./createPool.js";
 import { isConnectionEnded } from "../src/runtime/isConnectionEnded.js";
 import { logConnectionError } from "./logConnectionError.js";
-import { startEvmIndexer } from "../indexers/evm/startEvmIndexer.js";
 import { createQueueBackend } from "../jobs/queueBackend.js";
 import { createStatusBus } from "../src/events/createStatusBus.js";
 import { migrate } from "../schema/migrate.js";
-import { apiWorkers, parseConfig } from "../src/config.js";
+import { apiWorkers, parseConfig, parseFamilyKeys } from "../src/config.js";
 import { runApiCluster } from "../src/gateway/runApiCluster.js";
 import { runDev } from "./runDev.js";
 import type { Shutdown } from "../src/runtime/shutdown.js";
+import type { ChainConfig } from "../src/chains/chainConfig.js";
+import type { IndexerContext } from "./families/familyFactories.js";
 import { restSettings } from "../src/gateway/restSettings.js";
 import { rolePrices } from "../src/rolePrices.js";
 import { webhookDeliveryLimits } from "../jobs/webhookDeliveryLimits.js";
@@ -22,28 +23,24 @@ import {
   apiSettings,
   productionChains,
   requireSetting,
-  solverAccount,
   statusCacheSettings,
 } from "../src/roleSettings.js";
 import { runChainsCommand } from "./runChainsCommand.js";
 import { runSponsorsCommand } from "./runSponsorsCommand.js";
 import { runRefundsCommand } from "./runRefundsCommand.js";
 import { runAlertsCommand } from "./runAlertsCommand.js";
-import { recordIndexerHeads } from "../indexers/recordIndexerHeads.js";
-import { bitcoinPollerChains } from "../indexers/bitcoinPollerChains.js";
-import { startPollers } from "../indexers/startPollers.js";
-import { startDepositWatchers } from "../indexers/startDepositWatchers.js";
-import { isBitcoinChain } from "../src/chains/bitcoin/bitcoinFamily.js";
-import { isEvmChain } from "../src/chains/chainConfig.js";
+import { FAMILY_FACTORIES, FAMILY_KEY_SCHEMAS, allFamilyFactories } from "./families/factories.js";
+import { familyAdapters, roleAdapterKeys } from "./families/familyAdapters.js";
 import { startApi } from "../src/gateway/startApi.js";
 import { startWorker } from "../jobs/startWorker.js";
+
+const indexerCommands = allFamilyFactories().map(({ indexer }) => indexer);
 
 const USAGE = `usage: crossfill <role>
   dev            the whole service on local devnet chains (npm start)
   api            the gateway (REST, GraphQL, websockets); --workers N processes on one port (default: one per core)
   worker         reconcile and solver fills
-  indexer evm    the Ponder EVM indexer
-  indexer bitcoin  the Esplora pollers of the chains file's Bitcoin chains
+${indexerCommands.map(({ command, description }) => `  indexer ${command.padEnd(6)} ${description}`).join("\n")}
   migrate        apply database migrations and exit
   keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
   webhooks       set or show a key's webhook endpoint (webhooks set --key ID --url URL [--header "N: v"]… [--disable])
@@ -55,6 +52,7 @@ const USAGE = `usage: crossfill <role>
 /** The composition root of every process: configuration is read here and nowhere else. */
 async function main(argv: string[]): Promise<Shutdown | undefined> {
   const config = parseConfig(process.env);
+  const keys = parseFamilyKeys(process.env, FAMILY_KEY_SCHEMAS);
   const logger = createLogger(config.LOG_LEVEL);
   const role = argv[0];
   const databaseUrl = () => requireSetting(config.DATABASE_URL, "DATABASE_URL", `for crossfill ${role}`);
@@ -72,7 +70,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
   };
   switch (role) {
     case "dev":
-      return runDev(config, logger);
+      return runDev(config, keys, logger);
     case "migrate": {
       const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
       const applied = await migrate(pool);
@@ -123,10 +121,11 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
           "REDIS_URL is not set: the websocket feed and GraphQL subscriptions get no status changes from workers",
         );
       const rest = restSettings(config, role, pool, logConnectionError(logger));
+      const chains = productionChains(config);
       const api = await startApi({
         pool,
-        chains: productionChains(config),
-        solver: solverAccount(config),
+        chains,
+        adapters: familyAdapters(chains, roleAdapterKeys(keys, "api"), { pool }),
         logger,
         host: config.HOST,
         port: config.PORT,
@@ -134,8 +133,6 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         statusBus,
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
-        bitcoinDepositXpub: config.BITCOIN_DEPOSIT_XPUB,
-        bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
         statusCache: statusCacheSettings(config, statusBus.kind === "redis"),
       });
       return async () => {
@@ -156,14 +153,11 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         onError: logConnectionError(logger),
       });
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL, onError: logConnectionError(logger) });
+      const chains = productionChains(config);
       const worker = await startWorker({
         pool,
-        chains: productionChains(config),
-        solver: solverAccount(config),
-        bitcoinDepositoryWif: config.BITCOIN_DEPOSITORY_WIF,
-        bitcoinSolverWif: config.BITCOIN_SOLVER_WIF,
-        bitcoinDepositXprv: config.BITCOIN_DEPOSIT_XPRV,
-        bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
+        chains,
+        adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool }),
         queues,
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
@@ -193,47 +187,20 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       };
     }
     case "indexer": {
-      if (argv[1] === "bitcoin") {
-        const configured = productionChains(config);
-        if (!configured.some(isBitcoinChain)) throw new Error("the chains file has no Bitcoin chain (vmType bvm)");
-        const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
-        await migrate(pool);
-        const chains = bitcoinPollerChains(configured, pool);
-        const pollers = startPollers({ pool, logger, chains });
-        const heads = recordIndexerHeads(pool, pollers, logger);
-        logger.info({ chainIds: chains.map((chain) => chain.chainId) }, "bitcoin pollers started");
-        return async () => {
-          await heads.close();
-          await pollers.stop();
-          await pool.end();
-        };
-      }
-      if (argv[1] !== "evm") throw new Error(`unknown indexer ${argv[1] ?? "(none)"}; available: evm, bitcoin`);
-      const indexer = await startEvmIndexer({
+      const factories = allFamilyFactories().find(({ indexer }) => indexer.command === argv[1]);
+      if (!factories)
+        throw new Error(
+          `unknown indexer ${argv[1] ?? "(none)"}; available: ${indexerCommands.map(({ command }) => command).join(", ")}`,
+        );
+      const { vmType } = factories;
+      const start = factories.indexer.start as (context: IndexerContext<ChainConfig>) => Promise<Shutdown>;
+      return start({
+        vmType,
+        config,
+        chains: productionChains(config).filter((chain) => FAMILY_FACTORIES[chain.vmType] === factories),
         databaseUrl: databaseUrl(),
-        chainsFile: requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "for the indexer"),
-        port: config.INDEXER_PORT,
-        viewsSchema: config.ONCHAIN_SCHEMA,
-        onExit: ({ expected, code }) => {
-          if (!expected) {
-            logger.error({ code }, "ponder exited");
-            process.exit(1);
-          }
-        },
+        logger,
       });
-      logger.info({ schema: indexer.schema, viewsSchema: indexer.viewsSchema }, "indexer ready");
-      const chains = productionChains(config);
-      // One connection per head watcher, so one chain's deposits never wait for another's insert.
-      const pool = createPool(databaseUrl(), logConnectionError(logger), 2 + chains.filter(isEvmChain).length);
-      await migrate(pool);
-      const heads = recordIndexerHeads(pool, indexer, logger);
-      const watchers = config.EVM_DEPOSIT_WATCHER ? startDepositWatchers({ pool, logger, chains }) : undefined;
-      return async () => {
-        await watchers?.stop();
-        await heads.close();
-        await indexer.stop();
-        await pool.end();
-      };
     }
     default:
       process.stderr.write(`${USAGE}\n`);

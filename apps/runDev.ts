@@ -2,17 +2,17 @@ import { logConnectionError } from "./logConnectionError.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
-import { devnetBitcoinChain } from "../devnet/bitcoin/devnetBitcoinChain.js";
-import { startDevnetBitcoin } from "../devnet/bitcoin/startDevnetBitcoin.js";
-import { startDevnetChains } from "../devnet/startDevnetChains.js";
 import { embeddedPostgresDataDir } from "../devnet/embeddedPostgresDataDir.js";
 import { startEmbeddedPostgres } from "../devnet/startEmbeddedPostgres.js";
 import { startEvmIndexer } from "../indexers/evm/startEvmIndexer.js";
 import { recordIndexerHeads } from "../indexers/recordIndexerHeads.js";
-import { bitcoinPollerChains } from "../indexers/bitcoinPollerChains.js";
 import { startPollers } from "../indexers/startPollers.js";
 import { startDepositWatchers } from "../indexers/startDepositWatchers.js";
-import { bitcoinChainConfigSchema, type ChainConfig } from "../src/chains/chainConfig.js";
+import type { ChainConfig } from "../src/chains/chainConfig.js";
+import { type FamilyKeys, allFamilyFactories } from "./families/factories.js";
+import { familyAdapters, roleAdapterKeys } from "./families/familyAdapters.js";
+import { familyPollerChains } from "./families/familyPollerChains.js";
+import type { DevnetStarter } from "./families/familyFactories.js";
 import { createQueueBackend } from "../jobs/queueBackend.js";
 import { createStatusBus } from "../src/events/createStatusBus.js";
 import { migrate } from "../schema/migrate.js";
@@ -37,7 +37,7 @@ import type { Shutdown } from "../src/runtime/shutdown.js";
  * database is recreated with them; with DATABASE_URL the app tables are kept and the indexer's schema
  * changes with the chains' genesis blocks.
  */
-export async function runDev(config: Config, logger: Logger): Promise<Shutdown> {
+export async function runDev(config: Config, environmentKeys: FamilyKeys, logger: Logger): Promise<Shutdown> {
   const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
   let stopping = false;
   const shutdown = async () => {
@@ -63,26 +63,21 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       logger.info({ port: config.DEVNET_POSTGRES_PORT, dataDir: postgresDir }, "embedded postgres started");
     }
 
-    const devnet = await startDevnetChains({
-      chainIds: [...config.DEVNET_CHAIN_IDS],
-      basePort: config.DEVNET_BASE_PORT,
-      blockTime: config.DEVNET_BLOCK_TIME,
-    });
-    stops.push({ name: "devnet chains", stop: devnet.stop });
-    const bitcoin = await startDevnetBitcoin({ blockTimeMs: Math.round(config.DEVNET_BITCOIN_BLOCK_TIME * 1000) });
-    stops.push({ name: "devnet bitcoin", stop: bitcoin.stop });
-    const bitcoinEntry = devnetBitcoinChain(bitcoin);
-    const chains: ChainConfig[] = [...devnet.chains, bitcoinChainConfigSchema.parse(bitcoinEntry)];
-    const genesis = await Promise.all(
-      devnet.chains.map(async (chain) => {
-        const response = await fetch(chain.rpcUrl, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x0", false] }),
-        });
-        return ((await response.json()) as { result: { hash: string } }).result.hash;
-      }),
-    );
+    // Each family's devnet, one after another; the keys they sign with are the roles' keys.
+    const chains: ChainConfig[] = [];
+    const manifestChains: unknown[] = [];
+    const manifestFields: Record<string, unknown> = {};
+    const keys: Record<string, unknown> = {};
+    for (const factories of allFamilyFactories()) {
+      const start = factories.devnet as DevnetStarter<unknown>;
+      const devnet = await start({ config, keys: environmentKeys[factories.vmType] });
+      stops.push({ name: `devnet ${factories.vmType}`, stop: devnet.stop });
+      chains.push(...devnet.chains);
+      manifestChains.push(...devnet.manifest.chains);
+      Object.assign(manifestFields, devnet.manifest.fields);
+      keys[factories.vmType] = devnet.keys;
+    }
+    const devnetKeys = keys as FamilyKeys;
 
     const apiUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     const manifest = {
@@ -93,9 +88,8 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       dashboardUrl: `${apiUrl}/explorer/dashboard`,
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
-      solver: devnet.solver.address,
-      chains: [...devnet.chains.map((chain, index) => ({ ...chain, genesisHash: genesis[index] })), bitcoinEntry],
-      accounts: devnet.accounts.map((account) => ({ address: account.address, privateKey: account.privateKey })),
+      ...manifestFields,
+      chains: manifestChains,
     };
     const manifestPath = path.join(dataDir, "manifest.json");
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -144,10 +138,10 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       const watchers = startDepositWatchers({ pool, logger, chains, stopping: () => stopping });
       stops.push({ name: "deposit watchers", stop: watchers.stop });
     }
-    const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains, pool) });
-    stops.push({ name: "bitcoin poller", stop: pollers.stop });
+    const pollers = startPollers({ pool, logger, chains: familyPollerChains(chains, pool) });
+    stops.push({ name: "pollers", stop: pollers.stop });
     const pollerHeads = recordIndexerHeads(pool, pollers, logger);
-    stops.push({ name: "bitcoin poller heads", stop: pollerHeads.close });
+    stops.push({ name: "poller heads", stop: pollerHeads.close });
 
     // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
     const statusBus = createStatusBus({
@@ -166,13 +160,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     const worker = await startWorker({
       pool,
       chains,
-      solver: devnet.solver,
-      // The devnet depository's key is public (devnet/bitcoin/devnetBitcoinKey.ts): refunds are signed on the devnet.
-      bitcoinDepositoryWif: bitcoin.depository.wif,
-      bitcoinSolverWif: bitcoin.solver.wif,
-      // Deposit addresses work out of the box with the devnet's public account key (devnetDepositAddressKey.ts).
-      bitcoinDepositXprv: config.BITCOIN_DEPOSIT_XPRV ?? bitcoin.depositAddressKey.xprv,
-      bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
+      adapters: familyAdapters(chains, roleAdapterKeys(devnetKeys, "worker"), { pool }),
       queues,
       onchainSchema: indexer.viewsSchema,
       logger,
@@ -203,7 +191,7 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
     const api = await startApi({
       pool,
       chains,
-      solver: devnet.solver,
+      adapters: familyAdapters(chains, roleAdapterKeys(devnetKeys, "api"), { pool }),
       logger,
       host: config.HOST,
       port: config.PORT,
@@ -211,8 +199,6 @@ export async function runDev(config: Config, logger: Logger): Promise<Shutdown> 
       statusBus,
       rest,
       graphiql: true,
-      bitcoinDepositXpub: config.BITCOIN_DEPOSIT_XPUB ?? bitcoin.depositAddressKey.xpub,
-      bitcoinMaxFeeRateSatVb: config.BITCOIN_MAX_FEE_RATE_SAT_VB,
       webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true },
       // this process's worker publishes on the same bus, in process or on Redis
       statusCache: statusCacheSettings(config, true),

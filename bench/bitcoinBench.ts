@@ -2,7 +2,7 @@ import { Psbt } from "bitcoinjs-lib";
 import { zeroAddress } from "viem";
 import { ecPair } from "../devnet/bitcoin/ecPair.js";
 import { BITCOIN_NATIVE_CURRENCY } from "../src/chains/bitcoin/bitcoinFamily.js";
-import { bitcoinPollerChains } from "../indexers/bitcoinPollerChains.js";
+import { familyPollerChains } from "../apps/families/familyPollerChains.js";
 import { postQuote } from "../test/support/postQuote.js";
 import { startTestStack } from "../test/support/startTestStack.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
@@ -79,7 +79,7 @@ export async function bitcoinBench(
   try {
     const btc = stack.bitcoin!.devnet;
     const chain = stack.bitcoin!.chain;
-    const pollEveryMs = bitcoinPollerChains([chain], stack.pool)[0]!.pollEveryMs ?? 5_000;
+    const pollEveryMs = familyPollerChains([chain], stack.pool)[0]!.pollEveryMs ?? 5_000;
     const esplora = async (path: string) => {
       const started = wallClockMs();
       const response = await fetch(`${btc.esploraUrl}${path}`);

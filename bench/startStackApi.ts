@@ -1,4 +1,5 @@
 import pino from "pino";
+import { familyAdapters } from "../apps/families/familyAdapters.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { type ApiDeps, type RunningApi, startApi } from "../src/gateway/startApi.js";
 import { TEST_PRICES, type TestStack } from "../test/support/startTestStack.js";
@@ -16,7 +17,7 @@ export function startStackApi(
   return startApi({
     pool: stack.pool,
     chains: stack.devnet.chains,
-    solver: stack.devnet.solver,
+    adapters: familyAdapters(stack.devnet.chains, { evm: { solver: stack.devnet.solver } }, { pool: stack.pool }),
     logger: pino({ level: "warn" }),
     host: "127.0.0.1",
     port: 0,

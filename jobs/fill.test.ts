@@ -10,7 +10,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import { prepareSolverTransaction, signSolverTransaction, walletFor } from "../src/chains/evm/solverTransaction.js";
 import { migrate } from "../schema/migrate.js";
 import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
-import { solverAdapters } from "../src/chains/solverAdapters.js";
+import { familyAdapters } from "../apps/families/familyAdapters.js";
 import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
@@ -42,7 +42,7 @@ describe("fill processor", () => {
     const clients = new Map(devnet.chains.map((chain) => [chain.id, createEvmChainClient(chain)]));
     client = (chainId) => clients.get(chainId)!;
     const logger = pino({ level: "silent" });
-    const adapters = solverAdapters(devnet.chains, { evm: devnet.solver });
+    const adapters = familyAdapters(devnet.chains, { evm: { solver: devnet.solver } });
     for (const adapter of adapters.all) await adapter.prepareSolver(createFillLedger(pool));
     deps = {
       pool,
@@ -208,7 +208,10 @@ describe("fill processor", () => {
       const chains = devnet.chains.map((chain) =>
         chain.id === destination.chain.id ? { ...chain, rpcUrl: proxy.httpUrl } : chain,
       );
-      const flaky = createFillProcessor({ ...deps, adapters: solverAdapters(chains, { evm: devnet.solver }) });
+      const flaky = createFillProcessor({
+        ...deps,
+        adapters: familyAdapters(chains, { evm: { solver: devnet.solver } }),
+      });
       const job = { data: { requestId: request.id } };
       const txHash = (await flaky(job)) as Hex;
       expect((await destination.publicClient.waitForTransactionReceipt({ hash: txHash })).status).toBe("success");

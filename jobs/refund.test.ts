@@ -14,7 +14,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { type EvmChainClient, createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
-import { solverAdapters } from "../src/chains/solverAdapters.js";
+import { familyAdapters } from "../apps/families/familyAdapters.js";
 import { anvilReorg } from "../test/support/anvilReorg.js";
 import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
@@ -47,7 +47,7 @@ describe("refund processor and the refunded deposit", () => {
     origin = createEvmChainClient(devnet.chains[0]);
     processRefund = createRefundProcessor({
       pool,
-      adapters: solverAdapters(devnet.chains, { evm: devnet.solver }),
+      adapters: familyAdapters(devnet.chains, { evm: { solver: devnet.solver } }),
       registry: createChainRegistry(devnet.chains),
       prices: createStaticPriceSource({ ETH: "3000", USDC: "1", WETH: "3000" }),
       enqueueRefund: async (refundId, options) => void delayed.push({ refundId, ...options }),

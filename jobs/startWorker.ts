@@ -48,25 +48,17 @@ import { createRefundProcessor } from "./refund.js";
 import { type AppFeeClaimRetryPolicy, createAppFeeClaimPayoutProcessor } from "./payAppFeeClaim.js";
 import { settleAppFeeClaims } from "./settleAppFeeClaims.js";
 import type { ChainConfig } from "../src/chains/chainConfig.js";
-import type { EvmSolver } from "../src/chains/evm/evmSolver.js";
+import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
-import { familyOfChain } from "../src/chains/families.js";
+import { familyOfChain } from "../src/chains/familyOfChain.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
-import { solverAdapters } from "../src/chains/solverAdapters.js";
 
 export type WorkerDeps = {
   pool: pg.Pool;
   chains: readonly ChainConfig[];
-  solver: EvmSolver;
-  /** Signs refunds of Bitcoin deposits; without it they wait for an operator. */
-  bitcoinDepositoryWif?: string;
-  /** Sweeps and refunds deposit addresses (BITCOIN_DEPOSIT_XPRV); without it they are filled but not swept. */
-  bitcoinDepositXprv?: string;
-  /** BITCOIN_MAX_FEE_RATE_SAT_VB (payouts, bumps, sweeps, refunds). */
-  bitcoinMaxFeeRateSatVb?: number;
-  /** Pays EVM → BTC fills (BITCOIN_SOLVER_WIF). */
-  bitcoinSolverWif?: string;
+  /** The chains' adapters with the worker's keys (the composition root makes them with each family's factory). */
+  adapters: ChainAdapters;
   queues: QueueBackend;
   onchainSchema: string;
   logger: Logger;
@@ -103,15 +95,7 @@ const RECEIPT_FILL_CHECK_EVERY_MS = 1_000;
 
 /** The worker process: the reconcile tick, the solver's fills and refunds, the requestStats fold. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
-  const { logger, pool } = deps;
-  const adapters = solverAdapters(deps.chains, {
-    evm: deps.solver,
-    bitcoinDepositoryWif: deps.bitcoinDepositoryWif,
-    bitcoinSolverWif: deps.bitcoinSolverWif,
-    bitcoinDepositAddressKey: deps.bitcoinDepositXprv,
-    bitcoinMaxFeeRateSatVb: deps.bitcoinMaxFeeRateSatVb,
-    pool,
-  });
+  const { logger, pool, adapters } = deps;
   const registry = createChainRegistry(deps.chains);
   const prices = createStaticPriceSource(deps.prices);
   for (const adapter of adapters.all) {

@@ -52,6 +52,7 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
         'import { esplora } from "../../indexers/bitcoin/source.js";\nexport const c = esplora;\n',
       "apps/cli.ts": "export const cli = 1;\n",
       "jobs/startWorker.ts": 'import { cli } from "../apps/cli.js";\nexport const w = cli;\n',
+      "apps/runDev.ts": 'import { esplora } from "../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
     });
     expect(code, output).not.toBe(0);
     for (const rule of [
@@ -67,6 +68,7 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "src-imports-no-jobs-or-indexers: src/quote/solverInventory.ts → jobs/queues.ts",
       "src-imports-no-jobs-or-indexers: src/chains/chainRegistry.ts → indexers/bitcoin/source.ts",
       "nothing-imports-the-composition: jobs/startWorker.ts → apps/cli.ts",
+      "devnet-bitcoin-stays-devnet: apps/runDev.ts → devnet/bitcoin/esploraApp.ts",
     ]) {
       expect(output).toContain(rule);
     }
@@ -83,7 +85,8 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
       "indexers/poller/startPoller.ts":
         'import { insertDepositFacts } from "../../schema/chainFacts.js";\nexport const p = insertDepositFacts;\n',
       "devnet/bitcoin/esploraApp.ts": "export const esplora = 1;\n",
-      "apps/runDev.ts": 'import { esplora } from "../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
+      "apps/families/bitcoinFactories.ts":
+        'import { esplora } from "../../devnet/bitcoin/esploraApp.js";\nexport const d = esplora;\n',
       "scripts/buildWeb.ts": 'import { server } from "../src/gateway/server.js";\nexport const b = server;\n',
       "web/src/App.tsx": 'import { render } from "preact";\nexport const App = render;\n',
     });
@@ -109,6 +112,25 @@ describe("the import-boundary check (.dependency-cruiser.cjs)", () => {
         'import type { FillLedger } from "../src/chains/fillLedger.js";\nexport const l = (ledger: FillLedger) => ledger;\n',
       "src/chains/bitcoin/followBitcoinFill.test.ts":
         'import { l } from "../../../schema/fillLedger.js";\nexport const t = l;\n',
+    });
+    expect(allowed.code, allowed.output).toBe(0);
+  });
+
+  it("fails on an import circle, type-only ones too, and passes the type moved to the module it belongs to", () => {
+    const failing = check({
+      "src/chains/adapter.ts":
+        'import type { ChainConfig } from "./chainConfig.js";\nexport type VmFamily = { vmType: ChainConfig["vmType"] };\n',
+      "src/chains/chainConfig.ts":
+        'import type { VmFamily } from "./adapter.js";\nexport type ChainConfig = { vmType: string; codec: VmFamily };\n',
+    });
+    expect(failing.code, failing.output).not.toBe(0);
+    expect(failing.output).toContain("no-circular: src/chains/adapter.ts");
+    const allowed = check({
+      "src/chains/vmFamily.ts": "export type VmFamily<V extends string = string> = { vmType: V };\n",
+      "src/chains/adapter.ts":
+        'import type { ChainConfig } from "./chainConfig.js";\nimport type { VmFamily } from "./vmFamily.js";\nexport type Port = VmFamily<ChainConfig["vmType"]>;\n',
+      "src/chains/chainConfig.ts":
+        'import type { VmFamily } from "./vmFamily.js";\nexport type ChainConfig = { vmType: string; codec: VmFamily };\n',
     });
     expect(allowed.code, allowed.output).toBe(0);
   });

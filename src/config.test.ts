@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { apiWorkers, parseConfig } from "./config.js";
+import { z } from "zod";
+import { apiWorkers, parseConfig, parseFamilyKeys } from "./config.js";
 
 describe("parseConfig", () => {
   it("applies defaults for a bare environment", () => {
@@ -19,10 +20,27 @@ describe("parseConfig", () => {
   });
 
   it("refuses malformed values with the variable's name", () => {
-    expect(() => parseConfig({ SOLVER_PRIVATE_KEY: "0x12" })).toThrow(/SOLVER_PRIVATE_KEY/);
     expect(() => parseConfig({ PRICES: "ETH=abc" })).toThrow(/PRICES/);
     expect(() => parseConfig({ PORT: "70000" })).toThrow(/PORT/);
     expect(() => parseConfig({ DEVNET_BITCOIN_BLOCK_TIME: "-1" })).toThrow(/DEVNET_BITCOIN_BLOCK_TIME/);
+  });
+});
+
+describe("parseFamilyKeys", () => {
+  const schemas = {
+    a: z.object({ A_KEY: z.string().regex(/^0x/).optional() }).transform((env) => ({ key: env.A_KEY })),
+    b: z.object({ B_FEE: z.coerce.number().min(1).optional() }).transform((env) => ({ fee: env.B_FEE })),
+  };
+
+  it("parses each family's keys by its schema, keyed by vmType, frozen", () => {
+    const keys = parseFamilyKeys({ A_KEY: "0x1", B_FEE: "3", OTHER: "x" }, schemas);
+    expect(keys).toEqual({ a: { key: "0x1" }, b: { fee: 3 } });
+    expect(Object.isFrozen(keys) && Object.isFrozen(keys.a)).toBe(true);
+    expect(parseFamilyKeys({}, schemas)).toEqual({ a: { key: undefined }, b: { fee: undefined } });
+  });
+
+  it("refuses malformed keys with the variables' names, every family's at once", () => {
+    expect(() => parseFamilyKeys({ A_KEY: "12", B_FEE: "0" }, schemas)).toThrow(/A_KEY[\s\S]*B_FEE/);
   });
 });
 

@@ -8,7 +8,6 @@ import { WEBHOOK_CONNECT_TIMEOUT_MS } from "./webhooks/postWebhook.js";
 import { parseRateLimitOverrides } from "./rateLimitOverrides.js";
 import { parseThrottleSchedule } from "./throttleSchedule.js";
 
-const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte hex private key");
 const csvNumbers = z
   .string()
   .transform((value) => value.split(",").map((part) => Number(part.trim())))
@@ -61,34 +60,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   CROSSFILL_CHAINS_FILE: z.string().optional(),
-  SOLVER_PRIVATE_KEY: privateKey.optional(),
-  /**
-   * WIF of the Bitcoin depository's key (P2WPKH): the worker signs refunds of Bitcoin deposits with it. Without it
-   * they wait for an operator (MANUAL_REFUND_REQUIRED).
-   */
-  BITCOIN_DEPOSITORY_WIF: z.string().min(1).optional(),
-  /**
-   * WIF of the Bitcoin solver's wallet key (P2WPKH, the chain's `solver` address): the worker pays EVM → BTC fills
-   * from it. Without it Bitcoin fills are refused (quotes need only the chain's `solver` address).
-   */
-  BITCOIN_SOLVER_WIF: z.string().min(1).optional(),
-  /**
-   * Deposit addresses (`useDepositAddress`, Bitcoin origin): the BIP84 account's extended public key (xpub on
-   * mainnet, tpub on testnet/regtest; the key of m/84'/0'/0' or m/84'/1'/0'), from which the gateway derives one
-   * P2WPKH address per request (child 0/index). Without it deposit-address quotes are refused (UNSUPPORTED_ROUTE).
-   */
-  BITCOIN_DEPOSIT_XPUB: z.string().min(1).optional(),
-  /**
-   * The same account's extended private key (xprv/tprv), for the worker only: it sweeps deposit addresses to the
-   * depository and refunds from them. Never logged; without it their deposits are filled but not swept.
-   */
-  BITCOIN_DEPOSIT_XPRV: z.string().min(1).optional(),
-  /**
-   * The most sat/vB a Bitcoin fee read from Esplora may be (payouts, bumps, sweeps, refunds, deposit PSBTs): a higher
-   * estimate is paid at this rate. A chain's own `maxFeeRateSatVb` in the chains file wins; unset, the adapter's default
-   * (500, DEFAULT_MAX_FEE_RATE_SAT_VB).
-   */
-  BITCOIN_MAX_FEE_RATE_SAT_VB: z.coerce.number().min(1).optional(),
+  // The chain families' keys (SOLVER_PRIVATE_KEY, BITCOIN_*) are their key schemas', read by parseFamilyKeys.
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_URL: z.string().url().optional(),
@@ -197,4 +169,23 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new Error(`invalid configuration:\n${z.prettifyError(parsed.error)}`);
   return Object.freeze(parsed.data);
+}
+
+/**
+ * Parses the chain families' keys from the environment, each family by its key schema (the composition root hands
+ * them over: apps/families/factories.ts), into one record keyed by vmType.
+ */
+export function parseFamilyKeys<S extends Record<string, z.ZodType>>(
+  env: Record<string, string | undefined>,
+  schemas: S,
+): { readonly [V in keyof S]: z.output<S[V]> } {
+  const keys: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [vmType, schema] of Object.entries(schemas)) {
+    const parsed = schema.safeParse(env);
+    if (parsed.success) keys[vmType] = Object.freeze(parsed.data);
+    else problems.push(z.prettifyError(parsed.error));
+  }
+  if (problems.length) throw new Error(`invalid configuration:\n${problems.join("\n")}`);
+  return Object.freeze(keys) as { readonly [V in keyof S]: z.output<S[V]> };
 }

@@ -1,6 +1,5 @@
 import { loadChainsFile } from "./chains/chainConfig.js";
 import type { ChainConfig } from "./chains/chainConfig.js";
-import { type EvmSolver, evmSolver } from "./chains/evm/evmSolver.js";
 import type { Config } from "./config.js";
 import { rolePrices } from "./rolePrices.js";
 
@@ -18,10 +17,6 @@ export function productionChains(config: Config): ChainConfig[] {
       "outside the devnet (see README: real chains)",
     ),
   );
-}
-
-export function solverAccount(config: Config): EvmSolver {
-  return evmSolver(requireSetting(config.SOLVER_PRIVATE_KEY, "SOLVER_PRIVATE_KEY", "to sign orders and fills"));
 }
 
 /** The gateway's quote settings; refuses to start `api` without PRICES (rolePrices). */

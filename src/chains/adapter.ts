@@ -5,26 +5,9 @@ import type { ChainConfig } from "./chainConfig.js";
 import type { AppliedDeposit, DepositFact } from "./chainFacts.js";
 import type { FillLedger, FillLedgerTransaction, StoredFillAttempt } from "./fillLedger.js";
 import type { Currency } from "./chainRegistry.js";
+import type { VmFamily } from "./vmFamily.js";
 
 export type VmType = ChainConfig["vmType"];
-
-/** How one chain family writes addresses: what is valid, how it is shown, how two are compared. */
-export type AddressCodec = {
-  /** The address in the family's canonical form (EVM: checksummed), or undefined when it is not one. */
-  parse(value: string): string | undefined;
-  /** The form addresses are indexed and compared by (EVM: lower case); only for values `parse` accepts. */
-  key(address: string): string;
-};
-
-/** What every chain of one VM family shares, known without any chain configured: its address and hash formats. */
-export type VmFamily = {
-  readonly vmType: VmType;
-  /** How currencies key the family's native currency (EVM: the zero address). */
-  readonly nativeCurrency: string;
-  readonly address: AddressCodec;
-  /** The transaction hash in canonical form, or undefined when it is not one of this family. */
-  parseTransactionHash(value: string): string | undefined;
-};
 
 /** A transaction as the spec shows a call: who sent it, to whom, with what data and value (smallest unit). */
 export type TransactionCall = { from: string; to: string; data: string; value: bigint };
@@ -166,7 +149,7 @@ export type FeeOperation = "deposit" | "fill" | "refund";
  * Quoting (the gateway): what an origin or destination chain is asked to price, check and lay out a request. Every
  * adapter has it; amounts are bigint in the smallest unit, addresses and hashes strings.
  */
-export interface QuotePort extends VmFamily {
+export interface QuotePort extends VmFamily<VmType> {
   readonly chain: ChainConfig;
   /** The solver's account here: it signs fills, refunds and orders, and is paid the fees. */
   readonly solverAddress: string;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { VmFamily } from "./adapter.js";
+import type { VmFamily } from "./vmFamily.js";
 
 /** The fields every family's chains-file entry has (commonChainFields, an id, a depository and a native currency). */
 export type BaseChainConfig = {

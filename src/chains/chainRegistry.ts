@@ -1,6 +1,7 @@
 import type { ChainConfig } from "./chainConfig.js";
 import type { ChainFamily } from "./chainFamily.js";
-import { FAMILIES, familyOfChain } from "./families.js";
+import { FAMILIES } from "./families.js";
+import { familyOfChain } from "./familyOfChain.js";
 
 export type Currency = {
   chainId: number;

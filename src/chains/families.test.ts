@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chainConfigSchema } from "./chainConfig.js";
-import { FAMILIES, familyOfChain } from "./families.js";
+import { FAMILIES } from "./families.js";
+import { familyOfChain } from "./familyOfChain.js";
 
 const evm = chainConfigSchema.parse({
   id: 31337,

@@ -1,6 +1,8 @@
-import type { VmFamily, VmType } from "./adapter.js";
+import type { VmType } from "./adapter.js";
+import type { VmFamily } from "./vmFamily.js";
 import type { ChainConfig } from "./chainConfig.js";
-import { FAMILIES, familyOfChain } from "./families.js";
+import { FAMILIES } from "./families.js";
+import { familyOfChain } from "./familyOfChain.js";
 
 /**
  * Every VM family's address and hash formats, configured or not (of FAMILIES). Bitcoin takes the addresses of

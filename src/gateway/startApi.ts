@@ -4,7 +4,7 @@ import { findRegenerableDepositAddress, nextDepositAddressIndex } from "../../sc
 import { sponsorBalance } from "../../schema/sponsorLedger.js";
 import { batchRequestInserts } from "../../schema/batchRequestInserts.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
-import type { EvmSolver } from "../chains/evm/evmSolver.js";
+import type { ChainAdapters } from "../chains/chainAdapters.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { createChainAvailability } from "../chains/createChainAvailability.js";
 import type { StatusBus } from "../events/createStatusBus.js";
@@ -12,14 +12,14 @@ import type { StatusLookupOptions } from "./rest/createStatusLookup.js";
 import { type GatewayServer, startGatewayServer } from "./server.js";
 import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
-import { solverAdapters } from "../chains/solverAdapters.js";
 import type { RestSettings } from "./restSettings.js";
 import type { RouteLimits } from "./http/routeLimits.js";
 
 export type ApiDeps = {
   pool: pg.Pool;
   chains: readonly ChainConfig[];
-  solver: EvmSolver;
+  /** The chains' adapters with the gateway's keys (the composition root makes them with each family's factory). */
+  adapters: ChainAdapters;
   logger: Logger;
   host: string;
   port: number;
@@ -45,10 +45,6 @@ export type ApiDeps = {
   statusCache?: StatusLookupOptions;
   /** Seals keys created over GraphQL (default: `rest.serverKey`); the worker's webhooks are signed with them. */
   serverKey?: Buffer;
-  /** BITCOIN_DEPOSIT_XPUB: deposit addresses are derived from it; without it none are offered. */
-  bitcoinDepositXpub?: string;
-  /** BITCOIN_MAX_FEE_RATE_SAT_VB (deposit PSBTs' fees). */
-  bitcoinMaxFeeRateSatVb?: number;
 };
 
 export type RunningApi = GatewayServer;
@@ -56,12 +52,7 @@ export type RunningApi = GatewayServer;
 /** The gateway role: chains, prices and the solver's inventory for the quote engine, then the gateway's server. */
 export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const registry = createChainRegistry(deps.chains);
-  const adapters = solverAdapters(deps.chains, {
-    evm: deps.solver,
-    bitcoinDepositAddressKey: deps.bitcoinDepositXpub,
-    bitcoinMaxFeeRateSatVb: deps.bitcoinMaxFeeRateSatVb,
-    pool: deps.pool,
-  });
+  const { adapters } = deps;
   const quoteEngine = {
     registry,
     adapters,

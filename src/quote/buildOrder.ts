@@ -1,4 +1,4 @@
-import type { AddressCodec } from "../chains/adapter.js";
+import type { AddressCodec } from "../chains/vmFamily.js";
 import type { OrderData } from "../domain/order.js";
 import { encodeOrderCall } from "../domain/order.js";
 import type { PriceQuote } from "./priceQuote.js";

@@ -5,7 +5,7 @@ import { chainConfigSchema } from "../chains/chainConfig.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
 import { InvalidInputError } from "../domain/errors.js";
 import { callExecutorAddress } from "../chains/evm/callExecutorAddress.js";
-import { solverAdapters } from "../chains/solverAdapters.js";
+import { familyAdapters } from "../../apps/families/familyAdapters.js";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
 import { devnetDepositAddressKey } from "../../devnet/bitcoin/devnetDepositAddressKey.js";
 import { validateQuoteRequest } from "./validateQuoteRequest.js";
@@ -23,7 +23,7 @@ const chain = (id: number, name: string, usdc: string) =>
   });
 const chains = [chain(10, "a", usdcA), chain(20, "b", usdcB), TEST_BITCOIN_CHAIN];
 const registry = createChainRegistry(chains);
-const adapters = solverAdapters(chains, { evm: privateKeyToAccount(generatePrivateKey()) });
+const adapters = familyAdapters(chains, { evm: { solver: privateKeyToAccount(generatePrivateKey()) } });
 const user = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const base = {
   user,
@@ -124,7 +124,7 @@ describe("validateQuoteRequest", () => {
     const withSolver = [...chains.slice(0, 2), { ...TEST_BITCOIN_CHAIN, solver }];
     const [registry, adapters] = [
       createChainRegistry(withSolver),
-      solverAdapters(withSolver, { evm: privateKeyToAccount(generatePrivateKey()) }),
+      familyAdapters(withSolver, { evm: { solver: privateKeyToAccount(generatePrivateKey()) } }),
     ];
     const toBitcoin = {
       ...base,
@@ -221,9 +221,9 @@ describe("validateQuoteRequest", () => {
   });
 
   it("takes deposit addresses on a Bitcoin origin with an account key only; strict needs refundTo", () => {
-    const keyed = solverAdapters(chains, {
-      evm: privateKeyToAccount(generatePrivateKey()),
-      bitcoinDepositAddressKey: devnetDepositAddressKey().xpub,
+    const keyed = familyAdapters(chains, {
+      evm: { solver: privateKeyToAccount(generatePrivateKey()) },
+      bvm: { depositAddressKey: devnetDepositAddressKey().xpub },
     });
     const btc = { originChainId: TEST_BITCOIN_CHAIN.id, originCurrency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8" };
     const body = { ...base, ...btc, user: REGTEST_ADDRESS, recipient: user, useDepositAddress: true };

@@ -11,7 +11,7 @@ import { type GraphqlServerOptions, createGraphqlServer } from "../../src/gatewa
 import { sponsorBalance } from "../../schema/sponsorLedger.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
-import { solverAdapters } from "../../src/chains/solverAdapters.js";
+import { familyAdapters } from "../../apps/families/familyAdapters.js";
 import type { QuoteEngineDeps } from "../../src/quote/createQuote.js";
 import type { WebhookPolicy } from "../../src/webhooks/validateWebhookUrl.js";
 
@@ -43,7 +43,9 @@ export function createTestQuoteEngine(
 ) {
   const chains = options.chains ?? GRAPHQL_TEST_CHAINS;
   const registry = createChainRegistry(chains);
-  const adapters = solverAdapters(chains, { evm: options.solver ?? privateKeyToAccount(generatePrivateKey()) });
+  const adapters = familyAdapters(chains, {
+    evm: { solver: options.solver ?? privateKeyToAccount(generatePrivateKey()) },
+  });
   const quoteEngine: QuoteEngineDeps = {
     registry,
     adapters,

@@ -14,7 +14,9 @@ import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/gateway/startApi.js";
 import { type RunningWorker, startWorker } from "../../jobs/startWorker.js";
-import { bitcoinPollerChains } from "../../indexers/bitcoinPollerChains.js";
+import { familyAdapters, roleAdapterKeys } from "../../apps/families/familyAdapters.js";
+import type { FamilyKeys } from "../../apps/families/factories.js";
+import { familyPollerChains } from "../../apps/families/familyPollerChains.js";
 import { startPollers } from "../../indexers/startPollers.js";
 import { startDepositWatchers } from "../../indexers/startDepositWatchers.js";
 import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } from "../../src/chains/chainConfig.js";
@@ -154,14 +156,21 @@ export async function startTestStack(
       prefix: `test-${db.name}`,
     });
     stops.push(() => statusBus.close());
+    const keys: FamilyKeys = {
+      evm: { solverPrivateKey: devnet.solver.privateKey },
+      bvm: {
+        depositoryWif: bitcoin?.devnet.depository.wif,
+        solverWif: bitcoin?.devnet.solver.wif,
+        depositXprv: bitcoin?.devnet.depositAddressKey.xprv,
+        depositXpub: bitcoin?.devnet.depositAddressKey.xpub,
+        maxFeeRateSatVb: undefined,
+      },
+    };
     if (indexer) {
       const worker: RunningWorker = await startWorker({
         pool,
         chains,
-        solver: devnet.solver,
-        bitcoinDepositoryWif: bitcoin?.devnet.depository.wif,
-        bitcoinSolverWif: bitcoin?.devnet.solver.wif,
-        bitcoinDepositXprv: bitcoin?.devnet.depositAddressKey.xprv,
+        adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool }),
         queues,
         onchainSchema: indexer.viewsSchema,
         logger,
@@ -174,20 +183,22 @@ export async function startTestStack(
         webhooks: { serverKey, allowPrivate: true, retryBaseMs: options.webhookRetryBaseMs ?? 200 },
       });
       stops.push(() => worker.close());
-      const pollers = startPollers({ pool, logger, chains: bitcoinPollerChains(chains, pool) });
+      const pollers = startPollers({ pool, logger, chains: familyPollerChains(chains, pool) });
       stops.push(() => pollers.stop());
     }
     const explorerUrl = options.explorerUrl;
+    const apiChains = explorerUrl
+      ? chains.map((chain) => ({ ...chain, explorerUrl: `${explorerUrl}/${chain.id}` }))
+      : chains;
     const api = await startApi({
       pool,
-      chains: explorerUrl ? chains.map((chain) => ({ ...chain, explorerUrl: `${explorerUrl}/${chain.id}` })) : chains,
-      solver: devnet.solver,
+      chains: apiChains,
+      adapters: familyAdapters(apiChains, roleAdapterKeys(keys, "api"), { pool }),
       logger,
       host: "127.0.0.1",
       port: 0,
       statusBus,
       webhooks: { allowPrivate: true },
-      bitcoinDepositXpub: bitcoin?.devnet.depositAddressKey.xpub,
       serverKey,
       routeLimits: testRouteLimits(options.rateLimits),
       settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { ChainAdapter, VmFamily } from "../../src/chains/adapter.js";
+import type { ChainAdapter, VmType } from "../../src/chains/adapter.js";
+import type { VmFamily } from "../../src/chains/vmFamily.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import type { ChainFamily } from "../../src/chains/chainFamily.js";
 import { commonChainFields, nativeCurrencySchema } from "../../src/chains/commonChainFields.js";
@@ -12,8 +13,8 @@ import type { DepositFact } from "../../schema/chainFacts.js";
  */
 export const TEST_NATIVE_CURRENCY = "tst1native";
 
-const codec: VmFamily = {
-  vmType: "testvm" as VmFamily["vmType"],
+const codec: VmFamily<VmType> = {
+  vmType: "testvm" as VmType,
   nativeCurrency: TEST_NATIVE_CURRENCY,
   address: {
     parse: (value) => (/^tst1[0-9a-f]{40}$/i.test(value) ? value.toLowerCase() : undefined),

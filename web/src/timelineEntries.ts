@@ -1,7 +1,4 @@
-import type { StatusEvent } from "./types";
-
-export type Reorg = { detectedAt?: number; reason?: string; blockNumber?: number };
-export type TimelineDeposit = { txHash: string; chainId: number; reorg: Reorg | null };
+import type { StatusEvent, TimelineDeposit } from "./types";
 
 export type TimelineEntry =
   | { kind: "status"; at: string; event: StatusEvent }

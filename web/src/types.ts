@@ -1,6 +1,9 @@
-import type { TimelineDeposit } from "./timelineEntries";
-
 /** The shapes of the query answers in queries.ts. */
+
+/** How a deposit was found gone (reorged out or replaced), if it was. */
+export type Reorg = { detectedAt?: number; reason?: string; blockNumber?: number };
+/** A request's deposit, as the request page's timeline reads it. */
+export type TimelineDeposit = { txHash: string; chainId: number; reorg: Reorg | null };
 export type Chain = { id: number; displayName: string; explorerUrl: string; explorerPaths: { transaction: string } };
 
 type Amount = { amountFormatted: string; amountUsd?: string; currency: { symbol: string } };

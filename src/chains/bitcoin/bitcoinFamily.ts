@@ -1,7 +1,6 @@
 import * as ecc from "@bitcoinerlab/secp256k1";
 import { address, initEccLib, type Network, networks } from "bitcoinjs-lib";
-import type { VmFamily } from "../adapter.js";
-import type { BitcoinChainConfig } from "./bitcoinChainFamily.js";
+import type { VmFamily } from "../vmFamily.js";
 
 // bitcoinjs-lib checks a taproot (bc1p…) address's key on the curve, so it needs one registered first.
 initEccLib(ecc);
@@ -40,7 +39,7 @@ function parseAddress(value: string, network: Network): string | undefined {
  * Bitcoin on the given networks: addresses of any of them, compared in their canonical form; txids are 64 hex
  * digits (no 0x), shown in lower case. A chain uses its own network; fields bound to no chain accept all three.
  */
-export function bitcoinFamily(networkNames: readonly BitcoinNetworkName[]): VmFamily {
+export function bitcoinFamily(networkNames: readonly BitcoinNetworkName[]): VmFamily<"bvm"> {
   const accepted = networkNames.map((name) => BITCOIN_NETWORKS[name]);
   return {
     vmType: "bvm",
@@ -58,6 +57,3 @@ export function bitcoinFamily(networkNames: readonly BitcoinNetworkName[]): VmFa
     parseTransactionHash: (value) => (/^[0-9a-f]{64}$/i.test(value) ? value.toLowerCase() : undefined),
   };
 }
-
-/** Whether a configured chain is a Bitcoin chain: the Bitcoin poller and `crossfill indexer bitcoin` read only these. */
-export const isBitcoinChain = (chain: { vmType: string }): chain is BitcoinChainConfig => chain.vmType === "bvm";

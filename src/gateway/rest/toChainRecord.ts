@@ -3,7 +3,7 @@ import type { ChainConfig } from "../../chains/chainConfig.js";
 import type { ChainFamily } from "../../chains/chainFamily.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
 import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
-import { familyOfChain } from "../../chains/families.js";
+import { familyOfChain } from "../../chains/familyOfChain.js";
 
 /**
  * The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. Its

@@ -1,0 +1,96 @@
+import { startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
+import { recordIndexerHeads } from "../../indexers/recordIndexerHeads.js";
+import { startDepositWatchers } from "../../indexers/startDepositWatchers.js";
+import { migrate } from "../../schema/migrate.js";
+import type { EvmChainConfig } from "../../src/chains/chainConfig.js";
+import { createEvmAdapter } from "../../src/chains/evm/createEvmAdapter.js";
+import { type EvmKeys, evmKeySchema } from "../../src/chains/evm/evmKeys.js";
+import { type EvmSolver, evmSolver } from "../../src/chains/evm/evmSolver.js";
+import { requireSetting } from "../../src/roleSettings.js";
+import { createPool } from "../createPool.js";
+import { logConnectionError } from "../logConnectionError.js";
+import type { FamilyFactories } from "./familyFactories.js";
+
+/**
+ * The EVM family's factories: one solver key signs orders (the gateway) and fills, refunds and approvals (the
+ * worker) on every EVM chain; Ponder records its facts, a head watcher beside it; its devnet is one anvil per
+ * DEVNET_CHAIN_IDS with the contracts deployed and the test accounts funded.
+ */
+export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: EvmSolver }> = {
+  vmType: "evm",
+  keySchema: evmKeySchema,
+  roleKeys: (keys) => ({
+    solver: evmSolver(requireSetting(keys.solverPrivateKey, "SOLVER_PRIVATE_KEY", "to sign orders and fills")),
+  }),
+  adapter: (chain, keys) => {
+    if (!keys.solver) throw new Error(`no EVM solver key to make chain ${chain.id}'s adapter with`);
+    return createEvmAdapter(chain, { solver: keys.solver });
+  },
+  indexer: {
+    command: "evm",
+    description: "the Ponder EVM indexer",
+    async start({ config, chains, databaseUrl, logger }) {
+      const indexer = await startEvmIndexer({
+        databaseUrl,
+        chainsFile: requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "for the indexer"),
+        port: config.INDEXER_PORT,
+        viewsSchema: config.ONCHAIN_SCHEMA,
+        onExit: ({ expected, code }) => {
+          if (!expected) {
+            logger.error({ code }, "ponder exited");
+            process.exit(1);
+          }
+        },
+      });
+      logger.info({ schema: indexer.schema, viewsSchema: indexer.viewsSchema }, "indexer ready");
+      // One connection per head watcher, so one chain's deposits never wait for another's insert.
+      const pool = createPool(databaseUrl, logConnectionError(logger), 2 + chains.length);
+      await migrate(pool);
+      const heads = recordIndexerHeads(pool, indexer, logger);
+      const watchers = config.EVM_DEPOSIT_WATCHER ? startDepositWatchers({ pool, logger, chains }) : undefined;
+      return async () => {
+        await watchers?.stop();
+        await heads.close();
+        await indexer.stop();
+        await pool.end();
+      };
+    },
+  },
+  // The devnet solver's key is public (devnet/devnetAccounts.ts); it signs on the devnet whatever the environment says.
+  devnet: async ({ config }) => {
+    const devnet = await startDevnetChains({
+      chainIds: [...config.DEVNET_CHAIN_IDS],
+      basePort: config.DEVNET_BASE_PORT,
+      blockTime: config.DEVNET_BLOCK_TIME,
+    });
+    try {
+      // The manifest names each chain's genesis block: the indexer's schema changes with it (a new devnet each start).
+      const genesis = await Promise.all(devnet.chains.map((chain) => genesisHash(chain.rpcUrl)));
+      return {
+        chains: devnet.chains,
+        keys: { solverPrivateKey: devnet.solver.privateKey },
+        manifest: {
+          chains: devnet.chains.map((chain, index) => ({ ...chain, genesisHash: genesis[index] })),
+          fields: {
+            solver: devnet.solver.address,
+            accounts: devnet.accounts.map((account) => ({ address: account.address, privateKey: account.privateKey })),
+          },
+        },
+        stop: devnet.stop,
+      };
+    } catch (error) {
+      await devnet.stop();
+      throw error;
+    }
+  },
+};
+
+async function genesisHash(rpcUrl: string): Promise<string> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x0", false] }),
+  });
+  return ((await response.json()) as { result: { hash: string } }).result.hash;
+}
