@@ -1,4 +1,4 @@
-import { Psbt, payments, script as bscript } from "bitcoinjs-lib";
+import { payments } from "bitcoinjs-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetBitcoinKey } from "../devnet/bitcoin/devnetBitcoinKey.js";
 import { ecPair } from "../devnet/bitcoin/ecPair.js";
@@ -9,8 +9,8 @@ import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { devnetEsplora } from "./support/devnetEsplora.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBitcoinQuote } from "./support/postQuote.js";
-import { refundChecks } from "./support/refundChecks.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import { broadcastPsbt } from "./support/broadcastPsbt.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,27 +27,12 @@ describe("Bitcoin → EVM, end to end", () => {
   const { esplora, spendable: balance } = devnetEsplora(() => stack);
   const quote = (user: string, amount: bigint | string, extra: Record<string, unknown> = {}) =>
     postBitcoinQuote(stack, user, amount, { recipient: stack.devnet.accounts[1].address, ...extra });
-  /** What a wallet does with the deposit step: sign every input, finalize, extract, POST /tx to Esplora. */
-  const signAndBroadcast = async (psbtHex: string, wif: string) => {
-    const psbt = Psbt.fromHex(psbtHex, { network: btc().network });
-    psbt.signAllInputs(ecPair.fromWIF(wif, btc().network));
-    psbt.finalizeAllInputs();
-    const tx = psbt.extractTransaction();
-    const response = await fetch(`${btc().esploraUrl}/tx`, { method: "POST", body: tx.toHex() });
-    expect(response.status, await response.clone().text()).toBe(200);
-    return { txid: await response.text(), fee: psbt.getFee(), inputs: psbt.txInputs };
-  };
+  const signAndBroadcast = (psbtHex: string, wif: string) => broadcastPsbt(btc(), psbtHex, wif);
   const fillAttempts = async (requestId: string) =>
     Number(
       (await stack.pool.query("SELECT count(*) FROM crossfill.fill_attempts WHERE request_id = $1", [requestId]))
         .rows[0].count,
     );
-  const indexTx = (txHash: string) =>
-    fetch(`${stack.api.url}/transactions/index`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ chainId: String(stack.bitcoin!.chain.id), txHash }),
-    });
 
   /**
    * Deposits for a request the solver refuses (`debug-force-refund`), mines it, and waits for its refund to be sent
@@ -67,67 +52,6 @@ describe("Bitcoin → EVM, end to end", () => {
     for (let tries = 0; refund?.tx_hash && !(await known()) && tries < 150; tries++) await sleep(100);
     return { refund, txid, fee, polling };
   }
-
-  it("quotes a PSBT, goes pending from the mempool, fills after two confirmations above $10,000", async () => {
-    const user = btc().accounts[0]!;
-    const recipient = stack.devnet.accounts[1].address;
-    const depository = stack.bitcoin!.chain.depository;
-    const evm = createEvmChainClient(stack.devnet.chains[0]).publicClient;
-    // 0.25 BTC at $60,000 is $15,000: two blocks.
-    const amount = 25_000_000n;
-    const response = await quote(user.address, amount);
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    const [step] = response.body.steps;
-    expect(step).toMatchObject({ id: "deposit", kind: "transaction", depositAddress: "" });
-    expect(response.body.protocol.v2.paymentDetails).toMatchObject({ depository, amount: amount.toString() });
-    const { requestId } = step;
-    expect((await pollStatus(stack.api.url, requestId, { until: ["waiting"] })).last.status).toBe("waiting");
-
-    const userBefore = await balance(user.address);
-    const depositoryBefore = await balance(depository);
-    const recipientBefore = await evm.getBalance({ address: recipient });
-    const polling = pollStatus(stack.api.url, requestId, { timeoutMs: 60_000 });
-    const { txid, fee } = await signAndBroadcast(step.items[0].data.psbt, user.wif);
-    // The deposit's OP_RETURN names the request (the poller maps it to the request's order).
-    const memoOutput = (await esplora(`/tx/${txid}`)).vout.find(
-      (output: { scriptpubkey_type: string }) => output.scriptpubkey_type === "op_return",
-    );
-    const memo = bscript.decompile(Buffer.from(memoOutput.scriptpubkey, "hex"))![1] as Uint8Array;
-    expect(Buffer.from(memo).toString("latin1")).toBe(requestId);
-
-    // Seen in the mempool: pending at once, before any block; not indexable by hand until mined.
-    const pending = await pollStatus(stack.api.url, requestId, { until: ["pending"], timeoutMs: 15_000 });
-    expect(pending.last.inTxHashes).toEqual([txid]);
-    expect((await indexTx(txid)).status).toBe(404);
-
-    btc().mine(1);
-    expect(await balance(user.address)).toBe(userBefore - amount - fee);
-    expect(await balance(depository)).toBe(depositoryBefore + amount);
-    const indexed = await indexTx(txid);
-    expect(indexed.status).toBe(200);
-    expect(await indexed.json()).toMatchObject({ deposits: 1 });
-    // One block is not enough for this value: the fill waits (it looks again every block time, 1 s here).
-    await sleep(3_000);
-    expect(await fillAttempts(requestId)).toBe(0);
-    expect((await pollStatus(stack.api.url, requestId, { until: ["pending"] })).last.status).toBe("pending");
-
-    btc().mine(1);
-    // The recorded sequence, not the polled one: submitted can last less than a poll's interval.
-    const { last } = await polling;
-    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
-    expect(last.inTxHashes).toEqual([txid]);
-    const expectedOut = BigInt(response.body.details.currencyOut.amount);
-    expect(await evm.getBalance({ address: recipient })).toBe(recipientBefore + expectedOut);
-
-    // The record: the deposit with its txid, block and fee in satoshis.
-    const key = await createApiKey(stack.pool, stack.serverKey, { name: "btc" });
-    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
-      headers: { "x-api-key": key.key },
-    }).then((r) => r.json());
-    expect(listed.requests[0].data.inTxs).toMatchObject([
-      { txHash: txid, fee: fee.toString(), status: "success", chainId: stack.bitcoin!.chain.id },
-    ]);
-  }, 90_000);
 
   it("refuses what cannot be deposited: INSUFFICIENT_FUNDS, dust, addresses of another network or case", async () => {
     const user = btc().accounts[1]!;
