@@ -6,7 +6,9 @@
  *
  * `--profile` adds a pass per case under the V8 profiler (not measured): where the gateway thread's time goes.
  *
- *   npx tsx bench/limiterHitCost.ts [--rate=1500] [--seconds=5] [--addresses=1,5000] [--profile]
+ * `--label` names the code measured in the result (to tell apart runs of a limiter swapped in for comparison).
+ *
+ *   npx tsx bench/limiterHitCost.ts [--rate=1500] [--seconds=5] [--addresses=1,5000] [--profile] [--label=…]
  */
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -110,7 +112,13 @@ async function main() {
       date: date.toISOString(),
       commit: gitCommit(),
       machine: machineInfo(),
-      setup: { rate, seconds, tickMs: TICK_MS, note: "hitRateLimits with the quote route's policy, real clock" },
+      setup: {
+        rate,
+        seconds,
+        tickMs: TICK_MS,
+        label: flags.get("label"),
+        note: "hitRateLimits with the quote route's policy, real clock",
+      },
       cases,
     });
     console.log(`wrote ${file}`);
