@@ -108,12 +108,12 @@ export function printSummary(result: BenchResult): string {
     );
     const limiter = result.limiterOverhead;
     const rounds = limiter
-      ? `\n\nquote rate limit, ${limiter.concurrency} in flight, ${limiter.roundMs / 1000} s rounds, ${limiter.addresses || "one"} client address(es) (quotes/s per round; median; cost of the medians; median of the rounds' own costs):\n${Object.entries(
+      ? `\n\nquote rate limit, ${limiter.concurrency} in flight, ${limiter.roundMs / 1000} s rounds, ${limiter.addresses || "one"} client address(es) (quotes/s per round; median; cost of the medians; median of the rounds' own costs; CPU µs a quote, gateway + Postgres + Redis = total; extra CPU a quote against the floor, median of the rounds'):\n${Object.entries(
           limiter.byMode,
         )
           .map(
             ([mode, m]) =>
-              `  ${mode}: ${m.roundsQuotesPerSecond.join(" / ")}; ${m.medianQuotesPerSecond}; ${m.costPercent} %; ${m.pairedCostPercent} %`,
+              `  ${mode}: ${m.roundsQuotesPerSecond.join(" / ")}; ${m.medianQuotesPerSecond}; ${m.costPercent} %; ${m.pairedCostPercent} %; ${m.medianCpuUsPerQuote.gateway} + ${m.medianCpuUsPerQuote.postgres} + ${m.medianCpuUsPerQuote.redis} = ${m.medianCpuUsPerQuote.total} µs; ${m.pairedCpuCostPercent} %`,
           )
           .join("\n")}`
       : "";

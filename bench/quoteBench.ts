@@ -20,6 +20,7 @@ import {
   type LimiterRound,
   limiterOverhead,
   limiterTargets,
+  measureRoundCpu,
   startLimiterGateways,
 } from "./quoteLimiterRounds.js";
 
@@ -231,8 +232,8 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
           // Each round starts with another mode, so no mode always follows the same one.
           for (let i = 0; i < LIMITER_MODES.length; i++) {
             const mode = LIMITER_MODES[(i + round - 1) % LIMITER_MODES.length];
-            const result = phaseResult(
-              await runPhase(
+            const [report, cpuMs] = await measureRoundCpu(stack.pool, () =>
+              runPhase(
                 child,
                 gateways.urls[mode],
                 bodies,
@@ -240,8 +241,17 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
                 addresses,
               ),
             );
-            log(`quote: limiter round ${round}, ${mode}: ${result.quotesPerSecond} quotes/s`);
-            rounds.push({ round, mode, quotesPerSecond: result.quotesPerSecond, errors: result.errors });
+            const result = phaseResult(report);
+            const cpuUs = Math.round(((cpuMs.gateway + cpuMs.postgres + cpuMs.redis) * 1000) / result.completed);
+            log(`quote: limiter round ${round}, ${mode}: ${result.quotesPerSecond} quotes/s, ${cpuUs} µs CPU a quote`);
+            rounds.push({
+              round,
+              mode,
+              quotesPerSecond: result.quotesPerSecond,
+              errors: result.errors,
+              completed: result.completed,
+              cpuMs,
+            });
           }
         }
         return limiterOverhead(concurrency, options.limiterRoundMs, options.limiterAddresses, rounds);

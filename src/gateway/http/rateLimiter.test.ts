@@ -59,6 +59,27 @@ describe("rate limiters shared across replicas", () => {
     });
   }
 
+  for (const [kind, make] of backends) {
+    it(`${kind}: a burst over two replicas with their own connections admits the limit in all, not per replica`, async () => {
+      const prefix = `test-rl-${randomBytes(4).toString("hex")}`;
+      // the Postgres replicas' statements go over separate connections of the pool
+      const replicas =
+        kind === "redis"
+          ? [createRedisRateLimiter(redisUrl, prefix), createRedisRateLimiter(redisUrl, prefix)]
+          : [make(), make()];
+      limiters.push(...replicas);
+      const policy = { name: "t", key: `t:${randomBytes(4).toString("hex")}`, limit: 10, windowSeconds: 1 };
+      const t0 = 1_800_000_000_000;
+      const allowed: boolean[] = [];
+      // three turns of 16 hits each, dealt out to both replicas in turn, all inside one window
+      for (let turn = 0; turn < 3; turn++) {
+        const hits = Array.from({ length: 16 }, (_, i) => replicas[i % 2].hit(policy, t0 + 100 * turn));
+        allowed.push(...(await Promise.all(hits)).map((outcome) => outcome.allowed));
+      }
+      expect(allowed.filter(Boolean)).toHaveLength(10);
+    });
+  }
+
   it("redis: separate connections see the same counts", async () => {
     const prefix = `test-rl-${randomBytes(4).toString("hex")}`;
     const a = createRedisRateLimiter(redisUrl, prefix);

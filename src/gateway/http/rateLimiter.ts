@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import type pg from "pg";
-import { type RateLimiterAbstract, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { addRateLimitPoints, deleteExpiredRateLimitPoints } from "../../../schema/rateLimitPoints.js";
 
 export type RateLimitPolicy = { name: string; key: string; limit: number; windowSeconds: number };
 export type RateLimitOutcome = { policy: RateLimitPolicy; allowed: boolean; remaining: number; resetSeconds: number };
@@ -12,73 +12,78 @@ export type RateLimiter = {
   close(): Promise<void>;
 };
 
+/** A count to add to one counter; `expireMs` (epoch ms, on the gateway's clock) is when the store may drop it. */
+type CounterAdd = { key: string; points: number; ttlMs: number; expireMs: number };
+
+/** Where the counters are shared: adds every count in one round trip and answers each counter's new total, in order. */
+type CounterStore = (adds: readonly CounterAdd[], nowMs: number) => Promise<number[]>;
+
 // Windows are aligned to the clock the gateway is given (tests move it), not to the store's first hit: the
 // window's start is part of the key, and the store's expiry (longer than the window) only clears old counters.
-const EXPIRY_MARGIN_SECONDS = 60;
+const EXPIRY_MARGIN_MS = 60_000;
 
-type Waiter = { nowMs: number; resolve: (outcome: RateLimitOutcome) => void; reject: (error: unknown) => void };
+type Waiter = {
+  policy: RateLimitPolicy;
+  nowMs: number;
+  resolve: (outcome: RateLimitOutcome) => void;
+  reject: (error: unknown) => void;
+};
+type Batch = { add: CounterAdd; windowEndMs: number; waiters: Waiter[] };
 
 /**
- * Counts with npm rate-limiter-flexible over `store`, one library limiter per (limit, window) pair; a store that
- * fails rejects with its error (the caller answers 503), a call past the limit resolves as not allowed. The hits of
- * one counter within one event-loop turn go to the store as one increment of their number, each answered as if it
- * came alone, in order: a burst from one caller (64 quotes in flight, a flood) costs the store one round trip.
+ * Exact fixed-window counting over `store`: every hit is decided by the total the store answers, so replicas
+ * together never admit more than the limit. The hits of one event-loop turn go to the store as one call: one
+ * increment per counter (its number of hits), each hit answered as if it came alone, in order. A store that fails
+ * rejects every hit of that call with its error (the caller answers 503).
  */
-function countingLimiter(
-  kind: RateLimiter["kind"],
-  store: (points: number, durationSeconds: number) => RateLimiterAbstract,
-  close: () => Promise<void>,
-): RateLimiter {
-  const limiters = new Map<string, RateLimiterAbstract>();
-  const limiterFor = (policy: RateLimitPolicy) => {
-    const id = `${policy.limit}/${policy.windowSeconds}`;
-    let limiter = limiters.get(id);
-    if (!limiter) limiters.set(id, (limiter = store(policy.limit, policy.windowSeconds + EXPIRY_MARGIN_SECONDS)));
-    return limiter;
-  };
-  type Batch = { policy: RateLimitPolicy; counter: string; windowStart: number; waiters: Waiter[] };
+function countingLimiter(kind: RateLimiter["kind"], store: CounterStore, close: () => Promise<void>): RateLimiter {
   const pending = new Map<string, Batch>();
-  const flush = async ({ policy, counter, windowStart, waiters }: Batch) => {
-    let consumed: RateLimiterRes;
-    try {
-      consumed = await limiterFor(policy).consume(counter, waiters.length);
-    } catch (rejection) {
-      // The library rejects with its result past the limit, with the store's error otherwise.
-      if (!(rejection instanceof RateLimiterRes)) {
-        for (const waiter of waiters) waiter.reject(rejection);
-        return;
-      }
-      consumed = rejection;
-    }
-    const before = consumed.consumedPoints - waiters.length;
-    waiters.forEach((waiter, index) => {
-      const points = before + index + 1;
-      waiter.resolve({
-        policy,
-        allowed: points <= policy.limit,
-        remaining: Math.max(0, policy.limit - points),
-        resetSeconds: Math.max(1, Math.ceil(windowStart + policy.windowSeconds - waiter.nowMs / 1000)),
-      });
-    });
-  };
-  const flushAll = () => {
+  let latestNowMs = 0;
+  const flush = async () => {
     const batches = [...pending.values()];
     pending.clear();
-    for (const batch of batches) void flush(batch);
+    for (const batch of batches) batch.add.points = batch.waiters.length;
+    let totals: number[];
+    try {
+      totals = await store(
+        batches.map((b) => b.add),
+        latestNowMs,
+      );
+    } catch (error) {
+      for (const batch of batches) for (const waiter of batch.waiters) waiter.reject(error);
+      return;
+    }
+    batches.forEach(({ windowEndMs, waiters }, i) => {
+      const before = totals[i] - waiters.length;
+      waiters.forEach(({ policy, nowMs, resolve }, index) => {
+        const points = before + index + 1;
+        resolve({
+          policy,
+          allowed: points <= policy.limit,
+          remaining: Math.max(0, policy.limit - points),
+          resetSeconds: Math.max(1, Math.ceil((windowEndMs - nowMs) / 1000)),
+        });
+      });
+    });
   };
   return {
     kind,
     hit(policy, nowMs) {
-      const windowStart = Math.floor(nowMs / 1000 / policy.windowSeconds) * policy.windowSeconds;
-      const counter = `${policy.key}:${policy.windowSeconds}:${windowStart}`;
-      const id = `${policy.limit}/${policy.windowSeconds}/${counter}`;
+      if (nowMs > latestNowMs) latestNowMs = nowMs;
+      const windowMs = policy.windowSeconds * 1000;
+      const windowStart = Math.floor(nowMs / windowMs) * policy.windowSeconds;
+      const key = `${policy.key}:${policy.windowSeconds}:${windowStart}`;
       return new Promise<RateLimitOutcome>((resolve, reject) => {
-        // One flush of every counter per turn; setImmediate, as batchPerTick: it gathers the calls of every socket
-        // read in one poll phase.
-        if (pending.size === 0) setImmediate(flushAll);
-        let batch = pending.get(id);
-        if (!batch) pending.set(id, (batch = { policy, counter, windowStart, waiters: [] }));
-        batch.waiters.push({ nowMs, resolve, reject });
+        // One store call per turn for every counter; setImmediate, as batchPerTick: it gathers the calls of every
+        // socket read in one poll phase.
+        if (pending.size === 0) setImmediate(flush);
+        let batch = pending.get(key);
+        if (!batch) {
+          const windowEndMs = (windowStart + policy.windowSeconds) * 1000;
+          const add = { key, points: 0, ttlMs: windowMs + EXPIRY_MARGIN_MS, expireMs: windowEndMs + EXPIRY_MARGIN_MS };
+          pending.set(key, (batch = { add, windowEndMs, waiters: [] }));
+        }
+        batch.waiters.push({ policy, nowMs, resolve, reject });
       });
     },
     close,
@@ -90,38 +95,49 @@ export function createRedisRateLimiter(
   prefix = "crossfill:rl",
   onError: (error: Error, source: string) => void = () => undefined,
 ): RateLimiter {
-  // Auto-pipelining: the counters of one event-loop turn (many callers at once) go to Redis in one write.
-  const redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
   // A connection error (ioredis reconnects by itself) reaches the caller's log instead of stderr.
   redis.on("error", (error: Error) => onError(error, "rate limiter"));
   return countingLimiter(
     "redis",
-    (points, duration) => new RateLimiterRedis({ storeClient: redis, keyPrefix: prefix, points, duration }),
+    async (adds) => {
+      // One pipeline a turn: INCRBY answers the total every replica counted; PEXPIRE NX (Redis ≥ 7) sets the
+      // expiry on the window's first count only. Plain commands, no script: Redis runs them in order for this
+      // connection, and a total is all a hit needs.
+      const pipeline = redis.pipeline();
+      for (const { key, points, ttlMs } of adds)
+        pipeline.incrby(`${prefix}:${key}`, points).pexpire(`${prefix}:${key}`, ttlMs, "NX");
+      const replies = (await pipeline.exec())!;
+      return adds.map((_, i) => {
+        // An expiry refused (Redis < 7 has no NX) would leave counters forever: as much a failure as the count's.
+        const [countError, total] = replies[2 * i];
+        const [expiryError] = replies[2 * i + 1];
+        if (countError ?? expiryError) throw countError ?? expiryError;
+        return total as number;
+      });
+    },
     async () => {
       await redis.quit();
     },
   );
 }
 
-/** The embedded mode's store: the table of migration 0080; the library's own expired-row cleanup runs on one limiter. */
+// How often the embedded mode deletes the rows of windows long over (on the gateway's clock, from a hit).
+const CLEANUP_INTERVAL_MS = 60_000;
+
+/** The embedded mode's store: the unlogged table of migration 0080, one statement a turn for every counter. */
 export function createPostgresRateLimiter(pool: pg.Pool): RateLimiter {
-  let cleaning = false;
+  let nextCleanupMs = 0;
   return countingLimiter(
     "postgres",
-    (points, duration) => {
-      const clearExpiredByTimeout = !cleaning;
-      cleaning = true;
-      return new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: "pool",
-        schemaName: "crossfill",
-        tableName: "rate_limit_points",
-        tableCreated: true,
-        clearExpiredByTimeout,
-        keyPrefix: "",
-        points,
-        duration,
-      });
+    async (adds, nowMs) => {
+      if (nowMs >= nextCleanupMs) {
+        nextCleanupMs = nowMs + CLEANUP_INTERVAL_MS;
+        // Its failure is the next statement's to report; the counts do not depend on it.
+        void deleteExpiredRateLimitPoints(pool, nowMs).catch(() => undefined);
+      }
+      const totals = await addRateLimitPoints(pool, adds, nowMs);
+      return adds.map((add) => totals.get(add.key)!);
     },
     async () => undefined,
   );
