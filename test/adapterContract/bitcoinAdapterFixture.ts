@@ -5,7 +5,7 @@ import { startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import { bitcoinChainFamily } from "../../src/chains/bitcoin/bitcoinChainFamily.js";
 import { createBitcoinAdapter } from "../../src/chains/bitcoin/createBitcoinAdapter.js";
 import { encodeDepositMemo } from "../../src/chains/bitcoin/encodeDepositMemo.js";
-import { familyOfChain } from "../../src/chains/families.js";
+import { familyOfChain } from "../../src/chains/familyOfChain.js";
 import type { AdapterFixture, FixtureChain } from "./adapterFixture.js";
 
 // What the fixture's deposits pay their miner.

@@ -7,7 +7,7 @@ import { createEvmAdapter } from "../../src/chains/evm/createEvmAdapter.js";
 import { evmChainConfigSchema } from "../../src/chains/evm/evmChainFamily.js";
 import { evmSolver } from "../../src/chains/evm/evmSolver.js";
 import { anvilReorg } from "../support/anvilReorg.js";
-import { familyOfChain } from "../../src/chains/families.js";
+import { familyOfChain } from "../../src/chains/familyOfChain.js";
 import type { AdapterFixture, FixtureChain } from "./adapterFixture.js";
 
 const CHAIN_ID = 31391;

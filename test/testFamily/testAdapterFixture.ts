@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
-import { FAMILIES, familyOfChain } from "../../src/chains/families.js";
+import { FAMILIES } from "../../src/chains/families.js";
+import { familyOfChain } from "../../src/chains/familyOfChain.js";
 import type { AdapterFixture, FixtureChain } from "../adapterContract/adapterFixture.js";
 import { TestLedger, createTestAdapter, testChainConfigSchema, testChainFamily } from "./testChainFamily.js";
 
