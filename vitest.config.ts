@@ -25,7 +25,9 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(import.meta.resolve("graphql")) }] },
   test: {
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Above the indexer's own 120 s ready timeout: a stack that cannot start then fails with Ponder's output and
+    // stops what it started, instead of the hook timing out and leaving its chains and Ponder running.
+    hookTimeout: 180_000,
     // Two cores. Vitest sizes each pool once for every project: unit files in worker threads, two at a time; flows
     // in forks (a fresh process per file), two at a time; `sequence.groupOrder` runs the projects one after another.
     poolOptions: { threads: { minThreads: 1, maxThreads: 2 }, forks: { minForks: 1, maxForks: 2 } },
