@@ -331,7 +331,8 @@ describe("fill processor", () => {
     const { request, recipient, destination } = await pendingRequest(zeroAddress, 8_888n);
     const patient = createFillProcessor({
       ...deps,
-      stuckFill: { bumpAfterMs: 200, maxBumps: 1, maxBroadcastFailures: 10 },
+      // A second wide enough for the re-send below to fall inside it on a loaded machine.
+      stuckFill: { bumpAfterMs: 1_000, maxBumps: 1, maxBroadcastFailures: 10 },
     });
     const rpc = (method: string, params: unknown[]) =>
       fetch(destination.chain.rpcUrl, {
@@ -340,7 +341,7 @@ describe("fill processor", () => {
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       });
     const run = () => patient({ data: { requestId: request.id } });
-    const wait = () => new Promise((resolve) => setTimeout(resolve, 250));
+    const wait = () => new Promise((resolve) => setTimeout(resolve, 1_050));
     await rpc("evm_setAutomine", [false]);
     try {
       const first = await run();
