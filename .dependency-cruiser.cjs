@@ -3,7 +3,7 @@
  * repository root. Tests (`*.test.ts`, test/) and the benchmarks may reach anything: they drive real chains.
  */
 const CHAIN_SDKS =
-  "(^|/)node_modules/(viem|bitcoinjs-lib|ecpair|bip32|@bitcoinerlab/secp256k1|tiny-secp256k1|@solana/web3\\.js|litesvm|@ton/[^/]+)/";
+  "(^|/)node_modules/(viem|bitcoinjs-lib|ecpair|bip32|@bitcoinerlab/secp256k1|tiny-secp256k1|@solana/[^/]+|litesvm|@ton/[^/]+)/";
 const TESTS = "(\\.test\\.ts$|^test/|^bench/)";
 // The composition roots (apps/: the CLI, its roles and operator commands) start the gateway, the schema printer reads
 // it and the web build runs its bundler; nothing else may depend on it.
