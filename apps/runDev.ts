@@ -2,6 +2,7 @@ import { logConnectionError } from "./logConnectionError.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
+import { busyPorts } from "../devnet/busyPorts.js";
 import { embeddedPostgresDataDir } from "../devnet/embeddedPostgresDataDir.js";
 import { startEmbeddedPostgres } from "../devnet/startEmbeddedPostgres.js";
 import { startEvmIndexer } from "../indexers/evm/startEvmIndexer.js";
@@ -47,6 +48,22 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     }
   };
   try {
+    // Every fixed port first: a busy API port used to fail after the chains and the database were up (18 s).
+    const busy = await busyPorts([
+      { what: "the API", variable: "PORT", host: config.HOST, port: config.PORT },
+      { what: "the indexer", variable: "INDEXER_PORT", host: "127.0.0.1", port: config.INDEXER_PORT },
+      ...(config.DATABASE_URL
+        ? []
+        : [
+            {
+              what: "the embedded Postgres",
+              variable: "DEVNET_POSTGRES_PORT",
+              host: "127.0.0.1",
+              port: config.DEVNET_POSTGRES_PORT,
+            },
+          ]),
+    ]);
+    if (busy.length > 0) throw new Error(`cannot start the devnet: ${busy.join("; ")}`);
     const dataDir = path.resolve(config.CROSSFILL_DATA_DIR);
     mkdirSync(dataDir, { recursive: true });
 
