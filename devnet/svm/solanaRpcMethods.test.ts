@@ -30,6 +30,15 @@ describe("solanaRpcMethods", () => {
     tx.sign(payer);
     return tx;
   };
+  // A JSON-RPC call web3.js would not make (it refuses the parameters or the size itself), answered as sent.
+  const rawRpc = async (method: string, params: unknown[]) =>
+    (
+      await fetch(solana.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      })
+    ).json();
   const rpcError = (promise: Promise<unknown>) =>
     promise.then(
       () => {
@@ -53,17 +62,8 @@ describe("solanaRpcMethods", () => {
       signatures[1],
       signatures[0],
     ]);
-    const processed = await fetch(solana.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "getSignaturesForAddress",
-        params: [to.toBase58(), { commitment: "processed" }],
-      }),
-    });
-    expect((await processed.json()).error).toEqual({
+    const processed = await rawRpc("getSignaturesForAddress", [to.toBase58(), { commitment: "processed" }]);
+    expect(processed.error).toEqual({
       code: -32602,
       message: "Method does not support commitment below `confirmed`",
     });
@@ -146,17 +146,7 @@ describe("solanaRpcMethods", () => {
     // web3.js itself refuses to serialise past the limit: send the wire it would have built.
     const wire = Buffer.concat([Buffer.from([1]), tx.signature!, tx.serializeMessage()]);
     expect(wire.length).toBeGreaterThan(1232);
-    const response = await fetch(solana.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "sendTransaction",
-        params: [wire.toString("base64"), { encoding: "base64" }],
-      }),
-    });
-    const { error } = await response.json();
+    const { error } = await rawRpc("sendTransaction", [wire.toString("base64"), { encoding: "base64" }]);
     expect(error.code).toBe(-32602);
     expect(error.message).toMatch(
       /^base64 encoded solana_transaction::versioned::VersionedTransaction too large: \d+ bytes \(max: encoded\/raw 1644\/1232\)$/,
