@@ -10,14 +10,6 @@ const flows = [
   "indexers/evm/startDepositWatcher.test.ts",
   "devnet/startEmbeddedPostgres.test.ts",
 ];
-// Flows of `crossfill` role processes: several processes each, and their Redis rate-limit counters are shared by
-// every role process on the machine (apiCluster counts a burst exactly). Last, one at a time.
-const alone = [
-  "test/apiCluster.e2e.test.ts",
-  "test/crash.e2e.test.ts",
-  "test/scaleOut.e2e.test.ts",
-  "test/staticPrices.e2e.test.ts",
-];
 
 export default defineConfig({
   // graphql has no exports map: Node loads its CommonJS build for the libraries (Pothos, yoga), Vite would give
@@ -47,20 +39,9 @@ export default defineConfig({
         test: {
           name: "flows",
           include: flows,
-          exclude: [...excluded, ...alone],
+          exclude: excluded,
           pool: "forks",
           sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        // singleFork: these files run one after another in one process.
-        test: {
-          name: "alone",
-          include: alone,
-          pool: "forks",
-          poolOptions: { forks: { singleFork: true } },
-          sequence: { groupOrder: 2 },
         },
       },
     ],

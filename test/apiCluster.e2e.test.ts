@@ -78,6 +78,8 @@ describe("crossfill api --workers 2", () => {
       {
         DATABASE_URL: db.url,
         REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+        // its own rate-limit counters: the burst test counts exactly while other files' roles share this Redis
+        QUEUE_PREFIX: `cluster-${db.name}`,
         CROSSFILL_CHAINS_FILE: chainsFile,
         SOLVER_PRIVATE_KEY: devnet.solver.privateKey,
         // `crossfill api` and `worker` start only with explicit prices.

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../config.js";
@@ -24,6 +25,20 @@ describe("restSettings", () => {
     );
     expect(redis.rateLimiter.kind).toBe("redis");
     await redis.rateLimiter.close();
+  });
+
+  it("counts Redis hits under QUEUE_PREFIX: deployments sharing one Redis do not share limits", async () => {
+    const settingsOf = (prefix: string) =>
+      restSettings(parseConfig({ REDIS_URL: "redis://127.0.0.1:6379", QUEUE_PREFIX: prefix }), "dev", pool);
+    const run = randomBytes(4).toString("hex");
+    const [a, alsoA, b] = [settingsOf(`rl-a-${run}`), settingsOf(`rl-a-${run}`), settingsOf(`rl-b-${run}`)];
+    const policy = { name: "quote", key: "203.0.113.7", limit: 1, windowSeconds: 60 };
+    const now = Date.now();
+    expect((await a.rateLimiter.hit(policy, now)).allowed).toBe(true);
+    // the same deployment's other replica sees the count; another deployment's does not
+    expect((await alsoA.rateLimiter.hit(policy, now)).allowed).toBe(false);
+    expect((await b.rateLimiter.hit(policy, now)).allowed).toBe(true);
+    await Promise.all([a, alsoA, b].map((settings) => settings.rateLimiter.close()));
   });
 
   it("requires the server key outside dev and parses the v2 schedule and proxy setting", () => {

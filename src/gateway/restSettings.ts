@@ -22,6 +22,7 @@ export type RestSettings = {
 /**
  * What every gateway replica must share for the listing endpoints: the cursor signing secret (derived from the
  * server key, so replicas agree without another setting) and rate-limit counters (Redis when configured, else Postgres).
+ * The Redis counters sit under QUEUE_PREFIX like the queues, so deployments sharing one Redis count apart.
  */
 export function restSettings(
   config: Config,
@@ -36,7 +37,7 @@ export function restSettings(
     cursorSecret: Buffer.from(hkdfSync("sha256", serverKey, Buffer.alloc(0), "crossfill listing cursor", 32)),
     serverKey,
     rateLimiter: config.REDIS_URL
-      ? createRedisRateLimiter(config.REDIS_URL, undefined, onRedisError)
+      ? createRedisRateLimiter(config.REDIS_URL, `${config.QUEUE_PREFIX}:rl`, onRedisError)
       : createPostgresRateLimiter(pool),
     routeLimits,
     ...(config.V2_THROTTLE_SCHEDULE ? { v2Throttle: config.V2_THROTTLE_SCHEDULE } : {}),
