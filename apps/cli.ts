@@ -33,6 +33,13 @@ import { FAMILY_FACTORIES, FAMILY_KEY_SCHEMAS, allFamilyFactories } from "./fami
 import { familyAdapters, roleAdapterKeys } from "./families/familyAdapters.js";
 import { startApi } from "../src/gateway/startApi.js";
 import { startWorker } from "../jobs/startWorker.js";
+import { chainReadiness } from "../src/health/chainReadiness.js";
+import { databaseReadiness } from "../src/health/databaseReadiness.js";
+import { createReadinessProbe } from "../src/health/readinessProbe.js";
+import { createRedisReadiness } from "../src/health/redisReadiness.js";
+import { startHealthServer } from "../src/health/startHealthServer.js";
+
+const WORKER_HEALTH_PORT = 4001;
 
 const indexerCommands = allFamilyFactories().map(({ indexer }) => indexer);
 
@@ -121,6 +128,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
           "REDIS_URL is not set: the websocket feed and GraphQL subscriptions get no status changes from workers",
         );
       const rest = restSettings(config, role, pool, logConnectionError(logger));
+      const redisReady = config.REDIS_URL ? createRedisReadiness(config.REDIS_URL) : undefined;
       const chains = productionChains(config);
       const api = await startApi({
         pool,
@@ -134,9 +142,11 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
         statusCache: statusCacheSettings(config, statusBus.kind === "redis"),
+        readinessChecks: redisReady ? [redisReady] : [],
       });
       return async () => {
         await api.close();
+        await redisReady?.close();
         await rest.rateLimiter.close();
         await statusBus.close();
         await pool.end();
@@ -154,10 +164,11 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       });
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL, onError: logConnectionError(logger) });
       const chains = productionChains(config);
+      const adapters = familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool });
       const worker = await startWorker({
         pool,
         chains,
-        adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool }),
+        adapters,
         queues,
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
@@ -179,7 +190,19 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
           : undefined,
       });
       if (!config.API_KEY_ENCRYPTION_KEY) logger.warn("API_KEY_ENCRYPTION_KEY is not set: no webhooks are delivered");
+      const redisReady = config.REDIS_URL ? createRedisReadiness(config.REDIS_URL) : undefined;
+      const health = await startHealthServer({
+        host: config.HEALTH_HOST,
+        port: config.HEALTH_PORT ?? WORKER_HEALTH_PORT,
+        probe: createReadinessProbe(
+          [databaseReadiness(pool), ...(redisReady ? [redisReady] : []), ...chainReadiness(adapters)],
+          { logger },
+        ),
+        logger,
+      });
       return async () => {
+        await health.close();
+        await redisReady?.close();
         await worker.close();
         await statusBus.close();
         await queues.close();

@@ -63,6 +63,10 @@ const envSchema = z.object({
   // The chain families' keys (SOLVER_PRIVATE_KEY, BITCOIN_*) are their key schemas', read by parseFamilyKeys.
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  // The worker's and a poller indexer's /healthz and /readyz (the gateway serves them on PORT). Unset: the worker on
+  // 4001, a poller indexer on 4002; 0 picks a free port (logged).
+  HEALTH_HOST: z.string().default("127.0.0.1"),
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),

@@ -55,6 +55,7 @@ describe("static prices outside the devnet", () => {
       SOLVER_PRIVATE_KEY: `0x${"11".repeat(32)}`,
       API_KEY_ENCRYPTION_KEY: "22".repeat(32),
       QUEUE_PREFIX: `prices-${db.name}`,
+      HEALTH_PORT: "0",
       API_WORKERS: "1",
       LOG_LEVEL: "info",
     };

@@ -8,6 +8,12 @@ import type { Shutdown } from "../../src/runtime/shutdown.js";
 import { createPool } from "../createPool.js";
 import { logConnectionError } from "../logConnectionError.js";
 import type { IndexerContext } from "./familyFactories.js";
+import { pollerReadiness } from "./pollerReadiness.js";
+import { databaseReadiness } from "../../src/health/databaseReadiness.js";
+import { createReadinessProbe } from "../../src/health/readinessProbe.js";
+import { startHealthServer } from "../../src/health/startHealthServer.js";
+
+const POLLER_HEALTH_PORT = 4002;
 
 /**
  * The indexer role of a family whose facts a poller reads (`crossfill indexer bitcoin`): one poller per chain of the
@@ -25,8 +31,15 @@ export async function startPollerIndexer<C extends ChainConfig>(
   const chains = context.chains.map((chain) => pollerChain(chain, pool));
   const pollers = startPollers({ pool, logger, chains });
   const heads = recordIndexerHeads(pool, pollers, logger);
+  const health = await startHealthServer({
+    host: context.config.HEALTH_HOST,
+    port: context.config.HEALTH_PORT ?? POLLER_HEALTH_PORT,
+    probe: createReadinessProbe([databaseReadiness(pool), ...pollerReadiness(pollers.health)], { logger }),
+    logger,
+  });
   logger.info({ chainIds: chains.map((chain) => chain.chainId) }, `${name.toLowerCase()} pollers started`);
   return async () => {
+    await health.close();
     await heads.close();
     await pollers.stop();
     await pool.end();

@@ -176,6 +176,8 @@ export interface QuotePort extends VmFamily<VmType> {
     conversion?: NativeConversion,
   ): Promise<bigint>;
   balanceOf(owner: string, currency: string): Promise<bigint>;
+  /** The node's head height, asked of the node: whether the chain's endpoint answers (readiness). */
+  headHeight(): Promise<bigint>;
   /** What a depositor holds of a currency and lets the Depository take (0 when nothing needs approving). */
   readDepositAccount(user: string, currency: string): Promise<{ balance: bigint; allowance: bigint }>;
   /** The smallest deposit the chain carries (Bitcoin: the depository output's dust limit; EVM: 1). */

@@ -23,6 +23,10 @@ import type { RouteLimits } from "./http/routeLimits.js";
 import type { ThrottleSchedule } from "../throttleSchedule.js";
 import { statusRoutes } from "./rest/statusRoutes.js";
 import { transactionRoutes } from "./rest/transactionRoutes.js";
+import { chainReadiness } from "../health/chainReadiness.js";
+import { databaseReadiness } from "../health/databaseReadiness.js";
+import { healthRoutes } from "../health/healthRoutes.js";
+import { type ReadinessCheck, createReadinessProbe } from "../health/readinessProbe.js";
 
 export type RestAppDeps = {
   pool: pg.Pool;
@@ -38,6 +42,8 @@ export type RestAppDeps = {
   v2Throttle: ThrottleSchedule;
   /** Status lookups (the gateway's cache); a Postgres read per lookup when absent. */
   statusLookup?: (requestId: string) => Promise<StatusRecord | undefined>;
+  /** What `/readyz` asks besides Postgres and each chain's node (the root adds Redis where it has one). */
+  readinessChecks?: readonly ReadinessCheck[];
 };
 
 /** The REST surface: one route module per domain, errors translated to the spec's body here only. */
@@ -53,6 +59,11 @@ export function createRestApp(deps: RestAppDeps): Hono {
   });
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, errorCode: "NOT_FOUND" }, 404));
 
+  const readiness = createReadinessProbe(
+    [databaseReadiness(deps.pool), ...(deps.readinessChecks ?? []), ...chainReadiness(deps.adapters)],
+    { logger: deps.logger },
+  );
+  app.route("/", healthRoutes(readiness));
   app.route("/", chainRoutes(deps));
   app.route("/", quoteRoutes({ ...deps, ...limits, limit: routeLimits.quote }));
   app.route(

@@ -14,6 +14,7 @@ import { createStaticPriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
 import type { RestSettings } from "./restSettings.js";
 import type { RouteLimits } from "./http/routeLimits.js";
+import type { ReadinessCheck } from "../health/readinessProbe.js";
 
 export type ApiDeps = {
   pool: pg.Pool;
@@ -45,6 +46,8 @@ export type ApiDeps = {
   statusCache?: StatusLookupOptions;
   /** Seals keys created over GraphQL (default: `rest.serverKey`); the worker's webhooks are signed with them. */
   serverKey?: Buffer;
+  /** What `/readyz` asks besides Postgres and each chain's node (Redis, where the role has it). */
+  readinessChecks?: readonly ReadinessCheck[];
 };
 
 export type RunningApi = GatewayServer;
@@ -83,5 +86,6 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     graphiql: deps.graphiql,
     webhooks: deps.webhooks,
     statusCache: deps.statusCache,
+    readinessChecks: deps.readinessChecks,
   });
 }

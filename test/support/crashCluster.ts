@@ -74,6 +74,7 @@ export async function startCrashCluster(
     WEBHOOK_ALLOW_PRIVATE: "true",
     INDEXER_PORT: String(await freePort()),
     QUEUE_PREFIX: `crash-${db.name}`,
+    HEALTH_PORT: "0",
     LOG_LEVEL: "info",
     // One process per gateway replica: these tests kill and count replicas (`--workers` has its own test).
     API_WORKERS: "1",

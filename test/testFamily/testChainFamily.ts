@@ -232,6 +232,7 @@ export function createTestAdapter(chain: TestChainConfig, ledger: TestLedger): C
       address === chain.depository ? { errorCode: "INVALID_RECIPIENT", message: "the depository" } : undefined,
     estimateFee: async () => TEST_FEE,
     balanceOf: async (owner) => ledger.balance(owner),
+    headHeight: async () => BigInt(head()),
     readDepositAccount: async (user) => ({ balance: ledger.balance(user), allowance: 0n }),
     minimumDeposit: () => 1n,
     minimumPayout: () => 1n,

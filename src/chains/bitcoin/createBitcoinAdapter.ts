@@ -153,6 +153,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
       const { chain_stats: mined, mempool_stats: waiting } = await esplora.addressStats(owner);
       return BigInt(mined.funded_txo_sum - mined.spent_txo_sum + waiting.funded_txo_sum - waiting.spent_txo_sum);
     },
+    headHeight: async () => BigInt(await esplora.tipHeight()),
     readDepositAccount: async (user) => ({ balance: await balanceOf(user), allowance: 0n }),
     minimumDeposit: () => dustLimit(depositoryScript),
     minimumPayout: (_currency, recipient) => dustLimit(address.toOutputScript(recipient, network)),

@@ -105,6 +105,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
         return (gas + perCall) * (await client.gasPrice());
       }),
     balanceOf: (owner, currency) => rpc(() => client.balanceOf(owner as Address, currency as Address)),
+    headHeight: () => rpc(() => client.publicClient.getBlockNumber({ cacheTime: 0 })),
     readDepositAccount: (user, currency) =>
       rpc(async () => {
         const [balance, allowance] = await Promise.all([

@@ -1,0 +1,10 @@
+import type { ChainAdapters } from "../chains/chainAdapters.js";
+import type { ReadinessCheck } from "./readinessProbe.js";
+
+/** Each chain's node answers with its head (the endpoint the role quotes, fills or refunds through). */
+export function chainReadiness(adapters: ChainAdapters): ReadinessCheck[] {
+  return adapters.all.map((adapter) => ({
+    name: `chain ${adapter.chain.id}`,
+    check: async () => `head ${await adapter.headHeight()}`,
+  }));
+}
