@@ -38,6 +38,12 @@ import { databaseReadiness } from "../src/health/databaseReadiness.js";
 import { createReadinessProbe } from "../src/health/readinessProbe.js";
 import { createRedisReadiness } from "../src/health/redisReadiness.js";
 import { startHealthServer } from "../src/health/startHealthServer.js";
+import { createMetrics } from "../src/metrics/createMetrics.js";
+import { observeChainHeads } from "../src/metrics/observeChainHeads.js";
+import { observePool } from "../src/metrics/observePool.js";
+import { observeQueues } from "../src/metrics/observeQueues.js";
+import { listChainHeads } from "../schema/chainHeads.js";
+import { observedQueueBackend } from "../jobs/observedQueueBackend.js";
 
 const WORKER_HEALTH_PORT = 4001;
 
@@ -129,6 +135,8 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         );
       const rest = restSettings(config, role, pool, logConnectionError(logger));
       const redisReady = config.REDIS_URL ? createRedisReadiness(config.REDIS_URL) : undefined;
+      const metrics = createMetrics("api", { processMetrics: true });
+      observePool(metrics, pool);
       const chains = productionChains(config);
       const api = await startApi({
         pool,
@@ -143,6 +151,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
         statusCache: statusCacheSettings(config, statusBus.kind === "redis"),
         readinessChecks: redisReady ? [redisReady] : [],
+        metrics,
       });
       return async () => {
         await api.close();
@@ -156,12 +165,18 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       const prices = rolePrices(config, role);
       const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
-      const queues = createQueueBackend({
-        databaseUrl: databaseUrl(),
-        redisUrl: config.REDIS_URL,
-        prefix: config.QUEUE_PREFIX,
-        onError: logConnectionError(logger),
-      });
+      const metrics = createMetrics("worker", { processMetrics: true });
+      observePool(metrics, pool);
+      observeChainHeads(metrics, () => listChainHeads(pool));
+      const queues = observedQueueBackend(
+        createQueueBackend({
+          databaseUrl: databaseUrl(),
+          redisUrl: config.REDIS_URL,
+          prefix: config.QUEUE_PREFIX,
+          onError: logConnectionError(logger),
+        }),
+        observeQueues(metrics),
+      );
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL, onError: logConnectionError(logger) });
       const chains = productionChains(config);
       const adapters = familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool });
@@ -198,6 +213,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
           [databaseReadiness(pool), ...(redisReady ? [redisReady] : []), ...chainReadiness(adapters)],
           { logger },
         ),
+        metrics: metrics.registry,
         logger,
       });
       return async () => {

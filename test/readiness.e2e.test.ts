@@ -7,6 +7,7 @@ import { freePort } from "../devnet/freePort.js";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { type RoleProcess, startRoleProcess } from "./support/startRoleProcess.js";
 import { TEST_PRICES_ENV } from "./support/startTestStack.js";
+import { postBridgeQuote } from "./support/postQuote.js";
 import { type TcpProxy, startTcpProxy } from "./support/startTcpProxy.js";
 import { createTestDatabase } from "./support/testDatabase.js";
 
@@ -27,8 +28,19 @@ async function readyzUntil(url: string, status: number, timeoutMs = 20_000) {
   }
 }
 
+/** The value of one sample of a Prometheus text page (labels in the page's order), undefined when the page lacks it. */
+async function scrape(url: string): Promise<(sample: string) => number | undefined> {
+  const response = await fetch(`${url}/metrics`);
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  return (sample) => {
+    const line = text.split("\n").find((candidate) => candidate.startsWith(`${sample} `));
+    return line ? Number(line.slice(sample.length + 1)) : undefined;
+  };
+}
+
 /** `crossfill api` and `crossfill worker` as an operator runs them, their Postgres behind a proxy a test can cut. */
-describe("/healthz and /readyz of the gateway and the worker", () => {
+describe("/healthz, /readyz and /metrics of the gateway and the worker", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let devnet: DevnetChains;
   let proxy: TcpProxy;
@@ -106,7 +118,29 @@ describe("/healthz and /readyz of the gateway and the worker", () => {
     for (const url of [apiUrl, workerUrl]) expect((await readyzUntil(url, 200)).status).toBe(200);
   });
 
-  it("serves nothing but the health endpoints on the worker's port", async () => {
+  it("exports the quotes and requests a gateway served, and the worker's queues and Postgres pool", async () => {
+    const quoted = 'crossfill_quotes_total{endpoint="/quote/v2",outcome="quoted",errorCode="",role="api"}';
+    const refused =
+      'crossfill_quotes_total{endpoint="/quote/v2",outcome="refused",errorCode="INVALID_INPUT",role="api"}';
+    const served =
+      'crossfill_http_request_duration_seconds_count{role="api",route="/quote/v2",method="POST",status="200"}';
+    const before = await scrape(apiUrl);
+    const chains = { origin: { id: 31338 }, destination: { id: 31339 } };
+    expect((await postBridgeQuote(apiUrl, devnet.accounts[1]!, chains, 10n ** 16n)).status).toBe(200);
+    expect((await postBridgeQuote(apiUrl, devnet.accounts[1]!, chains, 0n)).status).toBe(400);
+    const after = await scrape(apiUrl);
+    expect(after(quoted)! - (before(quoted) ?? 0)).toBe(1);
+    expect(after(refused)! - (before(refused) ?? 0)).toBe(1);
+    expect(after(served)! - (before(served) ?? 0)).toBe(1);
+    expect(after('crossfill_pg_pool_connections{role="api"}')).toBeGreaterThan(0);
+
+    const worker = await scrape(workerUrl);
+    expect(worker('crossfill_queue_jobs{queue="crossfill-fill",state="failed",role="worker"}')).toBe(0);
+    expect(worker('crossfill_pg_pool_connections{role="worker"}')).toBeGreaterThan(0);
+    expect(worker('crossfill_process_resident_memory_bytes{role="worker"}')).toBeGreaterThan(0);
+  });
+
+  it("serves nothing but the health endpoints and metrics on the worker's port", async () => {
     const other = await fetch(`${workerUrl}/quote`);
     expect(other.status).toBe(404);
     expect(await other.json()).toMatchObject({ errorCode: "NOT_FOUND" });

@@ -9,6 +9,9 @@ import { createPool } from "../createPool.js";
 import { logConnectionError } from "../logConnectionError.js";
 import type { IndexerContext } from "./familyFactories.js";
 import { pollerReadiness } from "./pollerReadiness.js";
+import { observePollers } from "./observePollers.js";
+import { createMetrics } from "../../src/metrics/createMetrics.js";
+import { observePool } from "../../src/metrics/observePool.js";
 import { databaseReadiness } from "../../src/health/databaseReadiness.js";
 import { createReadinessProbe } from "../../src/health/readinessProbe.js";
 import { startHealthServer } from "../../src/health/startHealthServer.js";
@@ -31,10 +34,14 @@ export async function startPollerIndexer<C extends ChainConfig>(
   const chains = context.chains.map((chain) => pollerChain(chain, pool));
   const pollers = startPollers({ pool, logger, chains });
   const heads = recordIndexerHeads(pool, pollers, logger);
+  const metrics = createMetrics("indexer", { processMetrics: true });
+  observePool(metrics, pool);
+  observePollers(metrics, pollers.health);
   const health = await startHealthServer({
     host: context.config.HEALTH_HOST,
     port: context.config.HEALTH_PORT ?? POLLER_HEALTH_PORT,
     probe: createReadinessProbe([databaseReadiness(pool), ...pollerReadiness(pollers.health)], { logger }),
+    metrics: metrics.registry,
     logger,
   });
   logger.info({ chainIds: chains.map((chain) => chain.chainId) }, `${name.toLowerCase()} pollers started`);

@@ -26,6 +26,9 @@ import { transactionRoutes } from "./rest/transactionRoutes.js";
 import { chainReadiness } from "../health/chainReadiness.js";
 import { databaseReadiness } from "../health/databaseReadiness.js";
 import { healthRoutes } from "../health/healthRoutes.js";
+import { type Metrics, createMetrics } from "../metrics/createMetrics.js";
+import { metricsRoute } from "../metrics/metricsRoute.js";
+import { observeRequests } from "./http/observeRequests.js";
 import { type ReadinessCheck, createReadinessProbe } from "../health/readinessProbe.js";
 
 export type RestAppDeps = {
@@ -44,12 +47,16 @@ export type RestAppDeps = {
   statusLookup?: (requestId: string) => Promise<StatusRecord | undefined>;
   /** What `/readyz` asks besides Postgres and each chain's node (the root adds Redis where it has one). */
   readinessChecks?: readonly ReadinessCheck[];
+  /** The role's Prometheus registry: requests observed, served at `/metrics`. A registry of its own when absent. */
+  metrics?: Metrics;
 };
 
 /** The REST surface: one route module per domain, errors translated to the spec's body here only. */
 export function createRestApp(deps: RestAppDeps): Hono {
   const app = new Hono();
   const { cursorSecret, limits, routeLimits } = deps;
+  const metrics = deps.metrics ?? createMetrics("api");
+  app.use("*", observeRequests(metrics));
   app.use("*", corsHeaders(["RateLimit", "RateLimit-Policy", "Retry-After"]));
   app.use("*", limitBody());
   app.onError((error, c) => {
@@ -64,6 +71,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
     { logger: deps.logger },
   );
   app.route("/", healthRoutes(readiness));
+  app.route("/", metricsRoute(metrics.registry));
   app.route("/", chainRoutes(deps));
   app.route("/", quoteRoutes({ ...deps, ...limits, limit: routeLimits.quote }));
   app.route(

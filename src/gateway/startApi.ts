@@ -15,6 +15,7 @@ import { createSolverInventory } from "../quote/solverInventory.js";
 import type { RestSettings } from "./restSettings.js";
 import type { RouteLimits } from "./http/routeLimits.js";
 import type { ReadinessCheck } from "../health/readinessProbe.js";
+import type { Metrics } from "../metrics/createMetrics.js";
 
 export type ApiDeps = {
   pool: pg.Pool;
@@ -48,6 +49,8 @@ export type ApiDeps = {
   serverKey?: Buffer;
   /** What `/readyz` asks besides Postgres and each chain's node (Redis, where the role has it). */
   readinessChecks?: readonly ReadinessCheck[];
+  /** The role's Prometheus registry, served at `/metrics`. */
+  metrics?: Metrics;
 };
 
 export type RunningApi = GatewayServer;
@@ -87,5 +90,6 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     webhooks: deps.webhooks,
     statusCache: deps.statusCache,
     readinessChecks: deps.readinessChecks,
+    metrics: deps.metrics,
   });
 }

@@ -1,0 +1,18 @@
+import type { QueueBackend } from "./queueBackend.js";
+
+/** The backend, with every queue the worker creates handed to `observer` (its job counts become metrics). */
+export function observedQueueBackend(
+  backend: QueueBackend,
+  observer: {
+    watch(queue: { name: string; getJobCounts(...states: string[]): Promise<Record<string, number>> }): void;
+  },
+): QueueBackend {
+  return {
+    ...backend,
+    createQueue<T>(name: string) {
+      const queue = backend.createQueue<T>(name);
+      observer.watch(queue);
+      return queue;
+    },
+  };
+}
