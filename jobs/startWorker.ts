@@ -11,6 +11,7 @@ import { createWebhookProcessor } from "./webhook.js";
 import { startWebhookFanout } from "./webhookFanout.js";
 import { HeldElsewhereError } from "../src/domain/errors.js";
 import { createWebhookPoster } from "../src/webhooks/postWebhook.js";
+import { bindLegacyWebhookSecrets } from "../src/apiKeys/bindLegacyWebhookSecrets.js";
 import type { WebhookDeliveryLimits } from "./webhookDeliveryLimits.js";
 import {
   type FillJob,
@@ -290,6 +291,13 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
 
 /** The webhook fan-out (its own outbox cursor) and the delivery worker. */
 async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promise<RunningWorker> {
+  const { bound, unreadable } = await bindLegacyWebhookSecrets(deps.pool, settings.serverKey);
+  if (bound) deps.logger.info({ keys: bound }, "webhook secrets re-sealed bound to their key id");
+  if (unreadable.length)
+    deps.logger.warn(
+      { keyIds: unreadable },
+      "these keys' webhook secrets do not open under API_KEY_ENCRYPTION_KEY: their webhooks fail until they are replaced",
+    );
   const queue = deps.queues.createQueue<WebhookJob>(QUEUES.webhook);
   const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
     await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });

@@ -17,6 +17,7 @@ import {
 import { getWebhookEndpoint } from "../schema/webhookEndpoints.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { getWebhookSecretCipher } from "../schema/apiKeys.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
 import { createWebhookPoster } from "../src/webhooks/postWebhook.js";
 import { sendTestWebhook } from "../src/webhooks/sendTestWebhook.js";
@@ -233,6 +234,25 @@ describe("webhook delivery", () => {
       [0, 3, "delivered", 200, null],
     ]);
     expect(log.every((a) => typeof a.latencyMs === "number")).toBe(true);
+  });
+
+  it("attack: another key's sealed secret copied into a key's row signs nothing; the delivery fails instead", async () => {
+    const { key, received, move, enqueue } = await setup(() => 200);
+    const attacker = await createApiKey(pool, serverKey, { name: `attacker-${randomBytes(3).toString("hex")}` });
+    const moved = await getWebhookSecretCipher(pool, attacker.id);
+    await pool.query("UPDATE crossfill.api_keys SET webhook_secret_cipher = $2 WHERE id = $1", [key.id, moved!.cipher]);
+    await move("pending");
+    const fanout = await startWebhookFanout({ pool, enqueue, logger });
+    cleanups.push(() => fanout.close());
+    await until(async () => {
+      const deliveries = await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 });
+      return deliveries.length > 0 && deliveries.every((d) => d.state === "failed");
+    });
+    expect(received).toEqual([]);
+    const first = (await listWebhookDeliveries(pool, { apiKeyId: key.id, limit: 10 })).at(-1)!;
+    expect((await webhookAttemptsOf(pool, [first.id]))[0].map((a) => a.error)).toEqual([
+      "the key's sealed signing secret does not open for this key",
+    ]);
   });
 
   it("410 Gone disables the endpoint and drops what it was still owed", async () => {

@@ -12,7 +12,7 @@ import {
 } from "../schema/webhookDeliveries.js";
 import { disableWebhookEndpoint } from "../schema/webhookEndpoints.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import { openSecret } from "../src/apiKeys/secretBox.js";
+import { openSecretOrUndefined } from "../src/apiKeys/secretBox.js";
 import { HeldElsewhereError } from "../src/domain/errors.js";
 import { type WebhookPoster, WEBHOOK_TIMEOUT_MS } from "../src/webhooks/postWebhook.js";
 import { signWebhook } from "../src/webhooks/signWebhook.js";
@@ -81,7 +81,11 @@ export function createWebhookProcessor(deps: WebhookDeps) {
       if (held) throw new HeldElsewhereError("attempt held by another job");
       return "not due";
     }
-    const { delivery, url, headers: customHeaders, secretCipher: cipher } = claimed;
+    const { delivery, url, headers: customHeaders, secretCipher: cipher, secretBound } = claimed;
+    // Opens only for its own key (or, sealed before secrets were bound, unbound until a worker re-seals it).
+    const secret = cipher
+      ? openSecretOrUndefined(deps.serverKey, cipher, secretBound ? delivery.apiKeyId : undefined)
+      : undefined;
     // The endpoint is the key's URL: a new URL starts with a closed breaker.
     const pass = cipher ? gate.enter(`${delivery.apiKeyId} ${url}`) : undefined;
     if (pass && "waitUntil" in pass) {
@@ -99,12 +103,16 @@ export function createWebhookProcessor(deps: WebhookDeps) {
     let outcome: AttemptOutcome;
     if (!cipher) {
       outcome = { state: "failed", statusCode: null, error: "API key revoked", latencyMs: 0, nextAttemptAt: null };
+    } else if (secret === undefined) {
+      // Moved from another key's row, or sealed under another server key: never sign with it.
+      const error = "the key's sealed signing secret does not open for this key";
+      outcome = { state: "failed", statusCode: null, error, latencyMs: 0, nextAttemptAt: null };
     } else {
       const timestamp = Math.floor(now() / 1000);
       const headers = {
         ...customHeaders,
         "X-Signature-Timestamp": String(timestamp),
-        "X-Signature-SHA256": signWebhook(openSecret(deps.serverKey, cipher), timestamp, delivery.body),
+        "X-Signature-SHA256": signWebhook(secret, timestamp, delivery.body),
         [EVENT_ID_HEADER]: delivery.eventId,
         "X-Crossfill-Delivery-Attempt": String(attempt + 1),
         // A replay may arrive after the request's later events: marked, so receivers do not take it as news.

@@ -51,8 +51,9 @@ export async function insertApiKey(
   },
 ): Promise<ApiKeyRecord> {
   const { rows } = await db.query<ApiKeyRow>(
-    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, manages_keys, sponsors, key_hash, webhook_secret_cipher)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+    `INSERT INTO crossfill.api_keys (id, name, integrator, elevated, manages_keys, sponsors, key_hash, webhook_secret_cipher,
+                                     webhook_secret_bound)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true) RETURNING ${COLUMNS}`,
     [
       key.id,
       key.name,
@@ -143,11 +144,35 @@ export async function isApiKeyActive(db: Queryable, id: string): Promise<boolean
   return rows.length === 1;
 }
 
-/** The encrypted signing secret of an active key (for webhook delivery). */
-export async function getWebhookSecretCipher(db: Queryable, id: string): Promise<Buffer | undefined> {
-  const { rows } = await db.query<{ webhook_secret_cipher: Buffer }>(
-    "SELECT webhook_secret_cipher FROM crossfill.api_keys WHERE id = $1 AND revoked_at IS NULL",
+/** The encrypted signing secret of an active key (for webhook delivery), and whether it is bound to the key's id. */
+export async function getWebhookSecretCipher(
+  db: Queryable,
+  id: string,
+): Promise<{ cipher: Buffer; bound: boolean } | undefined> {
+  const { rows } = await db.query<{ webhook_secret_cipher: Buffer; webhook_secret_bound: boolean }>(
+    "SELECT webhook_secret_cipher, webhook_secret_bound FROM crossfill.api_keys WHERE id = $1 AND revoked_at IS NULL",
     [id],
   );
-  return rows[0]?.webhook_secret_cipher;
+  return rows[0] && { cipher: rows[0].webhook_secret_cipher, bound: rows[0].webhook_secret_bound };
+}
+
+/** Keys whose webhook secret was sealed before secrets were bound to their key id. */
+export async function listUnboundWebhookSecrets(db: Queryable): Promise<Array<{ id: string; cipher: Buffer }>> {
+  const { rows } = await db.query<{ id: string; webhook_secret_cipher: Buffer }>(
+    "SELECT id, webhook_secret_cipher FROM crossfill.api_keys WHERE NOT webhook_secret_bound",
+  );
+  return rows.map((row) => ({ id: row.id, cipher: row.webhook_secret_cipher }));
+}
+
+/**
+ * Replaces a key's unbound sealed secret with its bound one; false when another worker (or nothing) was there first:
+ * the old value must still be in place, so two workers re-sealing at once write once.
+ */
+export async function bindWebhookSecret(db: Queryable, id: string, unbound: Buffer, bound: Buffer): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE crossfill.api_keys SET webhook_secret_cipher = $3, webhook_secret_bound = true
+      WHERE id = $1 AND NOT webhook_secret_bound AND webhook_secret_cipher = $2`,
+    [id, unbound, bound],
+  );
+  return rowCount === 1;
 }

@@ -154,6 +154,8 @@ export type ClaimedAttempt = {
   headers: Record<string, string>;
   /** The sealed API key; null once the key is revoked. */
   secretCipher: Buffer | null;
+  /** Whether the sealed key is bound to its key id (sealed by this version, or re-sealed since). */
+  secretBound: boolean;
 };
 
 // Ids as Postgres prints them (a job could name "007"); undefined when not a delivery id at all.
@@ -175,10 +177,11 @@ export async function claimWebhookAttempts(
 ): Promise<Array<ClaimedAttempt | undefined>> {
   const valid = keys.filter((key) => canonicalId(key.deliveryId) !== undefined);
   if (valid.length === 0) return keys.map(() => undefined);
-  const { rows } = await db.query<Row & { url: string; headers: Record<string, string>; secret_cipher: Buffer | null }>(
-    {
-      name: "webhook-claim-attempts",
-      text: `WITH claimed AS (
+  const { rows } = await db.query<
+    Row & { url: string; headers: Record<string, string>; secret_cipher: Buffer | null; secret_bound: boolean }
+  >({
+    name: "webhook-claim-attempts",
+    text: `WITH claimed AS (
        UPDATE crossfill.webhook_deliveries d SET lease_until = now() + make_interval(secs => $4::double precision / 1000)
          FROM unnest($1::bigint[], $2::integer[], $3::integer[]) AS i(id, generation, attempts)
         WHERE d.id = i.id AND d.generation = i.generation AND d.attempts = i.attempts AND d.state = 'pending'
@@ -187,18 +190,18 @@ export async function claimWebhookAttempts(
                              AND e.state = 'pending' AND e.status_event_id < d.status_event_id)
           AND EXISTS (SELECT 1 FROM crossfill.webhook_endpoints w WHERE w.api_key_id = d.api_key_id AND w.enabled)
        RETURNING d.*)
-     SELECT x.*, w.url, w.headers, CASE WHEN k.revoked_at IS NULL THEN k.webhook_secret_cipher END AS secret_cipher
+     SELECT x.*, w.url, w.headers, CASE WHEN k.revoked_at IS NULL THEN k.webhook_secret_cipher END AS secret_cipher,
+            k.webhook_secret_bound AS secret_bound
        FROM (SELECT ${COLUMNS} FROM claimed) x
        JOIN crossfill.webhook_endpoints w ON w.api_key_id = x.api_key_id
        JOIN crossfill.api_keys k ON k.id = x.api_key_id`,
-      values: [
-        valid.map((key) => key.deliveryId),
-        valid.map((key) => key.generation),
-        valid.map((key) => key.attempt),
-        leaseMs,
-      ],
-    },
-  );
+    values: [
+      valid.map((key) => key.deliveryId),
+      valid.map((key) => key.generation),
+      valid.map((key) => key.attempt),
+      leaseMs,
+    ],
+  });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return keys.map((key) => {
     const id = canonicalId(key.deliveryId);
@@ -206,7 +209,13 @@ export async function claimWebhookAttempts(
     // A row is claimed once however often its attempt is in the batch: only the first asker gets it.
     if (!row || row.generation !== key.generation || row.attempts !== key.attempt) return undefined;
     byId.delete(row.id);
-    return { delivery: toDelivery(row), url: row.url, headers: row.headers, secretCipher: row.secret_cipher };
+    return {
+      delivery: toDelivery(row),
+      url: row.url,
+      headers: row.headers,
+      secretCipher: row.secret_cipher,
+      secretBound: row.secret_bound,
+    };
   });
 }
 

@@ -24,8 +24,9 @@ describe("API keys in Postgres", () => {
       elevated: true,
       revokedAt: null,
     });
-    const cipher = await getWebhookSecretCipher(database.pool, created.id);
-    expect(openSecret(serverKey, cipher!)).toBe(created.key);
+    const sealed = await getWebhookSecretCipher(database.pool, created.id);
+    expect(sealed!.bound).toBe(true);
+    expect(openSecret(serverKey, sealed!.cipher, created.id)).toBe(created.key);
   });
 
   it("defaults the integrator to the name", async () => {

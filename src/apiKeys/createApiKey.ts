@@ -19,15 +19,16 @@ export async function createApiKey(
   const name = options.name?.trim() || null;
   const integrator = options.integrator?.trim() || name;
   if (!integrator) throw new Error("a key needs a name or an integrator");
+  const id = `key_${randomBytes(9).toString("base64url")}`;
   const record = await insertApiKey(db, {
-    id: `key_${randomBytes(9).toString("base64url")}`,
+    id,
     name,
     integrator,
     elevated: options.elevated ?? false,
     managesKeys: options.managesKeys ?? false,
     sponsors: options.sponsors ?? false,
     keyHash: hashApiKey(key),
-    webhookSecretCipher: sealSecret(serverKey, key),
+    webhookSecretCipher: sealSecret(serverKey, key, id),
   });
   return { ...record, key };
 }

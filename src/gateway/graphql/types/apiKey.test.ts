@@ -6,6 +6,7 @@ import { insertTestRequest } from "../../../../test/support/insertTestRequest.js
 import { useMigratedDatabase } from "../../../../test/support/useMigratedDatabase.js";
 import { type CreatedApiKey, createApiKey } from "../../../apiKeys/createApiKey.js";
 import { openSecret } from "../../../apiKeys/secretBox.js";
+import { getWebhookSecretCipher } from "../../../../schema/apiKeys.js";
 import { createStatusBus } from "../../../events/createStatusBus.js";
 import { createStatusFanout } from "../../../events/createStatusFanout.js";
 import type { createGraphqlServer } from "../createGraphqlServer.js";
@@ -110,10 +111,8 @@ describe("GraphQL API keys for the dashboard: the management model and integrato
     expect(apiKey).toMatchObject({ name: "mobile app", integrator: "a", managesKeys: false, elevated: false });
     // The new key signs in, and the worker can unseal it to sign its webhooks.
     expect((await gql("{ viewer { id } }", {}, key)).data.viewer.id).toBe(apiKey.id);
-    const sealed = await database.pool.query("SELECT webhook_secret_cipher FROM crossfill.api_keys WHERE id = $1", [
-      apiKey.id,
-    ]);
-    expect(openSecret(serverKey, sealed.rows[0].webhook_secret_cipher)).toBe(key);
+    const sealed = await getWebhookSecretCipher(database.pool, apiKey.id);
+    expect(openSecret(serverKey, sealed!.cipher, apiKey.id)).toBe(key);
 
     const RENAME = "mutation ($id: ID!, $name: String!) { renameApiKey(id: $id, name: $name) { id name } }";
     expect((await gql(RENAME, { id: apiKey.id, name: "iOS" }, aManager.key)).data.renameApiKey.name).toBe("iOS");
