@@ -233,6 +233,22 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     expect(elevatedStatuses).toEqual([...Array(10).fill(200), 429]);
   });
 
+  it("answers the older GET /requests as v2, counted with it under one limit", async () => {
+    // after the throttle test's clock (the limiter's clock only moves forward): 25 % of 20/s anonymous
+    clock = new Date("2026-11-20T00:00:00Z");
+    const older = await call("/requests?limit=1", {}, true);
+    expect(older.status).toBe(200);
+    expectDeprecationHeaders(older.headers);
+    const v2 = await call("/requests/v2?limit=1", {}, true);
+    expect(older.body).toEqual(v2.body);
+    // 5/s for both paths together: two spent above
+    const statuses = [];
+    for (const path of ["/requests", "/requests/v2", "/requests", "/requests"])
+      statuses.push(await call(`${path}?limit=1`, {}, true));
+    expect(statuses.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    expect(statuses[3]!.body.message).toMatch(/^GET \/requests is deprecated and throttled to 5 requests per second/);
+  });
+
   it("answers 410 Gone with the successor after the 2026-11-24 sunset", async () => {
     clock = new Date("2026-11-23T23:59:59Z");
     expect((await call("/requests/v2", {}, true)).status).toBe(200);

@@ -52,6 +52,20 @@ const WALLET = {
 };
 
 /** The OpenAPI 3.1 document of the REST surface, generated from the zod schemas the routes validate with. */
+// GET /requests (the spec's older path) answers as GET /requests/v2 does.
+const requestsV2Path = {
+  get: {
+    summary: "List requests (deprecated; retired 2026-11-24)",
+    deprecated: true,
+    parameters: queryParameters(v2QuerySchema),
+    responses: {
+      "200": { description: "A page of v2 records with a deprecation object", content: json(anyObject) },
+      "410": { description: "retired", content: json(anyObject) },
+      ...ERRORS,
+    },
+  },
+};
+
 export function openapiDocument(serverUrl?: string): JsonSchema {
   const quoteBody = { required: true, content: json(inputSchema(quoteRequestSchema)) };
   return {
@@ -145,18 +159,8 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
           },
         },
       },
-      "/requests/v2": {
-        get: {
-          summary: "List requests (deprecated; retired 2026-11-24)",
-          deprecated: true,
-          parameters: queryParameters(v2QuerySchema),
-          responses: {
-            "200": { description: "A page of v2 records with a deprecation object", content: json(anyObject) },
-            "410": { description: "retired", content: json(anyObject) },
-            ...ERRORS,
-          },
-        },
-      },
+      "/requests/v2": requestsV2Path,
+      "/requests": requestsV2Path,
       "/integrators/quote-data": {
         get: {
           summary: "Quote-time data of one of your requests",
