@@ -112,8 +112,16 @@ describe("quote, chains and status over HTTP", () => {
       method: "GET",
     });
 
-    const withoutSignature = await postQuote(stack.api.url, base);
+    const withoutSignature = await postQuote(stack.api.url, { ...base, protocolVersion: "v2" });
     expect(withoutSignature.body.protocol.v2.orderSignature).toBeUndefined();
+    // the old name of includeProtocolData (renamed 2026-07-02) still asks for the signature
+    const oldName = await postQuote(stack.api.url, { ...base, includeProtocolSignature: true });
+    expect(
+      await recoverMessageAddress({
+        message: { raw: oldName.body.protocol.v2.orderId as Hex },
+        signature: oldName.body.protocol.v2.orderSignature,
+      }),
+    ).toBe(stack.devnet.solver.address);
     const legacy = await fetch(`${stack.api.url}/quote`, {
       method: "POST",
       body: JSON.stringify(base),
@@ -228,6 +236,8 @@ describe("quote, chains and status over HTTP", () => {
       [{ ...base, txs: [{ to: "0x1", value: "0", data: "0x" }] }, "INVALID_INPUT"],
       [{ ...base, destinationCurrency: usdc, txs: [{ to: usdc, value: "5", data: "0x" }] }, "INVALID_INPUT"],
       [{ ...base, tradeType: "EXACT_OUTPUT", txs: [{ to: usdc, value: "5", data: "0x" }] }, "INVALID_INPUT"],
+      [{ ...base, protocolVersion: "v1" }, "INVALID_INPUT"],
+      [{ ...base, includeProtocolSignature: true, includeProtocolData: false }, "INVALID_INPUT"],
     ];
     for (const [body, errorCode] of cases) {
       const response = await postQuote(stack.api.url, body);

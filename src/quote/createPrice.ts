@@ -11,13 +11,9 @@ export async function createPrice(
   body: unknown,
   context: { apiKeyId?: string; integrator?: string; sponsors?: boolean } = {},
 ) {
-  // A valid includeProtocolData is turned off (no order is signed); an invalid one is left for validation to refuse.
-  const asked =
-    body !== null &&
-    typeof body === "object" &&
-    !Array.isArray(body) &&
-    typeof (body as { includeProtocolData?: unknown }).includeProtocolData === "boolean";
-  const input = asked ? { ...(body as object), includeProtocolData: false } : body;
+  // A valid includeProtocolData (or its old name) is turned off (no order is signed); an invalid one is left for
+  // validation to refuse.
+  const input = withoutValidFlags(body, ["includeProtocolData", "includeProtocolSignature"]);
   // No deposit address is handed out (nor an index spent) for a price.
   const { fees, feeSponsorship, details } = await createQuote(
     { ...deps, saveRequest: async () => undefined, depositAddresses: undefined },
@@ -25,4 +21,11 @@ export async function createPrice(
     context,
   );
   return { fees, feeSponsorship, details };
+}
+
+function withoutValidFlags(body: unknown, flags: readonly string[]): unknown {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
+  const record = body as Record<string, unknown>;
+  const off = flags.filter((flag) => typeof record[flag] === "boolean");
+  return off.length ? { ...record, ...Object.fromEntries(off.map((flag) => [flag, false])) } : body;
 }

@@ -28,8 +28,10 @@ export const quoteRequestSchema = z.object({
     .array(z.object({ to: z.string(), value: integerString.default("0"), data: hex.default("0x") }))
     .max(16)
     .optional(),
-  protocolVersion: z.string().optional(),
+  protocolVersion: z.literal("v2", { error: 'the only protocol version is "v2"' }).optional(),
   includeProtocolData: z.boolean().optional(),
+  // The old name of includeProtocolData (renamed 2026-07-02), still taken as it; both given must agree.
+  includeProtocolSignature: z.boolean().optional(),
   subsidizeFees: z.boolean().optional(),
   maxSubsidizationAmount: integerString.optional(),
   subsidizationBps: z.number().int().min(0).max(10_000).optional(),

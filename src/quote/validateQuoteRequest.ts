@@ -71,6 +71,15 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   const parsed = quoteRequestSchema.safeParse(body, { reportInput: true });
   if (!parsed.success) throw invalidInput(parsed.error, "body", { issues: z.treeifyError(parsed.error) });
   const input = parsed.data;
+  if (
+    input.includeProtocolSignature !== undefined &&
+    input.includeProtocolData !== undefined &&
+    input.includeProtocolSignature !== input.includeProtocolData
+  )
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      "includeProtocolSignature is the old name of includeProtocolData: send includeProtocolData alone",
+    );
   const slippageBps = slippage(input.slippageTolerance, "slippageTolerance");
   const latePaymentSlippageBps = slippage(input.latePaymentSlippageTolerance, "latePaymentSlippageTolerance");
 
@@ -169,7 +178,7 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
     slippageBps,
     latePaymentSlippageBps,
     referrer: input.referrer,
-    includeProtocolData: input.includeProtocolData ?? false,
+    includeProtocolData: input.includeProtocolData ?? input.includeProtocolSignature ?? false,
     appFees,
     sponsorship,
     depositAddress,
