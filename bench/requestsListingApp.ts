@@ -11,7 +11,7 @@ export function requestsListingApp(pool: pg.Pool, limiter: RateLimiter, cursorSe
     "/",
     requestsRoutes({
       pool,
-      registry: { chains: [], currency: () => undefined },
+      registry: { chains: [], currency: () => undefined, currencies: () => [] },
       cursorSecret,
       limit: { ...DEFAULT_ROUTE_LIMITS.requestsV3, ...generous },
       limiter,

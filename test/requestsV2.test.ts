@@ -57,6 +57,11 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
       `INSERT INTO crossfill.request_fills (chain_id, tx_hash, log_index, request_id, amount, block_number, timestamp) VALUES (31339, $1, 0, $2, 990, 5, 100)`,
       [fillHash, submitted.id],
     );
+    await stack.pool.query(
+      `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp)
+       VALUES (31338, $1, 0, $2, $3, $4, 1000, 4, 90)`,
+      [hex32(), submitted.id, DAVE.toLowerCase(), "0x0000000000000000000000000000000000000000"],
+    );
     Object.assign(ids, { plain: plain.id, submitted: submitted.id });
   });
   afterAll(async () => {
@@ -136,6 +141,12 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     // v2 has no `submitted`; the fill appears under its old name `hash`
     expect(submitted.status).toBe("pending");
     expect(submitted.data.outTxs[0]).toMatchObject({ hash: fillHash, chainId: 31339, block: 5 });
+    // the deposit paid its network fee in its chain's native currency
+    expect(submitted.data.inTxs[0]).toMatchObject({
+      chainId: 31338,
+      feeCurrency: "eth",
+      feeCurrencyObject: { chainId: 31338, symbol: "ETH", metadata: { isNative: true } },
+    });
     expect(submitted.data.metadata.currencyOut.amount).toBe("990");
     expect(plain.protocol).not.toHaveProperty("orderData");
     const withOrders = (await call("/requests/v2?includeOrderData=true")).body.requests;

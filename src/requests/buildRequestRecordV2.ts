@@ -4,7 +4,7 @@ import { type RecordContext, failReasonOf, sponsorshipActual } from "./buildRequ
 import { orNotApplicable } from "../domain/failReasons.js";
 import { readStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import { type RequestAppFee, requestAppFees } from "./requestAppFees.js";
-import { type Amount, requestRoute } from "./requestRoute.js";
+import { type Amount, type CurrencyObject, requestRoute } from "./requestRoute.js";
 
 type StoredQuote = {
   fees?: Record<string, Amount>;
@@ -24,7 +24,13 @@ const v2Status = (status: RequestView["status"]) => (status === "submitted" ? "p
 const currencyId = (amount: Amount) => amount.currency.symbol.toLowerCase();
 
 /** The deprecated v2 record, derived from the same data as v3; `includeOrderData` adds the order. */
-export function buildRequestRecordV2(view: RequestView, context: RecordContext & { includeOrderData: boolean }) {
+export function buildRequestRecordV2(
+  view: RequestView,
+  context: RecordContext & {
+    includeOrderData: boolean;
+    nativeCurrencyOf: (chainId: number) => CurrencyObject | undefined;
+  },
+) {
   const quote = (view.quote ?? {}) as StoredQuote;
   const route = requestRoute(view, context.currencyOf);
   const fees = quote.fees ?? {};
@@ -93,17 +99,21 @@ export function buildRequestRecordV2(view: RequestView, context: RecordContext &
       subsidizedRequest: BigInt(fees.subsidized?.amount ?? "0") > 0n,
       fees: { gas: wei(fees.relayerGas), fixed: "0", price: "0", gateway: wei(fees.relayerService) },
       feesUsd: { gas: usd(fees.relayerGas), fixed: "0", price: "0", gateway: usd(fees.relayerService) },
-      inTxs: view.deposits.map((deposit) => ({
-        ...tx(deposit, {
-          from: deposit.depositor,
-          to: context.depositoryOf(deposit.chainId),
-          value: deposit.amount.toString(),
-        }),
-        currency: currencyId(route.quotedIn),
-        currencyObject: route.currencyIn,
-        feeCurrency: "eth",
-        feeCurrencyObject: null,
-      })),
+      inTxs: view.deposits.map((deposit) => {
+        // The deposit transaction paid its network fee in its chain's native currency.
+        const native = context.nativeCurrencyOf(deposit.chainId);
+        return {
+          ...tx(deposit, {
+            from: deposit.depositor,
+            to: context.depositoryOf(deposit.chainId),
+            value: deposit.amount.toString(),
+          }),
+          currency: currencyId(route.quotedIn),
+          currencyObject: route.currencyIn,
+          feeCurrency: native ? native.symbol.toLowerCase() : null,
+          feeCurrencyObject: native ?? null,
+        };
+      }),
       currency: currencyId(route.quotedIn),
       currencyObject: route.currencyIn,
       feeCurrency: currencyId(route.quotedIn),
