@@ -99,6 +99,14 @@ module.exports = {
       to: { path: "^devnet/bitcoin/" },
     },
     {
+      name: "devnet-hypevm-stays-devnet",
+      comment:
+        "devnet/hypevm/ is a stand-in for the perps exchange's API: only the devnet, the family's devnet starter (apps/families/), tests and benchmarks may use it.",
+      severity: "error",
+      from: { pathNot: ["^devnet/", "^apps/families/", TESTS] },
+      to: { path: "^devnet/hypevm/" },
+    },
+    {
       name: "chain-families-reach-postgres-through-ports",
       comment:
         "A chain family writes Postgres only through the ports schema/ implements and the callers hand it (the fill ledger, src/chains/fillLedger.ts): no src/chains/<vm>/ file imports schema/, so no family re-implements store-before-broadcast, locks or nonces.",
