@@ -38,6 +38,8 @@ module.exports = {
           "^src/chains/bitcoin/(esploraTxFacts|parseDepositMemo|createEsploraClient)\\.ts$",
           // How a receipt reads as deposit facts: the head watcher, Ponder and the manual index must agree.
           "^src/chains/evm/depositFactsOfReceipt\\.ts$",
+          // How the perps exchange writes amounts: its poller and its adapter must read them alike.
+          "^src/chains/hypevm/exchangeAmount\\.ts$",
           "^src/runtime/",
         ],
       },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatExchangeAmount } from "./exchangeAmount.js";
+import { formatExchangeAmount } from "../../src/chains/hypevm/exchangeAmount.js";
 import { PERPS_USDC_DECIMALS } from "./exchangeTokens.js";
 import type { ExchangeLedger } from "./exchangeLedger.js";
 

@@ -1,5 +1,5 @@
 import { type Address, type Hex, getAddress, keccak256, stringToHex } from "viem";
-import { formatExchangeAmount, parseExchangeAmount } from "./exchangeAmount.js";
+import { formatExchangeAmount, parseExchangeAmount } from "../../src/chains/hypevm/exchangeAmount.js";
 import { type ExchangeToken, PERPS_USDC_DECIMALS, tokenOfSpec } from "./exchangeTokens.js";
 import { actionNonce, type ExchangeRequest, type UserSignedAction } from "./parseExchangeRequest.js";
 import { recoverActionSigner } from "./recoverActionSigner.js";
