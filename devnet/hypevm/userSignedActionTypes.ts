@@ -1,3 +1,5 @@
+import { SEND_ASSET_TYPES } from "../../src/chains/hypevm/withdrawalSteps.js";
+
 /**
  * The user-signed transfer actions the devnet exchange accepts, each with its own EIP-712 type list (field order
  * matters: it is hashed) and the field that carries its nonce. The names follow the exchange's public API.
@@ -24,19 +26,11 @@ export const userSignedActionTypes = {
       { name: "time", type: "uint64" },
     ],
   },
+  // The same struct the service's withdrawal step asks wallets to sign.
   sendAsset: {
     primaryType: "HyperliquidTransaction:SendAsset",
     nonceField: "nonce",
-    fields: [
-      { name: "hyperliquidChain", type: "string" },
-      { name: "destination", type: "string" },
-      { name: "sourceDex", type: "string" },
-      { name: "destinationDex", type: "string" },
-      { name: "token", type: "string" },
-      { name: "amount", type: "string" },
-      { name: "fromSubAccount", type: "string" },
-      { name: "nonce", type: "uint64" },
-    ],
+    fields: SEND_ASSET_TYPES["HyperliquidTransaction:SendAsset"],
   },
 } as const;
 
