@@ -1,27 +1,8 @@
-import { type Hex, parseSignature, type PrivateKeyAccount, zeroAddress } from "viem";
+import type { PrivateKeyAccount } from "viem";
+import { signExchangeAction } from "../../src/chains/hypevm/signExchangeAction.js";
 import type { ExchangeRequest, UserSignedAction } from "./parseExchangeRequest.js";
-import { eip712TypesOf, userSignedActionTypes } from "./userSignedActionTypes.js";
+import { eip712TypesOf } from "./userSignedActionTypes.js";
 
-/**
- * Signs a user-signed action as the exchange's SDKs do (domain `HyperliquidSignTransaction` v1 on the action's
- * `signatureChainId`, message = the action) and returns the `POST /exchange` body `{action, nonce, signature}`.
- */
-export async function signUserSignedAction(
-  signer: PrivateKeyAccount,
-  action: UserSignedAction,
-): Promise<ExchangeRequest> {
-  const signature = await signer.signTypedData({
-    domain: {
-      name: "HyperliquidSignTransaction",
-      version: "1",
-      chainId: parseInt(action.signatureChainId, 16),
-      verifyingContract: zeroAddress,
-    },
-    types: eip712TypesOf(action.type),
-    primaryType: userSignedActionTypes[action.type].primaryType,
-    message: action,
-  });
-  const { r, s, v } = parseSignature(signature);
-  const nonce = action.type === "sendAsset" ? action.nonce : action.time;
-  return { action, nonce, signature: { r: r as Hex, s: s as Hex, v: Number(v) as 27 | 28 } };
-}
+/** Signs any of the devnet's user-signed transfers as the exchange's SDKs do: the `POST /exchange` body. */
+export const signUserSignedAction = (signer: PrivateKeyAccount, action: UserSignedAction): Promise<ExchangeRequest> =>
+  signExchangeAction(signer, action, eip712TypesOf(action.type));

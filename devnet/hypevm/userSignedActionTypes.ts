@@ -1,4 +1,4 @@
-import { SEND_ASSET_TYPES } from "../../src/chains/hypevm/withdrawalSteps.js";
+import { SEND_ASSET_TYPES } from "../../src/chains/hypevm/sendAssetTypes.js";
 
 /**
  * The user-signed transfer actions the devnet exchange accepts, each with its own EIP-712 type list (field order

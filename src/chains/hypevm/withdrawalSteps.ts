@@ -1,20 +1,7 @@
 import { getAddress, type Address, type Hex } from "viem";
 import { nonceMappingTypedData } from "../../domain/nonceMappingTypedData.js";
 import { formatAmount } from "../../domain/money.js";
-
-/** The exchange's EIP-712 struct of a user-signed `sendAsset` (field order is hashed). */
-export const SEND_ASSET_TYPES = {
-  "HyperliquidTransaction:SendAsset": [
-    { name: "hyperliquidChain", type: "string" },
-    { name: "destination", type: "string" },
-    { name: "sourceDex", type: "string" },
-    { name: "destinationDex", type: "string" },
-    { name: "token", type: "string" },
-    { name: "amount", type: "string" },
-    { name: "fromSubAccount", type: "string" },
-    { name: "nonce", type: "uint64" },
-  ],
-} as const;
+import { SEND_ASSET_TYPES } from "./sendAssetTypes.js";
 
 export type WithdrawalStepsInput = {
   requestId: Hex;
