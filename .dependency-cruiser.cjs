@@ -38,6 +38,8 @@ module.exports = {
           "^src/chains/bitcoin/(esploraTxFacts|parseDepositMemo|createEsploraClient)\\.ts$",
           // How a receipt reads as deposit facts: the head watcher, Ponder and the manual index must agree.
           "^src/chains/evm/depositFactsOfReceipt\\.ts$",
+          // How the perps exchange writes amounts: its poller and its adapter must read them alike.
+          "^src/chains/hypevm/exchangeAmount\\.ts$",
           "^src/runtime/",
         ],
       },
@@ -97,6 +99,14 @@ module.exports = {
       severity: "error",
       from: { pathNot: ["^devnet/", "^apps/families/", TESTS] },
       to: { path: "^devnet/bitcoin/" },
+    },
+    {
+      name: "devnet-hypevm-stays-devnet",
+      comment:
+        "devnet/hypevm/ is a stand-in for the perps exchange's API: only the devnet, the family's devnet starter (apps/families/), tests and benchmarks may use it.",
+      severity: "error",
+      from: { pathNot: ["^devnet/", "^apps/families/", TESTS] },
+      to: { path: "^devnet/hypevm/" },
     },
     {
       name: "chain-families-reach-postgres-through-ports",

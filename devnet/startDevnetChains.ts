@@ -3,6 +3,7 @@ import type { Address, Hex, PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { deployContracts, type DevnetCurrency } from "./deployContracts.js";
 import { anvilMnemonic, devnetAccounts } from "./devnetAccounts.js";
+import { devnetNativeCurrency } from "./devnetNativeCurrency.js";
 import { freePort } from "./freePort.js";
 import { fundAccounts } from "./fundAccounts.js";
 import { type AnvilInstance, startAnvil } from "./startAnvil.js";
@@ -93,11 +94,16 @@ export async function startDevnetChains(options: StartDevnetChainsOptions): Prom
           deployerPrivateKey: solver.privateKey,
           solverAddress: solver.address,
         });
+        const nativeCurrency = devnetNativeCurrency(chainId);
+        // The wrapped native contract is WETH9 ("Wrapped Ether", "WETH"): it is listed only where the native is ether,
+        // so a chain with another native (HYPE on 999) never prices its wrapped coin as ether.
+        const currencies =
+          nativeCurrency.symbol === "ETH" ? deployed.currencies : deployed.currencies.filter((c) => !c.wrapsNative);
         await fundAccounts({
           rpcUrl,
           chainId,
           funderPrivateKey: solver.privateKey,
-          currencies: deployed.currencies,
+          currencies,
           recipients: [solver, ...accounts],
         });
         const letter = String.fromCharCode(97 + i);
@@ -117,8 +123,8 @@ export async function startDevnetChains(options: StartDevnetChainsOptions): Prom
           depository: deployed.depository,
           receiver: deployed.receiver,
           callTarget: deployed.callTarget,
-          nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18 },
-          currencies: deployed.currencies,
+          nativeCurrency,
+          currencies,
           confirmations: confirmations ?? [],
         };
       }),

@@ -6,7 +6,7 @@ describe("parseConfig", () => {
   it("applies defaults for a bare environment", () => {
     const config = parseConfig({});
     expect(config.PORT).toBe(4000);
-    expect(config.DEVNET_CHAIN_IDS).toEqual([31337, 31338, 31339]);
+    expect(config.DEVNET_CHAIN_IDS).toEqual([31337, 31338, 31339, 999]);
     expect(config.DEVNET_BITCOIN_BLOCK_TIME).toBe(5);
     expect(config.PRICES).toBeUndefined();
     expect(config.SERVICE_FEE_BPS).toBe(5n);

@@ -82,7 +82,7 @@ const envSchema = z.object({
   OVERPAYMENT_TOLERANCE_BPS: basisPoints.default(DEFAULT_OVERPAYMENT_TOLERANCE_BPS),
   /** The most app fees (all recipients together, basis points) a quote may carry when its sponsor pays the `app` bucket. */
   SPONSORED_APP_FEE_MAX_BPS: basisPoints.default(DEFAULT_SPONSORED_APP_FEE_MAX_BPS),
-  DEVNET_CHAIN_IDS: csvNumbers.default([31337, 31338, 31339]),
+  DEVNET_CHAIN_IDS: csvNumbers.default([31337, 31338, 31339, 999]),
   DEVNET_BLOCK_TIME: z.coerce.number().min(0).default(1),
   /** Seconds between the devnet Bitcoin's blocks (0: mined only on demand, POST /devnet/mine). */
   DEVNET_BITCOIN_BLOCK_TIME: z.coerce.number().min(0).default(5),

@@ -6,6 +6,8 @@ export const DEVNET_PRICES: Readonly<Record<string, string>> = Object.freeze({
   WETH: "3000",
   USDC: "1",
   BTC: "60000",
+  // The native currency of chain 999, the perps exchange's EVM chain.
+  HYPE: "40",
 });
 
 /**

@@ -1,5 +1,5 @@
 import { script as bscript } from "bitcoinjs-lib";
-import { type Address, type Hex, createWalletClient, http } from "viem";
+import { type Address, type Hex, createWalletClient, http, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evm/evmChainClient.js";
@@ -33,24 +33,25 @@ type OriginFamily = {
   confirm(stack: TestStack, requestId: string, txHash: string): Promise<void>;
 };
 
-const evmOrigin: OriginFamily = {
-  name: "EVM",
-  destinationIndex: 1,
-  originId: (stack) => stack.devnet.chains[0].id,
+/** An EVM devnet chain of the stack as the origin: its native currency (ETH, or HYPE on 999) to the destination's. */
+const evmOrigin = (name: string, originIndex: number, destinationIndex: number): OriginFamily => ({
+  name,
+  destinationIndex,
+  originId: (stack) => stack.devnet.chains[originIndex].id,
   quote: (stack, recipient) =>
     postBridgeQuote(
       stack.api.url,
       stack.devnet.accounts[0],
-      { origin: stack.devnet.chains[0], destination: stack.devnet.chains[1] },
+      { origin: stack.devnet.chains[originIndex], destination: stack.devnet.chains[destinationIndex] },
       1_000_000_000_000_000_000n,
       { recipient },
     ),
   user: (stack) => stack.devnet.accounts[0].address,
-  depository: (stack) => stack.devnet.chains[0].depository,
+  depository: (stack) => stack.devnet.chains[originIndex].depository,
   balance: (stack, address) =>
-    createEvmChainClient(stack.devnet.chains[0]).publicClient.getBalance({ address: address as Address }),
+    createEvmChainClient(stack.devnet.chains[originIndex]).publicClient.getBalance({ address: address as Address }),
   async pay(stack, item) {
-    const origin = stack.devnet.chains[0];
+    const origin = stack.devnet.chains[originIndex];
     const account = stack.devnet.accounts[0];
     const wallet = createWalletClient({ account, chain: toViemChain(origin), transport: http(origin.rpcUrl) });
     const txHash = await wallet.sendTransaction({ to: item.to, data: item.data, value: BigInt(item.value) });
@@ -62,7 +63,7 @@ const evmOrigin: OriginFamily = {
   },
   // The devnet chains need no confirmations: a deposit is final once mined.
   confirm: async () => undefined,
-};
+});
 
 const bitcoinOrigin: OriginFamily = {
   name: "Bitcoin",
@@ -117,88 +118,102 @@ const bitcoinOrigin: OriginFamily = {
 describe("native bridge, end to end", () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startTestStack({ bitcoin: true });
+    // 999, the perps exchange's EVM chain (native HYPE), beside two ether chains.
+    stack = await startTestStack({ bitcoin: true, chainIds: [31338, 31339, 999] });
   });
   afterAll(async () => {
     await stack?.stop();
   });
 
-  describe.each([evmOrigin, bitcoinOrigin])("from $name", (family) => {
-    it("quotes, takes the deposit and delivers the funds on the destination chain", async () => {
-      const destination = stack.devnet.chains[family.destinationIndex];
-      const recipient = stack.devnet.accounts[1].address;
-      const destinationClient = createEvmChainClient(destination).publicClient;
-
-      const response = await family.quote(stack, recipient);
-      expect(response.status, JSON.stringify(response.body)).toBe(200);
-      const quote = response.body;
-      expect(quote.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);
-      expect(quote.steps[0]).toMatchObject({ kind: "transaction", depositAddress: "" });
-      const { requestId } = quote.steps[0];
-      const before = await pollStatus(stack.api.url, requestId, { until: ["waiting"] });
-      expect(before.last.status).toBe("waiting");
-
-      const amountIn = BigInt(quote.details.currencyIn.amount);
-      const userBefore = await family.balance(stack, family.user(stack));
-      const depositoryBefore = await family.balance(stack, family.depository(stack));
-      const recipientBefore = await destinationClient.getBalance({ address: recipient });
-      const solverBefore = await destinationClient.getBalance({ address: stack.devnet.solver.address });
-      const key = await createApiKey(stack.pool, stack.serverKey, { name: `fees ${family.name}` });
-      const record = async () =>
-        (
-          await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, { headers: { "x-api-key": key.key } }).then((r) =>
-            r.json(),
-          )
-        ).requests[0].data;
-      const polling = pollStatus(stack.api.url, requestId, { timeoutMs: 60_000 });
-      const deposit = await family.pay(stack, quote.steps[0].items[0].data);
-      await family.confirm(stack, requestId, deposit.txHash);
-
-      // The recorded sequence, not the polled one: submitted can last less than a poll's interval.
-      const { last } = await polling;
-      // Read at once, without waiting for the indexer: the fill the request succeeded on is there (from the solver's
-      // receipt, recorded in the transaction that made it a success), in GraphQL `fills` and the v3 `outTxs`.
-      const [graphql, recordAtSuccess] = await Promise.all([
-        postGraphql(stack.api.url, `query ($id: String!) { request(id: $id) { fills { txHash } } }`, { id: requestId }),
-        record(),
-      ]);
-      expect(graphql.data.request.fills).toEqual([{ txHash: (last.txHashes as string[])[0] }]);
-      expect(recordAtSuccess.outTxs.map((tx: { txHash: string }) => tx.txHash)).toEqual(last.txHashes);
-      const together = await stack.pool.query(
-        `SELECT f.created_at = e.created_at AS same FROM crossfill.request_fills f
-           JOIN crossfill.status_events e ON e.request_id = f.request_id AND e.to_status = 'success' WHERE f.request_id = $1`,
-        [requestId],
-      );
-      expect(together.rows).toEqual([{ same: true }]);
-      const events = await stack.pool.query(
-        "SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
-        [requestId],
-      );
-      expect(events.rows.map((row) => row.to_status)).toEqual(["waiting", "pending", "submitted", "success"]);
-      expect(last.status).toBe("success");
-      expect(last.inTxHashes).toEqual([deposit.txHash]);
-      expect(last.txHashes).toHaveLength(1);
-
-      // To the unit on both chains: the user paid the deposit and its fee, the depository holds it, the recipient
-      // got the quoted amount from the solver, who paid its gas.
-      expect(await family.balance(stack, family.user(stack))).toBe(userBefore - amountIn - deposit.fee);
-      expect(await family.balance(stack, family.depository(stack))).toBe(depositoryBefore + amountIn);
-      const expectedOut = BigInt(quote.details.currencyOut.amount);
-      expect(await destinationClient.getBalance({ address: recipient })).toBe(recipientBefore + expectedOut);
-      const fillReceipt = await destinationClient.getTransactionReceipt({ hash: (last.txHashes as Hex[])[0] });
-      const gasPaid = fillReceipt.gasUsed * fillReceipt.effectiveGasPrice;
-      expect(await destinationClient.getBalance({ address: stack.devnet.solver.address })).toBe(
-        solverBefore - expectedOut - gasPaid,
-      );
-
-      // The record carries what each transaction paid, as its chain says (the receipt's fill and the indexer's agree).
-      const { inTxs, outTxs } = await record();
-      expect(inTxs).toMatchObject([
-        { txHash: deposit.txHash, fee: deposit.fee.toString(), status: "success", chainId: family.originId(stack) },
-      ]);
-      expect(outTxs).toMatchObject([
-        { txHash: fillReceipt.transactionHash, fee: gasPaid.toString(), block: Number(fillReceipt.blockNumber) },
-      ]);
-    }, 90_000);
+  it("lists chain 999 with HYPE as its native currency, priced", async () => {
+    const chains = (await fetch(`${stack.api.url}/chains`).then((r) => r.json())).chains as any[];
+    const hyperEvm = chains.find((chain) => chain.id === 999);
+    expect(hyperEvm).toMatchObject({ vmType: "evm", currency: { symbol: "HYPE", decimals: 18, address: zeroAddress } });
+    // Its wrapped native is WETH9 ("Wrapped Ether"): not listed there, so nothing prices it as ether.
+    expect(hyperEvm.erc20Currencies.map((c: { symbol: string }) => c.symbol)).toEqual(["USDC"]);
   });
+
+  describe.each([evmOrigin("EVM", 0, 1), evmOrigin("EVM chain 999 (HYPE)", 2, 0), bitcoinOrigin])(
+    "from $name",
+    (family) => {
+      it("quotes, takes the deposit and delivers the funds on the destination chain", async () => {
+        const destination = stack.devnet.chains[family.destinationIndex];
+        const recipient = stack.devnet.accounts[1].address;
+        const destinationClient = createEvmChainClient(destination).publicClient;
+
+        const response = await family.quote(stack, recipient);
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        const quote = response.body;
+        expect(quote.steps.map((step: { id: string }) => step.id)).toEqual(["deposit"]);
+        expect(quote.steps[0]).toMatchObject({ kind: "transaction", depositAddress: "" });
+        const { requestId } = quote.steps[0];
+        const before = await pollStatus(stack.api.url, requestId, { until: ["waiting"] });
+        expect(before.last.status).toBe("waiting");
+
+        const amountIn = BigInt(quote.details.currencyIn.amount);
+        const userBefore = await family.balance(stack, family.user(stack));
+        const depositoryBefore = await family.balance(stack, family.depository(stack));
+        const recipientBefore = await destinationClient.getBalance({ address: recipient });
+        const solverBefore = await destinationClient.getBalance({ address: stack.devnet.solver.address });
+        const key = await createApiKey(stack.pool, stack.serverKey, { name: `fees ${family.name}` });
+        const record = async () =>
+          (
+            await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, { headers: { "x-api-key": key.key } }).then(
+              (r) => r.json(),
+            )
+          ).requests[0].data;
+        const polling = pollStatus(stack.api.url, requestId, { timeoutMs: 60_000 });
+        const deposit = await family.pay(stack, quote.steps[0].items[0].data);
+        await family.confirm(stack, requestId, deposit.txHash);
+
+        // The recorded sequence, not the polled one: submitted can last less than a poll's interval.
+        const { last } = await polling;
+        // Read at once, without waiting for the indexer: the fill the request succeeded on is there (from the solver's
+        // receipt, recorded in the transaction that made it a success), in GraphQL `fills` and the v3 `outTxs`.
+        const [graphql, recordAtSuccess] = await Promise.all([
+          postGraphql(stack.api.url, `query ($id: String!) { request(id: $id) { fills { txHash } } }`, {
+            id: requestId,
+          }),
+          record(),
+        ]);
+        expect(graphql.data.request.fills).toEqual([{ txHash: (last.txHashes as string[])[0] }]);
+        expect(recordAtSuccess.outTxs.map((tx: { txHash: string }) => tx.txHash)).toEqual(last.txHashes);
+        const together = await stack.pool.query(
+          `SELECT f.created_at = e.created_at AS same FROM crossfill.request_fills f
+           JOIN crossfill.status_events e ON e.request_id = f.request_id AND e.to_status = 'success' WHERE f.request_id = $1`,
+          [requestId],
+        );
+        expect(together.rows).toEqual([{ same: true }]);
+        const events = await stack.pool.query(
+          "SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
+          [requestId],
+        );
+        expect(events.rows.map((row) => row.to_status)).toEqual(["waiting", "pending", "submitted", "success"]);
+        expect(last.status).toBe("success");
+        expect(last.inTxHashes).toEqual([deposit.txHash]);
+        expect(last.txHashes).toHaveLength(1);
+
+        // To the unit on both chains: the user paid the deposit and its fee, the depository holds it, the recipient
+        // got the quoted amount from the solver, who paid its gas.
+        expect(await family.balance(stack, family.user(stack))).toBe(userBefore - amountIn - deposit.fee);
+        expect(await family.balance(stack, family.depository(stack))).toBe(depositoryBefore + amountIn);
+        const expectedOut = BigInt(quote.details.currencyOut.amount);
+        expect(await destinationClient.getBalance({ address: recipient })).toBe(recipientBefore + expectedOut);
+        const fillReceipt = await destinationClient.getTransactionReceipt({ hash: (last.txHashes as Hex[])[0] });
+        const gasPaid = fillReceipt.gasUsed * fillReceipt.effectiveGasPrice;
+        expect(await destinationClient.getBalance({ address: stack.devnet.solver.address })).toBe(
+          solverBefore - expectedOut - gasPaid,
+        );
+
+        // The record carries what each transaction paid, as its chain says (the receipt's fill and the indexer's agree).
+        const { inTxs, outTxs } = await record();
+        expect(inTxs).toMatchObject([
+          { txHash: deposit.txHash, fee: deposit.fee.toString(), status: "success", chainId: family.originId(stack) },
+        ]);
+        expect(outTxs).toMatchObject([
+          { txHash: fillReceipt.transactionHash, fee: gasPaid.toString(), block: Number(fillReceipt.blockNumber) },
+        ]);
+      }, 90_000);
+    },
+  );
 });

@@ -43,7 +43,7 @@ export type TestStack = {
   stop(): Promise<void>;
 };
 
-export const TEST_PRICES = { ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000" };
+export const TEST_PRICES = { ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000", HYPE: "40" };
 /** The same prices as the `PRICES` variable of a role started as its own process (`crossfill api`, `worker`). */
 export const TEST_PRICES_ENV = Object.entries(TEST_PRICES)
   .map(([symbol, usd]) => `${symbol}=${usd}`)
