@@ -38,6 +38,8 @@ module.exports = {
           "^src/chains/bitcoin/(esploraTxFacts|parseDepositMemo|createEsploraClient)\\.ts$",
           // How a receipt reads as deposit facts: the head watcher, Ponder and the manual index must agree.
           "^src/chains/evm/depositFactsOfReceipt\\.ts$",
+          // How a landed Solana transaction reads as deposit facts: the poller and the adapter must agree.
+          "^src/chains/svm/svmDepositFacts\\.ts$",
           "^src/runtime/",
         ],
       },

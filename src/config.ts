@@ -82,6 +82,8 @@ const envSchema = z.object({
   DEVNET_BLOCK_TIME: z.coerce.number().min(0).default(1),
   /** Seconds between the devnet Bitcoin's blocks (0: mined only on demand, POST /devnet/mine). */
   DEVNET_BITCOIN_BLOCK_TIME: z.coerce.number().min(0).default(5),
+  /** Milliseconds between the devnet Solana's slots (0: slots only on demand). */
+  DEVNET_SOLANA_SLOT_MS: z.coerce.number().int().min(0).default(400),
   DEVNET_BASE_PORT: z.coerce.number().int().min(1024).max(65000).default(8545),
   DEVNET_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42069),

@@ -6,6 +6,7 @@ export const DEVNET_PRICES: Readonly<Record<string, string>> = Object.freeze({
   WETH: "3000",
   USDC: "1",
   BTC: "60000",
+  SOL: "150",
 });
 
 /**
