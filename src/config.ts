@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BITCOIN_CHAIN_ID, isReservedChainId } from "./chains/reservedChainIds.js";
+import { BITCOIN_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "./chains/reservedChainIds.js";
 import { PERPS_CHAIN_ID } from "./domain/perpsChain.js";
 import { APP_FEE_CLAIM_MAX_ATTEMPTS, APP_FEE_CLAIM_RETRY_BASE_MS } from "./domain/appFeeClaimRetryDelay.js";
 import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "./domain/overpaymentRule.js";
@@ -20,7 +20,7 @@ const csvNumbers = z
           .positive()
           .refine(
             (id) => !isReservedChainId(id),
-            `${PERPS_CHAIN_ID} and ${BITCOIN_CHAIN_ID} are the perps exchange's and Bitcoin's ids`,
+            `${PERPS_CHAIN_ID}, ${BITCOIN_CHAIN_ID} and ${SOLANA_CHAIN_ID} are the perps exchange's, Bitcoin's and Solana's ids`,
           ),
       )
       .min(1),
