@@ -106,6 +106,25 @@ describe("Solana deposits", () => {
       newRecipient(),
     );
     expect(unknownMint.status).toBe(400);
+    // A Solana recipient on the EVM destination, and Solana as a destination (origin only for now).
+    const solanaRecipient = await quote(
+      solana().devnet.accounts[0]!,
+      SOLANA_NATIVE_CURRENCY,
+      SOL,
+      Keypair.generate().publicKey.toBase58(),
+    );
+    expect(solanaRecipient.body.errorCode).toBe("INVALID_ADDRESS");
+    const toSolana = await postQuote(stack.api.url, {
+      user: stack.devnet.accounts[0].address,
+      originChainId: stack.devnet.chains[0].id,
+      destinationChainId: solana().chain.id,
+      originCurrency: zeroAddress,
+      destinationCurrency: SOLANA_NATIVE_CURRENCY,
+      amount: SOL.toString(),
+      tradeType: "EXACT_INPUT",
+      recipient: Keypair.generate().publicKey.toBase58(),
+    });
+    expect(toSolana).toMatchObject({ status: 400, body: { errorCode: "UNSUPPORTED_ROUTE" } });
     const stored = await stack.pool.query("SELECT count(*) FROM crossfill.requests WHERE origin_chain_id = $1", [
       solana().chain.id,
     ]);
@@ -267,6 +286,26 @@ describe("Solana deposits", () => {
       expect((await (await fetch(`${stack.api.url}/intents/status/v3?requestId=${requestId}`)).json()).status).toBe(
         "waiting",
       );
+    }, 60_000);
+
+    it("a deposit without a memo, or naming no order, is recorded for no request and pays no one", async () => {
+      const user = solana().devnet.accounts[1]!;
+      const recipient = newRecipient();
+      const response = await quote(user, SOLANA_NATIVE_CURRENCY, SOL / 10n, recipient);
+      expect(response.status).toBe(200);
+      const unknownOrder = `0x${"77".repeat(32)}`;
+      const bare = await paySolanaStep(connection, user, response.body.steps[0].items[0].data, ([transfer]) => [
+        transfer!,
+      ]);
+      const unknown = await paySolanaStep(connection, user, response.body.steps[0].items[0].data, ([transfer]) => [
+        transfer!,
+        memoInstruction(unknownOrder),
+      ]);
+      await settle(unknown.signature);
+      expect((await depositsOf(bare.signature)).map((row) => row.order_id)).toEqual([""]);
+      expect((await depositsOf(unknown.signature)).map((row) => row.order_id)).toEqual([unknownOrder]);
+      expect(await fillAttempts(response.body.steps[0].requestId)).toBe(0);
+      expect(await evm().publicClient.getBalance({ address: recipient as Address })).toBe(0n);
     }, 60_000);
 
     it("a deposit sent again is refused by the chain, and filled once", async () => {
