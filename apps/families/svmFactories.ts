@@ -11,12 +11,19 @@ import { type SvmKeys, svmKeySchema } from "../../src/chains/svm/svmKeys.js";
 import type { FamilyFactories } from "./familyFactories.js";
 import { startPollerIndexer } from "./startPollerIndexer.js";
 
-/** A Solana chain's poller: the depository's signatures, looked for every two slots (at most 1 s). */
+/**
+ * A Solana chain's poller: the depository's signatures from the chain's `startBlock` (a slot), looked for every two
+ * slots (at most 1 s).
+ */
 function svmPollerChain(chain: SvmChainConfig): PollerChain {
   return {
     chainId: chain.id,
     pollEveryMs: Math.min(1_000, chain.blockTimeSeconds * 2_000),
-    source: solanaSignaturesSource({ rpcUrl: chain.rpcUrl, targets: svmDepositTargets(chain) }),
+    source: solanaSignaturesSource({
+      rpcUrl: chain.rpcUrl,
+      targets: svmDepositTargets(chain),
+      startSlot: chain.startBlock,
+    }),
   };
 }
 

@@ -99,4 +99,17 @@ describe("solanaSignaturesSource", () => {
     expect(next.pages.flatMap((page) => page.facts.deposits.map((fact) => fact.orderId))).toEqual([order(5)]);
     expect(next.cursor!.position).toBeGreaterThan(cursor!.position);
   });
+
+  it("lists nothing older than its start slot", async () => {
+    const start = solana.ledger.slot("processed");
+    const late = solanaSignaturesSource({
+      rpcUrl: solana.rpcUrl,
+      targets: svmDepositTargets(svmChainConfigSchema.parse(devnetSolanaChain(solana))),
+      startSlot: start,
+    });
+    await paySol(solana.accounts[2]!, 6);
+    solana.advance(1);
+    const page = await late.read(undefined, signal);
+    expect("facts" in page && page.facts.deposits.map((fact) => fact.orderId)).toEqual([order(6)]);
+  });
 });

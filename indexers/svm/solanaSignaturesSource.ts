@@ -7,6 +7,11 @@ export type SolanaSignaturesSourceOptions = {
   rpcUrl: string;
   /** The depository and its token accounts: their signatures are read. */
   targets: SvmDepositTargets;
+  /**
+   * The first slot read (the chains file's `startBlock`): older signatures are not listed, so a poller started on a
+   * depository with a long history does not read it all.
+   */
+  startSlot?: number;
   /** Transactions read in one page at most (a page ends with its last slot, so it may hold a few more). */
   pageTransactions?: number;
   /** How long one request may take before it fails (the poller backs off and retries). */
@@ -32,7 +37,7 @@ const parseKey = (cursor: PollerCursor | undefined): CursorKey => (cursor ? (JSO
  * A source without a reorg check: a dropped deposit is the deposit check's to find (`checkSvmDeposit`).
  */
 export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): PollerSource {
-  const { targets, pageTransactions = 100, timeoutMs = 10_000 } = options;
+  const { targets, pageTransactions = 100, timeoutMs = 10_000, startSlot = 0 } = options;
   const connection = new Connection(options.rpcUrl, {
     commitment: "confirmed",
     fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
@@ -50,7 +55,8 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
         "confirmed",
       );
       listed.push(...page.map((entry, index) => ({ ...entry, rank: listed.length + index })));
-      if (page.length < SIGNATURES_PAGE) return listed;
+      if (page.length < SIGNATURES_PAGE || page.at(-1)!.slot < startSlot)
+        return listed.filter((entry) => entry.slot >= startSlot);
     }
   }
 
