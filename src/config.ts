@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BITCOIN_CHAIN_ID, isReservedChainId } from "./chains/reservedChainIds.js";
+import { BITCOIN_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "./chains/reservedChainIds.js";
 import { PERPS_CHAIN_ID } from "./domain/perpsChain.js";
 import { APP_FEE_CLAIM_MAX_ATTEMPTS, APP_FEE_CLAIM_RETRY_BASE_MS } from "./domain/appFeeClaimRetryDelay.js";
 import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "./domain/overpaymentRule.js";
@@ -20,7 +20,7 @@ const csvNumbers = z
           .positive()
           .refine(
             (id) => !isReservedChainId(id),
-            `${PERPS_CHAIN_ID} and ${BITCOIN_CHAIN_ID} are the perps exchange's and Bitcoin's ids`,
+            `${PERPS_CHAIN_ID}, ${BITCOIN_CHAIN_ID} and ${SOLANA_CHAIN_ID} are the perps exchange's, Bitcoin's and Solana's ids`,
           ),
       )
       .min(1),
@@ -86,6 +86,8 @@ const envSchema = z.object({
   DEVNET_BLOCK_TIME: z.coerce.number().min(0).default(1),
   /** Seconds between the devnet Bitcoin's blocks (0: mined only on demand, POST /devnet/mine). */
   DEVNET_BITCOIN_BLOCK_TIME: z.coerce.number().min(0).default(5),
+  /** Milliseconds between the devnet Solana's slots (0: slots only on demand). */
+  DEVNET_SOLANA_SLOT_MS: z.coerce.number().int().min(0).default(400),
   DEVNET_BASE_PORT: z.coerce.number().int().min(1024).max(65000).default(8545),
   DEVNET_POSTGRES_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   INDEXER_PORT: z.coerce.number().int().min(1).max(65535).default(42069),

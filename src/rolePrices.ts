@@ -8,6 +8,7 @@ export const DEVNET_PRICES: Readonly<Record<string, string>> = Object.freeze({
   BTC: "60000",
   // The native currency of chain 999, the perps exchange's EVM chain.
   HYPE: "40",
+  SOL: "150",
 });
 
 /**

@@ -1,3 +1,4 @@
+import { Connection, PublicKey } from "@solana/web3.js";
 import { script as bscript } from "bitcoinjs-lib";
 import { type Address, type Hex, createWalletClient, http, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +8,9 @@ import { broadcastPsbt } from "./support/broadcastPsbt.js";
 import { devnetEsplora } from "./support/devnetEsplora.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postGraphql } from "./support/postGraphql.js";
-import { postBitcoinQuote, postBridgeQuote } from "./support/postQuote.js";
+import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
+import { paySolanaStep } from "./support/paySolanaStep.js";
+import { postBitcoinQuote, postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -115,11 +118,59 @@ const bitcoinOrigin: OriginFamily = {
   },
 };
 
+const solanaOrigin: OriginFamily = {
+  name: "Solana",
+  destinationIndex: 0,
+  originId: (stack) => stack.solana!.chain.id,
+  // 1 SOL at $150.
+  quote: (stack, recipient) =>
+    postQuote(stack.api.url, {
+      user: stack.solana!.devnet.accounts[0]!.publicKey.toBase58(),
+      originChainId: stack.solana!.chain.id,
+      destinationChainId: stack.devnet.chains[0].id,
+      originCurrency: SOLANA_NATIVE_CURRENCY,
+      destinationCurrency: "0x0000000000000000000000000000000000000000",
+      amount: "1000000000",
+      tradeType: "EXACT_INPUT",
+      recipient,
+    }),
+  user: (stack) => stack.solana!.devnet.accounts[0]!.publicKey.toBase58(),
+  depository: (stack) => stack.solana!.chain.depository,
+  balance: async (stack, address) =>
+    BigInt(await new Connection(stack.solana!.devnet.rpcUrl, "confirmed").getBalance(new PublicKey(address))),
+  async pay(stack, data) {
+    const connection = new Connection(stack.solana!.devnet.rpcUrl, "confirmed");
+    const { signature } = await paySolanaStep(connection, stack.solana!.devnet.accounts[0]!, data as never);
+    // Served once confirmed (a slot after it lands).
+    for (;;) {
+      const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+      if (landed) return { txHash: signature, fee: BigInt(landed.meta!.fee) };
+      await sleep(20);
+    }
+  },
+  async confirm(stack, requestId, signature) {
+    const indexTx = (txHash: string) =>
+      fetch(`${stack.api.url}/transactions/index`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ chainId: String(stack.solana!.chain.id), txHash }),
+      });
+    // Pending once the deposit is confirmed; the official adapter indexes it by hand too.
+    const pending = await pollStatus(stack.api.url, requestId, { until: ["pending", "submitted", "success"] });
+    expect(pending.last.inTxHashes).toEqual([signature]);
+    const indexed = await indexTx(signature);
+    expect(indexed.status).toBe(200);
+    expect(await indexed.json()).toMatchObject({ deposits: 1 });
+    expect((await indexTx("1".repeat(64))).status).toBe(404);
+    expect((await indexTx(signature.toLowerCase().replace(/[1-9]/g, "0"))).status).toBe(400);
+  },
+};
+
 describe("native bridge, end to end", () => {
   let stack: TestStack;
   beforeAll(async () => {
     // 999, the perps exchange's EVM chain (native HYPE), beside two ether chains.
-    stack = await startTestStack({ bitcoin: true, chainIds: [31338, 31339, 999] });
+    stack = await startTestStack({ bitcoin: true, solana: true, chainIds: [31338, 31339, 999] });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -133,7 +184,7 @@ describe("native bridge, end to end", () => {
     expect(hyperEvm.erc20Currencies.map((c: { symbol: string }) => c.symbol)).toEqual(["USDC"]);
   });
 
-  describe.each([evmOrigin("EVM", 0, 1), evmOrigin("EVM chain 999 (HYPE)", 2, 0), bitcoinOrigin])(
+  describe.each([evmOrigin("EVM", 0, 1), evmOrigin("EVM chain 999 (HYPE)", 2, 0), bitcoinOrigin, solanaOrigin])(
     "from $name",
     (family) => {
       it("quotes, takes the deposit and delivers the funds on the destination chain", async () => {

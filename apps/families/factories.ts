@@ -4,6 +4,7 @@ import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import { bitcoinFactories } from "./bitcoinFactories.js";
 import { evmFactories } from "./evmFactories.js";
 import type { FamilyFactories } from "./familyFactories.js";
+import { svmFactories } from "./svmFactories.js";
 
 /**
  * The factories of every family of FAMILIES, by vmType: a family registered there has no chain keys, adapters,
@@ -12,6 +13,7 @@ import type { FamilyFactories } from "./familyFactories.js";
 export const FAMILY_FACTORIES = {
   evm: evmFactories,
   bvm: bitcoinFactories,
+  svm: svmFactories,
 } as const satisfies {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry reads only keys of its own schema
   readonly [V in VmType]: FamilyFactories<Extract<ChainConfig, { vmType: V }>, any, any>;

@@ -6,6 +6,7 @@ export { bitcoinChainConfigSchema, BITCOIN_CONFIRMATIONS } from "./bitcoin/bitco
 export type { BitcoinChainConfig } from "./bitcoin/bitcoinChainFamily.js";
 export { currencyConfigSchema, evmChainConfigSchema, isEvmChain } from "./evm/evmChainFamily.js";
 export type { EvmChainConfig } from "./evm/evmChainFamily.js";
+export type { SvmChainConfig } from "./svm/svmChainFamily.js";
 
 type SchemasOf<T extends readonly { configSchema: unknown }[]> = { -readonly [K in keyof T]: T[K]["configSchema"] };
 type FamilySchemas = SchemasOf<typeof FAMILIES>;

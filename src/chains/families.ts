@@ -1,8 +1,9 @@
 import { bitcoinChainFamily } from "./bitcoin/bitcoinChainFamily.js";
 import { evmChainFamily } from "./evm/evmChainFamily.js";
+import { svmChainFamily } from "./svm/svmChainFamily.js";
 
 /**
  * Every chain family Crossfill carries: the one place a family is registered. The chains file, `VmType`, the
  * registry, quote validation and the roles iterate it; a new family is one more entry.
  */
-export const FAMILIES = [evmChainFamily, bitcoinChainFamily] as const;
+export const FAMILIES = [evmChainFamily, bitcoinChainFamily, svmChainFamily] as const;

@@ -35,6 +35,8 @@ export type ErrorCode =
   | "INSUFFICIENT_FUNDS"
   /** The spec's fail reason, also a quote's: the sponsor's balance cannot cover the fees it would sponsor. */
   | "SPONSOR_BALANCE_TOO_LOW"
+  /** The spec's: a Solana deposit transaction past the 1,232-byte wire limit. */
+  | "SOLANA_TX_TOO_LARGE"
   | "NONCE_ALREADY_MAPPED"
   | "REQUEST_NOT_WAITING"
   | "UNKNOWN_ERROR";

@@ -7,6 +7,9 @@ import pino from "pino";
 import { devnetBitcoinChain } from "../../devnet/bitcoin/devnetBitcoinChain.js";
 import { type DevnetBitcoin, startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { devnetSolanaChain } from "../../devnet/svm/devnetSolanaChain.js";
+import { type DevnetSolana, startDevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
+import { type SvmChainConfig, svmChainConfigSchema } from "../../src/chains/svm/svmChainFamily.js";
 import { freePort } from "../../devnet/freePort.js";
 import { type EvmIndexer, startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { type QueueBackend, createQueueBackend } from "../../jobs/queueBackend.js";
@@ -31,6 +34,8 @@ export type TestStack = {
   devnet: DevnetChains;
   /** With `bitcoin: true`: the devnet Bitcoin (mined on demand) and its chain as the service sees it. */
   bitcoin?: { devnet: DevnetBitcoin; chain: BitcoinChainConfig; proxy?: EsploraProxy };
+  /** With `solana: true`: the devnet Solana (slots on demand, `advance`) and its chain as the service sees it. */
+  solana?: { devnet: DevnetSolana; chain: SvmChainConfig };
   /** Seals API keys' webhook secrets: create keys with it for the worker to sign their webhooks. */
   serverKey: Buffer;
   /** The stack's own database, for connections of a test's own (the pool is the service's). */
@@ -43,7 +48,7 @@ export type TestStack = {
   stop(): Promise<void>;
 };
 
-export const TEST_PRICES = { ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000", HYPE: "40" };
+export const TEST_PRICES = { ETH: "3000", WETH: "3000", USDC: "1", BTC: "60000", HYPE: "40", SOL: "150" };
 /** The same prices as the `PRICES` variable of a role started as its own process (`crossfill api`, `worker`). */
 export const TEST_PRICES_ENV = Object.entries(TEST_PRICES)
   .map(([symbol, usd]) => `${symbol}=${usd}`)
@@ -85,6 +90,12 @@ export async function startTestStack(
     bitcoinProxy?: boolean;
     /** The Bitcoin chain's `refundUnmatchedAfterBlocks` (its default is a day of blocks). */
     bitcoinRefundUnmatchedAfterBlocks?: number;
+    /**
+     * Adds the devnet Solana, a slot every 50 ms, and its poller; a transaction is confirmed one slot after it lands and
+     * finalized `solanaFinalizedAfterSlots` (default 32) after.
+     */
+    solana?: boolean;
+    solanaFinalizedAfterSlots?: number;
     /** The API's RATE_LIMITS (default TEST_RATE_LIMITS: the routes flows hammer are not counted). */
     rateLimits?: string;
   } = {},
@@ -123,7 +134,20 @@ export async function startTestStack(
         }),
       };
     }
-    const chains: ChainConfig[] = [...devnet.chains, ...(bitcoin ? [bitcoin.chain] : [])];
+    let solana: TestStack["solana"];
+    if (options.solana) {
+      const sol = await startDevnetSolana({ slotMs: 50, finalizedAfterSlots: options.solanaFinalizedAfterSlots });
+      stops.push(() => sol.stop());
+      solana = {
+        devnet: sol,
+        chain: svmChainConfigSchema.parse({ ...devnetSolanaChain(sol), blockTimeSeconds: 0.05 }),
+      };
+    }
+    const chains: ChainConfig[] = [
+      ...devnet.chains,
+      ...(bitcoin ? [bitcoin.chain] : []),
+      ...(solana ? [solana.chain] : []),
+    ];
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     // Dropping the database at stop ends idle clients; that must not crash the test process.
     pool.on("error", (error) => logger.debug({ err: error }, "idle postgres client ended"));
@@ -165,6 +189,7 @@ export async function startTestStack(
         depositXpub: bitcoin?.devnet.depositAddressKey.xpub,
         maxFeeRateSatVb: undefined,
       },
+      svm: { solverSecretKey: undefined, depositorySecretKey: undefined },
     };
     if (indexer) {
       const worker: RunningWorker = await startWorker({
@@ -209,6 +234,7 @@ export async function startTestStack(
     return {
       devnet,
       bitcoin,
+      solana,
       serverKey,
       databaseUrl: db.url,
       pool,

@@ -16,6 +16,7 @@ import { cancelPayout } from "./cancelPayout.js";
 import { checkBitcoinDeposit } from "./checkBitcoinDeposit.js";
 import { createEsploraClient } from "./createEsploraClient.js";
 import { walletSigner } from "./walletSigner.js";
+import { walletDepositStep } from "../walletDepositStep.js";
 import { dustLimit } from "./dustLimit.js";
 import { encodeDepositMemo } from "./encodeDepositMemo.js";
 import { esploraTxFacts, txAddresses } from "./esploraTxFacts.js";
@@ -213,23 +214,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
         memo: encodeDepositMemo(input.requestId),
         feeRate: rate,
       });
-      return [
-        {
-          id: "deposit",
-          action: "Confirm transaction in your wallet",
-          description: `Depositing ${input.currency.symbol} on ${chain.displayName ?? chain.name} for the fill on ${input.destinationName}`,
-          kind: "transaction",
-          requestId: input.requestId,
-          depositAddress: "",
-          items: [
-            {
-              status: "incomplete",
-              data: { psbt: psbt.toHex() },
-              check: { endpoint: `/intents/status/v3?requestId=${input.requestId}`, method: "GET" },
-            },
-          ],
-        },
-      ];
+      return [walletDepositStep(chain, input, { psbt: psbt.toHex() })];
     },
     signOrder: async () => {
       throw new InvalidInputError(

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PERPS_CHAIN_ID } from "../../domain/perpsChain.js";
 import type { ChainFamily } from "../chainFamily.js";
 import { commonChainFields, nativeCurrencySchema } from "../commonChainFields.js";
-import { BITCOIN_CHAIN_ID, isReservedChainId } from "../reservedChainIds.js";
+import { BITCOIN_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "../reservedChainIds.js";
 import { evmFamily } from "./evmFamily.js";
 
 const address = z
@@ -28,7 +28,7 @@ export const evmChainConfigSchema = z.object({
     .int()
     .positive()
     .refine((id) => !isReservedChainId(id), {
-      message: `chain ids ${PERPS_CHAIN_ID} and ${BITCOIN_CHAIN_ID} are reserved for the perps exchange and Bitcoin`,
+      message: `chain ids ${PERPS_CHAIN_ID}, ${BITCOIN_CHAIN_ID} and ${SOLANA_CHAIN_ID} are reserved for the perps exchange, Bitcoin and Solana`,
     }),
   vmType: z.literal("evm"),
   rpcUrl: z.string().url(),

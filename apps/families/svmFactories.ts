@@ -1,0 +1,60 @@
+import bs58 from "bs58";
+import { devnetSolanaChain } from "../../devnet/svm/devnetSolanaChain.js";
+import { startDevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
+import { solanaSignaturesSource } from "../../indexers/svm/solanaSignaturesSource.js";
+import type { PollerChain } from "../../indexers/startPollers.js";
+import type { SvmChainConfig } from "../../src/chains/chainConfig.js";
+import { createSvmAdapter } from "../../src/chains/svm/createSvmAdapter.js";
+import { svmChainConfigSchema } from "../../src/chains/svm/svmChainFamily.js";
+import { svmDepositTargets } from "../../src/chains/svm/svmDepositTargets.js";
+import { type SvmKeys, svmKeySchema } from "../../src/chains/svm/svmKeys.js";
+import type { FamilyFactories } from "./familyFactories.js";
+import { startPollerIndexer } from "./startPollerIndexer.js";
+
+/**
+ * A Solana chain's poller: the depository's signatures from the chain's `startBlock` (a slot), looked for every two
+ * slots (at most 1 s).
+ */
+function svmPollerChain(chain: SvmChainConfig): PollerChain {
+  return {
+    chainId: chain.id,
+    pollEveryMs: Math.min(1_000, chain.blockTimeSeconds * 2_000),
+    source: solanaSignaturesSource({
+      rpcUrl: chain.rpcUrl,
+      targets: svmDepositTargets(chain),
+      startSlot: chain.startBlock,
+    }),
+  };
+}
+
+/**
+ * Solana's factories. No role holds a Solana key yet: the adapter quotes and reads deposits, which need none (fills
+ * and refunds, which would sign with SOLANA_SOLVER_SECRET_KEY / SOLANA_DEPOSITORY_SECRET_KEY, are not built). Its
+ * facts are read by a poller of each chain's RPC; its devnet is litesvm behind Solana's JSON-RPC (devnet/svm).
+ */
+export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, Record<string, never>> = {
+  vmType: "svm",
+  keySchema: svmKeySchema,
+  roleKeys: () => ({}),
+  adapter: (chain) => createSvmAdapter(chain),
+  indexer: {
+    command: "svm",
+    description: "the signature pollers of the chains file's Solana chains",
+    start: (context) => startPollerIndexer(context, "Solana", svmPollerChain),
+  },
+  pollerChain: svmPollerChain,
+  // The devnet's keys are public (devnet/svm/devnetSolanaKeypair.ts), and its chain's wallets are theirs.
+  devnet: async ({ config }) => {
+    const solana = await startDevnetSolana({ slotMs: config.DEVNET_SOLANA_SLOT_MS });
+    const entry = devnetSolanaChain(solana);
+    return {
+      chains: [svmChainConfigSchema.parse({ ...entry, blockTimeSeconds: Math.max(solana.slotMs, 1) / 1000 })],
+      keys: {
+        solverSecretKey: bs58.encode(solana.solver.secretKey),
+        depositorySecretKey: bs58.encode(solana.depository.secretKey),
+      },
+      manifest: { chains: [entry] },
+      stop: solana.stop,
+    };
+  },
+};

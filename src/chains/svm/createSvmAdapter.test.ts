@@ -1,0 +1,112 @@
+import { Connection, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetSolanaChain } from "../../../devnet/svm/devnetSolanaChain.js";
+import { sendInstructions } from "../../../devnet/svm/sendInstructions.js";
+import {
+  type DevnetSolana,
+  devnetSolanaAccountLamports,
+  devnetSolanaAccountUsdc,
+  startDevnetSolana,
+} from "../../../devnet/svm/startDevnetSolana.js";
+import type { ChainAdapter, DepositStepsInput } from "../adapter.js";
+import { createSvmAdapter } from "./createSvmAdapter.js";
+import { MEMO_PROGRAM_ID } from "./memoInstruction.js";
+import { svmChainConfigSchema } from "./svmChainFamily.js";
+import { SOLANA_NATIVE_CURRENCY } from "./svmFamily.js";
+
+const orderId = `0x${"12".repeat(32)}`;
+
+describe("createSvmAdapter", () => {
+  let solana: DevnetSolana;
+  let adapter: ChainAdapter;
+  beforeAll(async () => {
+    solana = await startDevnetSolana({ slotMs: 0, confirmedAfterSlots: 0 });
+    adapter = createSvmAdapter(svmChainConfigSchema.parse(devnetSolanaChain(solana)));
+  });
+  afterAll(() => solana?.stop());
+
+  const user = () => solana.accounts[0]!;
+  const input = (currency: string, amount: bigint, who = user().publicKey.toBase58()): DepositStepsInput => ({
+    user: who,
+    currency: { address: currency, symbol: currency === SOLANA_NATIVE_CURRENCY ? "SOL" : "USDC" } as never,
+    amount,
+    orderId,
+    requestId: `0x${"34".repeat(32)}`,
+    allowance: 0n,
+    destinationName: "Devnet A",
+  });
+  /** The step's instructions as the official adapter rebuilds them. */
+  const instructionsOf = (data: any) =>
+    data.instructions.map(
+      (instruction: any) =>
+        new TransactionInstruction({
+          keys: instruction.keys.map((key: any) => ({ ...key, pubkey: new PublicKey(key.pubkey) })),
+          programId: new PublicKey(instruction.programId),
+          data: Buffer.from(instruction.data, "hex"),
+        }),
+    );
+
+  it("quotes a SOL deposit as a transfer to the depository and a Memo of the order id, which lands as one fact", async () => {
+    const [step] = await adapter.depositSteps(input(SOLANA_NATIVE_CURRENCY, 2_000_000n));
+    const data = step!.items[0]!.data as any;
+    expect(data.addressLookupTableAddresses).toEqual([]);
+    expect(data.instructions.map((instruction: any) => instruction.programId)).toEqual([
+      SOLANA_NATIVE_CURRENCY,
+      MEMO_PROGRAM_ID,
+    ]);
+    expect(Buffer.from(data.instructions[1].data, "hex").toString()).toBe(orderId);
+    const connection = new Connection(solana.rpcUrl, "confirmed");
+    const signature = await sendInstructions(connection, user(), instructionsOf(data));
+    expect(await adapter.readDepositFacts(signature)).toMatchObject([
+      { chainId: 792703809, txHash: signature, orderId, amount: 2_000_000n, currency: SOLANA_NATIVE_CURRENCY },
+    ]);
+  });
+
+  it("quotes a USDC deposit as a transferChecked into the depository's token account", async () => {
+    const [step] = await adapter.depositSteps(input(solana.usdcMint, 3_000_000n));
+    const data = step!.items[0]!.data as any;
+    expect(data.instructions[0]).toMatchObject({ programId: "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA" });
+    const signature = await sendInstructions(new Connection(solana.rpcUrl, "confirmed"), user(), instructionsOf(data));
+    expect(await adapter.readDepositFacts(signature)).toMatchObject([
+      { orderId, amount: 3_000_000n, currency: solana.usdcMint, depositor: user().publicKey.toBase58() },
+    ]);
+    expect(await adapter.balanceOf(solana.depository.publicKey.toBase58(), solana.usdcMint)).toBe(3_000_000n);
+  });
+
+  it("refuses a deposit the user cannot pay, and a currency the chain does not list", async () => {
+    const poor = Keypair.generate().publicKey.toBase58();
+    await expect(adapter.depositSteps(input(SOLANA_NATIVE_CURRENCY, 1n, poor))).rejects.toMatchObject({
+      errorCode: "INSUFFICIENT_FUNDS",
+      status: 400,
+    });
+    await expect(
+      adapter.depositSteps(input(SOLANA_NATIVE_CURRENCY, devnetSolanaAccountLamports)),
+    ).rejects.toMatchObject({ errorCode: "INSUFFICIENT_FUNDS" });
+    await expect(adapter.depositSteps(input(solana.usdcMint, devnetSolanaAccountUsdc + 1n))).rejects.toMatchObject({
+      errorCode: "INSUFFICIENT_FUNDS",
+    });
+    await expect(adapter.depositSteps(input(Keypair.generate().publicKey.toBase58(), 1n))).rejects.toMatchObject({
+      errorCode: "UNSUPPORTED_CURRENCY",
+    });
+  });
+
+  it("refuses the depository, the solver and a mint as recipients; 404 for an unknown signature", async () => {
+    for (const refused of [solana.depository.publicKey.toBase58(), solana.solver.publicKey.toBase58(), solana.usdcMint])
+      expect(adapter.recipientRefusal(refused)?.errorCode).toBe("INVALID_RECIPIENT");
+    expect(adapter.recipientRefusal(Keypair.generate().publicKey.toBase58())).toBeUndefined();
+    await expect(adapter.readDepositFacts("1".repeat(64))).rejects.toMatchObject({
+      errorCode: "TRANSACTION_NOT_FOUND",
+      status: 404,
+    });
+  });
+
+  it("pays no fills and signs no refunds yet, saying so", async () => {
+    expect(
+      await adapter.prepareRefund({ orderId, currency: SOLANA_NATIVE_CURRENCY, recipient: "x", amount: 1n }),
+    ).toEqual({
+      refusal: expect.stringContaining("not built yet"),
+    });
+    await expect(adapter.signOrder(orderId)).rejects.toMatchObject({ errorCode: "UNSUPPORTED_ROUTE" });
+    expect(await adapter.estimateFee("deposit", SOLANA_NATIVE_CURRENCY)).toBe(5_000n);
+  });
+});

@@ -1,0 +1,198 @@
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { Connection, PublicKey, TransactionMessage } from "@solana/web3.js";
+import { InvalidInputError, NotFoundError } from "../../domain/errors.js";
+import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
+import type { ChainAdapter, FeeOperation } from "../adapter.js";
+import { walletDepositStep } from "../walletDepositStep.js";
+import { checkSvmDeposit } from "./checkSvmDeposit.js";
+import { solanaCall } from "./solanaCall.js";
+import { solanaDepositInstructions } from "./solanaDepositInstructions.js";
+import { SOLANA_MAX_TRANSACTION_SIZE, solanaTransactionSize } from "./solanaTransactionSize.js";
+import type { SvmChainConfig } from "./svmChainFamily.js";
+import { svmDepositFacts } from "./svmDepositFacts.js";
+import { svmDepositTargets } from "./svmDepositTargets.js";
+import { SOLANA_NATIVE_CURRENCY, svmFamily } from "./svmFamily.js";
+
+/** Solana's base fee, lamports per signature; the service adds no priority fee. */
+const LAMPORTS_PER_SIGNATURE = 5_000n;
+/** Signatures each operation's transaction carries: the payer's alone. */
+const SIGNATURES: Record<FeeOperation, bigint> = { deposit: 1n, fill: 1n, refund: 1n };
+// Any 32 bytes stand in for the blockhash the wallet fetches itself: the size does not depend on them.
+const SIZE_PROBE_BLOCKHASH = SOLANA_NATIVE_CURRENCY;
+/** A token account's data: the u64 amount is at byte 64. */
+const TOKEN_AMOUNT_OFFSET = 64;
+
+/**
+ * One Solana chain behind the chain-adapter seam, over its JSON-RPC: the origin side of SOL/SPL → EVM. The quote's
+ * deposit step is a list of instructions the wallet compiles into a v0 transaction (a transfer to the depository and
+ * a Memo naming the order), sized before it is offered; a deposit's facts are read from its landed transaction; the
+ * deposit check waits for `finalized`. Fills to Solana and refunds of Solana deposits are not built yet: the family's
+ * capabilities offer no Solana destination, and a refund is refused to an operator.
+ */
+export function createSvmAdapter(chain: SvmChainConfig): ChainAdapter {
+  const connection = new Connection(chain.rpcUrl, {
+    commitment: "confirmed",
+    ...(chain.wsUrl ? { wsEndpoint: chain.wsUrl } : {}),
+  });
+  const targets = svmDepositTargets(chain);
+  const call = <T>(what: string, request: () => Promise<T>) => solanaCall(chain.id, what, request);
+  const decimalsOf = (currency: string) =>
+    currency === SOLANA_NATIVE_CURRENCY
+      ? chain.nativeCurrency.decimals
+      : chain.currencies.find((listed) => listed.address === currency)?.decimals;
+  const tokenAccountOf = (owner: string, mint: string) =>
+    getAssociatedTokenAddressSync(new PublicKey(mint), new PublicKey(owner), true);
+  const lamportsOf = (owner: string) => call("getBalance", () => connection.getBalance(new PublicKey(owner)));
+  /** What an owner's associated token account of `mint` holds, 0 when it has none. */
+  const tokensOf = async (owner: string, mint: string) => {
+    const account = await call("getAccountInfo", () => connection.getAccountInfo(tokenAccountOf(owner, mint)));
+    return account ? Buffer.from(account.data).readBigUInt64LE(TOKEN_AMOUNT_OFFSET) : 0n;
+  };
+  const balanceOf = async (owner: string, currency: string) =>
+    currency === SOLANA_NATIVE_CURRENCY ? BigInt(await lamportsOf(owner)) : tokensOf(owner, currency);
+  const fee = (operation: FeeOperation) => LAMPORTS_PER_SIGNATURE * SIGNATURES[operation];
+  const notBuilt = (what: string) => new Error(`${what} on Solana (chain ${chain.id}) is not built yet`);
+
+  const readDepositFacts = async (signature: string) => {
+    const tx = await call("getTransaction", () =>
+      connection.getParsedTransaction(signature, { commitment: "confirmed", maxSupportedTransactionVersion: 0 }),
+    );
+    if (!tx)
+      throw new NotFoundError(
+        "TRANSACTION_NOT_FOUND",
+        `transaction ${signature} is unknown or not yet confirmed on chain ${chain.id}`,
+      );
+    return svmDepositFacts(tx, targets).map((fact) => ({ ...fact, chainId: chain.id }));
+  };
+
+  return {
+    ...svmFamily,
+    chain,
+    solverAddress: chain.solver ?? chain.depository,
+
+    recipientRefusal: (recipient) => {
+      if (recipient === chain.depository || recipient === chain.solver)
+        return {
+          errorCode: "INVALID_RECIPIENT",
+          message: "recipient must not be the depository or the solver's wallet",
+        };
+      if (chain.currencies.some((currency) => currency.address === recipient))
+        return { errorCode: "INVALID_RECIPIENT", message: `recipient ${recipient} is a token mint, not a wallet` };
+      return undefined;
+    },
+    estimateFee: async (operation) => fee(operation),
+    balanceOf,
+    headHeight: async () => BigInt(await call("getSlot", () => connection.getSlot("confirmed"))),
+    readDepositAccount: async (user, currency) => ({ balance: await balanceOf(user, currency), allowance: 0n }),
+    // The depository and its token accounts exist (rent-exempt): any positive transfer lands.
+    minimumDeposit: () => 1n,
+    minimumPayout: () => 1n,
+    async depositSteps(input) {
+      const currency = input.currency.address;
+      const decimals = decimalsOf(currency);
+      if (decimals === undefined)
+        throw new InvalidInputError("UNSUPPORTED_CURRENCY", `${currency} is not a currency of chain ${chain.id}`);
+      const native = currency === SOLANA_NATIVE_CURRENCY;
+      const depositoryTokenAccountExists =
+        native ||
+        (await call("getAccountInfo", () => connection.getAccountInfo(tokenAccountOf(chain.depository, currency)))) !==
+          null;
+      const instructions = solanaDepositInstructions({
+        user: input.user,
+        depository: chain.depository,
+        currency: { address: currency, decimals },
+        amount: input.amount,
+        orderId: input.orderId,
+        depositoryTokenAccountExists,
+      });
+      const message = new TransactionMessage({
+        payerKey: new PublicKey(input.user),
+        recentBlockhash: SIZE_PROBE_BLOCKHASH,
+        instructions,
+      }).compileToV0Message();
+      const size = solanaTransactionSize(message);
+      if (size > SOLANA_MAX_TRANSACTION_SIZE)
+        throw new InvalidInputError(
+          "SOLANA_TX_TOO_LARGE",
+          `the deposit transaction takes ${size} bytes, ${size - SOLANA_MAX_TRANSACTION_SIZE} over Solana's limit of ${SOLANA_MAX_TRANSACTION_SIZE}`,
+        );
+      // The fee, and the rent of the depository's token account when the deposit creates it.
+      const rent = depositoryTokenAccountExists
+        ? 0n
+        : BigInt(
+            await call("getMinimumBalanceForRentExemption", () => connection.getMinimumBalanceForRentExemption(165)),
+          );
+      const [lamports, tokens] = await Promise.all([
+        lamportsOf(input.user).then(BigInt),
+        native ? Promise.resolve(0n) : tokensOf(input.user, currency),
+      ]);
+      const lamportsNeeded = fee("deposit") + rent + (native ? input.amount : 0n);
+      if (lamports < lamportsNeeded)
+        throw new InvalidInputError(
+          "INSUFFICIENT_FUNDS",
+          `user ${input.user} holds ${lamports} lamports; the deposit needs ${lamportsNeeded} with its fee`,
+        );
+      if (!native && tokens < input.amount)
+        throw new InvalidInputError(
+          "INSUFFICIENT_FUNDS",
+          `user ${input.user} holds ${tokens} of ${input.currency.symbol}; the deposit needs ${input.amount}`,
+        );
+      // The official SVM adapter compiles these into a v0 transaction with the user paying its fee.
+      return [
+        walletDepositStep(chain, input, {
+          instructions: instructions.map((instruction) => ({
+            keys: instruction.keys.map((key) => ({
+              pubkey: key.pubkey.toBase58(),
+              isSigner: key.isSigner,
+              isWritable: key.isWritable,
+            })),
+            programId: instruction.programId.toBase58(),
+            data: Buffer.from(instruction.data).toString("hex"),
+          })),
+          addressLookupTableAddresses: [],
+        }),
+      ];
+    },
+    signOrder: async () => {
+      throw new InvalidInputError(
+        "UNSUPPORTED_ROUTE",
+        "a Solana deposit carries no solver signature of the order: quote it without includeProtocolData",
+      );
+    },
+    simulateFill: async () => {
+      throw notBuilt("a fill");
+    },
+
+    readDepositFacts,
+    requiredConfirmations: (usdValueE18) => requiredConfirmations(chain.confirmations, usdValueE18),
+    checkDeposit: (deposit, required) =>
+      checkSvmDeposit(connection, chain.id, deposit, required, async (slot) => {
+        const moved = (await readDepositFacts(deposit.txHash)).find((fact) => fact.position === deposit.position);
+        return moved && moved.blockNumber === BigInt(slot)
+          ? {
+              position: moved.position,
+              blockNumber: moved.blockNumber,
+              blockHash: moved.blockHash,
+              timestamp: moved.timestamp,
+            }
+          : undefined;
+      }),
+    refundSpendsDeposit: false,
+
+    prepareSolver: async () => [],
+    prepareFill: async () => {
+      throw notBuilt("a fill");
+    },
+    followFill: async () => {
+      throw notBuilt("a fill");
+    },
+    // Refunds wait for an operator until the depository's refunds are built (MANUAL_REFUND_REQUIRED).
+    prepareRefund: async () => ({ refusal: `refunds of Solana deposits are not built yet (chain ${chain.id})` }),
+    signTransaction: async () => {
+      throw notBuilt("signing a transaction");
+    },
+    broadcast: async () => {
+      throw notBuilt("sending a transaction");
+    },
+  };
+}
