@@ -18,10 +18,12 @@ export function createConfiguredPriceSource(settings: PriceSettings, now: () => 
   return priceSourceOf(
     createPriceChain({
       feeds,
-      maxAgeMs: (key) => (settings.maxAgeSecondsBySymbol[key] ?? settings.maxAgeSeconds) * 1000,
+      // The table is always current by definition (it is alone in its chain): it is read once and never ages.
+      maxAgeMs: isStatic
+        ? () => Number.POSITIVE_INFINITY
+        : (key) => (settings.maxAgeSecondsBySymbol[key] ?? settings.maxAgeSeconds) * 1000,
       deviationBps: settings.deviationBps,
       timeoutMs: settings.timeoutMs,
-      // The table never changes: read once.
       refreshMs: isStatic ? Number.POSITIVE_INFINITY : settings.refreshMs,
       backoff: BACKOFF,
       now,
