@@ -15,6 +15,7 @@ import type { ChainConfig } from "../src/chains/chainConfig.js";
 import type { IndexerContext } from "./families/familyFactories.js";
 import { restSettings } from "../src/gateway/restSettings.js";
 import { rolePrices } from "../src/rolePrices.js";
+import { createConfiguredPriceSource } from "../src/pricing/createConfiguredPriceSource.js";
 import { webhookDeliveryLimits } from "../jobs/webhookDeliveryLimits.js";
 import { runKeysCommand } from "./runKeysCommand.js";
 import { runWebhooksCommand } from "./runWebhooksCommand.js";
@@ -117,7 +118,9 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       });
     case "api": {
       // Checked before anything starts, in the cluster's primary too.
-      const settings = apiSettings(config, role);
+      const settings = apiSettings(config);
+      // Refuses to start without prices (rolePrices), in the cluster's primary too; each process has its own layer.
+      const priceSettings = rolePrices(config, role)!;
       const workers = apiWorkers(argv.slice(1), config, availableParallelism());
       if (cluster.isPrimary && workers > 1) {
         // Migrated once here, before the workers start, instead of N times at once.
@@ -146,6 +149,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         host: config.HOST,
         port: config.PORT,
         settings,
+        prices: createConfiguredPriceSource(priceSettings),
         statusBus,
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
@@ -162,7 +166,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       };
     }
     case "worker": {
-      const prices = rolePrices(config, role);
+      const prices = createConfiguredPriceSource(rolePrices(config, role)!);
       const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
       const metrics = createMetrics("worker", { processMetrics: true });

@@ -27,7 +27,10 @@ const DEVNET_SPONSOR_FUNDING_MICRO_USD = 10_000_000_000n;
 import { restSettings } from "../src/gateway/restSettings.js";
 import { webhookDeliveryLimits } from "../jobs/webhookDeliveryLimits.js";
 import { apiKeyEncryptionKey, apiSettings, statusCacheSettings } from "../src/roleSettings.js";
-import { rolePrices } from "../src/rolePrices.js";
+import { priceSettingsWith, rolePrices } from "../src/rolePrices.js";
+import { createConfiguredPriceSource } from "../src/pricing/createConfiguredPriceSource.js";
+import { DEVNET_FEED_IDS } from "../devnet/prices/devnetPriceFeeds.js";
+import { startDevnetHermes } from "../devnet/prices/startDevnetHermes.js";
 import { createPool } from "./createPool.js";
 import { startApi } from "../src/gateway/startApi.js";
 import { startWorker } from "../jobs/startWorker.js";
@@ -96,6 +99,21 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     }
     const devnetKeys = keys as FamilyKeys;
 
+    // Prices: the devnet's own Hermes (moving at random, moved by tests), unless PRICE_SOURCES/PRICES choose others.
+    let priceSettings = rolePrices(config, "dev");
+    let manifestPrices: { hermesUrl: string; maxAgeSeconds: number } | undefined;
+    if (!priceSettings) {
+      const hermes = await startDevnetHermes();
+      stops.push({ name: "devnet hermes", stop: hermes.stop });
+      priceSettings = priceSettingsWith(config, [
+        { kind: "pyth", hermesUrl: hermes.hermesUrl, feedIds: DEVNET_FEED_IDS, maxConfidenceBps: 200n },
+      ]);
+      manifestPrices = { hermesUrl: hermes.hermesUrl, maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS };
+      logger.info({ hermesUrl: hermes.hermesUrl }, "devnet price service started");
+    }
+    // Worker and API share this process, and so one price layer and its cache.
+    const prices = createConfiguredPriceSource(priceSettings);
+
     const apiUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     const manifest = {
       apiUrl,
@@ -106,6 +124,7 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
       ...manifestFields,
+      ...(manifestPrices ? { prices: manifestPrices } : {}),
       chains: manifestChains,
     };
     const manifestPath = path.join(dataDir, "manifest.json");
@@ -182,7 +201,7 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       onchainSchema: indexer.viewsSchema,
       logger,
       statusBus,
-      prices: rolePrices(config, "dev"),
+      prices,
       debugReferrers: true,
       fillConcurrency: config.FILL_CONCURRENCY,
       appFeeClaimRetry: {
@@ -212,7 +231,8 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       logger,
       host: config.HOST,
       port: config.PORT,
-      settings: apiSettings(config, "dev"),
+      settings: apiSettings(config),
+      prices,
       statusBus,
       rest,
       graphiql: true,

@@ -2,6 +2,7 @@ import pino from "pino";
 import { familyAdapters } from "../apps/families/familyAdapters.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { type ApiDeps, type RunningApi, startApi } from "../src/gateway/startApi.js";
+import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { TEST_PRICES, type TestStack } from "../test/support/startTestStack.js";
 import { testRouteLimits } from "../test/support/testRateLimits.js";
 
@@ -12,7 +13,7 @@ import { testRouteLimits } from "../test/support/testRateLimits.js";
 export function startStackApi(
   stack: TestStack,
   statusBus: StatusBus,
-  extra: Partial<Pick<ApiDeps, "rest" | "routeLimits">> = {},
+  extra: Partial<Pick<ApiDeps, "rest" | "routeLimits" | "prices">> = {},
 ): Promise<RunningApi> {
   return startApi({
     pool: stack.pool,
@@ -23,7 +24,8 @@ export function startStackApi(
     port: 0,
     statusBus,
     routeLimits: testRouteLimits(),
-    settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+    prices: extra.prices ?? createStaticPriceSource(TEST_PRICES),
+    settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
     ...extra,
   });
 }

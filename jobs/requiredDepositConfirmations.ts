@@ -2,6 +2,7 @@ import type { AppliedDeposit } from "../schema/requestDeposits.js";
 import type { ChainAdapter } from "../src/chains/adapter.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
+import { isCrossfillError } from "../src/domain/errors.js";
 import { depositUsdValueE18 } from "./depositUsdValueE18.js";
 
 /** The confirmations a deposit must wait: its chain's tier for its USD value. */
@@ -13,7 +14,11 @@ export async function requiredDepositConfirmations(
   const usd = await depositUsdValueE18(
     { chainId: adapter.chain.id, currency: deposit.currency, amount: deposit.amount },
     deps,
-  );
+  ).catch((error: unknown) => {
+    // No fresh price now (PRICE_FETCH_FAILED): the value is unknown for the moment, which the strictest tier covers.
+    if (isCrossfillError(error) && error.errorCode === "PRICE_FETCH_FAILED") return undefined;
+    throw error;
+  });
   // An unpriced currency gets the strictest tier: its value is unknown.
   return adapter.requiredConfirmations(usd ?? 2n ** 255n);
 }

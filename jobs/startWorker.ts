@@ -53,7 +53,7 @@ import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { familyOfChain } from "../src/chains/familyOfChain.js";
-import { createStaticPriceSource } from "../src/pricing/priceSource.js";
+import type { PriceSource } from "../src/pricing/priceSource.js";
 
 export type WorkerDeps = {
   pool: pg.Pool;
@@ -63,8 +63,8 @@ export type WorkerDeps = {
   queues: QueueBackend;
   onchainSchema: string;
   logger: Logger;
-  /** USD prices by symbol: a refund's gas is charged in the refunded token. */
-  prices: Record<string, string>;
+  /** The price layer (createConfiguredPriceSource): confirmation tiers, chain limits, late deposits, refund gas. */
+  prices: PriceSource;
   fillConcurrency?: number;
   /** Where the notifier publishes status changes (websocket feed, GraphQL subscriptions); without it no notifier runs here. */
   statusBus?: StatusBus;
@@ -98,7 +98,7 @@ const RECEIPT_FILL_CHECK_EVERY_MS = 1_000;
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { logger, pool, adapters } = deps;
   const registry = createChainRegistry(deps.chains);
-  const prices = createStaticPriceSource(deps.prices);
+  const { prices } = deps;
   for (const adapter of adapters.all) {
     const done = await adapter.prepareSolver(createFillLedger(pool));
     if (done.length) logger.info({ chainId: adapter.chain.id, done }, "solver prepared");

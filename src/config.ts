@@ -26,18 +26,20 @@ const csvNumbers = z
       .min(1),
   );
 
-/** "ETH=3000,USDC=1" → { ETH: "3000", USDC: "1" }: prices stay decimal strings until the quote math. */
-const priceList = z
-  .string()
-  .transform((value) =>
-    Object.fromEntries(
-      value
-        .split(",")
-        .filter(Boolean)
-        .map((pair) => pair.split("=").map((part) => part.trim()) as [string, string]),
-    ),
-  )
-  .pipe(z.record(z.string().min(1), z.string().regex(/^\d+(\.\d+)?$/, "price must be a decimal number")));
+/** "ETH=3000,USDC=1" → { ETH: "3000", USDC: "1" }, each value then checked by its own schema. */
+const symbolList = z.string().transform((text): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .split(",")
+      .filter(Boolean)
+      .map((pair) => pair.split("=").map((part) => part.trim()) as [string, string]),
+  ),
+);
+
+/** Prices stay decimal strings until the quote math. */
+const priceList = symbolList.pipe(
+  z.record(z.string().min(1), z.string().regex(/^\d+(\.\d+)?$/, "price must be a decimal number")),
+);
 
 /** A setting read by its own parser; the parser's error message becomes the setting's issue. */
 const parsedText = <T>(parse: (text: string) => T) =>
@@ -70,8 +72,42 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
-  // No default: `api` and `worker` refuse to start without it (src/rolePrices.ts); `dev` has the devnet's.
+  // --- Prices (docs/OPERATIONS.md, "Prices"; src/rolePrices.ts) ---
+  // The price sources in order of preference: "pyth" (Hermes over HTTP), or "static" (the PRICES table, alone: a
+  // devnet/test source, never behind a live one). Unset: "static" when PRICES is set; `api` and `worker` refuse to
+  // start without either; `dev` quotes from the devnet's own Hermes.
+  PRICE_SOURCES: z
+    .string()
+    .transform((value) => value.split(",").map((part) => part.trim()))
+    .pipe(z.array(z.enum(["pyth", "static"])).min(1))
+    .optional(),
+  // The static table, USD by symbol: "ETH=3000,USDC=1".
   PRICES: priceList.optional(),
+  // Pyth's Hermes (https://hermes.pyth.network, or a paid endpoint) and the feed id of each symbol it prices.
+  PYTH_HERMES_URL: z.string().url().optional(),
+  PYTH_FEED_IDS: symbolList
+    .pipe(z.record(z.string().min(1), z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, "a 32-byte hex Pyth feed id")))
+    .optional(),
+  // A Pyth price whose confidence interval is wider than this share of it (basis points) is no answer.
+  PYTH_MAX_CONFIDENCE_BPS: basisPoints.default(200n),
+  // The oldest price a quote may use (from its source's publish time), and per symbol over it: "USDC=3600".
+  PRICE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(60),
+  PRICE_MAX_AGES: symbolList
+    .pipe(
+      z.record(
+        z.string().min(1),
+        z
+          .string()
+          .regex(/^[1-9][0-9]*$/, "whole seconds")
+          .transform(Number),
+      ),
+    )
+    .default({}),
+  // The first source against the next fresh one: further apart than this, a price is suspect and not quoted.
+  PRICE_DEVIATION_BPS: basisPoints.default(100n),
+  // A source's round trip is abandoned after this long; a source is read at most once per PRICE_REFRESH_MS.
+  PRICE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
+  PRICE_REFRESH_MS: z.coerce.number().int().min(100).max(600_000).default(1_000),
   SERVICE_FEE_BPS: basisPoints.default(5n),
   DEFAULT_SLIPPAGE_BPS: basisPoints.default(50n),
   QUOTE_TTL_SECONDS: z.coerce.number().int().positive().default(600),

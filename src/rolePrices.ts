@@ -1,6 +1,7 @@
 import type { Config } from "./config.js";
+import type { PriceSettings, PriceSourceSettings } from "./pricing/priceSettings.js";
 
-/** The devnet's static USD prices (`npm start`, tests): made-up numbers, never a default outside the devnet. */
+/** The devnet's static USD prices (PRICE_SOURCES=static on the devnet, tests): made-up numbers, never a default. */
 export const DEVNET_PRICES: Readonly<Record<string, string>> = Object.freeze({
   ETH: "3000",
   WETH: "3000",
@@ -11,19 +12,57 @@ export const DEVNET_PRICES: Readonly<Record<string, string>> = Object.freeze({
   SOL: "150",
 });
 
+/** The price layer's limits from the environment, around the given sources. */
+export function priceSettingsWith(config: Config, sources: readonly PriceSourceSettings[]): PriceSettings {
+  return {
+    sources,
+    maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,
+    maxAgeSecondsBySymbol: Object.fromEntries(
+      Object.entries(config.PRICE_MAX_AGES).map(([symbol, seconds]) => [symbol.toUpperCase(), seconds]),
+    ),
+    deviationBps: config.PRICE_DEVIATION_BPS,
+    timeoutMs: config.PRICE_TIMEOUT_MS,
+    refreshMs: config.PRICE_REFRESH_MS,
+  };
+}
+
 /**
- * The USD prices a role quotes and refunds with. The only price source is a static table, so `api` and `worker`
- * start only with `PRICES` given explicitly: fixed default prices would quote real money at made-up rates. `dev`
- * falls back to the devnet's.
+ * The price sources a role quotes, fills and refunds with (PRICE_SOURCES, in order). `api` and `worker` start only
+ * with sources given explicitly: a live feed (pyth) or, for a fixed-rate deployment or a test, the static table
+ * (PRICES, which alone also selects it). The static table is never combined with a live source: it would quote real
+ * money at made-up rates whenever the feed fails. Undefined for `dev` without any: the devnet's own Hermes.
  */
-export function rolePrices(config: Config, role: string): Readonly<Record<string, string>> {
-  // An empty list (`PRICES=`) prices nothing: as good as none.
-  if (config.PRICES && Object.keys(config.PRICES).length > 0) return config.PRICES;
-  if (role === "dev") return DEVNET_PRICES;
-  throw new Error(
-    `PRICES is required for crossfill ${role}: prices come from a static table (no live price feed yet), and ` +
-      `quotes, fills and refunds would otherwise use made-up numbers. Set the USD price of every currency symbol ` +
-      `of the chains file, e.g. PRICES=ETH=3150.25,WETH=3150.25,USDC=1,BTC=97000, and keep it current ` +
-      `(docs/OPERATIONS.md, "Prices")`,
-  );
+export function rolePrices(config: Config, role: string): PriceSettings | undefined {
+  const table = config.PRICES && Object.keys(config.PRICES).length > 0 ? config.PRICES : undefined;
+  const kinds = config.PRICE_SOURCES ?? (table ? ["static" as const] : undefined);
+  if (!kinds) {
+    if (role === "dev") return undefined;
+    throw new Error(
+      `PRICE_SOURCES or PRICES is required for crossfill ${role}: quotes, fills and refunds need prices. Set ` +
+        `PRICE_SOURCES=pyth with PYTH_HERMES_URL and PYTH_FEED_IDS (a live feed), or, for a fixed-rate deployment, ` +
+        `the static table PRICES=ETH=3150.25,WETH=3150.25,USDC=1,BTC=97000 covering every symbol of the chains file ` +
+        `(docs/OPERATIONS.md, "Prices")`,
+    );
+  }
+  if (kinds.includes("static") && kinds.length > 1) {
+    throw new Error(
+      `PRICE_SOURCES=${kinds.join(",")}: the static table is a devnet and test source and never backs up a live one`,
+    );
+  }
+  const sources = kinds.map((kind): PriceSourceSettings => {
+    if (kind === "static") {
+      const prices = table ?? (role === "dev" ? DEVNET_PRICES : undefined);
+      if (!prices) throw new Error(`PRICE_SOURCES=static needs PRICES for crossfill ${role} (USD by symbol)`);
+      return { kind, prices };
+    }
+    if (!config.PYTH_HERMES_URL || !config.PYTH_FEED_IDS)
+      throw new Error(`PRICE_SOURCES=pyth needs PYTH_HERMES_URL and PYTH_FEED_IDS (symbol=feed id, comma separated)`);
+    return {
+      kind,
+      hermesUrl: config.PYTH_HERMES_URL,
+      feedIds: config.PYTH_FEED_IDS,
+      maxConfidenceBps: config.PYTH_MAX_CONFIDENCE_BPS,
+    };
+  });
+  return priceSettingsWith(config, sources);
 }

@@ -1,7 +1,6 @@
 import { loadChainsFile } from "./chains/chainConfig.js";
 import type { ChainConfig } from "./chains/chainConfig.js";
 import type { Config } from "./config.js";
-import { rolePrices } from "./rolePrices.js";
 
 /** What every production role needs from configuration, or a clear error naming the missing variable. */
 export function requireSetting<T>(value: T | undefined, name: string, why: string): T {
@@ -19,10 +18,9 @@ export function productionChains(config: Config): ChainConfig[] {
   );
 }
 
-/** The gateway's quote settings; refuses to start `api` without PRICES (rolePrices). */
-export function apiSettings(config: Config, role: string) {
+/** The gateway's quote settings (its prices: rolePrices). */
+export function apiSettings(config: Config) {
   return {
-    prices: rolePrices(config, role),
     serviceFeeBps: config.SERVICE_FEE_BPS,
     defaultSlippageBps: config.DEFAULT_SLIPPAGE_BPS,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,

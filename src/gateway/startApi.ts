@@ -10,7 +10,7 @@ import { createChainAvailability } from "../chains/createChainAvailability.js";
 import type { StatusBus } from "../events/createStatusBus.js";
 import type { StatusLookupOptions } from "./rest/createStatusLookup.js";
 import { type GatewayServer, startGatewayServer } from "./server.js";
-import { createStaticPriceSource } from "../pricing/priceSource.js";
+import type { PriceSource } from "../pricing/priceSource.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
 import type { RestSettings } from "./restSettings.js";
 import type { RouteLimits } from "./http/routeLimits.js";
@@ -25,8 +25,9 @@ export type ApiDeps = {
   logger: Logger;
   host: string;
   port: number;
+  /** The price layer (createConfiguredPriceSource): one per process, its cache shared by every quote. */
+  prices: PriceSource;
   settings: {
-    prices: Record<string, string>;
     serviceFeeBps: bigint;
     defaultSlippageBps: bigint;
     quoteTtlSeconds: number;
@@ -62,7 +63,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const quoteEngine = {
     registry,
     adapters,
-    prices: createStaticPriceSource(deps.settings.prices),
+    prices: deps.prices,
     inventory: createSolverInventory(adapters),
     saveRequest: batchRequestInserts(deps.pool),
     settings: deps.settings,

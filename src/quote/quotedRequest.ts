@@ -3,6 +3,8 @@ import type { NewRequest } from "../../schema/requests.js";
 import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "../domain/overpaymentRule.js";
 import { FEE_COMPONENTS } from "../domain/sponsorFees.js";
 import { toStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
+import type { PriceObservation } from "../pricing/priceObservation.js";
+import { formatAmount } from "../domain/money.js";
 import type { PriceQuote } from "./priceQuote.js";
 import type { QuoteEngineDeps } from "./quoteEngineDeps.js";
 import type { quoteResponse } from "./quoteResponse.js";
@@ -51,6 +53,12 @@ export function quotedRequest(args: {
       details: response.details,
       feeSponsorship: toStoredFeeSponsorship(response.feeSponsorship),
       appFees: response.appFees,
+      // The prices the quote was made at, as observed by their sources: the request keeps them whatever the market
+      // does next (a late deposit is re-priced at the prices of its own time, jobs/repriceDeposit.ts).
+      prices: {
+        in: storedPrice(args.market.observedIn),
+        out: storedPrice(args.market.observedOut),
+      },
       // How far over its input an exact-input deposit fills at this quote's rate (overpaymentRuleOf reads it; a
       // sponsored quote has none whatever this says).
       overpaymentToleranceBps: (deps.settings.overpaymentToleranceBps ?? DEFAULT_OVERPAYMENT_TOLERANCE_BPS).toString(),
@@ -77,5 +85,14 @@ export function quotedRequest(args: {
     },
     apiKeyId: args.apiKeyId ?? null,
     ...(depositAddress ? { depositAddress } : {}),
+  };
+}
+
+/** A price as stored with a request: USD per whole unit (decimal string), when and by which source it was observed. */
+function storedPrice(observation: PriceObservation) {
+  return {
+    usd: formatAmount(observation.priceE18, 18),
+    observedAt: new Date(observation.observedAt).toISOString(),
+    source: observation.source,
   };
 }

@@ -1,7 +1,8 @@
 import type { ChainAdapter } from "../chains/adapter.js";
 import type { Currency } from "../chains/chainRegistry.js";
 import { type NativeConversion, nativeConversionOf } from "../domain/nativeConversion.js";
-import { priceOf } from "./priceOf.js";
+import type { PriceObservation } from "../pricing/priceObservation.js";
+import { quotePrices } from "./quotePrices.js";
 import type { QuoteEngineDeps } from "./quoteEngineDeps.js";
 import { type RequestKind, requestKindOf } from "./requestKindOf.js";
 import type { QuoteRequest } from "./validateQuoteRequest.js";
@@ -20,6 +21,9 @@ export type QuoteMarket = {
   priceOut: bigint;
   priceDestinationNative: bigint;
   priceOriginNative: bigint;
+  /** The observations the input and output prices came from: the stored request keeps them. */
+  observedIn: PriceObservation;
+  observedOut: PriceObservation;
   fillGasCost: bigint;
   originGasFee: bigint;
   depositAccount: { balance: bigint; allowance: bigint };
@@ -37,16 +41,14 @@ export async function readQuoteMarket(deps: QuoteEngineDeps, request: QuoteReque
   // A wrap or unwrap is filled by converting the input currency (one chain): the solver spends that, not the output.
   const conversion = nativeConversionOf(kind.requestType);
   const fillCurrency = conversion ? currencyIn : currencyOut;
-  const [priceIn, priceOut, priceDestinationNative, priceOriginNative, fillGasCost, originGasFee, depositAccount] =
-    await Promise.all([
-      priceOf(deps.prices, currencyIn),
-      priceOf(deps.prices, currencyOut),
-      priceOf(deps.prices, destinationNative),
-      priceOf(deps.prices, originNative),
-      destination.estimateFee("fill", fillCurrency.address, request.calls.length, conversion),
-      origin.estimateFee("deposit", currencyIn.address),
-      origin.readDepositAccount(request.user, currencyIn.address),
-    ]);
+  const [prices, fillGasCost, originGasFee, depositAccount] = await Promise.all([
+    // All four in one read of the price layer: one round trip per source at most, none while its prices are fresh.
+    quotePrices(deps.prices, [currencyIn, currencyOut, destinationNative, originNative]),
+    destination.estimateFee("fill", fillCurrency.address, request.calls.length, conversion),
+    origin.estimateFee("deposit", currencyIn.address),
+    origin.readDepositAccount(request.user, currencyIn.address),
+  ]);
+  const [observedIn, observedOut, observedDestinationNative, observedOriginNative] = prices;
   return {
     origin,
     destination,
@@ -55,10 +57,12 @@ export async function readQuoteMarket(deps: QuoteEngineDeps, request: QuoteReque
     kind,
     conversion,
     fillCurrency,
-    priceIn,
-    priceOut,
-    priceDestinationNative,
-    priceOriginNative,
+    priceIn: observedIn.priceE18,
+    priceOut: observedOut.priceE18,
+    priceDestinationNative: observedDestinationNative.priceE18,
+    priceOriginNative: observedOriginNative.priceE18,
+    observedIn,
+    observedOut,
     fillGasCost,
     originGasFee,
     depositAccount,

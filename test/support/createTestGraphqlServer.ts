@@ -30,8 +30,8 @@ export const GRAPHQL_TEST_CHAINS = [31338, 31339].map((id, index) =>
 );
 
 /**
- * The registry, adapters and quote engine of test chains: GRAPHQL_TEST_CHAINS, a random solver and no quote saved
- * unless told otherwise.
+ * The registry, adapters and quote engine of test chains: GRAPHQL_TEST_CHAINS, a random solver, static prices and no
+ * quote saved unless told otherwise.
  */
 export function createTestQuoteEngine(
   db: Pick<pg.Pool, "query">,
@@ -39,6 +39,7 @@ export function createTestQuoteEngine(
     chains?: readonly ChainConfig[];
     solver?: EvmSolver;
     saveRequest?: QuoteEngineDeps["saveRequest"];
+    prices?: QuoteEngineDeps["prices"];
   } = {},
 ) {
   const chains = options.chains ?? GRAPHQL_TEST_CHAINS;
@@ -49,7 +50,7 @@ export function createTestQuoteEngine(
   const quoteEngine: QuoteEngineDeps = {
     registry,
     adapters,
-    prices: createStaticPriceSource({ ETH: "3000", WETH: "3000", USDC: "1" }),
+    prices: options.prices ?? createStaticPriceSource({ ETH: "3000", WETH: "3000", USDC: "1" }),
     inventory: createSolverInventory(adapters),
     saveRequest: options.saveRequest ?? (async () => undefined),
     settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },

@@ -9,6 +9,7 @@ import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type GatewayServerDeps, startGatewayServer } from "../../src/gateway/server.js";
 import { createTestQuoteEngine } from "./createTestGraphqlServer.js";
 import { createTestDatabase } from "./testDatabase.js";
+import type { PriceSource } from "../../src/pricing/priceSource.js";
 import { testRouteLimits } from "./testRateLimits.js";
 
 export type RestAppStack = {
@@ -21,11 +22,12 @@ export type RestAppStack = {
 
 /**
  * The gateway server (REST, /graphql, websockets) over real HTTP, a fresh Postgres database and anvil chains, with an
- * in-process status bus; `extra` overrides server deps, `options.chains` the chains it serves (the devnet's).
+ * in-process status bus; `extra` overrides server deps, `options.chains` the chains it serves (the devnet's),
+ * `options.prices` its price layer (static test prices).
  */
 export async function startRestApp(
   extra: Partial<GatewayServerDeps> = {},
-  options: { chains?: (devnet: DevnetChains) => readonly ChainConfig[] } = {},
+  options: { chains?: (devnet: DevnetChains) => readonly ChainConfig[]; prices?: PriceSource } = {},
 ): Promise<RestAppStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
   const db = await createTestDatabase();
@@ -36,6 +38,7 @@ export async function startRestApp(
     chains: options.chains?.(devnet) ?? devnet.chains,
     solver: devnet.solver,
     saveRequest: (request) => insertRequest(pool, request),
+    ...(options.prices ? { prices: options.prices } : {}),
   });
   const statusBus = createStatusBus();
   const server = await startGatewayServer({

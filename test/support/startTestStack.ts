@@ -28,6 +28,7 @@ import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js
 import type { AppFeeClaimRetryPolicy } from "../../jobs/payAppFeeClaim.js";
 import { type EsploraProxy, startEsploraProxy } from "./startEsploraProxy.js";
 import { createTestDatabase } from "./testDatabase.js";
+import { type PriceSource, createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { testRouteLimits } from "./testRateLimits.js";
 
 export type TestStack = {
@@ -84,6 +85,8 @@ export async function startTestStack(
      * 1 s block time, so a fill waiting for confirmations looks again every second.
      */
     bitcoin?: boolean;
+    /** The API's price layer (default: the static TEST_PRICES). */
+    prices?: PriceSource;
     /** The worker's prices when they differ from the API's (TEST_PRICES): prices moved since the quote. */
     workerPrices?: Record<string, string>;
     /** The service reads the devnet Bitcoin through an Esplora proxy whose broadcasts can fail (`stack.bitcoin.proxy`). */
@@ -200,7 +203,7 @@ export async function startTestStack(
         onchainSchema: indexer.viewsSchema,
         logger,
         statusBus,
-        prices: options.workerPrices ?? TEST_PRICES,
+        prices: createStaticPriceSource(options.workerPrices ?? TEST_PRICES),
         debugReferrers: true,
         ...(options.stuckFill ? { stuckFill: options.stuckFill } : {}),
         ...(options.appFeeClaimRetry ? { appFeeClaimRetry: options.appFeeClaimRetry } : {}),
@@ -226,7 +229,8 @@ export async function startTestStack(
       webhooks: { allowPrivate: true },
       serverKey,
       routeLimits: testRouteLimits(options.rateLimits),
-      settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      prices: options.prices ?? createStaticPriceSource(TEST_PRICES),
+      settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
       // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
       ...(indexer || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
     });
