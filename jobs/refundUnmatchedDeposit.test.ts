@@ -1,3 +1,4 @@
+import { fakeChainAdapters } from "../test/support/fakeChainAdapters.js";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { type DepositFact, NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "../schema/chainFacts.js";
@@ -5,8 +6,7 @@ import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { recordPollerCursors } from "../schema/pollerCursors.js";
 import { getUnmatchedRefund, queueUnmatchedRefunds } from "../schema/unmatchedRefunds.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { ChainAdapter, RefundOrder } from "../src/chains/adapter.js";
-import type { ChainAdapters } from "../src/chains/chainAdapters.js";
+import type { RefundOrder } from "../src/chains/adapter.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import { createUnmatchedRefundProcessor } from "./refundUnmatchedDeposit.js";
@@ -35,7 +35,7 @@ function fakeChain(options: { refusal?: string } = {}) {
     broadcast: async (tx: { rawTx: string }) => void calls.push(`broadcast ${tx.rawTx}`),
     transactionMined: async () => mined,
   };
-  const adapters = { adapter: () => chain as unknown as ChainAdapter } as unknown as ChainAdapters;
+  const adapters = fakeChainAdapters(() => chain);
   return { calls, adapters, mine: () => (mined = true) };
 }
 

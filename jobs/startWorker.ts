@@ -98,9 +98,9 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { logger, pool, adapters } = deps;
   const registry = createChainRegistry(deps.chains);
   const prices = createStaticPriceSource(deps.prices);
-  for (const adapter of adapters.all) {
-    const done = await adapter.prepareSolver(createFillLedger(pool));
-    if (done.length) logger.info({ chainId: adapter.chain.id, done }, "solver prepared");
+  for (const solver of adapters.all("solver")) {
+    const done = await solver.prepareSolver(createFillLedger(pool));
+    if (done.length) logger.info({ chainId: solver.chain.id, done }, "solver prepared");
   }
   const fillQueue = deps.queues.createQueue<FillJob>(QUEUES.fill);
   const refundQueue = deps.queues.createQueue<RefundJob>(QUEUES.refund);
@@ -129,7 +129,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     );
   };
   const sweepQueue = deps.queues.createQueue<SweepJob>(QUEUES.sweep);
-  const enqueueSweep = adapters.all.some((adapter) => adapter.signSweep)
+  const enqueueSweep = adapters.all("deposits").some((deposits) => deposits.signSweep)
     ? async (deposit: SweepJob) => {
         await sweepQueue.add("sweep", deposit, { ...JOB_OPTIONS, jobId: sweepJobId(deposit) });
       }

@@ -1,11 +1,10 @@
+import { fakeChainAdapters } from "../test/support/fakeChainAdapters.js";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { findSweepableDeposits, getDepositSweep } from "../schema/depositSweeps.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { ChainAdapter } from "../src/chains/adapter.js";
-import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import { createSweepProcessor } from "./sweepDeposit.js";
@@ -30,7 +29,7 @@ function fakeChain(options: { skip?: boolean } = {}) {
     },
     broadcast: async (tx: { rawTx: string }) => void calls.push(`broadcast ${tx.rawTx}`),
   };
-  const adapters = { adapter: () => chain as unknown as ChainAdapter } as unknown as ChainAdapters;
+  const adapters = fakeChainAdapters(() => chain);
   return { calls, adapters, mine: () => (mined = true) };
 }
 

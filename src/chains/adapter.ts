@@ -145,12 +145,16 @@ export type DepositAddressReference = {
 /** The operations whose network fee a quote or refund prices before any transaction exists. */
 export type FeeOperation = "deposit" | "fill" | "refund";
 
+/** What every role port names: the chain it serves (its id, block time, confirmations tiers). */
+export interface ChainPort {
+  readonly chain: ChainConfig;
+}
+
 /**
  * Quoting (the gateway): what an origin or destination chain is asked to price, check and lay out a request. Every
  * adapter has it; amounts are bigint in the smallest unit, addresses and hashes strings.
  */
-export interface QuotePort extends VmFamily<VmType> {
-  readonly chain: ChainConfig;
+export interface QuotePort extends ChainPort, VmFamily<VmType> {
   /** The solver's account here: it signs fills, refunds and orders, and is paid the fees. */
   readonly solverAddress: string;
 
@@ -203,7 +207,7 @@ export interface QuotePort extends VmFamily<VmType> {
 }
 
 /** Deposits and their finality (the reconcile, the manual index, the fill's deposit check, deposit-address sweeps). */
-export interface DepositPort {
+export interface DepositPort extends ChainPort {
   /** The deposits a transaction made; 404 TRANSACTION_NOT_FOUND when it is unknown or not yet included. */
   readDepositFacts(txHash: string): Promise<DepositFact[]>;
   /** The finality rule: blocks a deposit of this USD value (1e18 = $1) needs before it is filled. */
@@ -213,7 +217,8 @@ export interface DepositPort {
   /**
    * The worker's sweep of one deposit-address deposit to the depository (Bitcoin, with the extended private key):
    * signed, not sent; `skip` when the output pays no deposit address (the order was paid to the depository itself).
-   * With `excess`, what the output holds above `keep` goes back to `excess.recipient` in the same transaction.
+   * With `excess`, what the output holds above `keep` goes back to `excess.recipient` in the same transaction. The
+   * chain's RefundPort sends it (a sweep is, like a refund, a spend of a deposit by the worker).
    */
   signSweep?(
     deposit: { txHash: string; logIndex: number },
@@ -222,12 +227,10 @@ export interface DepositPort {
     | { rawTx: string; txHash: string; amount: bigint; fee: bigint; returned?: { recipient: string; amount: bigint } }
     | { skip: string }
   >;
-  /** Whether a transaction is mined (Bitcoin sweeps): undefined when the node does not know it. */
-  transactionMined?(txHash: string): Promise<boolean | undefined>;
 }
 
 /** Sending what a role prepared: signed and stored first, then broadcast (fills and refunds share it). */
-export interface TransactionPort {
+export interface TransactionPort extends ChainPort {
   /**
    * Signs with the solver's next nonce from the ledger of the caller's database transaction, whose nonce lock (held
    * until it commits) keeps replicas from sharing or skipping a nonce; the caller stores the result there too.
@@ -235,10 +238,22 @@ export interface TransactionPort {
   signTransaction(ledger: FillLedgerTransaction, transaction: PreparedTransaction): Promise<SignedTransaction>;
   /** Sends a stored transaction; one the node already has counts as sent. */
   broadcast(signed: { rawTx: string; txHash: string }): Promise<void>;
+  /**
+   * A transaction's receipt now (a fill's, a refund's or app-fee payout's withdrawal), null when the node lacks it
+   * (never mined, or reorged out); node failures throw. A family without it (Bitcoin) leaves outcomes to its indexer.
+   */
+  readReceipt?(txHash: string): Promise<MinedReceipt | null>;
+  /**
+   * Whether a sent transaction is mined (Bitcoin's sweeps and unmatched refunds, which read no receipts): undefined
+   * when the node does not know it.
+   */
+  transactionMined?(txHash: string): Promise<boolean | undefined>;
 }
 
 /** The solver's fills on a destination chain: setup, prepare, follow until the nonce is spent. */
 export interface SolverPort extends TransactionPort {
+  /** The account that signs and pays the fills (the quoter's `solverAddress`). */
+  readonly solverAddress: string;
   /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
   prepareSolver(ledger: FillLedger): Promise<string[]>;
   /** Builds and simulates the fill; a fill that would revert is refused instead. */
@@ -259,8 +274,6 @@ export interface SolverPort extends TransactionPort {
     txHash: string,
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<MinedReceipt | undefined>;
-  /** A transaction's receipt now, null when the node lacks it (never mined, or reorged out); node failures throw. */
-  readReceipt?(txHash: string): Promise<MinedReceipt | null>;
 }
 
 /** Refunds of deposits on an origin chain. */
