@@ -43,7 +43,7 @@ describe("fill processor", () => {
     client = (chainId) => clients.get(chainId)!;
     const logger = pino({ level: "silent" });
     const adapters = familyAdapters(devnet.chains, { evm: { solver: devnet.solver } });
-    for (const solver of adapters.all("solver")) await solver.prepareSolver(createFillLedger(pool));
+    for (const solver of adapters.all("solver")) await solver.prepareSolver?.(createFillLedger(pool));
     deps = {
       pool,
       adapters,

@@ -99,7 +99,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const registry = createChainRegistry(deps.chains);
   const prices = createStaticPriceSource(deps.prices);
   for (const solver of adapters.all("solver")) {
-    const done = await solver.prepareSolver(createFillLedger(pool));
+    const done = (await solver.prepareSolver?.(createFillLedger(pool))) ?? [];
     if (done.length) logger.info({ chainId: solver.chain.id, done }, "solver prepared");
   }
   const fillQueue = deps.queues.createQueue<FillJob>(QUEUES.fill);

@@ -198,10 +198,11 @@ export interface QuotePort extends ChainPort, VmFamily<VmType> {
    */
   depositAddressFor?(reference: DepositAddressReference): Promise<{ address: string; key: string }>;
   /**
-   * The solver's signature of an order id, as the order's `orderSignature`; a family whose fills carry none refuses
-   * it (Bitcoin: UNSUPPORTED_ROUTE, its payout names the order in an OP_RETURN).
+   * The solver's signature of an order id, as the order's `orderSignature`. Absent where the family's fills carry
+   * none (Bitcoin: its payout names the order in an OP_RETURN): a quote asking for protocol data to such a
+   * destination is UNSUPPORTED_ROUTE.
    */
-  signOrder(orderId: string): Promise<string>;
+  signOrder?(orderId: string): Promise<string>;
   /** Runs a fill against the current state without sending it; `blockNumber` is the state it ran on. */
   simulateFill(order: FillOrder): Promise<{ blockNumber: bigint; refusal: FillRefusal | undefined }>;
 }
@@ -254,8 +255,11 @@ export interface TransactionPort extends ChainPort {
 export interface SolverPort extends TransactionPort {
   /** The account that signs and pays the fills (the quoter's `solverAddress`). */
   readonly solverAddress: string;
-  /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
-  prepareSolver(ledger: FillLedger): Promise<string[]>;
+  /**
+   * One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. Absent
+   * where there is nothing to set up (Bitcoin).
+   */
+  prepareSolver?(ledger: FillLedger): Promise<string[]>;
   /** Builds and simulates the fill; a fill that would revert is refused instead. */
   prepareFill(order: FillOrder): Promise<{ transaction: PreparedTransaction } | { refusal: FillRefusal }>;
   /**
@@ -290,9 +294,19 @@ export interface RefundPort extends TransactionPort {
 }
 
 /**
- * One chain as the rest of Crossfill sees it, whatever its VM: its role ports together. Quotes, jobs and the gateway
- * call these and import no chain SDK; callers that need one role ask `ChainAdapters` for it (`solverOf`,
- * `refunderOf`, `depositsOf`). Network and node failures come out as the domain's retryable REQUEST_TIMED_OUT /
+ * One chain as the rest of Crossfill sees it, whatever its VM: the role ports its family implements. Every chain is
+ * quoted (`quoter`); a family offers the other roles it has — an origin-only family no `solver`, a destination-only
+ * one no `deposits` or `refunder` — and a role may lack its optional members. Quotes, jobs and the gateway call these
+ * and import no chain SDK; they ask `ChainAdapters` for the role they need (`solver(id)`, `refunderOf(id)`), never
+ * for the whole adapter. Network and node failures come out as the domain's retryable REQUEST_TIMED_OUT /
  * RPC_HTTP_ERROR errors.
  */
+export type ChainRoles = {
+  readonly quoter: QuotePort;
+  readonly deposits?: DepositPort;
+  readonly solver?: SolverPort;
+  readonly refunder?: RefundPort;
+};
+
+/** An adapter that is one object playing every role (EVM, Bitcoin, the test family); `everyRole` lists its roles. */
 export interface ChainAdapter extends QuotePort, DepositPort, SolverPort, RefundPort {}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ChainAdapter } from "./adapter.js";
+import type { ChainAdapter, QuotePort } from "./adapter.js";
+import { everyRole } from "./everyRole.js";
 import { GRAPHQL_TEST_CHAINS } from "../../test/support/createTestGraphqlServer.js";
 import { TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
 import { createChainAdapters } from "./chainAdapters.js";
@@ -10,7 +11,9 @@ describe("createChainAdapters", () => {
   const adapters = createChainAdapters([...GRAPHQL_TEST_CHAINS, TEST_BITCOIN_CHAIN], {
     evm: (config) => {
       made.push(config.id);
-      return { ...evmFamily, chain: config } as ChainAdapter;
+      const quoter = { ...evmFamily, chain: config } as unknown as QuotePort;
+      // One chain's family offers only some roles: the others are not there.
+      return config.id === 31338 ? { quoter } : everyRole(quoter as ChainAdapter);
     },
   });
 
@@ -33,6 +36,15 @@ describe("createChainAdapters", () => {
       expect(role(TEST_BITCOIN_CHAIN.id)).toBeUndefined();
       expect(role(1)).toBeUndefined();
     }
+  });
+
+  it("indexes each role on its own: a chain offers only the roles its factory gave", () => {
+    expect(adapters.quoterOf(31338)?.chain.id).toBe(31338);
+    for (const role of [adapters.depositsOf, adapters.solverOf, adapters.refunderOf])
+      expect(role(31338)).toBeUndefined();
+    expect(() => adapters.solver(31338)).toThrow("chain 31338 has no solver role");
+    expect(adapters.all("solver").map((solver) => solver.chain.id)).toEqual([31339]);
+    expect(adapters.all("quoter").map((quoter) => quoter.chain.id)).toEqual([31338, 31339]);
   });
 
   it("keys an address any configured family accepts, and nothing else", () => {

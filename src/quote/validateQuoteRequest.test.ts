@@ -172,6 +172,13 @@ describe("validateQuoteRequest", () => {
     for (const wrong of [mixedCase, mainnet, toBitcoin.destinationCurrency, user, undefined])
       expect(code({ ...toBitcoin, recipient: wrong }), wrong).toBe("INVALID_ADDRESS");
     expect(code({ ...toBitcoin, recipient: solver })).toBe("INVALID_RECIPIENT");
+    // A payout names its order in an OP_RETURN: there is no solver signature of it to include.
+    expect(() => validateQuoteRequest({ ...toBitcoin, includeProtocolData: true }, registry, adapters)).toThrow(
+      expect.objectContaining({
+        errorCode: "UNSUPPORTED_ROUTE",
+        message: expect.stringMatching(/includeProtocolData/),
+      }),
+    );
     expect(code({ ...toBitcoin, recipient: TEST_BITCOIN_CHAIN.depository })).toBe("INVALID_RECIPIENT");
     expect(code({ ...toBitcoin, txs: [{ to: REGTEST_ADDRESS, value: "0", data: "0x" }] })).toBe("INVALID_INPUT");
   });

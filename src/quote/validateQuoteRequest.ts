@@ -106,6 +106,12 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   const user = address(origin, input.user, "user");
   // Without a recipient the user is paid, so the user must also be an address of the destination chain.
   const recipient = address(destination, input.recipient ?? input.user, "recipient");
+  // Checked before anything is priced or written: a destination whose fills carry no signed order has none to give.
+  if (input.includeProtocolData && !destination.signOrder)
+    throw new InvalidInputError(
+      "UNSUPPORTED_ROUTE",
+      `fills on chain ${destinationChain.id} carry no solver signature of the order: quote it without includeProtocolData`,
+    );
   const refusal = destination.recipientRefusal(recipient);
   if (refusal) throw new InvalidInputError(refusal.errorCode, refusal.message);
   const refundTo = input.refundTo === undefined ? user : address(origin, input.refundTo, "refundTo");

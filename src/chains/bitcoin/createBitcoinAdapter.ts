@@ -230,12 +230,6 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
         },
       ];
     },
-    signOrder: async () => {
-      throw new InvalidInputError(
-        "UNSUPPORTED_ROUTE",
-        "a Bitcoin payout carries no solver signature of the order: quote it without includeProtocolData",
-      );
-    },
     // A payment runs no code: nothing to simulate beyond what prepareFill checks.
     simulateFill: async () => ({ blockNumber: BigInt(await esplora.tipHeight()), refusal: undefined }),
 
@@ -260,7 +254,6 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     checkDeposit: (deposit, required) => checkBitcoinDeposit(esplora, deposit, required),
     refundSpendsDeposit: true,
 
-    prepareSolver: async () => [],
     async prepareFill(order) {
       const recipient = family.address.parse(order.recipient);
       if (!recipient)
