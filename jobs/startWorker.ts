@@ -1,14 +1,14 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { createFactWindows } from "./createFactWindows.js";
-import { createFillProcessor } from "./fill.js";
+import { createFillProcessor } from "./createFillProcessor.js";
 import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
 import type { StuckFillPolicy } from "../src/chains/adapter.js";
-import { startNotifier } from "./notify.js";
+import { startNotifier } from "./startNotifier.js";
 import { startStatsFold } from "./startStatsFold.js";
 import type { QueueBackend } from "./queueBackend.js";
-import { createWebhookProcessor } from "./webhook.js";
-import { startWebhookFanout } from "./webhookFanout.js";
+import { createWebhookProcessor } from "./createWebhookProcessor.js";
+import { startWebhookFanout } from "./createWebhookFanout.js";
 import { HeldElsewhereError } from "../src/domain/errors.js";
 import { createWebhookPoster } from "../src/webhooks/postWebhook.js";
 import type { WebhookDeliveryLimits } from "./webhookDeliveryLimits.js";
@@ -32,9 +32,9 @@ import {
   type UnmatchedRefundJob,
   unmatchedRefundJobId,
 } from "./queues.js";
-import { createUnmatchedRefundProcessor } from "./refundUnmatchedDeposit.js";
+import { createUnmatchedRefundProcessor } from "./createUnmatchedRefundProcessor.js";
 import { scheduleUnmatchedRefunds } from "./scheduleUnmatchedRefunds.js";
-import { createSweepProcessor } from "./sweepDeposit.js";
+import { createSweepProcessor } from "./createSweepProcessor.js";
 import type { ReconcileDeps } from "./reconcileDeps.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
@@ -44,8 +44,8 @@ import { listenForChainFacts } from "../schema/chainFactsNotices.js";
 import { createFillLedger } from "../schema/fillLedger.js";
 import { coalesceRuns } from "../src/runtime/coalesceRuns.js";
 import { reportNewErrors } from "../src/runtime/reportNewErrors.js";
-import { createRefundProcessor } from "./refund.js";
-import { type AppFeeClaimRetryPolicy, createAppFeeClaimPayoutProcessor } from "./payAppFeeClaim.js";
+import { createRefundProcessor } from "./createRefundProcessor.js";
+import { type AppFeeClaimRetryPolicy, createAppFeeClaimPayoutProcessor } from "./createAppFeeClaimPayoutProcessor.js";
 import { settleAppFeeClaims } from "./settleAppFeeClaims.js";
 import type { ChainConfig } from "../src/chains/chainConfig.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";

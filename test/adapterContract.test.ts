@@ -248,7 +248,7 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
       await chain.mine(1);
       expect(await chain.balance(refundee)).toBe(amount);
       // A refund that spends the deposit itself cannot be made again; one of pooled funds is kept from it by the
-      // refund's stored state (jobs/refund.ts), not by the chain.
+      // refund's stored state (jobs/createRefundProcessor.ts), not by the chain.
       if (adapter.refundSpendsDeposit) expect(await adapter.prepareRefund(refund)).toHaveProperty("refusal");
     });
   });

@@ -9,7 +9,7 @@ import { withTransaction } from "../schema/withTransaction.js";
 import type { RefundOrder } from "../src/chains/adapter.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { createUnmatchedRefundProcessor } from "./refundUnmatchedDeposit.js";
+import { createUnmatchedRefundProcessor } from "./createUnmatchedRefundProcessor.js";
 
 const CHAIN = 8253038;
 

@@ -20,7 +20,7 @@ import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { failRequest } from "./failRequest.js";
-import { createRefundProcessor } from "./refund.js";
+import { createRefundProcessor } from "./createRefundProcessor.js";
 
 const CONFIRMATIONS = 3;
 

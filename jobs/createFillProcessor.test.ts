@@ -20,7 +20,7 @@ import { getRequest } from "../schema/requests.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
-import { type FillDeps, createFillProcessor } from "./fill.js";
+import { type FillDeps, createFillProcessor } from "./createFillProcessor.js";
 
 describe("fill processor", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;

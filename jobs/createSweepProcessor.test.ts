@@ -7,7 +7,7 @@ import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { createSweepProcessor } from "./sweepDeposit.js";
+import { createSweepProcessor } from "./createSweepProcessor.js";
 
 const CHAIN = 8253038;
 let nextIndex = 0;

@@ -8,7 +8,7 @@ import type { MinedReceipt } from "../src/chains/adapter.js";
 import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { createAppFeeClaimPayoutProcessor } from "./payAppFeeClaim.js";
+import { createAppFeeClaimPayoutProcessor } from "./createAppFeeClaimPayoutProcessor.js";
 
 const wallet = "0x00000000000000000000000000000000000000aa";
 const usdc = "0x00000000000000000000000000000000000000c1";
