@@ -186,7 +186,7 @@ describe("refund processor and the refunded deposit", () => {
       { block_hash: again.blockHash, block_number: Number(again.blockNumber), log_index: 0, reorg: null },
     ]);
     const txHash = await processRefund({ data: { refundId } });
-    expect(await getRefund(pool, refundId)).toMatchObject({ status: "sent", txHash, depositLogIndex: 0 });
+    expect(await getRefund(pool, refundId)).toMatchObject({ status: "sent", txHash, depositPosition: 0 });
   });
 
   it("leaves a refund whose deposit no request applied to an operator, unpaid", async () => {

@@ -80,7 +80,7 @@ export function createRefundProcessor(deps: RefundDeps) {
     const found = await findAppliedDeposit(pool, {
       chainId: refund.depositChainId,
       txHash: refund.depositTxHash,
-      position: refund.depositLogIndex,
+      position: refund.depositPosition,
     });
     if (!found) return "unrecorded";
     const { deposit } = found;
@@ -207,7 +207,7 @@ export function createRefundProcessor(deps: RefundDeps) {
       currency: refund.currency,
       recipient: refund.recipient,
       amount,
-      deposit: { txHash: refund.depositTxHash, logIndex: refund.depositLogIndex },
+      deposit: { txHash: refund.depositTxHash, position: refund.depositPosition },
     });
     if ("refusal" in prepared)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund withdrawal reverts: ${prepared.refusal}`);

@@ -72,7 +72,7 @@ describe("sweepDeposit", () => {
       await transitionRequest(client, { requestId: request.id, to: "pending" });
       await transitionRequest(client, { requestId: request.id, to: status });
     });
-    return { chainId: CHAIN, txHash, logIndex: 1, requestId: request.id };
+    return { chainId: CHAIN, txHash, position: 1, requestId: request.id };
   }
 
   it("sweeps the deposits of succeeded requests once: stored, then sent; re-sent until mined, then confirmed", async () => {

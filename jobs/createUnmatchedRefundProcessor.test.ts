@@ -68,7 +68,7 @@ describe("refundUnmatchedDeposit", () => {
       recordPollerCursors(client, CHAIN, [{ position: nextTx, key: txHash }], 100),
     );
     await queueUnmatchedRefunds(db.pool, [{ chainId: CHAIN, afterBlocks: 1 }]);
-    return { fact, key: { chainId: CHAIN, txHash, logIndex: 0 } };
+    return { fact, key: { chainId: CHAIN, txHash, position: 0 } };
   }
 
   it("stores the refund (the deposit less the fee, to the depositor) before sending it; re-sends it until mined", async () => {
@@ -91,6 +91,11 @@ describe("refundUnmatchedDeposit", () => {
     // A crash after storing, or a recheck: the same transaction again, never a second one.
     calls.length = 0;
     await process({ data: key });
+    expect(calls).toEqual([`broadcast raw psbt of ${key.txHash}`]);
+    // A job an earlier version queued (its outpoint's `logIndex`) is the same deposit's.
+    calls.length = 0;
+    const { position, ...rest } = key;
+    await process({ data: { ...rest, logIndex: position } });
     expect(calls).toEqual([`broadcast raw psbt of ${key.txHash}`]);
     mine();
     expect(await process({ data: key })).toBe(`confirmed: refund of psbt of ${key.txHash}`);

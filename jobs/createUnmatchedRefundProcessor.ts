@@ -14,6 +14,7 @@ import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { SignedTransaction } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
+import { type LegacyPositionPayload, withPosition } from "./withPosition.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
 
 export type UnmatchedRefundDeps = { pool: pg.Pool; adapters: ChainAdapters; logger: Logger };
@@ -27,8 +28,10 @@ export type UnmatchedRefundDeps = { pool: pg.Pool; adapters: ChainAdapters; logg
  */
 export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
   const { pool, logger } = deps;
-  return async function processUnmatchedRefund(job: { data: DepositOutpoint }): Promise<string> {
-    const deposit = job.data;
+  return async function processUnmatchedRefund(job: {
+    data: DepositOutpoint | LegacyPositionPayload<DepositOutpoint>;
+  }): Promise<string> {
+    const deposit = withPosition(job.data);
     const refund = await getUnmatchedRefund(pool, deposit);
     if (!refund) return "skipped: unknown";
     const refunder = deps.adapters.refunder(refund.chainId);
@@ -44,7 +47,7 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
     }
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
 
-    const context = { chainId: deposit.chainId, depositTxHash: deposit.txHash, depositLogIndex: deposit.logIndex };
+    const context = { chainId: deposit.chainId, depositTxHash: deposit.txHash, depositPosition: deposit.position };
     const obstacle = await unmatchedRefundObstacle(pool, deposit);
     if (obstacle) {
       await dropQueuedUnmatchedRefund(pool, deposit);
@@ -81,7 +84,7 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
       currency,
       recipient,
       amount: payable.amount,
-      deposit: { txHash: refund.txHash, logIndex: refund.logIndex },
+      deposit: { txHash: refund.txHash, position: refund.position },
     });
     if ("refusal" in prepared) return stuck("manual", "MANUAL_REFUND_REQUIRED", prepared.refusal);
     const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {

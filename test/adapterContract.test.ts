@@ -236,7 +236,7 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
         currency: native(),
         recipient: refundee,
         amount,
-        deposit: { txHash: fact.txHash, logIndex: fact.position },
+        deposit: { txHash: fact.txHash, position: fact.position },
       };
       const prepared = await adapter.prepareRefund(refund);
       if (!("transaction" in prepared)) throw new Error(prepared.refusal);

@@ -54,7 +54,7 @@ export type RefundOrder = {
   recipient: string;
   amount: bigint;
   /** The deposit paid back, when the chain spends it itself (Bitcoin); none for a withdrawal of pooled funds. */
-  deposit?: { txHash: string; logIndex: number };
+  deposit?: { txHash: string; position: number };
 };
 
 export type DepositCheck =
@@ -222,7 +222,7 @@ export interface DepositPort extends ChainPort {
    * chain's RefundPort sends it (a sweep is, like a refund, a spend of a deposit by the worker).
    */
   signSweep?(
-    deposit: { txHash: string; logIndex: number },
+    deposit: { txHash: string; position: number },
     excess?: { recipient: string; keep: bigint },
   ): Promise<
     | { rawTx: string; txHash: string; amount: bigint; fee: bigint; returned?: { recipient: string; amount: bigint } }
