@@ -19,7 +19,7 @@ describe("crossfill refunds", () => {
     );
     const refundId = (await queueRefund(database.pool, {
       requestId: request.id,
-      deposit: { chainId: 31338, txHash: hash(), logIndex: 0, currency: zeroAddress, amount: 1000n },
+      deposit: { chainId: 31338, txHash: hash(), position: 0, currency: zeroAddress, amount: 1000n },
       reason: "EXECUTION_REVERTED",
       refundsRequest: true,
       recipient: request.refundTo,
@@ -106,7 +106,7 @@ describe("crossfill refunds", () => {
     expect(rows).toContainEqual({
       chainId,
       depositTxHash: "paid",
-      depositLogIndex: 0,
+      depositPosition: 0,
       orderId: "",
       depositor: "bcrt1qpayer",
       deposited: "20000",

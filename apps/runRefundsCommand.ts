@@ -53,7 +53,7 @@ export async function runRefundsCommand(pool: pg.Pool, argv: string[], print: (l
         JSON.stringify({
           chainId: refund.chainId,
           depositTxHash: refund.txHash,
-          depositLogIndex: refund.logIndex,
+          depositPosition: refund.position,
           orderId: refund.orderId,
           depositor: refund.recipient,
           deposited: refund.deposited.toString(),

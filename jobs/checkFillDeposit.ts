@@ -21,9 +21,9 @@ export async function checkFillDeposit(
 ): Promise<{ windowEnd: number } | string> {
   const { pool, logger } = context;
   const requestId = request.id;
-  const origin = context.adapters.adapter(first.chainId);
+  const origin = context.adapters.deposits(first.chainId);
   const required = await requiredDepositConfirmations(first, {
-    adapter: origin,
+    deposits: origin,
     registry: context.registry,
     prices: context.prices,
   });

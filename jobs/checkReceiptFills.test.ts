@@ -1,3 +1,4 @@
+import { fakeChainAdapters } from "../test/support/fakeChainAdapters.js";
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -6,7 +7,6 @@ import type { FillFact } from "../schema/chainFacts.js";
 import { recordReceiptFill } from "../schema/receiptFills.js";
 import { fillsOfRequests } from "../schema/requestChainFacts.js";
 import type { MinedReceipt } from "../src/chains/adapter.js";
-import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { ONCHAIN_FIXTURE, insertIndexedFill } from "../test/support/onchainFixture.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
@@ -29,7 +29,7 @@ function fakeChain() {
     },
     broadcast: async (signed: { rawTx: string; txHash: string }) => void broadcasts.push(signed.rawTx),
   };
-  const adapters = { find: (chainId: number) => (chainId === 31339 ? adapter : undefined) } as unknown as ChainAdapters;
+  const adapters = fakeChainAdapters((chainId) => (chainId === 31339 ? adapter : undefined));
   return { receipts, broadcasts, watched, adapters, receiptsWatch: { watch: (fill: SentFill) => watched.push(fill) } };
 }
 

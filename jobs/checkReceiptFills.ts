@@ -64,7 +64,7 @@ export async function checkReceiptFills(deps: ReceiptFillCheckDeps): Promise<num
   return acted;
 
   async function checkOne(fill: UnindexedFill): Promise<boolean> {
-    const adapter = deps.adapters.find(fill.chainId);
+    const adapter = deps.adapters.solverOf(fill.chainId);
     if (!adapter?.readReceipt) return false;
     const blockMs = adapter.chain.blockTimeSeconds * 1000;
     // A block for the indexer to catch up before anything is asked of the node.

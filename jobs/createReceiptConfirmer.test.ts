@@ -1,3 +1,4 @@
+import { fakeChainAdapters } from "../test/support/fakeChainAdapters.js";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { fillsOfRequests } from "../schema/requestChainFacts.js";
@@ -12,16 +13,14 @@ import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
 /** Adapters whose receipts arrive when the test says so (`mine`), or never. */
 function fakeAdapters() {
   const waiting = new Map<string, (receipt: MinedReceipt | undefined) => void>();
-  const adapters = {
-    adapter: () => ({
-      chain: { blockTimeSeconds: 1 },
-      waitForReceipt: (txHash: string, options: { signal?: AbortSignal }) =>
-        new Promise<MinedReceipt | undefined>((resolve) => {
-          waiting.set(txHash, resolve);
-          options.signal?.addEventListener("abort", () => resolve(undefined));
-        }),
-    }),
-  } as unknown as ChainAdapters;
+  const adapters = fakeChainAdapters(() => ({
+    chain: { blockTimeSeconds: 1 },
+    waitForReceipt: (txHash: string, options: { signal?: AbortSignal }) =>
+      new Promise<MinedReceipt | undefined>((resolve) => {
+        waiting.set(txHash, resolve);
+        options.signal?.addEventListener("abort", () => resolve(undefined));
+      }),
+  }));
   const mine = async (txHash: string, succeeded: boolean, requestId = "") => {
     waiting.get(txHash)!({
       succeeded,

@@ -74,7 +74,7 @@ export function createReceiptConfirmer(deps: {
     if (result.applied) deps.logger.info({ requestId: fill.requestId, txHash: fill.txHash }, "fill receipt: success");
   };
   const confirm = async (fill: SentFill) => {
-    const adapter = deps.adapters.adapter(fill.chainId);
+    const adapter = deps.adapters.solver(fill.chainId);
     if (!adapter.waitForReceipt) return;
     // Mined already: one read of its receipt (and block) for the fill's place.
     const receipt = await adapter.waitForReceipt(fill.txHash, { timeoutMs: 5_000, signal: controller.signal });
@@ -83,7 +83,7 @@ export function createReceiptConfirmer(deps: {
   return {
     confirm,
     watch(fill) {
-      const adapter = deps.adapters.adapter(fill.chainId);
+      const adapter = deps.adapters.solver(fill.chainId);
       if (!adapter.waitForReceipt) return;
       const timeoutMs = Math.max(10_000, (deps.watchBlocks ?? 5) * adapter.chain.blockTimeSeconds * 1000);
       const watch = adapter

@@ -43,7 +43,7 @@ export async function failRequest(
   return queueRefund(db, {
     requestId: args.request.id,
     // The refund row still names the deposit's position by its column, `log_index` (schema/refunds.ts).
-    deposit: { ...args.deposit, logIndex: args.deposit.position },
+    deposit: { ...args.deposit, position: args.deposit.position },
     reason: args.failReason,
     refundsRequest: true,
     recipient: args.request.refundTo ?? args.deposit.depositor,

@@ -10,7 +10,7 @@ import type { FillContext } from "./fillDeps.js";
 export async function followReorgedPayout(context: FillContext, requestId: string): Promise<string> {
   const { logger } = context;
   const attempt = (await getFillAttempt(context.pool, requestId))!;
-  const outcome = await context.adapters.adapter(attempt.chainId).followFill(attempt, {
+  const outcome = await context.adapters.solver(attempt.chainId).followFill(attempt, {
     ledger: context.ledger,
     policy: context.policy,
   });

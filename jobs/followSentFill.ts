@@ -18,7 +18,7 @@ export async function followSentFill(
 ): Promise<string> {
   const { logger } = context;
   const requestId = request.id;
-  const outcome = await context.adapters.adapter(sent.chainId).followFill(sent, {
+  const outcome = await context.adapters.solver(sent.chainId).followFill(sent, {
     ledger: context.ledger,
     policy: context.policy,
   });

@@ -1,4 +1,4 @@
-import type { ChainAdapter } from "../src/chains/adapter.js";
+import type { TransactionPort } from "../src/chains/adapter.js";
 
 /**
  * Where a sent Depository withdrawal (a refund, an app-fee payout) stands: broadcast again while the node has no
@@ -6,7 +6,7 @@ import type { ChainAdapter } from "../src/chains/adapter.js";
  * cannot change that. A chain whose adapter reads no receipts (Bitcoin) is only re-sent. Node failures are thrown.
  */
 export async function followSentWithdrawal(
-  chain: Pick<ChainAdapter, "readReceipt" | "broadcast">,
+  chain: Pick<TransactionPort, "readReceipt" | "broadcast">,
   sent: { rawTx: string; txHash: string },
 ): Promise<{ state: "sent" | "mined" } | { state: "reverted"; blockNumber: bigint }> {
   const receipt = chain.readReceipt ? await chain.readReceipt(sent.txHash) : null;

@@ -1,5 +1,5 @@
 import type { StoredRequest } from "../schema/requests.js";
-import type { ChainAdapter, FillOrder, PreparedTransaction } from "../src/chains/adapter.js";
+import type { FillOrder, PreparedTransaction, SolverPort } from "../src/chains/adapter.js";
 import { attemptFailReason } from "../src/domain/attemptFailReason.js";
 import { nativeConversionOf } from "../src/domain/nativeConversion.js";
 import { failFill } from "./failFill.js";
@@ -26,14 +26,16 @@ function fillOrder(
 /**
  * The solver's side of a fill before it is signed: it must hold what it pays (and the gas, when that is the same
  * currency), and the fill, built and simulated on the destination chain, must not revert. Returns the destination's
- * adapter and the prepared transaction, or the job's result when the request was failed instead.
+ * solver and the prepared transaction, or the job's result when the request was failed instead.
  */
 export async function prepareSolverFill(
   context: FillContext,
   request: StoredRequest,
   amountOut: bigint,
-): Promise<{ chain: ChainAdapter; transaction: PreparedTransaction } | string> {
-  const chain = context.adapters.adapter(request.destinationChainId);
+): Promise<{ solver: SolverPort; transaction: PreparedTransaction } | string> {
+  // Prices and balances are the quoter's; building the fill is the solver's.
+  const chain = context.adapters.quoter(request.destinationChainId);
+  const solver = context.adapters.solver(request.destinationChainId);
   const currency = context.registry.currency(chain.chain.id, request.destinationCurrency);
   // A wrap or unwrap converts what the user brought (same chain): the solver spends the origin currency.
   const conversionKind = nativeConversionOf(request.requestType);
@@ -56,7 +58,7 @@ export async function prepareSolverFill(
       { sent: false },
     );
   }
-  const prepared = await chain.prepareFill(
+  const prepared = await solver.prepareFill(
     fillOrder(request, amountOut, currency?.symbol ?? request.destinationCurrency, conversion),
   );
   if ("refusal" in prepared) {
@@ -72,5 +74,5 @@ export async function prepareSolverFill(
       },
     });
   }
-  return { chain, transaction: prepared.transaction };
+  return { solver, transaction: prepared.transaction };
 }

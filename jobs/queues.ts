@@ -16,9 +16,9 @@ export type FillJob = { requestId: string };
 export type RefundJob = { refundId: string };
 export type AppFeeClaimJob = { claimId: string };
 /** A deposit-address deposit to sweep to the depository (its outpoint and request). */
-export type SweepJob = { chainId: number; txHash: string; logIndex: number; requestId: string };
+export type SweepJob = { chainId: number; txHash: string; position: number; requestId: string };
 /** A deposit to the depository that named no request, to refund (its outpoint; schema/unmatchedRefunds). */
-export type UnmatchedRefundJob = { chainId: number; txHash: string; logIndex: number };
+export type UnmatchedRefundJob = { chainId: number; txHash: string; position: number };
 /** One attempt of one webhook delivery: ids only (the body and the signing key are read from Postgres). */
 export type WebhookJob = { deliveryId: string; generation: number; attempt: number };
 
@@ -50,11 +50,11 @@ export function appFeeClaimJobId(claimId: string, now = Date.now()): string {
 }
 
 export function sweepJobId(job: SweepJob, now = Date.now()): string {
-  return `sweep-${job.chainId}-${job.txHash}-${job.logIndex}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
+  return `sweep-${job.chainId}-${job.txHash}-${job.position}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
 }
 
 export function unmatchedRefundJobId(job: UnmatchedRefundJob, now = Date.now()): string {
-  return `unmatched-refund-${job.chainId}-${job.txHash}-${job.logIndex}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
+  return `unmatched-refund-${job.chainId}-${job.txHash}-${job.position}-${Math.floor(now / REQUEUE_WINDOW_MS)}`;
 }
 
 export const JOB_OPTIONS: JobsOptions = {

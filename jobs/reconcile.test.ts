@@ -372,7 +372,7 @@ describe("reconcile", () => {
     expect(enqueued).toEqual([]);
     expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
 
-    // Where the fill's check cannot follow it there (jobs/fill.ts moves it when it can), it fails the request unpaid:
+    // Where the fill's check cannot follow it there (jobs/createFillProcessor.ts moves it when it can), it fails the request unpaid:
     // the deposit in its new block is then a payment of its own, refunded as a child.
     await withTransaction(pool, async (client) => {
       await markDepositReorged(

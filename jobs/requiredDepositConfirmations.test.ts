@@ -1,6 +1,6 @@
 import { zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import type { ChainAdapter } from "../src/chains/adapter.js";
+import type { DepositPort } from "../src/chains/adapter.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { TransientError } from "../src/domain/errors.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
@@ -11,14 +11,14 @@ import { requiredDepositConfirmations } from "./requiredDepositConfirmations.js"
 describe("requiredDepositConfirmations", () => {
   const registry = createChainRegistry([testEvmChain(31337)]);
   // Tiers: 0 blocks under 1,000 USD, 12 from there; the unknown value (2^255) lands on the top tier.
-  const adapter = {
+  const deposits = {
     chain: { id: 31337 },
     requiredConfirmations: (usd: bigint) => (usd >= 1_000n * 10n ** 18n ? 12 : 0),
-  } as unknown as ChainAdapter;
+  } as unknown as DepositPort;
   const deposit = { currency: zeroAddress, amount: 10n ** 17n }; // 0.1 ETH
 
   it("tiers a deposit by its value at the layer's price; a price the layer cannot get now takes the strictest tier", async () => {
-    const at = (usd: string) => ({ adapter, registry, prices: createStaticPriceSource({ ETH: usd }) });
+    const at = (usd: string) => ({ deposits, registry, prices: createStaticPriceSource({ ETH: usd }) });
     expect(await requiredDepositConfirmations(deposit, at("3000"))).toBe(0);
     expect(await requiredDepositConfirmations(deposit, at("10000"))).toBe(12);
     // Attack: a price feed the depositor knocks over (or that goes stale) cannot shorten the wait.
@@ -26,12 +26,12 @@ describe("requiredDepositConfirmations", () => {
       pricesOf: () => Promise.reject(new TransientError("PRICE_FETCH_FAILED", "no fresh price of ETH")),
       usdPriceE18: () => Promise.reject(new TransientError("PRICE_FETCH_FAILED", "no fresh price of ETH")),
     };
-    expect(await requiredDepositConfirmations(deposit, { adapter, registry, prices: down })).toBe(12);
+    expect(await requiredDepositConfirmations(deposit, { deposits, registry, prices: down })).toBe(12);
     expect(
-      await requiredDepositConfirmations(deposit, { adapter, registry, prices: createStaticPriceSource({}) }),
+      await requiredDepositConfirmations(deposit, { deposits, registry, prices: createStaticPriceSource({}) }),
     ).toBe(12);
     // Anything else is not the price's absence: it fails the job, which retries.
     const broken: PriceSource = { ...down, usdPriceE18: () => Promise.reject(new Error("bug")) };
-    await expect(requiredDepositConfirmations(deposit, { adapter, registry, prices: broken })).rejects.toThrow("bug");
+    await expect(requiredDepositConfirmations(deposit, { deposits, registry, prices: broken })).rejects.toThrow("bug");
   });
 });

@@ -1,5 +1,5 @@
 import type { AppliedDeposit } from "../schema/requestDeposits.js";
-import type { ChainAdapter } from "../src/chains/adapter.js";
+import type { DepositPort } from "../src/chains/adapter.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { isCrossfillError } from "../src/domain/errors.js";
@@ -8,11 +8,11 @@ import { depositUsdValueE18 } from "./depositUsdValueE18.js";
 /** The confirmations a deposit must wait: its chain's tier for its USD value. */
 export async function requiredDepositConfirmations(
   deposit: Pick<AppliedDeposit, "currency" | "amount">,
-  deps: { adapter: ChainAdapter; registry: ChainRegistry; prices: PriceSource },
+  deps: { deposits: DepositPort; registry: ChainRegistry; prices: PriceSource },
 ): Promise<number> {
-  const { adapter } = deps;
+  const { deposits } = deps;
   const usd = await depositUsdValueE18(
-    { chainId: adapter.chain.id, currency: deposit.currency, amount: deposit.amount },
+    { chainId: deposits.chain.id, currency: deposit.currency, amount: deposit.amount },
     deps,
   ).catch((error: unknown) => {
     // No fresh price now (PRICE_FETCH_FAILED): the value is unknown for the moment, which the strictest tier covers.
@@ -20,5 +20,5 @@ export async function requiredDepositConfirmations(
     throw error;
   });
   // An unpriced currency gets the strictest tier: its value is unknown.
-  return adapter.requiredConfirmations(usd ?? 2n ** 255n);
+  return deposits.requiredConfirmations(usd ?? 2n ** 255n);
 }

@@ -47,7 +47,7 @@ describe("scheduleUnmatchedRefunds", () => {
       everyMs: 0,
       recheckAfterMs: 200,
     });
-    const job = { chainId: CHAIN, txHash: "memo-less", logIndex: 1 };
+    const job = { chainId: CHAIN, txHash: "memo-less", position: 1 };
     expect(await pass()).toBe(1);
     expect(enqueued).toEqual([job]);
     expect(await pass()).toBe(0);

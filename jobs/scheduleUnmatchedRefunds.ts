@@ -36,13 +36,13 @@ export function scheduleUnmatchedRefunds(deps: UnmatchedRefundSchedulerDeps): ()
         {
           chainId: refund.chainId,
           depositTxHash: refund.txHash,
-          depositLogIndex: refund.logIndex,
+          depositPosition: refund.position,
           depositor: refund.recipient,
           deposited: refund.deposited.toString(),
         },
         "deposit named no request: refund queued",
       );
-      await deps.enqueue({ chainId: refund.chainId, txHash: refund.txHash, logIndex: refund.logIndex });
+      await deps.enqueue({ chainId: refund.chainId, txHash: refund.txHash, position: refund.position });
     }
     for (const open of await findOpenUnmatchedRefunds(deps.pool, recheckAfterMs)) await deps.enqueue(open);
     return queued.length;

@@ -4,7 +4,7 @@ import { lockFillSigning } from "../schema/lockFillSigning.js";
 import { type StoredRequest, getRequest } from "../schema/requests.js";
 import { drawSponsorship } from "../schema/sponsorLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { ChainAdapter, PreparedTransaction } from "../src/chains/adapter.js";
+import type { PreparedTransaction, SolverPort } from "../src/chains/adapter.js";
 import type { StoredFillAttempt } from "../src/chains/fillLedger.js";
 import { failFill } from "./failFill.js";
 import type { FillContext } from "./fillDeps.js";
@@ -25,7 +25,7 @@ type QuotedSponsor = {
 export async function signAndStoreFill(
   context: FillContext,
   request: StoredRequest,
-  chain: ChainAdapter,
+  chain: SolverPort,
   transaction: PreparedTransaction,
   amountOut: bigint,
 ): Promise<StoredFillAttempt | undefined | string> {

@@ -1,14 +1,14 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { createFactWindows } from "./createFactWindows.js";
-import { createFillProcessor } from "./fill.js";
+import { createFillProcessor } from "./createFillProcessor.js";
 import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
 import type { StuckFillPolicy } from "../src/chains/adapter.js";
-import { startNotifier } from "./notify.js";
+import { startNotifier } from "./startNotifier.js";
 import { startStatsFold } from "./startStatsFold.js";
 import type { QueueBackend } from "./queueBackend.js";
-import { createWebhookProcessor } from "./webhook.js";
-import { startWebhookFanout } from "./webhookFanout.js";
+import { createWebhookProcessor } from "./createWebhookProcessor.js";
+import { startWebhookFanout } from "./createWebhookFanout.js";
 import { HeldElsewhereError } from "../src/domain/errors.js";
 import { createWebhookPoster } from "../src/webhooks/postWebhook.js";
 import { bindLegacyWebhookSecrets } from "../src/apiKeys/bindLegacyWebhookSecrets.js";
@@ -33,9 +33,9 @@ import {
   type UnmatchedRefundJob,
   unmatchedRefundJobId,
 } from "./queues.js";
-import { createUnmatchedRefundProcessor } from "./refundUnmatchedDeposit.js";
+import { createUnmatchedRefundProcessor } from "./createUnmatchedRefundProcessor.js";
 import { scheduleUnmatchedRefunds } from "./scheduleUnmatchedRefunds.js";
-import { createSweepProcessor } from "./sweepDeposit.js";
+import { createSweepProcessor } from "./createSweepProcessor.js";
 import type { ReconcileDeps } from "./reconcileDeps.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
@@ -45,8 +45,8 @@ import { listenForChainFacts } from "../schema/chainFactsNotices.js";
 import { createFillLedger } from "../schema/fillLedger.js";
 import { coalesceRuns } from "../src/runtime/coalesceRuns.js";
 import { reportNewErrors } from "../src/runtime/reportNewErrors.js";
-import { createRefundProcessor } from "./refund.js";
-import { type AppFeeClaimRetryPolicy, createAppFeeClaimPayoutProcessor } from "./payAppFeeClaim.js";
+import { createRefundProcessor } from "./createRefundProcessor.js";
+import { type AppFeeClaimRetryPolicy, createAppFeeClaimPayoutProcessor } from "./createAppFeeClaimPayoutProcessor.js";
 import { settleAppFeeClaims } from "./settleAppFeeClaims.js";
 import type { ChainConfig } from "../src/chains/chainConfig.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
@@ -99,9 +99,9 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { logger, pool, adapters } = deps;
   const registry = createChainRegistry(deps.chains);
   const { prices } = deps;
-  for (const adapter of adapters.all) {
-    const done = await adapter.prepareSolver(createFillLedger(pool));
-    if (done.length) logger.info({ chainId: adapter.chain.id, done }, "solver prepared");
+  for (const solver of adapters.all("solver")) {
+    const done = (await solver.prepareSolver?.(createFillLedger(pool))) ?? [];
+    if (done.length) logger.info({ chainId: solver.chain.id, done }, "solver prepared");
   }
   const fillQueue = deps.queues.createQueue<FillJob>(QUEUES.fill);
   const refundQueue = deps.queues.createQueue<RefundJob>(QUEUES.refund);
@@ -130,7 +130,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     );
   };
   const sweepQueue = deps.queues.createQueue<SweepJob>(QUEUES.sweep);
-  const enqueueSweep = adapters.all.some((adapter) => adapter.signSweep)
+  const enqueueSweep = adapters.all("deposits").some((deposits) => deposits.signSweep)
     ? async (deposit: SweepJob) => {
         await sweepQueue.add("sweep", deposit, { ...JOB_OPTIONS, jobId: sweepJobId(deposit) });
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ENDPOINT_GATE_POLICY } from "./webhookEndpointGate.js";
+import { DEFAULT_ENDPOINT_GATE_POLICY } from "./createEndpointGate.js";
 import { parseConfig } from "../src/config.js";
 import { WEBHOOK_CONNECT_TIMEOUT_MS } from "../src/webhooks/postWebhook.js";
 import { webhookDeliveryLimits } from "./webhookDeliveryLimits.js";

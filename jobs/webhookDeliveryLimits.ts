@@ -1,4 +1,4 @@
-import type { EndpointGatePolicy } from "./webhookEndpointGate.js";
+import type { EndpointGatePolicy } from "./createEndpointGate.js";
 import type { Config } from "../src/config.js";
 
 export type WebhookDeliveryLimits = { endpoints: EndpointGatePolicy; connectTimeoutMs: number };

@@ -8,7 +8,7 @@ describe("depositSweeps", () => {
 
   it("keeps one sweep per deposit output: the first stored wins, a skip has no transaction", async () => {
     const request = await insertTestRequest(db.pool);
-    const deposit = { chainId: 8253038, txHash: "aa".repeat(32), logIndex: 0, requestId: request.id };
+    const deposit = { chainId: 8253038, txHash: "aa".repeat(32), position: 0, requestId: request.id };
     expect(await getDepositSweep(db.pool, deposit)).toBeUndefined();
     const signed = { rawTx: "raw 1", txHash: "sweep 1", amount: 900n, fee: 100n };
     expect(await insertDepositSweep(db.pool, deposit, signed)).toBe(true);
@@ -24,14 +24,14 @@ describe("depositSweeps", () => {
       returned: null,
       confirmedAt: null,
     });
-    const withReturn = { ...deposit, logIndex: 2 };
+    const withReturn = { ...deposit, position: 2 };
     const returned = { recipient: "bcrt1qrefund", amount: 50n };
     expect(await insertDepositSweep(db.pool, withReturn, { ...signed, txHash: "sweep 3", returned })).toBe(true);
     expect((await getDepositSweep(db.pool, withReturn))?.returned).toEqual(returned);
     await markDepositSweepConfirmed(db.pool, deposit);
     expect((await getDepositSweep(db.pool, deposit))?.confirmedAt).toBeInstanceOf(Date);
 
-    const other = { ...deposit, logIndex: 1 };
+    const other = { ...deposit, position: 1 };
     expect(await insertDepositSweep(db.pool, other, { skip: "paid the depository" })).toBe(true);
     expect(await getDepositSweep(db.pool, other)).toMatchObject({
       sweepTxHash: null,

@@ -1,7 +1,7 @@
 import type { Queryable } from "./queryable.js";
 
 /** One deposit-address deposit to sweep: its outpoint and its request. */
-export type SweepableDeposit = { chainId: number; txHash: string; logIndex: number; requestId: string };
+export type SweepableDeposit = { chainId: number; txHash: string; position: number; requestId: string };
 
 /** A stored sweep: its own transaction (none when `skipped` says why no sweep is needed). */
 export type DepositSweep = {
@@ -42,7 +42,7 @@ export async function findSweepableDeposits(
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    logIndex: row.log_index,
+    position: row.log_index,
     requestId: row.request_id,
   }));
 }
@@ -76,11 +76,11 @@ const toSweep = (row: SweepRow): DepositSweep => ({
 /** The stored sweep of a deposit, if any. */
 export async function getDepositSweep(
   db: Queryable,
-  deposit: Pick<SweepableDeposit, "chainId" | "txHash" | "logIndex">,
+  deposit: Pick<SweepableDeposit, "chainId" | "txHash" | "position">,
 ): Promise<DepositSweep | undefined> {
   const { rows } = await db.query<SweepRow>(
     `SELECT * FROM crossfill.deposit_sweeps WHERE chain_id = $1 AND deposit_tx_hash = $2 AND deposit_log_index = $3`,
-    [deposit.chainId, deposit.txHash, deposit.logIndex],
+    [deposit.chainId, deposit.txHash, deposit.position],
   );
   return rows[0] && toSweep(rows[0]);
 }
@@ -104,7 +104,7 @@ export async function insertDepositSweep(
     [
       deposit.chainId,
       deposit.txHash,
-      deposit.logIndex,
+      deposit.position,
       deposit.requestId,
       signed?.amount.toString() ?? null,
       signed?.fee.toString() ?? null,
@@ -120,11 +120,11 @@ export async function insertDepositSweep(
 
 export async function markDepositSweepConfirmed(
   db: Queryable,
-  deposit: Pick<SweepableDeposit, "chainId" | "txHash" | "logIndex">,
+  deposit: Pick<SweepableDeposit, "chainId" | "txHash" | "position">,
 ): Promise<void> {
   await db.query(
     `UPDATE crossfill.deposit_sweeps SET confirmed_at = now()
       WHERE chain_id = $1 AND deposit_tx_hash = $2 AND deposit_log_index = $3 AND confirmed_at IS NULL`,
-    [deposit.chainId, deposit.txHash, deposit.logIndex],
+    [deposit.chainId, deposit.txHash, deposit.position],
   );
 }

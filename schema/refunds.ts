@@ -11,7 +11,7 @@ export type Refund = {
   requestId: string;
   depositChainId: number;
   depositTxHash: string;
-  depositLogIndex: number;
+  depositPosition: number;
   reason: string;
   refundsRequest: boolean;
   chainId: number;
@@ -27,7 +27,7 @@ export type Refund = {
 
 export type NewRefund = {
   requestId: string;
-  deposit: { chainId: number; txHash: string; logIndex: number; currency: string; amount: bigint };
+  deposit: { chainId: number; txHash: string; position: number; currency: string; amount: bigint };
   reason: string;
   refundsRequest: boolean;
   recipient: string;
@@ -44,7 +44,7 @@ export async function queueRefund(db: Queryable, refund: NewRefund): Promise<str
       refund.requestId,
       refund.deposit.chainId,
       refund.deposit.txHash,
-      refund.deposit.logIndex,
+      refund.deposit.position,
       refund.reason,
       refund.refundsRequest,
       refund.deposit.currency.toLowerCase(),
@@ -80,7 +80,7 @@ function toRefund(row: RefundRow): Refund {
     requestId: row.request_id,
     depositChainId: Number(row.deposit_chain_id),
     depositTxHash: row.deposit_tx_hash,
-    depositLogIndex: row.deposit_log_index,
+    depositPosition: row.deposit_log_index,
     reason: row.reason,
     refundsRequest: row.refunds_request,
     chainId: Number(row.chain_id),

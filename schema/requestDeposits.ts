@@ -9,7 +9,7 @@ export type { AppliedDeposit };
  * log as mined in the same block, or the same payment (currency, amount, depositor) applied from another block it has
  * not been found reorged out of. A reorg that mines a transaction again is not a second payment: its log index may
  * differ (an EVM log's index counts the whole block's logs), and the fill's check on the node decides what becomes
- * of it (jobs/fill.ts), never a second payout. Only once that block is marked reorged does the deposit count anew.
+ * of it (jobs/createFillProcessor.ts), never a second payout. Only once that block is marked reorged does the deposit count anew.
  */
 export const sameAppliedDepositSql = (applied: string, fact: string): string =>
   `((${applied}.log_index = ${fact}.log_index AND ${applied}.block_hash = ${fact}.block_hash)

@@ -90,7 +90,7 @@ describe("request listings by a transaction hash of any chain family", () => {
       deposit: {
         chainId: BTC,
         txHash: hashes.refundDeposit,
-        logIndex: 0,
+        position: 0,
         currency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8",
         amount: 1000n,
       },

@@ -90,7 +90,7 @@ describe("unmatchedRefunds", () => {
     await insertDepositFacts(db.pool, [refunded], POLLER_SOURCE);
     await queueRefund(db.pool, {
       requestId: request.id,
-      deposit: { chainId, txHash: refunded.txHash, logIndex: 3, currency: "btc", amount: 10_000n },
+      deposit: { chainId, txHash: refunded.txHash, position: 3, currency: "btc", amount: 10_000n },
       reason: "test",
       refundsRequest: true,
       recipient: "bcrt1qpayer",
@@ -120,7 +120,7 @@ describe("unmatchedRefunds", () => {
     const late = fact("late", { orderId: `0x${"ef".repeat(32)}` });
     await insertDepositFacts(db.pool, [late, fact("plain")], POLLER_SOURCE);
     expect(await queueUnmatchedRefunds(db.pool, rules)).toHaveLength(2);
-    const key = { chainId, txHash: "late", logIndex: 0 };
+    const key = { chainId, txHash: "late", position: 0 };
     expect(await unmatchedRefundObstacle(db.pool, key)).toBeUndefined();
 
     // A request for that order appears: the queued deposit stays out of its reach.
@@ -136,7 +136,7 @@ describe("unmatchedRefunds", () => {
     expect(await getUnmatchedRefund(db.pool, key)).toBeUndefined();
 
     await db.pool.query("DELETE FROM crossfill.deposit_facts WHERE chain_id = $1 AND tx_hash = 'plain'", [chainId]);
-    expect(await unmatchedRefundObstacle(db.pool, { chainId, txHash: "plain", logIndex: 0 })).toBe(
+    expect(await unmatchedRefundObstacle(db.pool, { chainId, txHash: "plain", position: 0 })).toBe(
       "the deposit is no longer in a block",
     );
   });
@@ -145,8 +145,8 @@ describe("unmatchedRefunds", () => {
     const { chainId, fact, rules } = await chainAt(30);
     await insertDepositFacts(db.pool, [fact("to send"), fact("dust", { amount: 300n })], POLLER_SOURCE);
     await queueUnmatchedRefunds(db.pool, rules);
-    const toSend = { chainId, txHash: "to send", logIndex: 0 };
-    const dust = { chainId, txHash: "dust", logIndex: 0 };
+    const toSend = { chainId, txHash: "to send", position: 0 };
+    const dust = { chainId, txHash: "dust", position: 0 };
     // Fresh rows wait their recheck interval; a zero interval finds both, queued before sent.
     expect(await findOpenUnmatchedRefunds(db.pool, 60_000)).not.toContainEqual(toSend);
     expect(await findOpenUnmatchedRefunds(db.pool, 0)).toEqual(expect.arrayContaining([toSend, dust]));

@@ -6,7 +6,7 @@ import { depositOrderSql } from "./unappliedFacts.js";
 export type UnmatchedRefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual";
 
 /** Which output of which transaction on which chain a deposit is. */
-export type DepositOutpoint = { chainId: number; txHash: string; logIndex: number };
+export type DepositOutpoint = { chainId: number; txHash: string; position: number };
 
 /** The refund of one deposit to the depository that named no request (schema/migrations/0160). */
 export type UnmatchedRefund = DepositOutpoint & {
@@ -46,7 +46,7 @@ type Row = {
 const toRefund = (row: Row): UnmatchedRefund => ({
   chainId: Number(row.chain_id),
   txHash: row.deposit_tx_hash,
-  logIndex: row.deposit_log_index,
+  position: row.deposit_log_index,
   orderId: row.order_id,
   recipient: row.recipient,
   deposited: BigInt(row.deposited),
@@ -109,14 +109,14 @@ export async function findOpenUnmatchedRefunds(
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.deposit_tx_hash,
-    logIndex: row.deposit_log_index,
+    position: row.deposit_log_index,
   }));
 }
 
 const KEY = "chain_id = $1 AND deposit_tx_hash = $2 AND deposit_log_index = $3";
 // The same outpoint in the fact tables.
 const FACT_KEY = "chain_id = $1 AND tx_hash = $2 AND log_index = $3";
-const keyOf = (deposit: DepositOutpoint) => [deposit.chainId, deposit.txHash, deposit.logIndex];
+const keyOf = (deposit: DepositOutpoint) => [deposit.chainId, deposit.txHash, deposit.position];
 
 export async function getUnmatchedRefund(
   db: Queryable,

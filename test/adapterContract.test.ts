@@ -37,12 +37,19 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
     await chain?.stop();
   });
 
-  const native = () => chain.adapter.nativeCurrency;
+  const quoter = () => chain.roles.quoter;
+  const native = () => quoter().nativeCurrency;
+  /** A role's port; a family that does not offer the role skips the test (the suite asks only what it offers). */
+  const role = <R extends "deposits" | "solver" | "refunder">(name: R, context: { skip(): void }) => {
+    const port = chain.roles[name];
+    if (!port) context.skip();
+    return port!;
+  };
   /** A deposit for a new order, and its one fact. */
-  const depositFor = async () => {
+  const depositFor = async (context: { skip(): void }) => {
     const order = { orderId: id(), requestId: id() };
     const made = await chain.deposit(order, chain.amount);
-    const facts = await chain.adapter.readDepositFacts(made.txHash);
+    const facts = await role("deposits", context).readDepositFacts(made.txHash);
     expect(facts).toHaveLength(1);
     return { order, made, fact: facts[0]! };
   };
@@ -58,7 +65,7 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
   });
 
   it("reads its addresses and hashes in one canonical form, and refuses other families' and networks'", async () => {
-    const { address, parseTransactionHash } = chain.adapter;
+    const { address, parseTransactionHash } = quoter();
     const [canonical] = chain.addressSpellings;
     for (const spelling of chain.addressSpellings) {
       expect(address.parse(spelling)).toBe(canonical);
@@ -74,12 +81,13 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
     }
   });
 
-  it("reads a deposit's facts from its transaction: amount, depositor and order; 404 for an unknown one", async () => {
-    const { order, made, fact } = await depositFor();
-    const { address } = chain.adapter;
+  it("reads a deposit's facts from its transaction: amount, depositor and order; 404 for an unknown one", async (context) => {
+    const deposits = role("deposits", context);
+    const { order, made, fact } = await depositFor(context);
+    const { address } = quoter();
     expect(fact).toMatchObject({
-      chainId: chain.adapter.chain.id,
-      txHash: chain.adapter.parseTransactionHash(made.txHash),
+      chainId: deposits.chain.id,
+      txHash: quoter().parseTransactionHash(made.txHash),
       amount: chain.amount,
       currency: native(),
     });
@@ -87,38 +95,41 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
     expect(fact.orderId.toLowerCase()).toBe(made.factOrderId.toLowerCase());
     expect([order.orderId, order.requestId]).toContain(made.factOrderId);
     expect(fact.blockNumber).toBeGreaterThan(0n);
-    await expect(chain.adapter.readDepositFacts(fixture.sampleTxHash)).rejects.toMatchObject({
+    await expect(deposits.readDepositFacts(fixture.sampleTxHash)).rejects.toMatchObject({
       errorCode: "TRANSACTION_NOT_FOUND",
       status: 404,
     });
   });
 
-  it("checks a deposit: confirming until deep enough, then final", async () => {
-    const { fact } = await depositFor();
-    expect(await chain.adapter.checkDeposit(applied(fact), 1)).toEqual({ state: "final" });
-    expect(await chain.adapter.checkDeposit(applied(fact), 3)).toEqual({ state: "confirming", missingBlocks: 2 });
+  it("checks a deposit: confirming until deep enough, then final", async (context) => {
+    const deposits = role("deposits", context);
+    const { fact } = await depositFor(context);
+    expect(await deposits.checkDeposit(applied(fact), 1)).toEqual({ state: "final" });
+    expect(await deposits.checkDeposit(applied(fact), 3)).toEqual({ state: "confirming", missingBlocks: 2 });
     await chain.mine(2);
-    expect(await chain.adapter.checkDeposit(applied(fact), 3)).toEqual({ state: "final" });
+    expect(await deposits.checkDeposit(applied(fact), 3)).toEqual({ state: "final" });
   });
 
   it("checks a deposit a reorg took out of the chain: reorged (DEPOSIT_REORGED)", async (context) => {
     if (!chain.reorgOut) return context.skip(chain.unsupported?.reorgs);
-    const { fact } = await depositFor();
+    const deposits = role("deposits", context);
+    const { fact } = await depositFor(context);
     await chain.reorgOut(fact);
-    const check = await chain.adapter.checkDeposit(applied(fact), 1);
+    const check = await deposits.checkDeposit(applied(fact), 1);
     expect(check.state).toBe("reorged");
     if (check.state === "reorged") expect(check.failReason ?? "DEPOSIT_REORGED").toBe("DEPOSIT_REORGED");
-    await expect(chain.adapter.readDepositFacts(fact.txHash)).rejects.toMatchObject({
+    await expect(deposits.readDepositFacts(fact.txHash)).rejects.toMatchObject({
       errorCode: "TRANSACTION_NOT_FOUND",
     });
   });
 
   it("checks a deposit a reorg mined again in another block: moved there, where its facts now are", async (context) => {
     if (!chain.reorgMoving) return context.skip(chain.unsupported?.reorgs);
-    const { fact } = await depositFor();
+    const deposits = role("deposits", context);
+    const { fact } = await depositFor(context);
     await chain.reorgMoving(fact);
-    const check = await chain.adapter.checkDeposit(applied(fact), 1);
-    const [there] = await chain.adapter.readDepositFacts(fact.txHash);
+    const check = await deposits.checkDeposit(applied(fact), 1);
+    const [there] = await deposits.readDepositFacts(fact.txHash);
     expect(there!.blockHash).not.toBe(fact.blockHash);
     expect(check).toEqual({
       state: "moved",
@@ -130,7 +141,7 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
       },
     });
     const moved = { ...applied(fact), blockNumber: there!.blockNumber, blockHash: there!.blockHash };
-    expect(await chain.adapter.checkDeposit(moved, 1)).toEqual({ state: "final" });
+    expect(await deposits.checkDeposit(moved, 1)).toEqual({ state: "final" });
   });
 
   describe("as a destination", () => {
@@ -139,19 +150,20 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
      * finds a fill stored for the request rolls its own signature back (with the nonce or outputs it locked) and
      * returns the stored one, which is all that is ever broadcast.
      */
+    const solver = () => chain.roles.solver!;
     const signAndStore = async (order: FillOrder): Promise<StoredFillAttempt> => {
-      const prepared = await chain.adapter.prepareFill(order);
+      const prepared = await solver().prepareFill(order);
       if (!("transaction" in prepared)) throw new Error(JSON.stringify(prepared.refusal.failure));
       return store(order, prepared.transaction);
     };
     const store = async (order: FillOrder, transaction: PreparedTransaction): Promise<StoredFillAttempt> => {
       await ledger
         .transaction(async (ledgerTransaction) => {
-          const signed = await chain.adapter.signTransaction(ledgerTransaction, transaction);
+          const signed = await solver().signTransaction(ledgerTransaction, transaction);
           const stored = await ledgerTransaction.storeFill({
             requestId: order.requestId,
-            chainId: chain.adapter.chain.id,
-            solver: chain.adapter.solverAddress,
+            chainId: solver().chain.id,
+            solver: solver().solverAddress,
             ...signed,
             currency: order.currency,
             amount: order.amount,
@@ -167,8 +179,8 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
 
     it("pays a fill once, however often prepare → sign → store → broadcast → follow runs", async (context) => {
       if (chain.capabilities.destinationRefusal !== undefined) context.skip();
-      const { adapter } = chain;
-      await adapter.prepareSolver(ledger);
+      const adapter = role("solver", context);
+      await adapter.prepareSolver?.(ledger);
       const recipient = chain.newAddress();
       const request = await insertTestRequest(database.pool, {
         destinationChainId: adapter.chain.id,
@@ -213,12 +225,12 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
 
   describe("as an origin", () => {
     const signRefund = (transaction: PreparedTransaction) =>
-      ledger.transaction((ledgerTransaction) => chain.adapter.signTransaction(ledgerTransaction, transaction));
+      ledger.transaction((ledgerTransaction) => chain.roles.refunder!.signTransaction(ledgerTransaction, transaction));
 
     it("refunds a deposit to the refundee once, however often the signed refund is sent", async (context) => {
       if (chain.unsupported?.refunds) return context.skip(chain.unsupported.refunds);
-      const { adapter } = chain;
-      const { order, fact } = await depositFor();
+      const adapter = role("refunder", context);
+      const { order, fact } = await depositFor(context);
       // Final first, as a refund of pooled funds waits for (one spending the deposit does not need to).
       await chain.mine(1);
       const refundee = chain.newAddress();
@@ -228,7 +240,7 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
         currency: native(),
         recipient: refundee,
         amount,
-        deposit: { txHash: fact.txHash, logIndex: fact.position },
+        deposit: { txHash: fact.txHash, position: fact.position },
       };
       const prepared = await adapter.prepareRefund(refund);
       if (!("transaction" in prepared)) throw new Error(prepared.refusal);
@@ -240,7 +252,7 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
       await chain.mine(1);
       expect(await chain.balance(refundee)).toBe(amount);
       // A refund that spends the deposit itself cannot be made again; one of pooled funds is kept from it by the
-      // refund's stored state (jobs/refund.ts), not by the chain.
+      // refund's stored state (jobs/createRefundProcessor.ts), not by the chain.
       if (adapter.refundSpendsDeposit) expect(await adapter.prepareRefund(refund)).toHaveProperty("refusal");
     });
   });

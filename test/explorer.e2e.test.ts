@@ -208,7 +208,7 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
         deposit: {
           chainId: request.originChainId,
           txHash: hash(),
-          logIndex: 0,
+          position: 0,
           currency: request.originCurrency,
           amount: 10n ** 15n,
         },

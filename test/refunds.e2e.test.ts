@@ -3,7 +3,7 @@ import { type Address, encodeFunctionData, erc20Abi, getAddress, zeroAddress } f
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callTargetAbi, depositoryAbi } from "../contracts/abis.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
-import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/fill.js";
+import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/createFillProcessor.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { blockTokenRecipient } from "./support/blockTokenRecipient.js";

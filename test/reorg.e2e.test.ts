@@ -267,7 +267,7 @@ describe("confirmations and reorgs, end to end", () => {
       timeoutMs: 30_000,
     });
     // Which check sees the passed window first is timing: a run before the last confirmation refunds the deposit as
-    // DEPOSIT_CONFIRMATION_TIMEOUT, one after it as PROTOCOL_DEADLINE_EXPIRED (pinned alone by jobs/fill.test.ts
+    // DEPOSIT_CONFIRMATION_TIMEOUT, one after it as PROTOCOL_DEADLINE_EXPIRED (pinned alone by jobs/createFillProcessor.test.ts
     // and bitcoinDeposit.e2e).
     expect(["DEPOSIT_CONFIRMATION_TIMEOUT", "PROTOCOL_DEADLINE_EXPIRED"]).toContain(last.failReason);
     expect(await checks.events(quote.body.requestId)).toEqual(["waiting", "pending", "failure", "refund"]);

@@ -2,7 +2,7 @@ import { testRouteLimits } from "./support/testRateLimits.js";
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startNotifier, type RunningNotifier } from "../jobs/notify.js";
+import { startNotifier, type RunningNotifier } from "../jobs/startNotifier.js";
 import { getStatusRecord } from "../schema/statusRecord.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";

@@ -53,11 +53,14 @@ export const bitcoinFactories: FamilyFactories<BitcoinChainConfig, BitcoinKeys, 
           depositAddressKey: keys.depositXprv,
           maxFeeRateSatVb: keys.maxFeeRateSatVb,
         },
-  adapter: (chain, keys, { pool }) =>
-    createBitcoinAdapter(chain, {
+  // A chain without a solver wallet is no destination: its adapter offers no solver role.
+  adapter: (chain, keys, { pool }) => {
+    const adapter = createBitcoinAdapter(chain, {
       ...keys,
       ...(pool ? { depositAddresses: (addresses) => depositAddressOwners(pool, chain.id, addresses) } : {}),
-    }),
+    });
+    return { quoter: adapter, deposits: adapter, refunder: adapter, ...(chain.solver ? { solver: adapter } : {}) };
+  },
   indexer: {
     command: "bitcoin",
     description: "the Esplora pollers of the chains file's Bitcoin chains",

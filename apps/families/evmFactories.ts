@@ -7,6 +7,7 @@ import type { EvmChainConfig } from "../../src/chains/chainConfig.js";
 import { createEvmAdapter } from "../../src/chains/evm/createEvmAdapter.js";
 import { type EvmKeys, evmKeySchema } from "../../src/chains/evm/evmKeys.js";
 import { type EvmSolver, evmSolver } from "../../src/chains/evm/evmSolver.js";
+import { everyRole } from "../../src/chains/everyRole.js";
 import { requireSetting } from "../../src/roleSettings.js";
 import { createPool } from "../createPool.js";
 import { logConnectionError } from "../logConnectionError.js";
@@ -25,7 +26,7 @@ export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: Ev
   }),
   adapter: (chain, keys) => {
     if (!keys.solver) throw new Error(`no EVM solver key to make chain ${chain.id}'s adapter with`);
-    return createEvmAdapter(chain, { solver: keys.solver });
+    return everyRole(createEvmAdapter(chain, { solver: keys.solver }));
   },
   indexer: {
     command: "evm",

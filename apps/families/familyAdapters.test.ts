@@ -43,11 +43,11 @@ describe("familyAdapters", () => {
   it("makes each chain's adapter with its family's factory and keys", () => {
     const keys = roleAdapterKeys(parseFamilyKeys(env, FAMILY_KEY_SCHEMAS), "api");
     const adapters = familyAdapters([...GRAPHQL_TEST_CHAINS, TEST_BITCOIN_CHAIN], keys);
-    expect(adapters.all.map((adapter) => [adapter.chain.id, adapter.vmType])).toEqual([
+    expect(adapters.all("quoter").map((adapter) => [adapter.chain.id, adapter.vmType])).toEqual([
       ...GRAPHQL_TEST_CHAINS.map((chain) => [chain.id, "evm"]),
       [TEST_BITCOIN_CHAIN.id, "bvm"],
     ]);
-    expect(adapters.adapter(GRAPHQL_TEST_CHAINS[0].id).solverAddress).toBe(keys.evm?.solver.address);
+    expect(adapters.quoter(GRAPHQL_TEST_CHAINS[0].id).solverAddress).toBe(keys.evm?.solver.address);
     // The gateway's Bitcoin adapter derives deposit addresses from the account key it was given.
     expect(adapters.quoterOf(TEST_BITCOIN_CHAIN.id)?.depositAddressFor).toBeDefined();
     expect(familyAdapters([TEST_BITCOIN_CHAIN], {}).quoterOf(TEST_BITCOIN_CHAIN.id)?.depositAddressFor).toBeUndefined();

@@ -1,4 +1,4 @@
-import type { ChainAdapter } from "../../src/chains/adapter.js";
+import type { ChainRoles } from "../../src/chains/adapter.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import { type AdapterFactories, type ChainAdapters, createChainAdapters } from "../../src/chains/chainAdapters.js";
 import { type AdapterKeys, type FamilyKeys, allFamilyFactories } from "./factories.js";
@@ -31,7 +31,7 @@ export function familyAdapters(
         factories.vmType,
         (chain: ChainConfig) =>
           // The factory of the chain's own vmType: it reads only chains and keys of its family.
-          (factories.adapter as (chain: ChainConfig, keys: unknown, ports: AdapterPorts) => ChainAdapter)(
+          (factories.adapter as (chain: ChainConfig, keys: unknown, ports: AdapterPorts) => ChainRoles)(
             chain,
             keys[factories.vmType] ?? {},
             ports,

@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { PollerChain } from "../../indexers/startPollers.js";
-import type { ChainAdapter } from "../../src/chains/adapter.js";
+import type { ChainRoles } from "../../src/chains/adapter.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import type { Config } from "../../src/config.js";
 import type { Shutdown } from "../../src/runtime/shutdown.js";
@@ -54,7 +54,8 @@ export interface FamilyFactories<C extends ChainConfig, K, A> {
    * the role cannot start without one.
    */
   roleKeys(keys: K, role: KeyRole): A;
-  adapter(chain: C, keys: A, ports: AdapterPorts): ChainAdapter;
+  /** The roles the family's adapter offers for a chain (src/chains/adapter.ts `ChainRoles`). */
+  adapter(chain: C, keys: A, ports: AdapterPorts): ChainRoles;
   /** `crossfill indexer <command>`: what records the family's chain facts. */
   readonly indexer: {
     readonly command: string;

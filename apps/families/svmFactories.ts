@@ -4,7 +4,7 @@ import { startDevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
 import { solanaSignaturesSource } from "../../indexers/svm/solanaSignaturesSource.js";
 import type { PollerChain } from "../../indexers/startPollers.js";
 import type { SvmChainConfig } from "../../src/chains/chainConfig.js";
-import { createSvmAdapter } from "../../src/chains/svm/createSvmAdapter.js";
+import { svmRoles } from "../../src/chains/svm/svmRoles.js";
 import { svmChainConfigSchema } from "../../src/chains/svm/svmChainFamily.js";
 import { svmDepositTargets } from "../../src/chains/svm/svmDepositTargets.js";
 import { type SvmKeys, svmKeySchema } from "../../src/chains/svm/svmKeys.js";
@@ -36,7 +36,7 @@ export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, Record<strin
   vmType: "svm",
   keySchema: svmKeySchema,
   roleKeys: () => ({}),
-  adapter: (chain) => createSvmAdapter(chain),
+  adapter: (chain) => svmRoles(chain),
   indexer: {
     command: "svm",
     description: "the signature pollers of the chains file's Solana chains",

@@ -54,7 +54,7 @@ export type RefundOrder = {
   recipient: string;
   amount: bigint;
   /** The deposit paid back, when the chain spends it itself (Bitcoin); none for a withdrawal of pooled funds. */
-  deposit?: { txHash: string; logIndex: number };
+  deposit?: { txHash: string; position: number };
 };
 
 export type DepositCheck =
@@ -145,12 +145,16 @@ export type DepositAddressReference = {
 /** The operations whose network fee a quote or refund prices before any transaction exists. */
 export type FeeOperation = "deposit" | "fill" | "refund";
 
+/** What every role port names: the chain it serves (its id, block time, confirmations tiers). */
+export interface ChainPort {
+  readonly chain: ChainConfig;
+}
+
 /**
  * Quoting (the gateway): what an origin or destination chain is asked to price, check and lay out a request. Every
  * adapter has it; amounts are bigint in the smallest unit, addresses and hashes strings.
  */
-export interface QuotePort extends VmFamily<VmType> {
-  readonly chain: ChainConfig;
+export interface QuotePort extends ChainPort, VmFamily<VmType> {
   /** The solver's account here: it signs fills, refunds and orders, and is paid the fees. */
   readonly solverAddress: string;
 
@@ -196,16 +200,17 @@ export interface QuotePort extends VmFamily<VmType> {
    */
   depositAddressFor?(reference: DepositAddressReference): Promise<{ address: string; key: string }>;
   /**
-   * The solver's signature of an order id, as the order's `orderSignature`; a family whose fills carry none refuses
-   * it (Bitcoin: UNSUPPORTED_ROUTE, its payout names the order in an OP_RETURN).
+   * The solver's signature of an order id, as the order's `orderSignature`. Absent where the family's fills carry
+   * none (Bitcoin: its payout names the order in an OP_RETURN): a quote asking for protocol data to such a
+   * destination is UNSUPPORTED_ROUTE.
    */
-  signOrder(orderId: string): Promise<string>;
+  signOrder?(orderId: string): Promise<string>;
   /** Runs a fill against the current state without sending it; `blockNumber` is the state it ran on. */
   simulateFill(order: FillOrder): Promise<{ blockNumber: bigint; refusal: FillRefusal | undefined }>;
 }
 
 /** Deposits and their finality (the reconcile, the manual index, the fill's deposit check, deposit-address sweeps). */
-export interface DepositPort {
+export interface DepositPort extends ChainPort {
   /** The deposits a transaction made; 404 TRANSACTION_NOT_FOUND when it is unknown or not yet included. */
   readDepositFacts(txHash: string): Promise<DepositFact[]>;
   /** The finality rule: blocks a deposit of this USD value (1e18 = $1) needs before it is filled. */
@@ -215,21 +220,20 @@ export interface DepositPort {
   /**
    * The worker's sweep of one deposit-address deposit to the depository (Bitcoin, with the extended private key):
    * signed, not sent; `skip` when the output pays no deposit address (the order was paid to the depository itself).
-   * With `excess`, what the output holds above `keep` goes back to `excess.recipient` in the same transaction.
+   * With `excess`, what the output holds above `keep` goes back to `excess.recipient` in the same transaction. The
+   * chain's RefundPort sends it (a sweep is, like a refund, a spend of a deposit by the worker).
    */
   signSweep?(
-    deposit: { txHash: string; logIndex: number },
+    deposit: { txHash: string; position: number },
     excess?: { recipient: string; keep: bigint },
   ): Promise<
     | { rawTx: string; txHash: string; amount: bigint; fee: bigint; returned?: { recipient: string; amount: bigint } }
     | { skip: string }
   >;
-  /** Whether a transaction is mined (Bitcoin sweeps): undefined when the node does not know it. */
-  transactionMined?(txHash: string): Promise<boolean | undefined>;
 }
 
 /** Sending what a role prepared: signed and stored first, then broadcast (fills and refunds share it). */
-export interface TransactionPort {
+export interface TransactionPort extends ChainPort {
   /**
    * Signs with the solver's next nonce from the ledger of the caller's database transaction, whose nonce lock (held
    * until it commits) keeps replicas from sharing or skipping a nonce; the caller stores the result there too.
@@ -237,12 +241,27 @@ export interface TransactionPort {
   signTransaction(ledger: FillLedgerTransaction, transaction: PreparedTransaction): Promise<SignedTransaction>;
   /** Sends a stored transaction; one the node already has counts as sent. */
   broadcast(signed: { rawTx: string; txHash: string }): Promise<void>;
+  /**
+   * A transaction's receipt now (a fill's, a refund's or app-fee payout's withdrawal), null when the node lacks it
+   * (never mined, or reorged out); node failures throw. A family without it (Bitcoin) leaves outcomes to its indexer.
+   */
+  readReceipt?(txHash: string): Promise<MinedReceipt | null>;
+  /**
+   * Whether a sent transaction is mined (Bitcoin's sweeps and unmatched refunds, which read no receipts): undefined
+   * when the node does not know it.
+   */
+  transactionMined?(txHash: string): Promise<boolean | undefined>;
 }
 
 /** The solver's fills on a destination chain: setup, prepare, follow until the nonce is spent. */
 export interface SolverPort extends TransactionPort {
-  /** One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. */
-  prepareSolver(ledger: FillLedger): Promise<string[]>;
+  /** The account that signs and pays the fills (the quoter's `solverAddress`). */
+  readonly solverAddress: string;
+  /**
+   * One-off setup before the solver takes work (EVM: token approvals); returns what it did, for the log. Absent
+   * where there is nothing to set up (Bitcoin).
+   */
+  prepareSolver?(ledger: FillLedger): Promise<string[]>;
   /** Builds and simulates the fill; a fill that would revert is refused instead. */
   prepareFill(order: FillOrder): Promise<{ transaction: PreparedTransaction } | { refusal: FillRefusal }>;
   /**
@@ -261,8 +280,6 @@ export interface SolverPort extends TransactionPort {
     txHash: string,
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<MinedReceipt | undefined>;
-  /** A transaction's receipt now, null when the node lacks it (never mined, or reorged out); node failures throw. */
-  readReceipt?(txHash: string): Promise<MinedReceipt | null>;
 }
 
 /** Refunds of deposits on an origin chain. */
@@ -279,9 +296,19 @@ export interface RefundPort extends TransactionPort {
 }
 
 /**
- * One chain as the rest of Crossfill sees it, whatever its VM: its role ports together. Quotes, jobs and the gateway
- * call these and import no chain SDK; callers that need one role ask `ChainAdapters` for it (`solverOf`,
- * `refunderOf`, `depositsOf`). Network and node failures come out as the domain's retryable REQUEST_TIMED_OUT /
+ * One chain as the rest of Crossfill sees it, whatever its VM: the role ports its family implements. Every chain is
+ * quoted (`quoter`); a family offers the other roles it has — an origin-only family no `solver`, a destination-only
+ * one no `deposits` or `refunder` — and a role may lack its optional members. Quotes, jobs and the gateway call these
+ * and import no chain SDK; they ask `ChainAdapters` for the role they need (`solver(id)`, `refunderOf(id)`), never
+ * for the whole adapter. Network and node failures come out as the domain's retryable REQUEST_TIMED_OUT /
  * RPC_HTTP_ERROR errors.
  */
+export type ChainRoles = {
+  readonly quoter: QuotePort;
+  readonly deposits?: DepositPort;
+  readonly solver?: SolverPort;
+  readonly refunder?: RefundPort;
+};
+
+/** An adapter that is one object playing every role (EVM, Bitcoin, the test family); `everyRole` lists its roles. */
 export interface ChainAdapter extends QuotePort, DepositPort, SolverPort, RefundPort {}

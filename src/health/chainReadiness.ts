@@ -3,8 +3,8 @@ import type { ReadinessCheck } from "./readinessProbe.js";
 
 /** Each chain's node answers with its head (the endpoint the role quotes, fills or refunds through). */
 export function chainReadiness(adapters: ChainAdapters): ReadinessCheck[] {
-  return adapters.all.map((adapter) => ({
-    name: `chain ${adapter.chain.id}`,
-    check: async () => `head ${await adapter.headHeight()}`,
+  return adapters.all("quoter").map((quoter) => ({
+    name: `chain ${quoter.chain.id}`,
+    check: async () => `head ${await quoter.headHeight()}`,
   }));
 }

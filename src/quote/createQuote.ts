@@ -42,7 +42,8 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, caller: 
     // `/price` hands out no address: its steps are never shown.
     ...(request.depositAddress ? { depositAddress: depositAddress?.address ?? "" } : {}),
   });
-  const orderSignature = request.includeProtocolData ? await market.destination.signOrder(orderId) : undefined;
+  // validateQuoteRequest refused protocol data to a destination without `signOrder`.
+  const orderSignature = request.includeProtocolData ? await market.destination.signOrder!(orderId) : undefined;
 
   await assertChainsOpen(deps.availability, [originChain, destinationChain], order.usdIn);
   if (request.calls.length > 0) {

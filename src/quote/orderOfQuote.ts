@@ -17,7 +17,7 @@ export function orderOfQuote(deps: QuoteEngineDeps, request: QuoteRequest, marke
     ttlSeconds: deps.settings.quoteTtlSeconds,
     originBlockTimeSeconds: originChain.blockTimeSeconds,
     destinationBlockTimeSeconds: destinationChain.blockTimeSeconds,
-    confirmations: origin.requiredConfirmations(usdIn),
+    confirmations: deps.adapters.deposits(originChain.id).requiredConfirmations(usdIn),
   });
   const now = deps.now?.() ?? Date.now();
   const deadline = Math.floor(now / 1000) + timing.lifetimeSeconds;

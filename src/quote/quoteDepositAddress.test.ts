@@ -1,6 +1,6 @@
+import { fakeChainAdapters } from "../../test/support/fakeChainAdapters.js";
 import { describe, expect, it } from "vitest";
 import type { ChainAdapter, DepositAddressReference } from "../chains/adapter.js";
-import type { ChainAdapters } from "../chains/chainAdapters.js";
 import { testQuoteRequest } from "../../test/support/testQuoteRequest.js";
 import { depositAddressTerms } from "./depositAddressTerms.js";
 import { quoteDepositAddress } from "./quoteDepositAddress.js";
@@ -23,7 +23,7 @@ function setup(regenerable?: { requestId: string; address: string; key: string }
     },
   } as unknown as ChainAdapter;
   const deps: Pick<QuoteEngineDeps, "adapters" | "depositAddresses"> = {
-    adapters: { adapter: () => origin } as unknown as ChainAdapters,
+    adapters: fakeChainAdapters(() => origin),
     depositAddresses: {
       next: async () => index++,
       regenerable: async (route) => {

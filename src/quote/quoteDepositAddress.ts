@@ -29,7 +29,7 @@ export async function quoteDepositAddress(
       supersedes: previous.requestId,
       terms,
     };
-  const { address, key } = await deps.adapters.adapter(originChain.id).depositAddressFor!({
+  const { address, key } = await deps.adapters.quoter(originChain.id).depositAddressFor!({
     orderId: quote.orderId,
     requestId: quote.requestId,
     depositor: request.user,

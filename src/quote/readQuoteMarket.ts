@@ -1,4 +1,4 @@
-import type { ChainAdapter } from "../chains/adapter.js";
+import type { QuotePort } from "../chains/adapter.js";
 import type { Currency } from "../chains/chainRegistry.js";
 import { type NativeConversion, nativeConversionOf } from "../domain/nativeConversion.js";
 import type { PriceObservation } from "../pricing/priceObservation.js";
@@ -9,8 +9,8 @@ import type { QuoteRequest } from "./validateQuoteRequest.js";
 
 /** What a quote is priced on: both chains' adapters and natives, the prices, the network fees, the user's account. */
 export type QuoteMarket = {
-  origin: ChainAdapter;
-  destination: ChainAdapter;
+  origin: QuotePort;
+  destination: QuotePort;
   originNative: Currency;
   destinationNative: Currency;
   kind: RequestKind;
@@ -32,8 +32,8 @@ export type QuoteMarket = {
 /** Reads, at once, everything a quote's price depends on. */
 export async function readQuoteMarket(deps: QuoteEngineDeps, request: QuoteRequest): Promise<QuoteMarket> {
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
-  const origin = deps.adapters.adapter(originChain.id);
-  const destination = deps.adapters.adapter(destinationChain.id);
+  const origin = deps.adapters.quoter(originChain.id);
+  const destination = deps.adapters.quoter(destinationChain.id);
   const destinationNative = deps.registry.currency(destinationChain.id, destination.nativeCurrency)!;
   const originNative = deps.registry.currency(originChain.id, origin.nativeCurrency)!;
 

@@ -1,11 +1,11 @@
-import type { ChainAdapter, FillOrder } from "../chains/adapter.js";
+import type { FillOrder, QuotePort } from "../chains/adapter.js";
 import { SimulationRevertedError } from "../domain/errors.js";
 
 /**
  * A quote with destination calls runs its fill first: a call that reverts (or a token refusing the recipient)
  * refuses the quote with what the simulation saw. Other reverts (the solver's own setup) are the fill's to judge.
  */
-export async function simulateCalls(destination: ChainAdapter, order: FillOrder): Promise<void> {
+export async function simulateCalls(destination: QuotePort, order: FillOrder): Promise<void> {
   const { blockNumber, refusal } = await destination.simulateFill(order);
   if (!refusal) return;
   const { failure, call } = refusal;

@@ -13,7 +13,7 @@ export function createSolverInventory(adapters: ChainAdapters, ttlMs = 1000): So
       const key = `${chainId}:${currency.toLowerCase()}`;
       const hit = cache.get(key);
       if (hit && Date.now() - hit.at <= ttlMs) return hit.value;
-      const adapter = adapters.adapter(chainId);
+      const adapter = adapters.quoter(chainId);
       const value = adapter.balanceOf(adapter.solverAddress, currency);
       cache.set(key, { value, at: Date.now() });
       value.catch(() => cache.delete(key));

@@ -46,6 +46,30 @@ function codeOf(body: unknown): string | undefined {
 }
 
 describe("validateQuoteRequest", () => {
+  it("refuses, as the user's error, a listed chain without an adapter or without the role its side needs", () => {
+    const refusal = (adapted: typeof adapters) => {
+      try {
+        validateQuoteRequest(base, registry, adapted);
+      } catch (error) {
+        return [(error as InvalidInputError).errorCode, (error as InvalidInputError).message];
+      }
+    };
+    const onlyOrigin = familyAdapters(chains.slice(0, 1), {
+      evm: { solver: privateKeyToAccount(generatePrivateKey()) },
+    });
+    expect(refusal(onlyOrigin)).toEqual(["UNSUPPORTED_CHAIN", "destination chain 20 is not quoted yet"]);
+    expect(refusal({ ...adapters, solverOf: (id) => (id === 20 ? undefined : adapters.solverOf(id)) })).toEqual([
+      "UNSUPPORTED_ROUTE",
+      "chain 20 has no solver: it is no destination",
+    ]);
+    for (const role of ["depositsOf", "refunderOf"] as const)
+      expect(refusal({ ...adapters, [role]: () => undefined })).toEqual([
+        "UNSUPPORTED_ROUTE",
+        "chain 10 takes no deposits: it is no origin",
+      ]);
+    expect(refusal(adapters)).toBeUndefined();
+  });
+
   it("normalises a valid request: checksummed addresses, defaults for recipient and refundTo, bigint amount", () => {
     const request = validateQuoteRequest({ ...base, originChainId: "10", slippageTolerance: "75" }, registry, adapters);
     expect(request.user).toBe("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
@@ -148,6 +172,13 @@ describe("validateQuoteRequest", () => {
     for (const wrong of [mixedCase, mainnet, toBitcoin.destinationCurrency, user, undefined])
       expect(code({ ...toBitcoin, recipient: wrong }), wrong).toBe("INVALID_ADDRESS");
     expect(code({ ...toBitcoin, recipient: solver })).toBe("INVALID_RECIPIENT");
+    // A payout names its order in an OP_RETURN: there is no solver signature of it to include.
+    expect(() => validateQuoteRequest({ ...toBitcoin, includeProtocolData: true }, registry, adapters)).toThrow(
+      expect.objectContaining({
+        errorCode: "UNSUPPORTED_ROUTE",
+        message: expect.stringMatching(/includeProtocolData/),
+      }),
+    );
     expect(code({ ...toBitcoin, recipient: TEST_BITCOIN_CHAIN.depository })).toBe("INVALID_RECIPIENT");
     expect(code({ ...toBitcoin, txs: [{ to: REGTEST_ADDRESS, value: "0", data: "0x" }] })).toBe("INVALID_INPUT");
   });

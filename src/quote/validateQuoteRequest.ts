@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ChainAdapter } from "../chains/adapter.js";
+import type { QuotePort } from "../chains/adapter.js";
 import type { ChainAdapters } from "../chains/chainAdapters.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { ChainCapabilities } from "../chains/chainFamily.js";
@@ -49,7 +49,7 @@ function slippage(value: unknown, field: string): bigint | undefined {
 }
 
 function address(
-  adapter: ChainAdapter,
+  adapter: QuotePort,
   value: string,
   field: string,
   errorCode: "INVALID_ADDRESS" | "INVALID_INPUT" = "INVALID_ADDRESS",
@@ -111,11 +111,16 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
     );
   }
 
-  const origin = adapters.adapter(originChain.id);
-  const destination = adapters.adapter(destinationChain.id);
+  const { origin, destination } = routeRoles(adapters, originChain.id, destinationChain.id);
   const user = address(origin, input.user, "user");
   // Without a recipient the user is paid, so the user must also be an address of the destination chain.
   const recipient = address(destination, input.recipient ?? input.user, "recipient");
+  // Checked before anything is priced or written: a destination whose fills carry no signed order has none to give.
+  if (input.includeProtocolData && !destination.signOrder)
+    throw new InvalidInputError(
+      "UNSUPPORTED_ROUTE",
+      `fills on chain ${destinationChain.id} carry no solver signature of the order: quote it without includeProtocolData`,
+    );
   const refusal = destination.recipientRefusal(recipient);
   if (refusal) throw new InvalidInputError(refusal.errorCode, refusal.message);
   const refundTo = input.refundTo === undefined ? user : address(origin, input.refundTo, "refundTo");
@@ -185,10 +190,28 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   };
 }
 
+/**
+ * The quoters of a route's chains, once the chains' families offer what the route needs of them: deposits and
+ * refunds on the origin, fills on the destination. A chain listed without them (a family whose adapter is not wired,
+ * or lacks the role) is refused as the user named it, never a 500.
+ */
+function routeRoles(adapters: ChainAdapters, originId: number, destinationId: number) {
+  const origin = adapters.quoterOf(originId);
+  if (!origin) throw new InvalidInputError("UNSUPPORTED_CHAIN", `origin chain ${originId} is not quoted yet`);
+  const destination = adapters.quoterOf(destinationId);
+  if (!destination)
+    throw new InvalidInputError("UNSUPPORTED_CHAIN", `destination chain ${destinationId} is not quoted yet`);
+  if (!adapters.depositsOf(originId) || !adapters.refunderOf(originId))
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", `chain ${originId} takes no deposits: it is no origin`);
+  if (!adapters.solverOf(destinationId))
+    throw new InvalidInputError("UNSUPPORTED_ROUTE", `chain ${destinationId} has no solver: it is no destination`);
+  return { origin, destination };
+}
+
 /** `useDepositAddress` and `strict`: origins that offer deposit addresses and have their key; strict needs a refundTo. */
 function depositAddressOf(
   input: Pick<z.infer<typeof quoteRequestSchema>, "useDepositAddress" | "strict" | "refundTo">,
-  origin: ChainAdapter,
+  origin: QuotePort,
   originCan: ChainCapabilities,
 ): QuoteRequest["depositAddress"] {
   if (!input.useDepositAddress) {

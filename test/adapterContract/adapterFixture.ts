@@ -1,4 +1,4 @@
-import type { ChainAdapter } from "../../src/chains/adapter.js";
+import type { ChainRoles } from "../../src/chains/adapter.js";
 import type { ChainCapabilities } from "../../src/chains/chainFamily.js";
 
 /**
@@ -25,10 +25,13 @@ export type FixtureDeposit = {
   factOrderId: string;
 };
 
-/** One running chain of the family, with its adapter. */
+/** One running chain of the family, with the roles its adapter offers. */
 export type FixtureChain = {
-  /** Built through the family's own constructor, with the keys of its solver, depository and refunds. */
-  readonly adapter: ChainAdapter;
+  /**
+   * Made by the family's adapter factory (as the composition root makes it), with the keys of its solver, depository
+   * and refunds: the suite runs a role's tests only where the family offers that role.
+   */
+  readonly roles: ChainRoles;
   /** What the chain can do, as its family says (`ChainFamily.capabilities`): the suite skips what it cannot. */
   readonly capabilities: ChainCapabilities;
   /** Spellings of one address the chain accepts, the canonical first. */

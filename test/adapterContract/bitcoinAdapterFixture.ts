@@ -1,9 +1,9 @@
+import { bitcoinFactories } from "../../apps/families/bitcoinFactories.js";
 import { devnetBitcoinChain } from "../../devnet/bitcoin/devnetBitcoinChain.js";
 import { devnetBitcoinKey } from "../../devnet/bitcoin/devnetBitcoinKey.js";
 import { signPayment } from "../../devnet/bitcoin/signPayment.js";
 import { startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import { bitcoinChainFamily } from "../../src/chains/bitcoin/bitcoinChainFamily.js";
-import { createBitcoinAdapter } from "../../src/chains/bitcoin/createBitcoinAdapter.js";
 import { encodeDepositMemo } from "../../src/chains/bitcoin/encodeDepositMemo.js";
 import { familyOfChain } from "../../src/chains/familyOfChain.js";
 import type { AdapterFixture, FixtureChain } from "./adapterFixture.js";
@@ -22,14 +22,14 @@ export const bitcoinAdapterFixture: AdapterFixture = {
   async start(): Promise<FixtureChain> {
     const btc = await startDevnetBitcoin({ blockTimeMs: 0 });
     const chain = bitcoinChainFamily.configSchema.parse(devnetBitcoinChain(btc));
-    const adapter = createBitcoinAdapter(chain, { depositoryWif: btc.depository.wif, solverWif: btc.solver.wif });
+    const roles = bitcoinFactories.adapter(chain, { depositoryWif: btc.depository.wif, solverWif: btc.solver.wif }, {});
     const payer = btc.accounts[0]!;
     const esplora = async <T>(path: string) => (await fetch(`${btc.esploraUrl}${path}`)).json() as Promise<T>;
     const depth = (blockNumber: bigint) => btc.chain.tip().height - Number(blockNumber) + 1;
     let addresses = 0;
 
     return {
-      adapter,
+      roles,
       capabilities: familyOfChain(chain).capabilities(chain),
       addressSpellings: [payer.address, payer.address.toUpperCase()],
       // Mainnet's BIP173 vector (another network), and the regtest address in mixed case (BIP173 refuses it).

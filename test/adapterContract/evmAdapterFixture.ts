@@ -1,9 +1,9 @@
 import { type Address, type Hex, encodeFunctionData, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { evmFactories } from "../../apps/families/evmFactories.js";
 import { depositoryAbi } from "../../contracts/abis.js";
 import { devnetWalletClient } from "../../devnet/devnetWalletClient.js";
 import { startDevnetChains } from "../../devnet/startDevnetChains.js";
-import { createEvmAdapter } from "../../src/chains/evm/createEvmAdapter.js";
 import { evmChainConfigSchema } from "../../src/chains/evm/evmChainFamily.js";
 import { evmSolver } from "../../src/chains/evm/evmSolver.js";
 import { anvilReorg } from "../support/anvilReorg.js";
@@ -21,7 +21,7 @@ export const evmAdapterFixture: AdapterFixture = {
     const devnet = await startDevnetChains({ chainIds: [CHAIN_ID], blockTime: 0 });
     const [devnetChain] = devnet.chains;
     const chain = evmChainConfigSchema.parse(devnetChain);
-    const adapter = createEvmAdapter(chain, { solver: evmSolver(devnet.solver.privateKey) });
+    const roles = evmFactories.adapter(chain, { solver: evmSolver(devnet.solver.privateKey) }, {});
     const payer = devnet.accounts[0]!;
     const wallet = devnetWalletClient({ rpcUrl: chain.rpcUrl, chainId: CHAIN_ID, privateKey: payer.privateKey });
     // The signed deposits, for a reorg to mine one again.
@@ -32,7 +32,7 @@ export const evmAdapterFixture: AdapterFixture = {
     const mine = async (blocks: number) => void (await rpc("anvil_mine", [`0x${blocks.toString(16)}`]));
 
     return {
-      adapter,
+      roles,
       capabilities: familyOfChain(chain).capabilities(chain),
       addressSpellings: [payer.address, payer.address.toLowerCase(), `0x${payer.address.slice(2).toUpperCase()}`],
       // One byte short, and not hex (any case is taken: a wrong checksum is no refusal).

@@ -3,7 +3,7 @@ import bs58 from "bs58";
 import { devnetSolanaChain } from "../../devnet/svm/devnetSolanaChain.js";
 import { startDevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
 import { familyOfChain } from "../../src/chains/familyOfChain.js";
-import { createSvmAdapter } from "../../src/chains/svm/createSvmAdapter.js";
+import { svmRoles } from "../../src/chains/svm/svmRoles.js";
 import { memoInstruction } from "../../src/chains/svm/memoInstruction.js";
 import { svmChainFamily } from "../../src/chains/svm/svmChainFamily.js";
 import type { AdapterFixture, FixtureChain } from "./adapterFixture.js";
@@ -24,7 +24,7 @@ export const svmAdapterFixture: AdapterFixture = {
     const payer = solana.accounts[0]!;
     const canonical = payer.publicKey.toBase58();
     return {
-      adapter: createSvmAdapter(chain),
+      roles: svmRoles(chain),
       capabilities: familyOfChain(chain).capabilities(chain),
       addressSpellings: [canonical],
       // A key one byte short, one with a character base58 lacks, and the native id.

@@ -25,7 +25,7 @@ import { startDepositWatchers } from "../../indexers/startDepositWatchers.js";
 import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } from "../../src/chains/chainConfig.js";
 import type { StuckFillPolicy } from "../../src/chains/adapter.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
-import type { AppFeeClaimRetryPolicy } from "../../jobs/payAppFeeClaim.js";
+import type { AppFeeClaimRetryPolicy } from "../../jobs/createAppFeeClaimPayoutProcessor.js";
 import { type EsploraProxy, startEsploraProxy } from "./startEsploraProxy.js";
 import { createTestDatabase } from "./testDatabase.js";
 import { type PriceSource, createStaticPriceSource } from "../../src/pricing/priceSource.js";

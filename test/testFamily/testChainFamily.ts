@@ -4,6 +4,7 @@ import type { ChainAdapter, VmType } from "../../src/chains/adapter.js";
 import type { VmFamily } from "../../src/chains/vmFamily.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import type { ChainFamily } from "../../src/chains/chainFamily.js";
+import { everyRole } from "../../src/chains/everyRole.js";
 import { commonChainFields, nativeCurrencySchema } from "../../src/chains/commonChainFields.js";
 import type { BlockSource, InBlock, SourceBlock } from "../../indexers/poller/blockWalk.js";
 import type { DepositFact } from "../../schema/chainFacts.js";
@@ -311,7 +312,7 @@ export function testFamilyModule(ledger: TestLedger) {
   return {
     family: testChainFamily,
     adapterFactories: {
-      testvm: (chain: ChainConfig) => createTestAdapter(chain as unknown as TestChainConfig, ledger),
+      testvm: (chain: ChainConfig) => everyRole(createTestAdapter(chain as unknown as TestChainConfig, ledger)),
     },
   };
 }

@@ -234,7 +234,9 @@ describe("createBitcoinAdapter, paying out (EVM → BTC)", () => {
       refusal: { failure: { failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" } },
     });
     expect(adapter.recipientRefusal(btc.solver.address)).toMatchObject({ errorCode: "INVALID_RECIPIENT" });
-    await expect(adapter.signOrder(ORDER_ID)).rejects.toMatchObject({ errorCode: "UNSUPPORTED_ROUTE" });
+    // No member that only refuses: a payout carries no order signature, and the solver has nothing to set up.
+    expect(adapter.signOrder).toBeUndefined();
+    expect(adapter.prepareSolver).toBeUndefined();
     expect(() =>
       createBitcoinAdapter(bitcoinChainConfigSchema.parse(devnetBitcoinChain(btc)), { solverWif: btc.depository.wif }),
     ).toThrow(/solver key's address/);

@@ -216,12 +216,6 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
       });
       return [walletDepositStep(chain, input, { psbt: psbt.toHex() })];
     },
-    signOrder: async () => {
-      throw new InvalidInputError(
-        "UNSUPPORTED_ROUTE",
-        "a Bitcoin payout carries no solver signature of the order: quote it without includeProtocolData",
-      );
-    },
     // A payment runs no code: nothing to simulate beyond what prepareFill checks.
     simulateFill: async () => ({ blockNumber: BigInt(await esplora.tipHeight()), refusal: undefined }),
 
@@ -246,7 +240,6 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     checkDeposit: (deposit, required) => checkBitcoinDeposit(esplora, deposit, required),
     refundSpendsDeposit: true,
 
-    prepareSolver: async () => [],
     async prepareFill(order) {
       const recipient = family.address.parse(order.recipient);
       if (!recipient)
@@ -273,8 +266,8 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     },
     async prepareRefund(refund) {
       if (!refund.deposit) return { refusal: "a Bitcoin refund spends its deposit's output, and none was named" };
-      const { txHash, logIndex } = refund.deposit;
-      const output = (await esplora.tx(txHash))?.vout[logIndex];
+      const { txHash, position } = refund.deposit;
+      const output = (await esplora.tx(txHash))?.vout[position];
       // A deposit-address deposit is refunded from the address itself, with its key (it is swept only once filled).
       const fromDepositAddress =
         output && output.scriptpubkey !== depositoryScriptHex && (await depositAddressSigner(output));
@@ -282,10 +275,10 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
         return { refusal: "no depository key is configured (BITCOIN_DEPOSITORY_WIF) to sign the refund" };
       if (!output || (output.scriptpubkey !== depositoryScriptHex && !fromDepositAddress))
         return {
-          refusal: `deposit ${txHash}:${logIndex} is not an output of the depository or a deposit address whose key the worker holds on chain ${chain.id}`,
+          refusal: `deposit ${txHash}:${position} is not an output of the depository or a deposit address whose key the worker holds on chain ${chain.id}`,
         };
-      const spent = await esplora.outspend(txHash, logIndex);
-      if (spent.spent) return { refusal: `deposit ${txHash}:${logIndex} is spent already, by ${spent.txid}` };
+      const spent = await esplora.outspend(txHash, position);
+      if (spent.spent) return { refusal: `deposit ${txHash}:${position} is spent already, by ${spent.txid}` };
       const recipient = family.address.parse(refund.recipient);
       if (!recipient) return { refusal: `refund recipient ${refund.recipient} is not an address of ${chain.network}` };
       if (refund.amount < dustLimit(address.toOutputScript(recipient, network)))
@@ -293,7 +286,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
       const psbt = buildRefundPsbt({
         network,
         depository: fromDepositAddress ? fromDepositAddress.address : chain.depository,
-        deposit: { txid: txHash, vout: logIndex, value: BigInt(output.value) },
+        deposit: { txid: txHash, vout: position, value: BigInt(output.value) },
         recipient,
         amount: refund.amount,
         orderId: refund.orderId,
@@ -324,16 +317,16 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     },
     ...(depositKeys?.signerAt
       ? {
-          async signSweep(deposit: { txHash: string; logIndex: number }, excess?: { recipient: string; keep: bigint }) {
-            const output = (await esplora.tx(deposit.txHash))?.vout[deposit.logIndex];
-            if (!output) throw new Error(`deposit ${deposit.txHash}:${deposit.logIndex} is unknown to the node`);
+          async signSweep(deposit: { txHash: string; position: number }, excess?: { recipient: string; keep: bigint }) {
+            const output = (await esplora.tx(deposit.txHash))?.vout[deposit.position];
+            if (!output) throw new Error(`deposit ${deposit.txHash}:${deposit.position} is unknown to the node`);
             const owner = await depositAddressSigner(output);
             if (!owner) return { skip: "the deposit paid the depository, not a deposit address" };
             const { psbt, amount, fee, returned } = buildSweepPsbt({
               network,
               depositAddress: owner.address,
               depository: chain.depository,
-              deposit: { txid: deposit.txHash, vout: deposit.logIndex, value: BigInt(output.value) },
+              deposit: { txid: deposit.txHash, vout: deposit.position, value: BigInt(output.value) },
               feeRate: await feeRate(),
               ...(excess ? { excess } : {}),
             });

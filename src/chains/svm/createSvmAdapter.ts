@@ -2,7 +2,7 @@ import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Connection, PublicKey, TransactionMessage } from "@solana/web3.js";
 import { InvalidInputError, NotFoundError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
-import type { ChainAdapter, FeeOperation } from "../adapter.js";
+import type { DepositPort, FeeOperation, QuotePort, RefundPort } from "../adapter.js";
 import { walletDepositStep } from "../walletDepositStep.js";
 import { checkSvmDeposit } from "./checkSvmDeposit.js";
 import { solanaCall } from "./solanaCall.js";
@@ -29,7 +29,7 @@ const TOKEN_AMOUNT_OFFSET = 64;
  * deposit check waits for `finalized`. Fills to Solana and refunds of Solana deposits are not built yet: the family's
  * capabilities offer no Solana destination, and a refund is refused to an operator.
  */
-export function createSvmAdapter(chain: SvmChainConfig): ChainAdapter {
+export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort & RefundPort {
   const connection = new Connection(chain.rpcUrl, {
     commitment: "confirmed",
     ...(chain.wsUrl ? { wsEndpoint: chain.wsUrl } : {}),
@@ -153,12 +153,6 @@ export function createSvmAdapter(chain: SvmChainConfig): ChainAdapter {
         }),
       ];
     },
-    signOrder: async () => {
-      throw new InvalidInputError(
-        "UNSUPPORTED_ROUTE",
-        "a Solana deposit carries no solver signature of the order: quote it without includeProtocolData",
-      );
-    },
     simulateFill: async () => {
       throw notBuilt("a fill");
     },
@@ -179,13 +173,6 @@ export function createSvmAdapter(chain: SvmChainConfig): ChainAdapter {
       }),
     refundSpendsDeposit: false,
 
-    prepareSolver: async () => [],
-    prepareFill: async () => {
-      throw notBuilt("a fill");
-    },
-    followFill: async () => {
-      throw notBuilt("a fill");
-    },
     // Refunds wait for an operator until the depository's refunds are built (MANUAL_REFUND_REQUIRED).
     prepareRefund: async () => ({ refusal: `refunds of Solana deposits are not built yet (chain ${chain.id})` }),
     signTransaction: async () => {

@@ -183,7 +183,7 @@ describe("GraphQL over HTTP", () => {
     const failed = [];
     for (let i = 0; i < 3; i++) {
       const request = await insertTestRequest(pool, { originCurrency: zeroAddress, destinationCurrency: USDC });
-      const deposit = { chainId: 31338, txHash: hash(), logIndex: 0, currency: zeroAddress, amount: 1000n };
+      const deposit = { chainId: 31338, txHash: hash(), position: 0, currency: zeroAddress, amount: 1000n };
       const call = {
         from: "0x00000000000000000000000000000000000000aa",
         to: "0x00000000000000000000000000000000000000bb",

@@ -19,7 +19,7 @@ import { getRequest } from "../schema/requests.js";
 import { setRefundFailReason } from "../schema/setRefundFailReason.js";
 import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { ChainAdapter, SignedTransaction } from "../src/chains/adapter.js";
+import type { DepositPort, QuotePort, RefundPort, SignedTransaction } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
@@ -53,7 +53,7 @@ export function createRefundProcessor(deps: RefundDeps) {
   const { pool, logger } = deps;
 
   /** The gas the refund spends, in the refunded currency. */
-  async function gasCostIn(chain: ChainAdapter, currency: string): Promise<bigint | undefined> {
+  async function gasCostIn(chain: QuotePort, currency: string): Promise<bigint | undefined> {
     const gasCost = await chain.estimateFee("refund", currency);
     if (currency === chain.nativeCurrency) return gasCost;
     const nativeCurrency = deps.registry.currency(chain.chain.id, chain.nativeCurrency)!;
@@ -76,21 +76,21 @@ export function createRefundProcessor(deps: RefundDeps) {
    * confirmations, follows it to the block a reorg mined it again in, or is dropped with it when it was reorged out.
    * "unrecorded": no request applied the deposit, so there is nothing to check it against.
    */
-  async function depositNotFinal(refund: Refund, chain: ChainAdapter): Promise<string | undefined> {
+  async function depositNotFinal(refund: Refund, deposits: DepositPort): Promise<string | undefined> {
     const found = await findAppliedDeposit(pool, {
       chainId: refund.depositChainId,
       txHash: refund.depositTxHash,
-      position: refund.depositLogIndex,
+      position: refund.depositPosition,
     });
     if (!found) return "unrecorded";
     const { deposit } = found;
     // Found reorged out already (by the fill's check): nothing to ask the node, nothing to record again.
     if (found.reorged) return dropRefund(refund, deposit, undefined);
-    const check = await checkDeposit(deposit, { adapter: chain, registry: deps.registry, prices: deps.prices });
+    const check = await checkDeposit(deposit, { deposits, registry: deps.registry, prices: deps.prices });
     if (check.state === "final") return undefined;
     if (check.state === "confirming") {
       await deps.enqueueRefund(refund.id, {
-        delayMs: confirmationDelayMs(chain, check.missingBlocks),
+        delayMs: confirmationDelayMs(deposits, check.missingBlocks),
         key: `${deposit.blockNumber + BigInt(check.missingBlocks)}`,
       });
       return `confirming: ${check.missingBlocks} blocks to go`;
@@ -142,9 +142,9 @@ export function createRefundProcessor(deps: RefundDeps) {
    * A sent refund, followed until it is indexed (followSentWithdrawal). A withdrawal that reverted paid nothing and
    * would only be re-sent in vain: it goes to an operator (MANUAL_REFUND_REQUIRED), with an alert.
    */
-  async function followSentRefund(refund: Refund, chain: ChainAdapter): Promise<string> {
+  async function followSentRefund(refund: Refund, refunder: RefundPort): Promise<string> {
     const sent = { rawTx: refund.rawTx!, txHash: refund.txHash! };
-    const receipt = await followSentWithdrawal(chain, sent);
+    const receipt = await followSentWithdrawal(refunder, sent);
     if (receipt.state !== "reverted") return sent.txHash;
     const reason = "MANUAL_REFUND_REQUIRED";
     const details = {
@@ -170,8 +170,8 @@ export function createRefundProcessor(deps: RefundDeps) {
   return async function processRefund(job: { data: { refundId: string } }): Promise<string> {
     const refund = await getRefund(pool, job.data.refundId);
     if (!refund) return "skipped: unknown";
-    const chain = deps.adapters.adapter(refund.chainId);
-    if (refund.status === "sent") return followSentRefund(refund, chain);
+    const refunder = deps.adapters.refunder(refund.chainId);
+    if (refund.status === "sent") return followSentRefund(refund, refunder);
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
     const request = await getRequest(pool, refund.requestId);
     if (!request) return "skipped: no request";
@@ -183,12 +183,14 @@ export function createRefundProcessor(deps: RefundDeps) {
       logger.warn({ refundId: refund.id, requestId: refund.requestId, reason, note }, "refund needs an operator");
       return `stuck: ${reason}`;
     };
-    const unsettled = chain.refundSpendsDeposit ? undefined : await depositNotFinal(refund, chain);
+    const unsettled = refunder.refundSpendsDeposit
+      ? undefined
+      : await depositNotFinal(refund, deps.adapters.deposits(refund.chainId));
     if (unsettled === "unrecorded")
       return stuck("manual", "MANUAL_REFUND_REQUIRED", "its deposit is not recorded as applied: it cannot be checked");
     if (unsettled) return unsettled === "signed meanwhile" ? processRefund(job) : unsettled;
 
-    const gasCost = await gasCostIn(chain, refund.currency);
+    const gasCost = await gasCostIn(deps.adapters.quoter(refund.chainId), refund.currency);
     if (gasCost === undefined)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `no price to charge the refund's gas in ${refund.currency}`);
     const payable = refundAmount(refund.deposited, gasCost);
@@ -200,25 +202,25 @@ export function createRefundProcessor(deps: RefundDeps) {
       );
     }
     const { amount } = payable;
-    const prepared = await chain.prepareRefund({
+    const prepared = await refunder.prepareRefund({
       orderId: request.orderId,
       currency: refund.currency,
       recipient: refund.recipient,
       amount,
-      deposit: { txHash: refund.depositTxHash, logIndex: refund.depositLogIndex },
+      deposit: { txHash: refund.depositTxHash, position: refund.depositPosition },
     });
     if ("refusal" in prepared)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund withdrawal reverts: ${prepared.refusal}`);
     const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {
       const current = await getRefund(db, refund.id, { forUpdate: true });
       if (current?.status !== "queued") return undefined;
-      const transaction = await chain.signTransaction(fillLedgerIn(db), prepared.transaction);
+      const transaction = await refunder.signTransaction(fillLedgerIn(db), prepared.transaction);
       await markRefundSent(db, refund.id, { amount, gasCost, ...transaction });
       return transaction;
     });
     // Another run signed it meanwhile: send what it stored.
     if (!signed) return processRefund(job);
-    await chain.broadcast(signed);
+    await refunder.broadcast(signed);
     logger.info(
       { refundId: refund.id, requestId: refund.requestId, txHash: signed.txHash, amount: amount.toString() },
       "refund sent",

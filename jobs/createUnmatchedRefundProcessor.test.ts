@@ -1,3 +1,4 @@
+import { fakeChainAdapters } from "../test/support/fakeChainAdapters.js";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { type DepositFact, NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "../schema/chainFacts.js";
@@ -5,11 +6,10 @@ import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { recordPollerCursors } from "../schema/pollerCursors.js";
 import { getUnmatchedRefund, queueUnmatchedRefunds } from "../schema/unmatchedRefunds.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { ChainAdapter, RefundOrder } from "../src/chains/adapter.js";
-import type { ChainAdapters } from "../src/chains/chainAdapters.js";
+import type { RefundOrder } from "../src/chains/adapter.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { createUnmatchedRefundProcessor } from "./refundUnmatchedDeposit.js";
+import { createUnmatchedRefundProcessor } from "./createUnmatchedRefundProcessor.js";
 
 const CHAIN = 8253038;
 
@@ -35,7 +35,7 @@ function fakeChain(options: { refusal?: string } = {}) {
     broadcast: async (tx: { rawTx: string }) => void calls.push(`broadcast ${tx.rawTx}`),
     transactionMined: async () => mined,
   };
-  const adapters = { adapter: () => chain as unknown as ChainAdapter } as unknown as ChainAdapters;
+  const adapters = fakeChainAdapters(() => chain);
   return { calls, adapters, mine: () => (mined = true) };
 }
 
@@ -68,7 +68,7 @@ describe("refundUnmatchedDeposit", () => {
       recordPollerCursors(client, CHAIN, [{ position: nextTx, key: txHash }], 100),
     );
     await queueUnmatchedRefunds(db.pool, [{ chainId: CHAIN, afterBlocks: 1 }]);
-    return { fact, key: { chainId: CHAIN, txHash, logIndex: 0 } };
+    return { fact, key: { chainId: CHAIN, txHash, position: 0 } };
   }
 
   it("stores the refund (the deposit less the fee, to the depositor) before sending it; re-sends it until mined", async () => {
@@ -91,6 +91,11 @@ describe("refundUnmatchedDeposit", () => {
     // A crash after storing, or a recheck: the same transaction again, never a second one.
     calls.length = 0;
     await process({ data: key });
+    expect(calls).toEqual([`broadcast raw psbt of ${key.txHash}`]);
+    // A job an earlier version queued (its outpoint's `logIndex`) is the same deposit's.
+    calls.length = 0;
+    const { position, ...rest } = key;
+    await process({ data: { ...rest, logIndex: position } });
     expect(calls).toEqual([`broadcast raw psbt of ${key.txHash}`]);
     mine();
     expect(await process({ data: key })).toBe(`confirmed: refund of psbt of ${key.txHash}`);

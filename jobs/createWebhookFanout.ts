@@ -8,7 +8,7 @@ import {
 } from "../schema/webhookDeliveries.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { type EnqueueWebhook, type FindNextDelivery, kickWebhookDelivery } from "./kickWebhookDelivery.js";
-import { type RunningNotifier, startNotifier } from "./notify.js";
+import { type RunningNotifier, startNotifier } from "./startNotifier.js";
 import { repeatEvery } from "../src/runtime/repeatEvery.js";
 import { webhookJobId } from "./queues.js";
 

@@ -19,7 +19,7 @@ import { signWebhook } from "../src/webhooks/signWebhook.js";
 import { WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_BASE_MS, webhookRetryDelay } from "../src/webhooks/webhookRetryDelay.js";
 import { batchPerTick } from "./batchPerTick.js";
 import { type EnqueueWebhook, kickWebhookDelivery } from "./kickWebhookDelivery.js";
-import { DEFAULT_ENDPOINT_GATE_POLICY, type EndpointGatePolicy, createEndpointGate } from "./webhookEndpointGate.js";
+import { DEFAULT_ENDPOINT_GATE_POLICY, type EndpointGatePolicy, createEndpointGate } from "./createEndpointGate.js";
 import type { WebhookJob } from "./queues.js";
 import { webhookJobId } from "./queues.js";
 

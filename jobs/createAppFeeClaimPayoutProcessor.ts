@@ -43,7 +43,8 @@ export function createAppFeeClaimPayoutProcessor(deps: AppFeeClaimPayoutDeps) {
   return async function payAppFeeClaim(job: { data: { claimId: string } }): Promise<string> {
     const claim = await getAppFeeClaim(pool, job.data.claimId);
     if (!claim) return "skipped: unknown";
-    const chain = deps.adapters.adapter(claim.chainId);
+    // A claim is paid out as a refund is: a withdrawal from the origin's Depository.
+    const chain = deps.adapters.refunder(claim.chainId);
     if (claim.status === "sent") {
       const sent = { rawTx: claim.rawTx!, txHash: claim.txHash! };
       const receipt = await followSentWithdrawal(chain, sent);

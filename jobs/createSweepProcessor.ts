@@ -6,6 +6,7 @@ import {
   insertDepositSweep,
   markDepositSweepConfirmed,
 } from "../schema/depositSweeps.js";
+import { type LegacyPositionPayload, withPosition } from "./withPosition.js";
 import { requestDepositAddressType } from "../schema/depositAddresses.js";
 import { getRequest } from "../schema/requests.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
@@ -20,19 +21,23 @@ export type SweepDeps = { pool: pg.Pool; adapters: ChainAdapters; logger: Logger
  */
 export function createSweepProcessor(deps: SweepDeps) {
   const { pool, logger } = deps;
-  return async function processSweep(job: { data: SweepableDeposit }): Promise<string> {
-    const deposit = job.data;
-    const chain = deps.adapters.adapter(deposit.chainId);
-    if (!chain.signSweep || !chain.transactionMined) return "skipped: no deposit address key";
+  return async function processSweep(job: {
+    data: SweepableDeposit | LegacyPositionPayload<SweepableDeposit>;
+  }): Promise<string> {
+    const deposit = withPosition(job.data);
+    const deposits = deps.adapters.deposits(deposit.chainId);
+    // The origin's refunder sends what the worker spends of a deposit: a sweep, like a refund.
+    const sender = deps.adapters.refunder(deposit.chainId);
+    if (!deposits.signSweep || !sender.transactionMined) return "skipped: no deposit address key";
     const stored = await getDepositSweep(pool, deposit);
     if (stored?.skipped) return `skipped: ${stored.skipped}`;
     if (stored?.sweepTxHash && stored.rawTx) {
       if (stored.confirmedAt) return stored.sweepTxHash;
-      if (await chain.transactionMined(stored.sweepTxHash)) {
+      if (await sender.transactionMined(stored.sweepTxHash)) {
         await markDepositSweepConfirmed(pool, deposit);
         return stored.sweepTxHash;
       }
-      await chain.broadcast({ rawTx: stored.rawTx, txHash: stored.sweepTxHash });
+      await sender.broadcast({ rawTx: stored.rawTx, txHash: stored.sweepTxHash });
       return stored.sweepTxHash;
     }
     const request = await getRequest(pool, deposit.requestId);
@@ -41,11 +46,11 @@ export function createSweepProcessor(deps: SweepDeps) {
       request && strict && request.tradeType === "EXACT_OUTPUT" && request.refundTo
         ? { recipient: request.refundTo, keep: request.amountIn }
         : undefined;
-    const signed = await chain.signSweep(deposit, excess);
+    const signed = await deposits.signSweep(deposit, excess);
     // Another run stored its own meanwhile: send that one.
     if (!(await insertDepositSweep(pool, deposit, signed))) return processSweep(job);
     if ("skip" in signed) return `skipped: ${signed.skip}`;
-    await chain.broadcast(signed);
+    await sender.broadcast(signed);
     logger.info(
       {
         requestId: deposit.requestId,

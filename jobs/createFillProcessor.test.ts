@@ -20,7 +20,7 @@ import { getRequest } from "../schema/requests.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
-import { type FillDeps, createFillProcessor } from "./fill.js";
+import { type FillDeps, createFillProcessor } from "./createFillProcessor.js";
 
 describe("fill processor", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -43,7 +43,7 @@ describe("fill processor", () => {
     client = (chainId) => clients.get(chainId)!;
     const logger = pino({ level: "silent" });
     const adapters = familyAdapters(devnet.chains, { evm: { solver: devnet.solver } });
-    for (const adapter of adapters.all) await adapter.prepareSolver(createFillLedger(pool));
+    for (const solver of adapters.all("solver")) await solver.prepareSolver?.(createFillLedger(pool));
     deps = {
       pool,
       adapters,
@@ -174,8 +174,8 @@ describe("fill processor", () => {
       ...deps,
       adapters: {
         ...deps.adapters,
-        adapter: (chainId) => {
-          const real = deps.adapters.adapter(chainId);
+        solver: (chainId) => {
+          const real = deps.adapters.solver(chainId);
           if (chainId !== destination.chain.id) return real;
           return {
             ...real,

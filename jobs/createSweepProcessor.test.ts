@@ -1,14 +1,13 @@
+import { fakeChainAdapters } from "../test/support/fakeChainAdapters.js";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { recordRequestDeposit } from "../schema/requestDeposits.js";
 import { findSweepableDeposits, getDepositSweep } from "../schema/depositSweeps.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { ChainAdapter } from "../src/chains/adapter.js";
-import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { createSweepProcessor } from "./sweepDeposit.js";
+import { createSweepProcessor } from "./createSweepProcessor.js";
 
 const CHAIN = 8253038;
 let nextIndex = 0;
@@ -30,7 +29,7 @@ function fakeChain(options: { skip?: boolean } = {}) {
     },
     broadcast: async (tx: { rawTx: string }) => void calls.push(`broadcast ${tx.rawTx}`),
   };
-  const adapters = { adapter: () => chain as unknown as ChainAdapter } as unknown as ChainAdapters;
+  const adapters = fakeChainAdapters(() => chain);
   return { calls, adapters, mine: () => (mined = true) };
 }
 
@@ -73,7 +72,7 @@ describe("sweepDeposit", () => {
       await transitionRequest(client, { requestId: request.id, to: "pending" });
       await transitionRequest(client, { requestId: request.id, to: status });
     });
-    return { chainId: CHAIN, txHash, logIndex: 1, requestId: request.id };
+    return { chainId: CHAIN, txHash, position: 1, requestId: request.id };
   }
 
   it("sweeps the deposits of succeeded requests once: stored, then sent; re-sent until mined, then confirmed", async () => {

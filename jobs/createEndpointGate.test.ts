@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type EndpointPass, type EndpointWait, createEndpointGate } from "./webhookEndpointGate.js";
+import { type EndpointPass, type EndpointWait, createEndpointGate } from "./createEndpointGate.js";
 
 const isPass = (answer: EndpointPass | EndpointWait): answer is EndpointPass => "done" in answer;
 

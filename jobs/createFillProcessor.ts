@@ -51,7 +51,7 @@ export function createFillProcessor(deps: FillDeps) {
       if (refused !== undefined) return refused;
       const prepared = await prepareSolverFill(context, request, amountOut);
       if (typeof prepared === "string") return prepared;
-      const signed = await signAndStoreFill(context, request, prepared.chain, prepared.transaction, amountOut);
+      const signed = await signAndStoreFill(context, request, prepared.solver, prepared.transaction, amountOut);
       if (typeof signed === "string") return signed;
       attempt = signed;
     }

@@ -14,6 +14,7 @@ import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { SignedTransaction } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
+import { type LegacyPositionPayload, withPosition } from "./withPosition.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
 
 export type UnmatchedRefundDeps = { pool: pg.Pool; adapters: ChainAdapters; logger: Logger };
@@ -27,24 +28,26 @@ export type UnmatchedRefundDeps = { pool: pg.Pool; adapters: ChainAdapters; logg
  */
 export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
   const { pool, logger } = deps;
-  return async function processUnmatchedRefund(job: { data: DepositOutpoint }): Promise<string> {
-    const deposit = job.data;
+  return async function processUnmatchedRefund(job: {
+    data: DepositOutpoint | LegacyPositionPayload<DepositOutpoint>;
+  }): Promise<string> {
+    const deposit = withPosition(job.data);
     const refund = await getUnmatchedRefund(pool, deposit);
     if (!refund) return "skipped: unknown";
-    const chain = deps.adapters.adapter(refund.chainId);
+    const refunder = deps.adapters.refunder(refund.chainId);
     if (refund.status === "sent") {
       const signed = { rawTx: refund.rawTx!, txHash: refund.refundTxHash! };
-      if (await chain.transactionMined?.(signed.txHash)) {
+      if (await refunder.transactionMined?.(signed.txHash)) {
         await markUnmatchedRefundConfirmed(pool, deposit);
         return `confirmed: ${signed.txHash}`;
       }
-      await chain.broadcast(signed);
+      await refunder.broadcast(signed);
       await touchUnmatchedRefund(pool, deposit);
       return signed.txHash;
     }
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
 
-    const context = { chainId: deposit.chainId, depositTxHash: deposit.txHash, depositLogIndex: deposit.logIndex };
+    const context = { chainId: deposit.chainId, depositTxHash: deposit.txHash, depositPosition: deposit.position };
     const obstacle = await unmatchedRefundObstacle(pool, deposit);
     if (obstacle) {
       await dropQueuedUnmatchedRefund(pool, deposit);
@@ -56,6 +59,7 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
       logger.warn({ ...context, status, reason, note }, "unmatched deposit not refunded");
       return `stuck: ${reason}`;
     };
+    const chain = deps.adapters.quoter(refund.chainId);
     const recipient = chain.address.parse(refund.recipient);
     if (!recipient)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `the depositor ${refund.recipient || "(none)"} is no address`);
@@ -75,18 +79,18 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
         "AMOUNT_TOO_LOW_TO_REFUND",
         `a refund of ${payable.amount} (deposit ${refund.deposited} less the fee ${fee}) is below the dust limit ${dust}`,
       );
-    const prepared = await chain.prepareRefund({
+    const prepared = await refunder.prepareRefund({
       orderId: refund.orderId,
       currency,
       recipient,
       amount: payable.amount,
-      deposit: { txHash: refund.txHash, logIndex: refund.logIndex },
+      deposit: { txHash: refund.txHash, position: refund.position },
     });
     if ("refusal" in prepared) return stuck("manual", "MANUAL_REFUND_REQUIRED", prepared.refusal);
     const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {
       const current = await getUnmatchedRefund(db, deposit, { forUpdate: true });
       if (current?.status !== "queued" || (await unmatchedRefundObstacle(db, deposit))) return undefined;
-      const transaction = await chain.signTransaction(fillLedgerIn(db), prepared.transaction);
+      const transaction = await refunder.signTransaction(fillLedgerIn(db), prepared.transaction);
       await markUnmatchedRefundSent(db, deposit, {
         amount: payable.amount,
         fee: refund.deposited - payable.amount,
@@ -97,7 +101,7 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
     });
     // Another run signed it meanwhile, or the deposit was taken: look again at what is stored.
     if (!signed) return processUnmatchedRefund(job);
-    await chain.broadcast(signed);
+    await refunder.broadcast(signed);
     logger.info(
       { ...context, recipient, refundTxHash: signed.txHash, amount: payable.amount.toString() },
       "unmatched deposit refunded",

@@ -1,14 +1,14 @@
+import { fakeChainAdapters } from "../test/support/fakeChainAdapters.js";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appFeeBalances, findOpenAppFeeClaims, getAppFeeClaim, writeAppFeeClaim } from "../schema/appFeeClaims.js";
 import { creditAppFees } from "../schema/appFeeLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { ChainAdapter, MinedReceipt } from "../src/chains/adapter.js";
+import type { MinedReceipt } from "../src/chains/adapter.js";
 import { listOpenOperatorAlerts } from "../schema/operatorAlerts.js";
-import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { createAppFeeClaimPayoutProcessor } from "./payAppFeeClaim.js";
+import { createAppFeeClaimPayoutProcessor } from "./createAppFeeClaimPayoutProcessor.js";
 
 const wallet = "0x00000000000000000000000000000000000000aa";
 const usdc = "0x00000000000000000000000000000000000000c1";
@@ -41,7 +41,7 @@ function fakeChain() {
     },
     broadcast: async (tx: { rawTx: string }) => void calls.push(`broadcast ${tx.rawTx}`),
   };
-  const adapters = { adapter: () => chain as unknown as ChainAdapter } as unknown as ChainAdapters;
+  const adapters = fakeChainAdapters(() => chain);
   return {
     calls,
     adapters,

@@ -9,7 +9,7 @@ import { createStatusBus } from "../src/events/createStatusBus.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
-import { advanceCursor, notifyTick, startNotifier } from "./notify.js";
+import { advanceCursor, notifyTick, startNotifier } from "./startNotifier.js";
 
 const logger = pino({ level: "silent" });
 

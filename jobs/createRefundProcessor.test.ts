@@ -20,7 +20,7 @@ import { depositNative } from "../test/support/depositNative.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { failRequest } from "./failRequest.js";
-import { createRefundProcessor } from "./refund.js";
+import { createRefundProcessor } from "./createRefundProcessor.js";
 
 const CONFIRMATIONS = 3;
 
@@ -186,7 +186,7 @@ describe("refund processor and the refunded deposit", () => {
       { block_hash: again.blockHash, block_number: Number(again.blockNumber), log_index: 0, reorg: null },
     ]);
     const txHash = await processRefund({ data: { refundId } });
-    expect(await getRefund(pool, refundId)).toMatchObject({ status: "sent", txHash, depositLogIndex: 0 });
+    expect(await getRefund(pool, refundId)).toMatchObject({ status: "sent", txHash, depositPosition: 0 });
   });
 
   it("leaves a refund whose deposit no request applied to an operator, unpaid", async () => {

@@ -30,9 +30,9 @@ import { createTestDatabase } from "../test/support/testDatabase.js";
 import { toStatusUpdate } from "../src/events/statusUpdate.js";
 import { createQueueBackend } from "./queueBackend.js";
 import { QUEUES, WEBHOOK_JOB_OPTIONS, type WebhookJob, webhookJobId } from "./queues.js";
-import { createWebhookProcessor } from "./webhook.js";
-import type { EndpointGatePolicy } from "./webhookEndpointGate.js";
-import { WEBHOOK_CURSOR, createWebhookFanout, startWebhookFanout } from "./webhookFanout.js";
+import { createWebhookProcessor } from "./createWebhookProcessor.js";
+import type { EndpointGatePolicy } from "./createEndpointGate.js";
+import { WEBHOOK_CURSOR, createWebhookFanout, startWebhookFanout } from "./createWebhookFanout.js";
 
 type Received = {
   status: string;
