@@ -224,7 +224,10 @@ main(process.argv.slice(2)).then(
         process.exit(1);
       });
       shutdown().then(
-        () => process.exit(0),
+        () => {
+          process.stderr.write("Crossfill stopped.\n");
+          process.exit(0);
+        },
         (error) => {
           process.stderr.write(`shutdown failed: ${error}\n`);
           process.exit(1);

@@ -43,8 +43,12 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
   let stopping = false;
   const shutdown = async () => {
     stopping = true;
+    // Last started, first stopped: the API, the worker, the indexers, the chains, Postgres.
     for (const { name, stop } of stops.splice(0).reverse()) {
-      await stop().catch((error) => logger.error({ err: error }, `stopping ${name} failed`));
+      await stop().then(
+        () => process.stderr.write(`  ${name} stopped\n`),
+        (error) => logger.error({ err: error }, `stopping ${name} failed`),
+      );
     }
   };
   try {
