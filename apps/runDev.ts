@@ -29,6 +29,8 @@ import { webhookDeliveryLimits } from "../jobs/webhookDeliveryLimits.js";
 import { apiKeyEncryptionKey, apiSettings, statusCacheSettings } from "../src/roleSettings.js";
 import { rolePrices } from "../src/rolePrices.js";
 import { createPool } from "./createPool.js";
+import type { z } from "zod";
+import { devnetOperatorFields } from "./operatorDatabase.js";
 import { startApi } from "../src/gateway/startApi.js";
 import { startWorker } from "../jobs/startWorker.js";
 import type { Shutdown } from "../src/runtime/shutdown.js";
@@ -109,6 +111,11 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       dashboardUrl: `${apiUrl}/explorer/dashboard`,
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
+      // For the operator commands run without DATABASE_URL (apps/operatorDatabase.ts); a user's own URL is not copied.
+      ...({
+        databaseUrl: config.DATABASE_URL ? null : databaseUrl,
+        apiKeyEncryptionKey: config.API_KEY_ENCRYPTION_KEY ? "API_KEY_ENCRYPTION_KEY" : "devnet default",
+      } satisfies z.input<typeof devnetOperatorFields>),
       ...manifestFields,
       chains: manifestChains,
     };

@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NpmStart, spawnNpmStart } from "./support/spawnNpmStart.js";
 
 type Proc = { pid: number; ppid: number; group: number; started: string; command: string };
@@ -44,10 +44,13 @@ const stillRunning = (proc: Proc) => readProc(proc.pid)?.started === proc.starte
 // warning stack traces and never said it had stopped.
 describe("Ctrl-C on npm start", () => {
   let started: NpmStart | undefined;
+  beforeAll(async () => {
+    started = await spawnNpmStart();
+  });
   afterAll(() => started?.cleanUp());
 
   it("stops the API, the worker, the indexer, the chains and Postgres in that order, and nothing is left", async () => {
-    started = await spawnNpmStart();
+    if (!started) throw new Error("npm start did not start");
     const group = started.child.pid!;
     const children = descendants(group);
     const services = children.filter((proc) => proc.group !== group);
@@ -73,5 +76,5 @@ describe("Ctrl-C on npm start", () => {
     // No warnings with stack traces from connections the database ended under the service.
     expect(output).not.toMatch(/^\s+at /m);
     expect(output).not.toMatch(/"level":(40|50)/);
-  });
+  }, 120_000);
 });
