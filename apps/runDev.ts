@@ -29,6 +29,7 @@ import { webhookDeliveryLimits } from "../jobs/webhookDeliveryLimits.js";
 import { apiKeyEncryptionKey, apiSettings, statusCacheSettings } from "../src/roleSettings.js";
 import { rolePrices } from "../src/rolePrices.js";
 import { createPool } from "./createPool.js";
+import { devnetBanner } from "./devnetBanner.js";
 import type { z } from "zod";
 import { devnetOperatorFields } from "./operatorDatabase.js";
 import { startApi } from "../src/gateway/startApi.js";
@@ -43,6 +44,7 @@ import type { Shutdown } from "../src/runtime/shutdown.js";
 export async function runDev(config: Config, environmentKeys: FamilyKeys, logger: Logger): Promise<Shutdown> {
   const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
   let stopping = false;
+  const startedAt = performance.now();
   const shutdown = async () => {
     stopping = true;
     // Last started, first stopped: the API, the worker, the indexers, the chains, Postgres.
@@ -234,8 +236,13 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     stops.push({ name: "api", stop: api.close });
 
     process.stdout.write(
-      `\nCrossfill devnet is running (queues on ${queues.kind}, database ${config.DATABASE_URL ? "from DATABASE_URL" : "embedded"}).\n` +
-        `Manifest: ${manifestPath}\n${JSON.stringify(manifest, null, 2)}\n\nTry: curl ${apiUrl}/chains, or open ${manifest.dashboardUrl}\nCtrl-C stops everything.\n`,
+      devnetBanner({
+        manifest,
+        manifestPath,
+        queues: queues.kind,
+        database: config.DATABASE_URL ? "from DATABASE_URL" : "embedded",
+        startedInMs: performance.now() - startedAt,
+      }),
     );
     return shutdown;
   } catch (error) {
