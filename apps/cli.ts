@@ -18,6 +18,7 @@ import { rolePrices } from "../src/rolePrices.js";
 import { createConfiguredPriceSource } from "../src/pricing/createConfiguredPriceSource.js";
 import { webhookDeliveryLimits } from "../jobs/webhookDeliveryLimits.js";
 import { runKeysCommand } from "./runKeysCommand.js";
+import { operatorDatabase } from "./operatorDatabase.js";
 import { runWebhooksCommand } from "./runWebhooksCommand.js";
 import {
   apiKeyEncryptionKey,
@@ -72,10 +73,17 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
   const databaseUrl = () => requireSetting(config.DATABASE_URL, "DATABASE_URL", `for crossfill ${role}`);
   const print = (line: string) => process.stdout.write(`${line}\n`);
   // An operator's one-off command: a small pool on a migrated database, closed when it is done.
+  // Without DATABASE_URL, the devnet's database (through its manifest): `npm start`, then `npx crossfill keys list`.
+  const operator = () => operatorDatabase(config, role);
   const operatorCommand = async (run: (pool: ReturnType<typeof createPool>) => Promise<void>) => {
-    const pool = createPool(databaseUrl(), logConnectionError(logger), 2);
+    const { databaseUrl, manifestPath } = operator();
+    const pool = createPool(databaseUrl, logConnectionError(logger), 2);
     try {
-      await migrate(pool);
+      await migrate(pool).catch((error: NodeJS.ErrnoException) => {
+        if (manifestPath && error.code === "ECONNREFUSED")
+          throw new Error(`the devnet of ${manifestPath} does not answer: is npm start running?`, { cause: error });
+        throw error;
+      });
       await run(pool);
     } finally {
       await pool.end();
@@ -94,11 +102,13 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
     }
     case "keys":
       return operatorCommand(async (pool) => {
-        print(await runKeysCommand(pool, apiKeyEncryptionKey(config, role), argv.slice(1)));
+        print(await runKeysCommand(pool, operator().encryptionKey(), argv.slice(1)));
       });
     case "webhooks":
       return operatorCommand(async (pool) => {
-        print(await runWebhooksCommand(pool, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false }, argv.slice(1)));
+        // The devnet's own webhooks go to local receivers (as npm start allows), a deployment's do not.
+        const allowPrivate = config.WEBHOOK_ALLOW_PRIVATE ?? operator().manifestPath !== undefined;
+        print(await runWebhooksCommand(pool, { allowPrivate }, argv.slice(1)));
       });
     case "chains":
       return operatorCommand(async (pool) => {
@@ -267,7 +277,10 @@ main(process.argv.slice(2)).then(
         process.exit(1);
       });
       shutdown().then(
-        () => process.exit(0),
+        () => {
+          process.stderr.write("Crossfill stopped.\n");
+          process.exit(0);
+        },
         (error) => {
           process.stderr.write(`shutdown failed: ${error}\n`);
           process.exit(1);

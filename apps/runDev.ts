@@ -32,6 +32,9 @@ import { createConfiguredPriceSource } from "../src/pricing/createConfiguredPric
 import { DEVNET_FEED_IDS } from "../devnet/prices/devnetPriceFeeds.js";
 import { startDevnetHermes } from "../devnet/prices/startDevnetHermes.js";
 import { createPool } from "./createPool.js";
+import { devnetBanner } from "./devnetBanner.js";
+import type { z } from "zod";
+import { devnetOperatorFields } from "./operatorDatabase.js";
 import { startApi } from "../src/gateway/startApi.js";
 import { startWorker } from "../jobs/startWorker.js";
 import type { Shutdown } from "../src/runtime/shutdown.js";
@@ -44,10 +47,15 @@ import type { Shutdown } from "../src/runtime/shutdown.js";
 export async function runDev(config: Config, environmentKeys: FamilyKeys, logger: Logger): Promise<Shutdown> {
   const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
   let stopping = false;
+  const startedAt = performance.now();
   const shutdown = async () => {
     stopping = true;
+    // Last started, first stopped: the API, the worker, the indexers, the chains, Postgres.
     for (const { name, stop } of stops.splice(0).reverse()) {
-      await stop().catch((error) => logger.error({ err: error }, `stopping ${name} failed`));
+      await stop().then(
+        () => process.stderr.write(`  ${name} stopped\n`),
+        (error) => logger.error({ err: error }, `stopping ${name} failed`),
+      );
     }
   };
   try {
@@ -123,6 +131,11 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       dashboardUrl: `${apiUrl}/explorer/dashboard`,
       // Filled in below once the database is migrated: one key for trying the authenticated endpoints.
       apiKey: null as string | null,
+      // For the operator commands run without DATABASE_URL (apps/operatorDatabase.ts); a user's own URL is not copied.
+      ...({
+        databaseUrl: config.DATABASE_URL ? null : databaseUrl,
+        apiKeyEncryptionKey: config.API_KEY_ENCRYPTION_KEY ? "API_KEY_ENCRYPTION_KEY" : "devnet default",
+      } satisfies z.input<typeof devnetOperatorFields>),
       ...manifestFields,
       ...(manifestPrices ? { prices: manifestPrices } : {}),
       chains: manifestChains,
@@ -243,8 +256,13 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     stops.push({ name: "api", stop: api.close });
 
     process.stdout.write(
-      `\nCrossfill devnet is running (queues on ${queues.kind}, database ${config.DATABASE_URL ? "from DATABASE_URL" : "embedded"}).\n` +
-        `Manifest: ${manifestPath}\n${JSON.stringify(manifest, null, 2)}\n\nTry: curl ${apiUrl}/chains, or open ${manifest.dashboardUrl}\nCtrl-C stops everything.\n`,
+      devnetBanner({
+        manifest,
+        manifestPath,
+        queues: queues.kind,
+        database: config.DATABASE_URL ? "from DATABASE_URL" : "embedded",
+        startedInMs: performance.now() - startedAt,
+      }),
     );
     return shutdown;
   } catch (error) {

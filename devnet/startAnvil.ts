@@ -49,7 +49,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   if (blockTime > 0) args.push("--block-time", String(blockTime));
   if (mnemonic) args.push("--mnemonic", mnemonic);
 
-  const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+  // A group of its own: a terminal's Ctrl-C reaches the service, which stops its chains after what uses them.
+  const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stderr = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => {

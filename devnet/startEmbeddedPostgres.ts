@@ -6,6 +6,7 @@ import pg from "pg";
 import { isPortFree } from "./isPortFree.js";
 import { isTraversableByOthers } from "./isTraversableByOthers.js";
 import { type EmbeddedPostgresClass, loadEmbeddedPostgres } from "./loadEmbeddedPostgres.js";
+import { withOwnProcessGroups } from "./withOwnProcessGroups.js";
 
 export type StartEmbeddedPostgresOptions = {
   /** Cluster folder; created and initialised on first use. Running as root, every parent must be
@@ -97,7 +98,8 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   }
 
   try {
-    await server.start();
+    // Out of the terminal's process group: Ctrl-C reaches the service, which stops Postgres last.
+    await withOwnProcessGroups(() => server.start());
   } catch (err) {
     await server.stop().catch(() => {});
     const reason = err instanceof Error ? err.message : "postgres exited during start";

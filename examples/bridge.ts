@@ -10,6 +10,7 @@ import { privateKeyToAccount } from "viem/accounts";
 
 type Manifest = {
   apiUrl: string;
+  apiKey: string;
   chains: Array<{ id: number; name: string; rpcUrl: string }>;
   accounts: Array<{ address: Hex; privateKey: Hex }>;
 };
@@ -29,7 +30,8 @@ const destinationClient = createPublicClient({ chain: chain(destination), transp
 
 const response = await fetch(`${manifest.apiUrl}/quote/v2`, {
   method: "POST",
-  headers: { "content-type": "application/json" },
+  // The devnet's key: the dashboard lists the requests it quotes.
+  headers: { "content-type": "application/json", "x-api-key": manifest.apiKey },
   body: JSON.stringify({
     user: account.address,
     recipient,

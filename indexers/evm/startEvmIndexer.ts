@@ -246,6 +246,8 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
     cwd: repoRoot,
     env,
     stdio: ["ignore", "pipe", "pipe"],
+    // A group of its own: a terminal's Ctrl-C reaches the service, which stops the indexer after the worker.
+    detached: true,
   });
 
   const tail: string[] = [];
@@ -281,6 +283,10 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
     });
   });
   const spawnError = new Promise<Error>((resolve) => child.on("error", resolve));
+  // Out of our process group, it no longer dies with us: a process that exits without stopping it kills it.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  void exitPromise.then(() => process.off("exit", killOnExit));
 
   let stopPromise: Promise<void> | undefined;
   const stop = () => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { formatUsd } from "./formatUsd.js";
 import { formatUnits } from "./formatUnits";
 import { graphqlRequest } from "./graphqlRequest";
 import { liveClient } from "./liveClient";
@@ -112,7 +113,7 @@ export function RequestPage({ id }: { id: string }) {
           <dt>From</dt>
           <dd>
             {chainName(request.originChainId)}
-            {input && ` · ${input.amountFormatted} ${input.currency.symbol} ($${input.amountUsd})`}
+            {input && ` · ${input.amountFormatted} ${input.currency.symbol} (${formatUsd(input.amountUsd)})`}
             <div class="hash">{request.user}</div>
           </dd>
           {request.depositAddress && (
@@ -127,7 +128,7 @@ export function RequestPage({ id }: { id: string }) {
           <dt>To</dt>
           <dd>
             {chainName(request.destinationChainId)}
-            {output && ` · ${output.amountFormatted} ${output.currency.symbol} ($${output.amountUsd})`}
+            {output && ` · ${output.amountFormatted} ${output.currency.symbol} (${formatUsd(output.amountUsd)})`}
             <div class="hash">{request.recipient}</div>
           </dd>
         </dl>
@@ -188,7 +189,7 @@ export function RequestPage({ id }: { id: string }) {
                 <td>
                   {request.fees.actual[name].amountFormatted} {request.fees.currency.symbol}
                 </td>
-                <td>USD {request.fees.actual[name].usd}</td>
+                <td>{formatUsd(request.fees.actual[name].usd)}</td>
               </tr>
             ))}
           </tbody>

@@ -16,7 +16,10 @@ describe("webRoutes", () => {
       const policy = page.headers.get("content-security-policy") ?? "";
       expect(policy).toContain("default-src 'self'");
       expect(policy).toContain("connect-src 'self' ws://127.0.0.1:4000 wss://127.0.0.1:4000");
-      expect(await page.text()).toMatch(/<script type="module" src="\/explorer\/assets\/main-[A-Z0-9]+\.js">/);
+      const html = await page.text();
+      expect(html).toMatch(/<script type="module" src="\/explorer\/assets\/main-[A-Z0-9]+\.js">/);
+      // A favicon (issue 29), inline so that the policy's img-src data: covers it.
+      expect(html).toMatch(/<link rel="icon" href="data:image\/svg\+xml,%3Csvg[^"]+%3C%2Fsvg%3E">/);
     }
     for (const file of readdirSync(path.join(WEB_DIST, "assets"))) {
       const asset = await app.request(`/explorer/assets/${file}`);
