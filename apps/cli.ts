@@ -198,8 +198,14 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         vmType,
         config,
         chains: productionChains(config).filter((chain) => FAMILY_FACTORIES[chain.vmType] === factories),
+        chainsFile: requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "for the indexer"),
         databaseUrl: databaseUrl(),
         logger,
+        // The role is its indexer: without it, it exits for its supervisor to restart it.
+        onExit: ({ code, signal }) => {
+          logger.error({ code, signal }, "the indexer exited");
+          process.exit(1);
+        },
       });
     }
     default:

@@ -20,7 +20,7 @@ export async function startPollerIndexer<C extends ChainConfig>(
 ): Promise<Shutdown> {
   const { logger } = context;
   if (!context.chains.length) throw new Error(`the chains file has no ${name} chain (vmType ${context.vmType})`);
-  const pool = createPool(context.databaseUrl, logConnectionError(logger), 2);
+  const pool = createPool(context.databaseUrl, logConnectionError(logger, context.stopping), 2);
   await migrate(pool);
   const chains = context.chains.map((chain) => pollerChain(chain, pool));
   const pollers = startPollers({ pool, logger, chains });

@@ -4,26 +4,27 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import pino from "pino";
-import { devnetBitcoinChain } from "../../devnet/bitcoin/devnetBitcoinChain.js";
-import { type DevnetBitcoin, startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
-import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { bitcoinFactories } from "../../apps/families/bitcoinFactories.js";
+import { evmFactories } from "../../apps/families/evmFactories.js";
+import { FAMILY_KEY_SCHEMAS, type FamilyKeys } from "../../apps/families/factories.js";
+import { familyAdapters, roleAdapterKeys } from "../../apps/families/familyAdapters.js";
+import type { FamilyFactories } from "../../apps/families/familyFactories.js";
+import { startFamilyIndexers } from "../../apps/families/startFamilyIndexers.js";
+import type { DevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
+import type { DevnetChains } from "../../devnet/startDevnetChains.js";
 import { freePort } from "../../devnet/freePort.js";
-import { type EvmIndexer, startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { type QueueBackend, createQueueBackend } from "../../jobs/queueBackend.js";
 import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/gateway/startApi.js";
 import { type RunningWorker, startWorker } from "../../jobs/startWorker.js";
-import { familyAdapters, roleAdapterKeys } from "../../apps/families/familyAdapters.js";
-import type { FamilyKeys } from "../../apps/families/factories.js";
-import { familyPollerChains } from "../../apps/families/familyPollerChains.js";
-import { startPollers } from "../../indexers/startPollers.js";
-import { startDepositWatchers } from "../../indexers/startDepositWatchers.js";
 import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } from "../../src/chains/chainConfig.js";
 import type { StuckFillPolicy } from "../../src/chains/adapter.js";
+import { parseFamilyKeys } from "../../src/config.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
 import type { AppFeeClaimRetryPolicy } from "../../jobs/payAppFeeClaim.js";
 import { type EsploraProxy, startEsploraProxy } from "./startEsploraProxy.js";
+import { startFamilyDevnet, testDevnetConfig } from "./startFamilyDevnet.js";
 import { createTestDatabase } from "./testDatabase.js";
 import { testRouteLimits } from "./testRateLimits.js";
 
@@ -52,9 +53,11 @@ export const TEST_PRICES_ENV = Object.entries(TEST_PRICES)
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
- * The whole service on real local parts: anvil chains, a fresh Postgres database, the Ponder indexer,
- * BullMQ (Redis unless `queue: "postgres"` or TEST_QUEUE=postgres), the worker and the HTTP API; `pipeline: false` leaves out the
- * indexer and the worker, for tests of the API alone.
+ * The whole service on real local parts, composed as npm start composes it (apps/runDev.ts): each family's devnet
+ * started by its devnet starter (anvil chains; the devnet Bitcoin with `bitcoin: true`), a fresh Postgres database,
+ * each family's indexer role (Ponder and its head watcher, the Bitcoin pollers), BullMQ (Redis unless
+ * `queue: "postgres"` or TEST_QUEUE=postgres), the worker and the HTTP API; `pipeline: false` leaves out the
+ * indexers and the worker, for tests of the API alone.
  */
 export async function startTestStack(
   options: {
@@ -98,23 +101,38 @@ export async function startTestStack(
   try {
     const db = await createTestDatabase();
     stops.push(() => db.drop());
-    const devnet = await startDevnetChains({
-      chainIds: options.chainIds ?? [31338, 31339],
-      blockTime: options.blockTime ?? 1,
-      confirmations: options.confirmations,
+    // The settings npm start reads, but every devnet on free ports and Bitcoin mined on demand.
+    const config = testDevnetConfig({
+      DEVNET_CHAIN_IDS: (options.chainIds ?? [31338, 31339]).join(","),
+      DEVNET_BLOCK_TIME: String(options.blockTime ?? 1),
+      INDEXER_PORT: String(await freePort()),
+      EVM_DEPOSIT_WATCHER: String(options.depositWatcher ?? true),
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
     });
-    stops.push(() => devnet.stop());
+    const startDevnet = async <K, D>(factories: FamilyFactories<ChainConfig, K, unknown, D>) => {
+      const started = await startFamilyDevnet(factories, config);
+      stops.push(() => started.stop());
+      return started;
+    };
+    const evm = await startDevnet(evmFactories);
+    const devnet = evm.devnet;
+    const confirmations = options.confirmations;
+    const evmChains = confirmations ? evm.chains.map((chain) => ({ ...chain, confirmations })) : evm.chains;
     let bitcoin: TestStack["bitcoin"];
+    // No operator keys: each devnet brings its own, as under npm start.
+    const environmentKeys = parseFamilyKeys({}, FAMILY_KEY_SCHEMAS);
+    let bitcoinKeys = environmentKeys.bvm;
     if (options.bitcoin) {
-      const btc = await startDevnetBitcoin({ blockTimeMs: 0 });
-      stops.push(() => btc.stop());
+      const started = await startDevnet(bitcoinFactories);
+      const btc = started.devnet;
+      bitcoinKeys = started.keys;
       const proxy = options.bitcoinProxy ? await startEsploraProxy(btc.esploraUrl) : undefined;
       if (proxy) stops.push(() => proxy.close());
       bitcoin = {
         devnet: btc,
         ...(proxy ? { proxy } : {}),
         chain: bitcoinChainConfigSchema.parse({
-          ...devnetBitcoinChain(btc),
+          ...started.manifest.chains[0]!,
           ...(proxy ? { esploraUrl: proxy.url } : {}),
           blockTimeSeconds: 1,
           ...(options.bitcoinRefundUnmatchedAfterBlocks === undefined
@@ -123,7 +141,7 @@ export async function startTestStack(
         }),
       };
     }
-    const chains: ChainConfig[] = [...devnet.chains, ...(bitcoin ? [bitcoin.chain] : [])];
+    const chains: ChainConfig[] = [...evmChains, ...(bitcoin ? [bitcoin.chain] : [])];
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     // Dropping the database at stop ends idle clients; that must not crash the test process.
     pool.on("error", (error) => logger.debug({ err: error }, "idle postgres client ended"));
@@ -134,13 +152,17 @@ export async function startTestStack(
     const serverKey = randomBytes(32);
     const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-test-")), "chains.json");
     writeFileSync(chainsFile, JSON.stringify({ chains }));
-    const indexer: EvmIndexer | undefined = pipeline
-      ? await startEvmIndexer({ databaseUrl: db.url, chainsFile, port: await freePort(), logLevel: "warn" })
-      : undefined;
-    if (indexer) stops.push(() => indexer.stop());
-    if (indexer && (options.depositWatcher ?? true)) {
-      const watchers = startDepositWatchers({ pool, logger, chains });
-      stops.push(() => watchers.stop());
+    // Each family's indexer role, as npm start and `crossfill indexer <command>` start it.
+    if (pipeline) {
+      const indexers = await startFamilyIndexers(chains, {
+        config,
+        chainsFile,
+        databaseUrl: db.url,
+        logger,
+        quiet: true,
+        onExit: ({ code, signal }) => logger.error({ code, signal }, "an indexer exited"),
+      });
+      stops.push(indexers);
     }
 
     const queues = createQueueBackend({
@@ -156,23 +178,15 @@ export async function startTestStack(
       prefix: `test-${db.name}`,
     });
     stops.push(() => statusBus.close());
-    const keys: FamilyKeys = {
-      evm: { solverPrivateKey: devnet.solver.privateKey },
-      bvm: {
-        depositoryWif: bitcoin?.devnet.depository.wif,
-        solverWif: bitcoin?.devnet.solver.wif,
-        depositXprv: bitcoin?.devnet.depositAddressKey.xprv,
-        depositXpub: bitcoin?.devnet.depositAddressKey.xpub,
-        maxFeeRateSatVb: undefined,
-      },
-    };
-    if (indexer) {
+    const keys: FamilyKeys = { ...environmentKeys, evm: evm.keys, bvm: bitcoinKeys };
+    if (pipeline) {
       const worker: RunningWorker = await startWorker({
         pool,
         chains,
         adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool }),
         queues,
-        onchainSchema: indexer.viewsSchema,
+        // The views the EVM indexer role publishes (it passes ONCHAIN_SCHEMA to Ponder).
+        onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
         prices: options.workerPrices ?? TEST_PRICES,
@@ -183,8 +197,6 @@ export async function startTestStack(
         webhooks: { serverKey, allowPrivate: true, retryBaseMs: options.webhookRetryBaseMs ?? 200 },
       });
       stops.push(() => worker.close());
-      const pollers = startPollers({ pool, logger, chains: familyPollerChains(chains, pool) });
-      stops.push(() => pollers.stop());
     }
     const explorerUrl = options.explorerUrl;
     const apiChains = explorerUrl
@@ -203,7 +215,7 @@ export async function startTestStack(
       routeLimits: testRouteLimits(options.rateLimits),
       settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
       // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
-      ...(indexer || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
+      ...(pipeline || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
     });
     stops.push(() => api.close());
     return {
@@ -214,7 +226,7 @@ export async function startTestStack(
       pool,
       api,
       queues,
-      onchainSchema: indexer?.viewsSchema,
+      onchainSchema: pipeline ? config.ONCHAIN_SCHEMA : undefined,
       stop,
     };
   } catch (error) {
