@@ -4,7 +4,7 @@ import { type DevnetBitcoin, startDevnetBitcoin } from "../../devnet/bitcoin/sta
 import { esploraSource } from "../../indexers/bitcoin/esploraSource.js";
 import type { PollerChain } from "../../indexers/startPollers.js";
 import { depositAddressOwners, watchedDepositAddresses } from "../../schema/depositAddresses.js";
-import { bitcoinChainConfigSchema } from "../../src/chains/bitcoin/bitcoinChainFamily.js";
+import { bitcoinChainConfigSchema, bitcoinChainFamily } from "../../src/chains/bitcoin/bitcoinChainFamily.js";
 import { type BitcoinKeys, bitcoinKeySchema } from "../../src/chains/bitcoin/bitcoinKeys.js";
 import { type BitcoinAdapterOptions, createBitcoinAdapter } from "../../src/chains/bitcoin/createBitcoinAdapter.js";
 import type { BitcoinChainConfig } from "../../src/chains/chainConfig.js";
@@ -43,6 +43,7 @@ type BitcoinAdapterKeys = Omit<BitcoinAdapterOptions, "depositAddresses">;
  */
 export const bitcoinFactories: FamilyFactories<BitcoinChainConfig, BitcoinKeys, BitcoinAdapterKeys, DevnetBitcoin> = {
   vmType: "bvm",
+  family: bitcoinChainFamily,
   keySchema: bitcoinKeySchema,
   roleKeys: (keys, role) =>
     role === "api"

@@ -3,6 +3,7 @@ import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { recordIndexerHeads } from "../../indexers/recordIndexerHeads.js";
 import { startDepositWatchers } from "../../indexers/startDepositWatchers.js";
 import { migrate } from "../../schema/migrate.js";
+import { evmChainFamily } from "../../src/chains/evm/evmChainFamily.js";
 import type { EvmChainConfig } from "../../src/chains/chainConfig.js";
 import { createEvmAdapter } from "../../src/chains/evm/createEvmAdapter.js";
 import { type EvmKeys, evmKeySchema } from "../../src/chains/evm/evmKeys.js";
@@ -19,6 +20,7 @@ import type { FamilyFactories } from "./familyFactories.js";
  */
 export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: EvmSolver }, DevnetChains> = {
   vmType: "evm",
+  family: evmChainFamily,
   keySchema: evmKeySchema,
   roleKeys: (keys) => ({
     solver: evmSolver(requireSetting(keys.solverPrivateKey, "SOLVER_PRIVATE_KEY", "to sign orders and fills")),

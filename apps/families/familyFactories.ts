@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { PollerChain } from "../../indexers/startPollers.js";
 import type { ChainAdapter } from "../../src/chains/adapter.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
+import type { ChainFamily } from "../../src/chains/chainFamily.js";
 import type { Config } from "../../src/config.js";
 import type { Shutdown } from "../../src/runtime/shutdown.js";
 
@@ -69,6 +70,8 @@ export type StartedDevnet<K, D = unknown> = {
  */
 export interface FamilyFactories<C extends ChainConfig, K, A, D = unknown> {
   readonly vmType: C["vmType"];
+  /** The family's light half, as FAMILIES lists it (the registry, quote validation and `/chains` read it). */
+  readonly family: ChainFamily<C>;
   /** The family's keys under the operators' variable names (src/config.ts parseFamilyKeys reads them once). */
   readonly keySchema: z.ZodType<K>;
   /**

@@ -6,9 +6,14 @@ import pg from "pg";
 import pino from "pino";
 import { bitcoinFactories } from "../../apps/families/bitcoinFactories.js";
 import { evmFactories } from "../../apps/families/evmFactories.js";
-import { FAMILY_KEY_SCHEMAS, type FamilyKeys } from "../../apps/families/factories.js";
+import {
+  type AnyFamilyFactories,
+  FAMILY_KEY_SCHEMAS,
+  type FamilyKeys,
+  allFamilyFactories,
+} from "../../apps/families/factories.js";
 import { familyAdapters, roleAdapterKeys } from "../../apps/families/familyAdapters.js";
-import type { FamilyFactories } from "../../apps/families/familyFactories.js";
+import type { FamilyFactories, StartedDevnet } from "../../apps/families/familyFactories.js";
 import { startFamilyIndexers } from "../../apps/families/startFamilyIndexers.js";
 import type { DevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import type { DevnetChains } from "../../devnet/startDevnetChains.js";
@@ -41,6 +46,9 @@ export type TestStack = {
   queues: QueueBackend;
   /** Where the indexer publishes its views (with the pipeline). */
   onchainSchema?: string;
+  /** The devnet handle of a family the stack composes (`families`), undefined when its devnet was not started. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any family's, typed by its devnet handle
+  devnetOf<D>(factories: FamilyFactories<any, any, any, D>): D | undefined;
   stop(): Promise<void>;
 };
 
@@ -90,6 +98,14 @@ export async function startTestStack(
     bitcoinRefundUnmatchedAfterBlocks?: number;
     /** The API's RATE_LIMITS (default TEST_RATE_LIMITS: the routes flows hammer are not counted). */
     rateLimits?: string;
+    /**
+     * The families the stack composes (default: every family of FAMILY_FACTORIES, Bitcoin's devnet only with
+     * `bitcoin: true`). A test registers a family of its own beside them in one line:
+     * `families: [...allFamilyFactories(), testFamilyFactories]`.
+     */
+    families?: readonly AnyFamilyFactories[];
+    /** Prices beside TEST_PRICES (API and worker), e.g. a test family's native currency. */
+    prices?: Record<string, string>;
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -122,17 +138,18 @@ export async function startTestStack(
     // No operator keys: each devnet brings its own, as under npm start.
     const environmentKeys = parseFamilyKeys({}, FAMILY_KEY_SCHEMAS);
     let bitcoinKeys = environmentKeys.bvm;
+    let bitcoinDevnet: StartedDevnet<typeof bitcoinKeys, DevnetBitcoin> | undefined;
     if (options.bitcoin) {
-      const started = await startDevnet(bitcoinFactories);
-      const btc = started.devnet;
-      bitcoinKeys = started.keys;
+      bitcoinDevnet = await startDevnet(bitcoinFactories);
+      const btc = bitcoinDevnet.devnet;
+      bitcoinKeys = bitcoinDevnet.keys;
       const proxy = options.bitcoinProxy ? await startEsploraProxy(btc.esploraUrl) : undefined;
       if (proxy) stops.push(() => proxy.close());
       bitcoin = {
         devnet: btc,
         ...(proxy ? { proxy } : {}),
         chain: bitcoinChainConfigSchema.parse({
-          ...started.manifest.chains[0]!,
+          ...bitcoinDevnet.manifest.chains[0]!,
           ...(proxy ? { esploraUrl: proxy.url } : {}),
           blockTimeSeconds: 1,
           ...(options.bitcoinRefundUnmatchedAfterBlocks === undefined
@@ -141,7 +158,18 @@ export async function startTestStack(
         }),
       };
     }
-    const chains: ChainConfig[] = [...evmChains, ...(bitcoin ? [bitcoin.chain] : [])];
+    // The families beyond FAMILY_FACTORIES' (a test's own), each from its own devnet starter.
+    const families = options.families ?? allFamilyFactories();
+    const started = new Map<AnyFamilyFactories, StartedDevnet<unknown>>([
+      [evmFactories, evm],
+      ...(bitcoinDevnet ? [[bitcoinFactories, bitcoinDevnet] as const] : []),
+    ]);
+    for (const factories of families)
+      if (!allFamilyFactories().includes(factories)) started.set(factories, await startDevnet(factories));
+    const ownChains = [...started.entries()].flatMap(([factories, devnet]) =>
+      allFamilyFactories().includes(factories) ? [] : devnet.chains,
+    );
+    const chains: ChainConfig[] = [...evmChains, ...(bitcoin ? [bitcoin.chain] : []), ...ownChains];
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     // Dropping the database at stop ends idle clients; that must not crash the test process.
     pool.on("error", (error) => logger.debug({ err: error }, "idle postgres client ended"));
@@ -151,17 +179,22 @@ export async function startTestStack(
     const pipeline = options.pipeline ?? true;
     const serverKey = randomBytes(32);
     const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-test-")), "chains.json");
-    writeFileSync(chainsFile, JSON.stringify({ chains }));
+    // A chains file holds FAMILIES' chains only (a test family's chains reach its roles through the composition).
+    writeFileSync(chainsFile, JSON.stringify({ chains: chains.filter((chain) => !ownChains.includes(chain)) }));
     // Each family's indexer role, as npm start and `crossfill indexer <command>` start it.
     if (pipeline) {
-      const indexers = await startFamilyIndexers(chains, {
-        config,
-        chainsFile,
-        databaseUrl: db.url,
-        logger,
-        quiet: true,
-        onExit: ({ code, signal }) => logger.error({ code, signal }, "an indexer exited"),
-      });
+      const indexers = await startFamilyIndexers(
+        chains,
+        {
+          config,
+          chainsFile,
+          databaseUrl: db.url,
+          logger,
+          quiet: true,
+          onExit: ({ code, signal }) => logger.error({ code, signal }, "an indexer exited"),
+        },
+        families,
+      );
       stops.push(indexers);
     }
 
@@ -178,18 +211,26 @@ export async function startTestStack(
       prefix: `test-${db.name}`,
     });
     stops.push(() => statusBus.close());
-    const keys: FamilyKeys = { ...environmentKeys, evm: evm.keys, bvm: bitcoinKeys };
+    const keys: FamilyKeys = {
+      ...Object.fromEntries([...started.entries()].map(([factories, devnet]) => [factories.vmType, devnet.keys])),
+      ...environmentKeys,
+      evm: evm.keys,
+      bvm: bitcoinKeys,
+    };
+    const prices = { ...TEST_PRICES, ...options.prices };
+    const chainFamilies = families.map((factories) => factories.family);
     if (pipeline) {
       const worker: RunningWorker = await startWorker({
         pool,
         chains,
-        adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool }),
+        families: chainFamilies,
+        adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker", families), { pool }, families),
         queues,
         // The views the EVM indexer role publishes (it passes ONCHAIN_SCHEMA to Ponder).
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
-        prices: options.workerPrices ?? TEST_PRICES,
+        prices: options.workerPrices ?? prices,
         debugReferrers: true,
         ...(options.stuckFill ? { stuckFill: options.stuckFill } : {}),
         ...(options.appFeeClaimRetry ? { appFeeClaimRetry: options.appFeeClaimRetry } : {}),
@@ -205,7 +246,8 @@ export async function startTestStack(
     const api = await startApi({
       pool,
       chains: apiChains,
-      adapters: familyAdapters(apiChains, roleAdapterKeys(keys, "api"), { pool }),
+      families: chainFamilies,
+      adapters: familyAdapters(apiChains, roleAdapterKeys(keys, "api", families), { pool }, families),
       logger,
       host: "127.0.0.1",
       port: 0,
@@ -213,7 +255,7 @@ export async function startTestStack(
       webhooks: { allowPrivate: true },
       serverKey,
       routeLimits: testRouteLimits(options.rateLimits),
-      settings: { prices: TEST_PRICES, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      settings: { prices, serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
       // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
       ...(pipeline || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
     });
@@ -221,6 +263,8 @@ export async function startTestStack(
     return {
       devnet,
       bitcoin,
+      // The map holds each family's own handle.
+      devnetOf: (factories) => started.get(factories)?.devnet as never,
       serverKey,
       databaseUrl: db.url,
       pool,

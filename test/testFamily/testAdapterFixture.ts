@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import { FAMILIES } from "../../src/chains/families.js";
 import { familyOfChain } from "../../src/chains/familyOfChain.js";
 import type { AdapterFixture, FixtureChain } from "../adapterContract/adapterFixture.js";
@@ -28,7 +27,7 @@ export const testAdapterFixture: AdapterFixture = {
     const depth = (blockNumber: bigint) => ledger.blocks.length - Number(blockNumber);
     return {
       adapter: createTestAdapter(chain, ledger),
-      capabilities: family.capabilities(chain as unknown as ChainConfig),
+      capabilities: family.capabilities(chain),
       addressSpellings: [depositor, depositor.toUpperCase().replace("TST1", "tst1")],
       refusedAddresses: [address("a".repeat(39)), `tst2${"a".repeat(40)}`],
       amount: 1_000_000n,
