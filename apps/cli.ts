@@ -11,8 +11,7 @@ import { apiWorkers, parseConfig, parseFamilyKeys } from "../src/config.js";
 import { runApiCluster } from "../src/gateway/runApiCluster.js";
 import { runDev } from "./runDev.js";
 import type { Shutdown } from "../src/runtime/shutdown.js";
-import type { ChainConfig } from "../src/chains/chainConfig.js";
-import type { IndexerContext } from "./families/familyFactories.js";
+import { chainsOfFamily } from "../src/chains/familyOfChain.js";
 import { restSettings } from "../src/gateway/restSettings.js";
 import { rolePrices } from "../src/rolePrices.js";
 import { createConfiguredPriceSource } from "../src/pricing/createConfiguredPriceSource.js";
@@ -31,7 +30,7 @@ import { runChainsCommand } from "./runChainsCommand.js";
 import { runSponsorsCommand } from "./runSponsorsCommand.js";
 import { runRefundsCommand } from "./runRefundsCommand.js";
 import { runAlertsCommand } from "./runAlertsCommand.js";
-import { FAMILY_FACTORIES, FAMILY_KEY_SCHEMAS, allFamilyFactories } from "./families/factories.js";
+import { FAMILY_KEY_SCHEMAS, allFamilyFactories } from "./families/factories.js";
 import { familyAdapters, roleAdapterKeys } from "./families/familyAdapters.js";
 import { startApi } from "../src/gateway/startApi.js";
 import { startWorker } from "../jobs/startWorker.js";
@@ -246,13 +245,18 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
           `unknown indexer ${argv[1] ?? "(none)"}; available: ${indexerCommands.map(({ command }) => command).join(", ")}`,
         );
       const { vmType } = factories;
-      const start = factories.indexer.start as (context: IndexerContext<ChainConfig>) => Promise<Shutdown>;
-      return start({
+      return factories.indexer.start({
         vmType,
         config,
-        chains: productionChains(config).filter((chain) => FAMILY_FACTORIES[chain.vmType] === factories),
+        chains: chainsOfFamily(productionChains(config), vmType),
+        chainsFile: requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "for the indexer"),
         databaseUrl: databaseUrl(),
         logger,
+        // The role is its indexer: without it, it exits for its supervisor to restart it.
+        onExit: ({ code, signal }) => {
+          logger.error({ code, signal }, "the indexer exited");
+          process.exit(1);
+        },
       });
     }
     default:

@@ -27,6 +27,9 @@ describe("devnetBanner", () => {
     expect(banner).toMatch(/^ {2}API key {4}cf_devnet$/m);
     expect(banner).toMatch(/^ {2}chains {5}devnet-a \(31337, EVM\) http:\/\/127\.0\.0\.1:8545$/m);
     expect(banner).toMatch(/^ {13}bitcoin-regtest \(8253038, Bitcoin, Esplora\) http:\/\/127\.0\.0\.1:39001$/m);
+    expect(banner).toMatch(
+      /^ {2}health {5}http:\/\/127\.0\.0\.1:4000\/readyz, metrics at http:\/\/127\.0\.0\.1:4000\/metrics/m,
+    );
     expect(banner).toContain("npx tsx examples/bridge.ts");
     expect(banner).not.toContain(privateKey);
     expect(banner.trimEnd().split("\n").at(-1)).toBe("Ctrl-C stops everything.");

@@ -34,6 +34,7 @@ export function devnetBanner(options: {
     ["API key", manifest.apiKey ?? "(none)"],
     ["GraphQL", `${manifest.graphqlUrl}  (GraphiQL in a browser)`],
     ["websocket", manifest.wsUrl],
+    ["health", `${manifest.apiUrl}/readyz, metrics at ${manifest.apiUrl}/metrics (Prometheus)`],
     ...chains.map((chain, index): [string, string] => [index === 0 ? "chains" : "", chain]),
     [
       "accounts",

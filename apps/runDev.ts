@@ -5,15 +5,11 @@ import type { Logger } from "pino";
 import { busyPorts } from "../devnet/busyPorts.js";
 import { embeddedPostgresDataDir } from "../devnet/embeddedPostgresDataDir.js";
 import { startEmbeddedPostgres } from "../devnet/startEmbeddedPostgres.js";
-import { startEvmIndexer } from "../indexers/evm/startEvmIndexer.js";
-import { recordIndexerHeads } from "../indexers/recordIndexerHeads.js";
-import { startPollers } from "../indexers/startPollers.js";
-import { startDepositWatchers } from "../indexers/startDepositWatchers.js";
 import type { ChainConfig } from "../src/chains/chainConfig.js";
 import { type FamilyKeys, allFamilyFactories } from "./families/factories.js";
 import { familyAdapters, roleAdapterKeys } from "./families/familyAdapters.js";
-import { familyPollerChains } from "./families/familyPollerChains.js";
 import type { DevnetStarter } from "./families/familyFactories.js";
+import { startFamilyIndexers } from "./families/startFamilyIndexers.js";
 import { createQueueBackend } from "../jobs/queueBackend.js";
 import { createStatusBus } from "../src/events/createStatusBus.js";
 import { migrate } from "../schema/migrate.js";
@@ -169,28 +165,20 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     );
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
-    const indexer = await startEvmIndexer({
-      databaseUrl,
+    // Each family's indexer role, as `crossfill indexer <command>` runs it, over the manifest (the chains file here).
+    const indexers = await startFamilyIndexers(chains, {
+      config,
       chainsFile: manifestPath,
-      port: config.INDEXER_PORT,
-      viewsSchema: config.ONCHAIN_SCHEMA,
-      logLevel: config.LOG_LEVEL === "silent" ? "silent" : "warn",
-      onExit: ({ expected, code, signal }) => {
-        // Ctrl-C signals the indexer as well as us, so it may exit before we stop it.
-        if (!expected && !stopping) logger.error({ code, signal }, "the indexer exited; restart npm start");
+      databaseUrl,
+      logger,
+      quiet: true,
+      stopping: () => stopping,
+      // Ctrl-C signals the indexer as well as us, so it may exit before we stop it.
+      onExit: ({ code, signal }) => {
+        if (!stopping) logger.error({ code, signal }, "the indexer exited; restart npm start");
       },
     });
-    stops.push({ name: "indexer", stop: indexer.stop });
-    const heads = recordIndexerHeads(pool, indexer, logger);
-    stops.push({ name: "indexer heads", stop: heads.close });
-    if (config.EVM_DEPOSIT_WATCHER) {
-      const watchers = startDepositWatchers({ pool, logger, chains, stopping: () => stopping });
-      stops.push({ name: "deposit watchers", stop: watchers.stop });
-    }
-    const pollers = startPollers({ pool, logger, chains: familyPollerChains(chains, pool) });
-    stops.push({ name: "pollers", stop: pollers.stop });
-    const pollerHeads = recordIndexerHeads(pool, pollers, logger);
-    stops.push({ name: "poller heads", stop: pollerHeads.close });
+    stops.push({ name: "indexers", stop: indexers });
 
     // Worker and API share this process, so an in-process bus carries status changes unless Redis is configured.
     const statusBus = createStatusBus({
@@ -211,7 +199,8 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       chains,
       adapters: familyAdapters(chains, roleAdapterKeys(devnetKeys, "worker"), { pool }),
       queues,
-      onchainSchema: indexer.viewsSchema,
+      // The views the EVM indexer publishes (its role passes ONCHAIN_SCHEMA to Ponder).
+      onchainSchema: config.ONCHAIN_SCHEMA,
       logger,
       statusBus,
       prices,

@@ -48,16 +48,19 @@ import { reportNewErrors } from "../src/runtime/reportNewErrors.js";
 import { createRefundProcessor } from "./createRefundProcessor.js";
 import { type AppFeeClaimRetryPolicy, createAppFeeClaimPayoutProcessor } from "./createAppFeeClaimPayoutProcessor.js";
 import { settleAppFeeClaims } from "./settleAppFeeClaims.js";
+import type { ChainFamily } from "../src/chains/chainFamily.js";
 import type { ChainConfig } from "../src/chains/chainConfig.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
-import { familyOfChain } from "../src/chains/familyOfChain.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 
 export type WorkerDeps = {
   pool: pg.Pool;
   chains: readonly ChainConfig[];
+  /** The chain families the chains are read by (FAMILIES; a test composition adds its own family beside them). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family reads only chains of its vmType
+  families?: readonly ChainFamily<any>[];
   /** The chains' adapters with the worker's keys (the composition root makes them with each family's factory). */
   adapters: ChainAdapters;
   queues: QueueBackend;
@@ -97,7 +100,7 @@ const RECEIPT_FILL_CHECK_EVERY_MS = 1_000;
 /** The worker process: the reconcile tick, the solver's fills and refunds, the requestStats fold. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { logger, pool, adapters } = deps;
-  const registry = createChainRegistry(deps.chains);
+  const registry = createChainRegistry(deps.chains, deps.families);
   const { prices } = deps;
   for (const solver of adapters.all("solver")) {
     const done = (await solver.prepareSolver?.(createFillLedger(pool))) ?? [];
@@ -187,7 +190,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     pool,
     // Chains whose family refunds payments that name no request (Bitcoin), after its chain's number of blocks.
     rules: deps.chains.flatMap((chain) => {
-      const afterBlocks = familyOfChain(chain).capabilities(chain).refundUnmatchedAfterBlocks;
+      const afterBlocks = registry.family(chain).capabilities(chain).refundUnmatchedAfterBlocks;
       return afterBlocks === undefined ? [] : [{ chainId: chain.id, afterBlocks }];
     }),
     enqueue: async (deposit) => {

@@ -14,6 +14,7 @@ import { broadcastPsbt } from "./support/broadcastPsbt.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Bitcoin's own checks; a deposit reorged out before it is final is test/depositReorged.e2e.test.ts (every family).
 describe("Bitcoin → EVM, end to end", () => {
   let stack: TestStack;
   beforeAll(async () => {
@@ -111,37 +112,6 @@ describe("Bitcoin → EVM, end to end", () => {
     expect(listed.requests[0].data.inTxs).toMatchObject([
       { txHash: txid, status: "failure", metadata: { reorg: { failReason: "DOUBLE_SPEND", source: "fill-check" } } },
     ]);
-  }, 60_000);
-
-  it("fails a confirmed deposit reorged out before its fill: DEPOSIT_REORGED, no fill", async () => {
-    const user = btc().accounts[3]!;
-    // $15,000: two blocks, so one block in, the deposit is recorded and waits.
-    const response = await quote(user.address, 25_000_000n);
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    const { requestId } = response.body.steps[0];
-    const { txid } = await signAndBroadcast(response.body.steps[0].items[0].data.psbt, user.wif);
-    await pollStatus(stack.api.url, requestId, { until: ["pending"], timeoutMs: 15_000 });
-    const [blockHash] = btc().mine(1);
-    const recorded = async () =>
-      (
-        await stack.pool.query("SELECT block_hash FROM crossfill.request_deposits WHERE request_id = $1", [requestId])
-      ).rows.map((row) => row.block_hash);
-    for (let tries = 0; (await recorded())[0] !== blockHash && tries < 100; tries++) await sleep(100);
-    expect(await recorded()).toEqual([blockHash]);
-
-    btc().reorg(1, { dropTxids: [txid] });
-    const { statuses, last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 15_000 });
-    expect(statuses).toEqual(["pending", "failure"]);
-    expect(last.failReason).toBe("DEPOSIT_REORGED");
-    expect(await fillAttempts(requestId)).toBe(0);
-    const reorg = await stack.pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [
-      requestId,
-    ]);
-    expect(reorg.rows[0].reorg).toMatchObject({
-      failReason: "DEPOSIT_REORGED",
-      reason: "deposit transaction not found",
-      blockHash,
-    });
   }, 60_000);
 
   it("refunds a deposit the solver will not fill to the user, less the refund's fee, to the satoshi", async () => {

@@ -49,13 +49,14 @@ describe("Ctrl-C on npm start", () => {
   });
   afterAll(() => started?.cleanUp());
 
-  it("stops the API, the worker, the indexer, the chains and Postgres in that order, and nothing is left", async () => {
+  it("stops the API, the worker, the indexers, the price service, the chains and Postgres in that order, and nothing is left", async () => {
     if (!started) throw new Error("npm start did not start");
     const group = started.child.pid!;
     const children = descendants(group);
     const services = children.filter((proc) => proc.group !== group);
     // The chains, the indexer and the database run outside the terminal's group, so Ctrl-C reaches only the service.
-    expect(services.filter((proc) => /anvil/.test(proc.command))).toHaveLength(3);
+    // the four devnet EVM chains (31337, 31338, 31339 and 999)
+    expect(services.filter((proc) => /anvil/.test(proc.command))).toHaveLength(4);
     expect(services.filter((proc) => /ponder/.test(proc.command))).toHaveLength(1);
     expect(services.filter((proc) => /postgres/.test(proc.command)).length).toBeGreaterThan(0);
     const before = started.output().length;
@@ -67,9 +68,16 @@ describe("Ctrl-C on npm start", () => {
     while (children.some(stillRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(children.filter(stillRunning).map((proc) => proc.command)).toEqual([]);
 
-    const order = ["api", "worker", "indexer", "devnet bvm", "devnet evm", "embedded postgres"].map((name) =>
-      output.indexOf(`  ${name} stopped\n`),
-    );
+    const order = [
+      "api",
+      "worker",
+      "indexers",
+      "devnet hermes",
+      "devnet svm",
+      "devnet bvm",
+      "devnet evm",
+      "embedded postgres",
+    ].map((name) => output.indexOf(`  ${name} stopped\n`));
     expect({ order, output }).toEqual({ order: [...order].sort((a, b) => a - b), output });
     expect({ missing: order.includes(-1), output }).toEqual({ missing: false, output });
     expect(output.trimEnd().split("\n").at(-1)).toBe("Crossfill stopped.");

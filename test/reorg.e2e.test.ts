@@ -15,7 +15,10 @@ import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 const CONFIRMATIONS = 4;
 
-/** With a confirmation policy, a deposit is filled only once deep enough, and never if it is reorged out first. */
+/**
+ * With a confirmation policy, a deposit is filled only once deep enough (never if it is reorged out first: that is
+ * test/depositReorged.e2e.test.ts, over every devnet origin family).
+ */
 describe("confirmations and reorgs, end to end", () => {
   let stack: TestStack;
   beforeAll(async () => {
@@ -48,48 +51,6 @@ describe("confirmations and reorgs, end to end", () => {
     // Pending comes with the deposit's block; the fill waits for CONFIRMATIONS - 1 more 1 s blocks.
     expect(at("submitted") - at("pending")).toBeGreaterThanOrEqual((CONFIRMATIONS - 1) * 1000 - 500);
     expect(depositBlock).toBeGreaterThan(0n);
-  });
-
-  it("fails a request whose deposit is reorged out before it is final, and never fills it", async () => {
-    const [origin, destination] = stack.devnet.chains;
-    const recipient = `0x${randomBytes(20).toString("hex")}` as Address;
-    const quote = await quoteBridge(recipient);
-    await sendSteps(quote.body, stack.devnet.accounts[0], origin);
-    await pollStatus(stack.api.url, quote.body.requestId, { until: ["pending"] });
-    // Drop the deposit's block (and any after it): anvil does not mine the dropped transactions again.
-    const head = await createEvmChainClient(origin).publicClient.getBlockNumber({ cacheTime: 0 });
-    const { rows: deposits } = await stack.pool.query(
-      "SELECT block_number FROM crossfill.request_deposits WHERE request_id = $1",
-      [quote.body.requestId],
-    );
-    const depth = Number(head - BigInt(deposits[0].block_number)) + 1;
-    await anvilReorg(origin.rpcUrl, depth);
-
-    const { statuses, last } = await pollStatus(stack.api.url, quote.body.requestId, { timeoutMs: 30_000 });
-    expect(last).toMatchObject({ status: "failure", failReason: "DEPOSIT_REORGED", txHashes: [] });
-    expect(statuses.at(-1)).toBe("failure");
-    const { rows } = await stack.pool.query("SELECT reorg FROM crossfill.request_deposits WHERE request_id = $1", [
-      quote.body.requestId,
-    ]);
-    expect(rows[0].reorg).toMatchObject({
-      failReason: "DEPOSIT_REORGED",
-      action: "fill",
-      reason: "deposit transaction not found",
-    });
-    // Long enough for any fill that was coming.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect(await createEvmChainClient(destination).publicClient.getBalance({ address: recipient })).toBe(0n);
-    const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [
-      quote.body.requestId,
-    ]);
-    expect(attempts.rowCount).toBe(0);
-    const refunds = await stack.pool.query("SELECT 1 FROM crossfill.refunds WHERE request_id = $1", [
-      quote.body.requestId,
-    ]);
-    expect(refunds.rowCount).toBe(0);
-    expect((await pollStatus(stack.api.url, quote.body.requestId)).last.status).toBe("failure");
-    expect(deposits[0]).toBeDefined();
-    expect((last.inTxHashes as Hex[]).length).toBe(1);
   });
 
   it("follows a deposit a reorg mines again in another block: filled once, from its new block", async () => {

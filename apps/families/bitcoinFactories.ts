@@ -1,10 +1,10 @@
 import type pg from "pg";
 import { devnetBitcoinChain } from "../../devnet/bitcoin/devnetBitcoinChain.js";
-import { startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
+import { type DevnetBitcoin, startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import { esploraSource } from "../../indexers/bitcoin/esploraSource.js";
 import type { PollerChain } from "../../indexers/startPollers.js";
 import { depositAddressOwners, watchedDepositAddresses } from "../../schema/depositAddresses.js";
-import { bitcoinChainConfigSchema } from "../../src/chains/bitcoin/bitcoinChainFamily.js";
+import { bitcoinChainConfigSchema, bitcoinChainFamily } from "../../src/chains/bitcoin/bitcoinChainFamily.js";
 import { type BitcoinKeys, bitcoinKeySchema } from "../../src/chains/bitcoin/bitcoinKeys.js";
 import { type BitcoinAdapterOptions, createBitcoinAdapter } from "../../src/chains/bitcoin/createBitcoinAdapter.js";
 import type { BitcoinChainConfig } from "../../src/chains/chainConfig.js";
@@ -41,8 +41,9 @@ type BitcoinAdapterKeys = Omit<BitcoinAdapterOptions, "depositAddresses">;
  * addresses); the worker its private key and the depository's and solver wallet's keys (sweeps, refunds, payouts).
  * Its facts are read by a poller of each chain's Esplora; its devnet is the in-process Esplora stand-in.
  */
-export const bitcoinFactories: FamilyFactories<BitcoinChainConfig, BitcoinKeys, BitcoinAdapterKeys> = {
+export const bitcoinFactories: FamilyFactories<BitcoinChainConfig, BitcoinKeys, BitcoinAdapterKeys, DevnetBitcoin> = {
   vmType: "bvm",
+  family: bitcoinChainFamily,
   keySchema: bitcoinKeySchema,
   roleKeys: (keys, role) =>
     role === "api"
@@ -82,6 +83,7 @@ export const bitcoinFactories: FamilyFactories<BitcoinChainConfig, BitcoinKeys, 
         maxFeeRateSatVb: keys.maxFeeRateSatVb,
       },
       manifest: { chains: [entry] },
+      devnet: bitcoin,
       stop: bitcoin.stop,
     };
   },

@@ -1,8 +1,9 @@
-import { startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { recordIndexerHeads } from "../../indexers/recordIndexerHeads.js";
 import { startDepositWatchers } from "../../indexers/startDepositWatchers.js";
 import { migrate } from "../../schema/migrate.js";
+import { evmChainFamily } from "../../src/chains/evm/evmChainFamily.js";
 import type { EvmChainConfig } from "../../src/chains/chainConfig.js";
 import { createEvmAdapter } from "../../src/chains/evm/createEvmAdapter.js";
 import { type EvmKeys, evmKeySchema } from "../../src/chains/evm/evmKeys.js";
@@ -18,8 +19,9 @@ import type { FamilyFactories } from "./familyFactories.js";
  * worker) on every EVM chain; Ponder records its facts, a head watcher beside it; its devnet is one anvil per
  * DEVNET_CHAIN_IDS with the contracts deployed and the test accounts funded.
  */
-export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: EvmSolver }> = {
+export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: EvmSolver }, DevnetChains> = {
   vmType: "evm",
+  family: evmChainFamily,
   keySchema: evmKeySchema,
   roleKeys: (keys) => ({
     solver: evmSolver(requireSetting(keys.solverPrivateKey, "SOLVER_PRIVATE_KEY", "to sign orders and fills")),
@@ -31,38 +33,44 @@ export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: Ev
   indexer: {
     command: "evm",
     description: "the Ponder EVM indexer",
-    async start({ config, chains, databaseUrl, logger }) {
+    async start({ config, chains, chainsFile, databaseUrl, logger, quiet, stopping, onExit }) {
       const indexer = await startEvmIndexer({
         databaseUrl,
-        chainsFile: requireSetting(config.CROSSFILL_CHAINS_FILE, "CROSSFILL_CHAINS_FILE", "for the indexer"),
+        chainsFile,
         port: config.INDEXER_PORT,
         viewsSchema: config.ONCHAIN_SCHEMA,
-        onExit: ({ expected, code }) => {
-          if (!expected) {
-            logger.error({ code }, "ponder exited");
-            process.exit(1);
-          }
+        ...(quiet ? { logLevel: config.LOG_LEVEL === "silent" ? "silent" : "warn" } : {}),
+        onExit: ({ expected, code, signal }) => {
+          if (!expected) onExit({ code, signal });
         },
       });
-      logger.info({ schema: indexer.schema, viewsSchema: indexer.viewsSchema }, "indexer ready");
-      // One connection per head watcher, so one chain's deposits never wait for another's insert.
-      const pool = createPool(databaseUrl, logConnectionError(logger), 2 + chains.length);
-      await migrate(pool);
-      const heads = recordIndexerHeads(pool, indexer, logger);
-      const watchers = config.EVM_DEPOSIT_WATCHER ? startDepositWatchers({ pool, logger, chains }) : undefined;
-      return async () => {
-        await watchers?.stop();
-        await heads.close();
+      const pool = createPool(databaseUrl, logConnectionError(logger, stopping), 2 + chains.length);
+      try {
+        logger.info({ schema: indexer.schema, viewsSchema: indexer.viewsSchema }, "indexer ready");
+        // One connection per head watcher, so one chain's deposits never wait for another's insert.
+        await migrate(pool);
+        const heads = recordIndexerHeads(pool, indexer, logger);
+        const watchers = config.EVM_DEPOSIT_WATCHER
+          ? startDepositWatchers({ pool, logger, chains, ...(stopping ? { stopping } : {}) })
+          : undefined;
+        return async () => {
+          await watchers?.stop();
+          await heads.close();
+          await indexer.stop();
+          await pool.end();
+        };
+      } catch (error) {
         await indexer.stop();
         await pool.end();
-      };
+        throw error;
+      }
     },
   },
   // The devnet solver's key is public (devnet/devnetAccounts.ts); it signs on the devnet whatever the environment says.
-  devnet: async ({ config }) => {
+  devnet: async ({ config, freePorts }) => {
     const devnet = await startDevnetChains({
       chainIds: [...config.DEVNET_CHAIN_IDS],
-      basePort: config.DEVNET_BASE_PORT,
+      ...(freePorts ? {} : { basePort: config.DEVNET_BASE_PORT }),
       blockTime: config.DEVNET_BLOCK_TIME,
     });
     try {
@@ -78,6 +86,7 @@ export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: Ev
             accounts: devnet.accounts.map((account) => ({ address: account.address, privateKey: account.privateKey })),
           },
         },
+        devnet,
         stop: devnet.stop,
       };
     } catch (error) {

@@ -1,11 +1,11 @@
 import bs58 from "bs58";
 import { devnetSolanaChain } from "../../devnet/svm/devnetSolanaChain.js";
-import { startDevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
+import { type DevnetSolana, startDevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
 import { solanaSignaturesSource } from "../../indexers/svm/solanaSignaturesSource.js";
 import type { PollerChain } from "../../indexers/startPollers.js";
 import type { SvmChainConfig } from "../../src/chains/chainConfig.js";
 import { svmRoles } from "../../src/chains/svm/svmRoles.js";
-import { svmChainConfigSchema } from "../../src/chains/svm/svmChainFamily.js";
+import { svmChainConfigSchema, svmChainFamily } from "../../src/chains/svm/svmChainFamily.js";
 import { svmDepositTargets } from "../../src/chains/svm/svmDepositTargets.js";
 import { type SvmKeys, svmKeySchema } from "../../src/chains/svm/svmKeys.js";
 import type { FamilyFactories } from "./familyFactories.js";
@@ -32,8 +32,9 @@ function svmPollerChain(chain: SvmChainConfig): PollerChain {
  * and refunds, which would sign with SOLANA_SOLVER_SECRET_KEY / SOLANA_DEPOSITORY_SECRET_KEY, are not built). Its
  * facts are read by a poller of each chain's RPC; its devnet is litesvm behind Solana's JSON-RPC (devnet/svm).
  */
-export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, Record<string, never>> = {
+export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, Record<string, never>, DevnetSolana> = {
   vmType: "svm",
+  family: svmChainFamily,
   keySchema: svmKeySchema,
   roleKeys: () => ({}),
   adapter: (chain) => svmRoles(chain),
@@ -54,6 +55,7 @@ export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, Record<strin
         depositorySecretKey: bs58.encode(solana.depository.secretKey),
       },
       manifest: { chains: [entry] },
+      devnet: solana,
       stop: solana.stop,
     };
   },

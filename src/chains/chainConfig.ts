@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import type { TestFamilyChainConfig } from "./chainFamily.js";
 import { FAMILIES } from "./families.js";
 
 export { bitcoinChainConfigSchema, BITCOIN_CONFIRMATIONS } from "./bitcoin/bitcoinChainFamily.js";
@@ -21,7 +22,11 @@ export const chainConfigSchema = z.preprocess(
 /** The chains file: the devnet manifest is one, a hand-written file for real chains is another. */
 export const chainsFileSchema = z.object({ chains: z.array(chainConfigSchema).min(1) });
 
-export type ChainConfig = z.infer<typeof chainConfigSchema>;
+/**
+ * A configured chain: an entry of the chains file (a family of FAMILIES), or a chain of a family a test composition
+ * registers beside them (TestFamilyChainConfig, `vmType` `test…`), which the service reads through its family.
+ */
+export type ChainConfig = z.infer<typeof chainConfigSchema> | TestFamilyChainConfig;
 
 export function loadChainsFile(path: string): ChainConfig[] {
   const parsed = chainsFileSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));

@@ -15,6 +15,16 @@ export type BaseChainConfig = {
   nativeCurrency: { symbol: string; name: string; decimals: number };
 };
 
+/**
+ * The vmType of a family a test composition registers beside FAMILIES (test/testFamily/: `testvm`). The prefix keeps
+ * it apart from every vmType of FAMILIES, so narrowing a chain on one of theirs still works; no chains file holds
+ * such a chain (chainConfigSchema parses FAMILIES' entries only).
+ */
+export type TestVmType = `test${string}`;
+
+/** A chain of a family registered by a test composition: the service reads it through its family alone. */
+export type TestFamilyChainConfig = BaseChainConfig & { vmType: TestVmType };
+
 /** A currency a chain is configured with besides its native one (EVM: an ERC-20; a token-less family has none). */
 export type TokenConfig = { symbol: string; name?: string; address: string; decimals: number; wrapsNative?: boolean };
 

@@ -15,3 +15,8 @@ export function familyOfChain(
   if (!family) throw new Error(`no chain family ${chain.vmType}`);
   return family;
 }
+
+/** The chains among `chains` of the family `vmType` names (what a role started per family is given: its indexer). */
+export function chainsOfFamily<C extends { vmType: string }>(chains: readonly C[], vmType: string): C[] {
+  return chains.filter((chain) => chain.vmType === vmType);
+}

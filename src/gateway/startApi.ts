@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { findRegenerableDepositAddress, nextDepositAddressIndex } from "../../schema/depositAddresses.js";
 import { sponsorBalance } from "../../schema/sponsorLedger.js";
 import { batchRequestInserts } from "../../schema/batchRequestInserts.js";
+import type { ChainFamily } from "../chains/chainFamily.js";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { ChainAdapters } from "../chains/chainAdapters.js";
 import { createChainRegistry } from "../chains/chainRegistry.js";
@@ -20,6 +21,9 @@ import type { Metrics } from "../metrics/createMetrics.js";
 export type ApiDeps = {
   pool: pg.Pool;
   chains: readonly ChainConfig[];
+  /** The chain families the chains are read by (FAMILIES; a test composition adds its own family beside them). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family reads only chains of its vmType
+  families?: readonly ChainFamily<any>[];
   /** The chains' adapters with the gateway's keys (the composition root makes them with each family's factory). */
   adapters: ChainAdapters;
   logger: Logger;
@@ -58,7 +62,7 @@ export type RunningApi = GatewayServer;
 
 /** The gateway role: chains, prices and the solver's inventory for the quote engine, then the gateway's server. */
 export async function startApi(deps: ApiDeps): Promise<RunningApi> {
-  const registry = createChainRegistry(deps.chains);
+  const registry = createChainRegistry(deps.chains, deps.families);
   const { adapters } = deps;
   const quoteEngine = {
     registry,

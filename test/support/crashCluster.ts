@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { type Address, parseAbiItem } from "viem";
-import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { evmFactories } from "../../apps/families/evmFactories.js";
+import type { DevnetChains } from "../../devnet/startDevnetChains.js";
+import { startFamilyDevnet, testDevnetConfig } from "./startFamilyDevnet.js";
 import { freePort } from "../../devnet/freePort.js";
 import { migrate } from "../../schema/migrate.js";
 import { createEvmChainClient } from "../../src/chains/evm/evmChainClient.js";
@@ -55,7 +57,10 @@ export async function startCrashCluster(
   } = {},
 ): Promise<CrashCluster> {
   const db = await createTestDatabase("crossfill_crash");
-  const devnet = await startDevnetChains({ chainIds: [31338, 31339], blockTime: 1 });
+  const { devnet } = await startFamilyDevnet(
+    evmFactories,
+    testDevnetConfig({ DEVNET_CHAIN_IDS: "31338,31339", DEVNET_BLOCK_TIME: "1" }),
+  );
   const pool = new pg.Pool({ connectionString: db.url, max: 4 });
   await migrate(pool);
   const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-crash-")), "chains.json");

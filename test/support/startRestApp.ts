@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import pino from "pino";
-import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
+import { evmFactories } from "../../apps/families/evmFactories.js";
+import type { DevnetChains } from "../../devnet/startDevnetChains.js";
+import { startFamilyDevnet, testDevnetConfig } from "./startFamilyDevnet.js";
 import { migrate } from "../../schema/migrate.js";
 import { insertRequest } from "../../schema/requests.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
@@ -33,7 +35,10 @@ export async function startRestApp(
   const db = await createTestDatabase();
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
   await migrate(pool);
-  const devnet = await startDevnetChains({ chainIds: [31338, 31339], blockTime: 0 });
+  const { devnet } = await startFamilyDevnet(
+    evmFactories,
+    testDevnetConfig({ DEVNET_CHAIN_IDS: "31338,31339", DEVNET_BLOCK_TIME: "0" }),
+  );
   const { registry, adapters, quoteEngine } = createTestQuoteEngine(pool, {
     chains: options.chains?.(devnet) ?? devnet.chains,
     solver: devnet.solver,

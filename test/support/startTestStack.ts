@@ -4,38 +4,44 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import pino from "pino";
-import { devnetBitcoinChain } from "../../devnet/bitcoin/devnetBitcoinChain.js";
-import { type DevnetBitcoin, startDevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
-import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
-import { devnetSolanaChain } from "../../devnet/svm/devnetSolanaChain.js";
-import { type DevnetSolana, startDevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
-import { type SvmChainConfig, svmChainConfigSchema } from "../../src/chains/svm/svmChainFamily.js";
+import { bitcoinFactories } from "../../apps/families/bitcoinFactories.js";
+import { evmFactories } from "../../apps/families/evmFactories.js";
+import { svmFactories } from "../../apps/families/svmFactories.js";
+import {
+  type AnyFamilyFactories,
+  FAMILY_KEY_SCHEMAS,
+  type FamilyKeys,
+  allFamilyFactories,
+} from "../../apps/families/factories.js";
+import { familyAdapters, roleAdapterKeys } from "../../apps/families/familyAdapters.js";
+import type { FamilyFactories, StartedDevnet } from "../../apps/families/familyFactories.js";
+import { startFamilyIndexers } from "../../apps/families/startFamilyIndexers.js";
+import type { DevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
+import type { DevnetChains } from "../../devnet/startDevnetChains.js";
+import type { DevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
+import type { SvmChainConfig } from "../../src/chains/svm/svmChainFamily.js";
+import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { freePort } from "../../devnet/freePort.js";
-import { type EvmIndexer, startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { type QueueBackend, createQueueBackend } from "../../jobs/queueBackend.js";
 import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/gateway/startApi.js";
 import { type RunningWorker, startWorker } from "../../jobs/startWorker.js";
-import { familyAdapters, roleAdapterKeys } from "../../apps/families/familyAdapters.js";
-import type { FamilyKeys } from "../../apps/families/factories.js";
-import { familyPollerChains } from "../../apps/families/familyPollerChains.js";
-import { startPollers } from "../../indexers/startPollers.js";
-import { startDepositWatchers } from "../../indexers/startDepositWatchers.js";
 import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } from "../../src/chains/chainConfig.js";
 import type { StuckFillPolicy } from "../../src/chains/adapter.js";
+import { parseFamilyKeys } from "../../src/config.js";
 import type { ConfirmationTier } from "../../src/domain/requiredConfirmations.js";
 import type { AppFeeClaimRetryPolicy } from "../../jobs/createAppFeeClaimPayoutProcessor.js";
 import { type EsploraProxy, startEsploraProxy } from "./startEsploraProxy.js";
+import { startFamilyDevnet, testDevnetConfig } from "./startFamilyDevnet.js";
 import { createTestDatabase } from "./testDatabase.js";
-import { type PriceSource, createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { testRouteLimits } from "./testRateLimits.js";
 
 export type TestStack = {
   devnet: DevnetChains;
   /** With `bitcoin: true`: the devnet Bitcoin (mined on demand) and its chain as the service sees it. */
   bitcoin?: { devnet: DevnetBitcoin; chain: BitcoinChainConfig; proxy?: EsploraProxy };
-  /** With `solana: true`: the devnet Solana (slots on demand, `advance`) and its chain as the service sees it. */
+  /** With `solana: true`: the devnet Solana (slots every 50 ms, `advance`) and its chain as the service sees it. */
   solana?: { devnet: DevnetSolana; chain: SvmChainConfig };
   /** Seals API keys' webhook secrets: create keys with it for the worker to sign their webhooks. */
   serverKey: Buffer;
@@ -46,6 +52,9 @@ export type TestStack = {
   queues: QueueBackend;
   /** Where the indexer publishes its views (with the pipeline). */
   onchainSchema?: string;
+  /** The devnet handle of a family the stack composes (`families`), undefined when its devnet was not started. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any family's, typed by its devnet handle
+  devnetOf<D>(factories: FamilyFactories<any, any, any, D>): D | undefined;
   stop(): Promise<void>;
 };
 
@@ -58,9 +67,11 @@ export const TEST_PRICES_ENV = Object.entries(TEST_PRICES)
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
- * The whole service on real local parts: anvil chains, a fresh Postgres database, the Ponder indexer,
- * BullMQ (Redis unless `queue: "postgres"` or TEST_QUEUE=postgres), the worker and the HTTP API; `pipeline: false` leaves out the
- * indexer and the worker, for tests of the API alone.
+ * The whole service on real local parts, composed as npm start composes it (apps/runDev.ts): each family's devnet
+ * started by its devnet starter (anvil chains; the devnet Bitcoin with `bitcoin: true`), a fresh Postgres database,
+ * each family's indexer role (Ponder and its head watcher, the Bitcoin pollers), BullMQ (Redis unless
+ * `queue: "postgres"` or TEST_QUEUE=postgres), the worker and the HTTP API; `pipeline: false` leaves out the
+ * indexers and the worker, for tests of the API alone.
  */
 export async function startTestStack(
   options: {
@@ -85,22 +96,24 @@ export async function startTestStack(
      * 1 s block time, so a fill waiting for confirmations looks again every second.
      */
     bitcoin?: boolean;
-    /** The API's price layer (default: the static TEST_PRICES). */
-    prices?: PriceSource;
     /** The worker's prices when they differ from the API's (TEST_PRICES): prices moved since the quote. */
     workerPrices?: Record<string, string>;
     /** The service reads the devnet Bitcoin through an Esplora proxy whose broadcasts can fail (`stack.bitcoin.proxy`). */
     bitcoinProxy?: boolean;
     /** The Bitcoin chain's `refundUnmatchedAfterBlocks` (its default is a day of blocks). */
     bitcoinRefundUnmatchedAfterBlocks?: number;
-    /**
-     * Adds the devnet Solana, a slot every 50 ms, and its poller; a transaction is confirmed one slot after it lands and
-     * finalized `solanaFinalizedAfterSlots` (default 32) after.
-     */
+    /** Adds the devnet Solana (its devnet starter, a slot every 50 ms) and its poller. */
     solana?: boolean;
-    solanaFinalizedAfterSlots?: number;
     /** The API's RATE_LIMITS (default TEST_RATE_LIMITS: the routes flows hammer are not counted). */
     rateLimits?: string;
+    /**
+     * The families the stack composes (default: every family of FAMILY_FACTORIES, Bitcoin's devnet only with
+     * `bitcoin: true`). A test registers a family of its own beside them in one line:
+     * `families: [...allFamilyFactories(), testFamilyFactories]`.
+     */
+    families?: readonly AnyFamilyFactories[];
+    /** Prices beside TEST_PRICES (API and worker), e.g. a test family's native currency. */
+    prices?: Record<string, string>;
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -112,23 +125,40 @@ export async function startTestStack(
   try {
     const db = await createTestDatabase();
     stops.push(() => db.drop());
-    const devnet = await startDevnetChains({
-      chainIds: options.chainIds ?? [31338, 31339],
-      blockTime: options.blockTime ?? 1,
-      confirmations: options.confirmations,
+    // The settings npm start reads, but every devnet on free ports and Bitcoin mined on demand.
+    const config = testDevnetConfig({
+      DEVNET_CHAIN_IDS: (options.chainIds ?? [31338, 31339]).join(","),
+      DEVNET_BLOCK_TIME: String(options.blockTime ?? 1),
+      INDEXER_PORT: String(await freePort()),
+      EVM_DEPOSIT_WATCHER: String(options.depositWatcher ?? true),
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
+      DEVNET_SOLANA_SLOT_MS: "50",
     });
-    stops.push(() => devnet.stop());
+    const startDevnet = async <K, D>(factories: FamilyFactories<ChainConfig, K, unknown, D>) => {
+      const started = await startFamilyDevnet(factories, config);
+      stops.push(() => started.stop());
+      return started;
+    };
+    const evm = await startDevnet(evmFactories);
+    const devnet = evm.devnet;
+    const confirmations = options.confirmations;
+    const evmChains = confirmations ? evm.chains.map((chain) => ({ ...chain, confirmations })) : evm.chains;
     let bitcoin: TestStack["bitcoin"];
+    // No operator keys: each devnet brings its own, as under npm start.
+    const environmentKeys = parseFamilyKeys({}, FAMILY_KEY_SCHEMAS);
+    let bitcoinKeys = environmentKeys.bvm;
+    let bitcoinDevnet: StartedDevnet<typeof bitcoinKeys, DevnetBitcoin> | undefined;
     if (options.bitcoin) {
-      const btc = await startDevnetBitcoin({ blockTimeMs: 0 });
-      stops.push(() => btc.stop());
+      bitcoinDevnet = await startDevnet(bitcoinFactories);
+      const btc = bitcoinDevnet.devnet;
+      bitcoinKeys = bitcoinDevnet.keys;
       const proxy = options.bitcoinProxy ? await startEsploraProxy(btc.esploraUrl) : undefined;
       if (proxy) stops.push(() => proxy.close());
       bitcoin = {
         devnet: btc,
         ...(proxy ? { proxy } : {}),
         chain: bitcoinChainConfigSchema.parse({
-          ...devnetBitcoinChain(btc),
+          ...bitcoinDevnet.manifest.chains[0]!,
           ...(proxy ? { esploraUrl: proxy.url } : {}),
           blockTimeSeconds: 1,
           ...(options.bitcoinRefundUnmatchedAfterBlocks === undefined
@@ -138,18 +168,25 @@ export async function startTestStack(
       };
     }
     let solana: TestStack["solana"];
-    if (options.solana) {
-      const sol = await startDevnetSolana({ slotMs: 50, finalizedAfterSlots: options.solanaFinalizedAfterSlots });
-      stops.push(() => sol.stop());
-      solana = {
-        devnet: sol,
-        chain: svmChainConfigSchema.parse({ ...devnetSolanaChain(sol), blockTimeSeconds: 0.05 }),
-      };
-    }
+    const solanaDevnet = options.solana ? await startDevnet(svmFactories) : undefined;
+    if (solanaDevnet) solana = { devnet: solanaDevnet.devnet, chain: solanaDevnet.chains[0] as SvmChainConfig };
+    // The families beyond FAMILY_FACTORIES' (a test's own), each from its own devnet starter.
+    const families = options.families ?? allFamilyFactories();
+    const started = new Map<AnyFamilyFactories, StartedDevnet<unknown>>([
+      [evmFactories, evm],
+      ...(bitcoinDevnet ? [[bitcoinFactories, bitcoinDevnet] as const] : []),
+      ...(solanaDevnet ? [[svmFactories, solanaDevnet] as const] : []),
+    ]);
+    for (const factories of families)
+      if (!allFamilyFactories().includes(factories)) started.set(factories, await startDevnet(factories));
+    const ownChains = [...started.entries()].flatMap(([factories, devnet]) =>
+      allFamilyFactories().includes(factories) ? [] : devnet.chains,
+    );
     const chains: ChainConfig[] = [
-      ...devnet.chains,
+      ...evmChains,
       ...(bitcoin ? [bitcoin.chain] : []),
       ...(solana ? [solana.chain] : []),
+      ...ownChains,
     ];
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     // Dropping the database at stop ends idle clients; that must not crash the test process.
@@ -160,14 +197,23 @@ export async function startTestStack(
     const pipeline = options.pipeline ?? true;
     const serverKey = randomBytes(32);
     const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-test-")), "chains.json");
-    writeFileSync(chainsFile, JSON.stringify({ chains }));
-    const indexer: EvmIndexer | undefined = pipeline
-      ? await startEvmIndexer({ databaseUrl: db.url, chainsFile, port: await freePort(), logLevel: "warn" })
-      : undefined;
-    if (indexer) stops.push(() => indexer.stop());
-    if (indexer && (options.depositWatcher ?? true)) {
-      const watchers = startDepositWatchers({ pool, logger, chains });
-      stops.push(() => watchers.stop());
+    // A chains file holds FAMILIES' chains only (a test family's chains reach its roles through the composition).
+    writeFileSync(chainsFile, JSON.stringify({ chains: chains.filter((chain) => !ownChains.includes(chain)) }));
+    // Each family's indexer role, as npm start and `crossfill indexer <command>` start it.
+    if (pipeline) {
+      const indexers = await startFamilyIndexers(
+        chains,
+        {
+          config,
+          chainsFile,
+          databaseUrl: db.url,
+          logger,
+          quiet: true,
+          onExit: ({ code, signal }) => logger.error({ code, signal }, "an indexer exited"),
+        },
+        families,
+      );
+      stops.push(indexers);
     }
 
     const queues = createQueueBackend({
@@ -184,26 +230,25 @@ export async function startTestStack(
     });
     stops.push(() => statusBus.close());
     const keys: FamilyKeys = {
-      evm: { solverPrivateKey: devnet.solver.privateKey },
-      bvm: {
-        depositoryWif: bitcoin?.devnet.depository.wif,
-        solverWif: bitcoin?.devnet.solver.wif,
-        depositXprv: bitcoin?.devnet.depositAddressKey.xprv,
-        depositXpub: bitcoin?.devnet.depositAddressKey.xpub,
-        maxFeeRateSatVb: undefined,
-      },
-      svm: { solverSecretKey: undefined, depositorySecretKey: undefined },
+      ...Object.fromEntries([...started.entries()].map(([factories, devnet]) => [factories.vmType, devnet.keys])),
+      ...environmentKeys,
+      evm: evm.keys,
+      bvm: bitcoinKeys,
     };
-    if (indexer) {
+    const prices = { ...TEST_PRICES, ...options.prices };
+    const chainFamilies = families.map((factories) => factories.family);
+    if (pipeline) {
       const worker: RunningWorker = await startWorker({
         pool,
         chains,
-        adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool }),
+        families: chainFamilies,
+        adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker", families), { pool }, families),
         queues,
-        onchainSchema: indexer.viewsSchema,
+        // The views the EVM indexer role publishes (it passes ONCHAIN_SCHEMA to Ponder).
+        onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
-        prices: createStaticPriceSource(options.workerPrices ?? TEST_PRICES),
+        prices: createStaticPriceSource(options.workerPrices ?? prices),
         debugReferrers: true,
         ...(options.stuckFill ? { stuckFill: options.stuckFill } : {}),
         ...(options.appFeeClaimRetry ? { appFeeClaimRetry: options.appFeeClaimRetry } : {}),
@@ -211,8 +256,6 @@ export async function startTestStack(
         webhooks: { serverKey, allowPrivate: true, retryBaseMs: options.webhookRetryBaseMs ?? 200 },
       });
       stops.push(() => worker.close());
-      const pollers = startPollers({ pool, logger, chains: familyPollerChains(chains, pool) });
-      stops.push(() => pollers.stop());
     }
     const explorerUrl = options.explorerUrl;
     const apiChains = explorerUrl
@@ -221,7 +264,8 @@ export async function startTestStack(
     const api = await startApi({
       pool,
       chains: apiChains,
-      adapters: familyAdapters(apiChains, roleAdapterKeys(keys, "api"), { pool }),
+      families: chainFamilies,
+      adapters: familyAdapters(apiChains, roleAdapterKeys(keys, "api", families), { pool }, families),
       logger,
       host: "127.0.0.1",
       port: 0,
@@ -229,22 +273,24 @@ export async function startTestStack(
       webhooks: { allowPrivate: true },
       serverKey,
       routeLimits: testRouteLimits(options.rateLimits),
-      prices: options.prices ?? createStaticPriceSource(TEST_PRICES),
+      prices: createStaticPriceSource(prices),
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
       // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
-      ...(indexer || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
+      ...(pipeline || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
     });
     stops.push(() => api.close());
     return {
       devnet,
       bitcoin,
       solana,
+      // The map holds each family's own handle.
+      devnetOf: (factories) => started.get(factories)?.devnet as never,
       serverKey,
       databaseUrl: db.url,
       pool,
       api,
       queues,
-      onchainSchema: indexer?.viewsSchema,
+      onchainSchema: pipeline ? config.ONCHAIN_SCHEMA : undefined,
       stop,
     };
   } catch (error) {

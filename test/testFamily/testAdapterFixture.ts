@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { ChainConfig } from "../../src/chains/chainConfig.js";
 import { FAMILIES } from "../../src/chains/families.js";
 import { familyOfChain } from "../../src/chains/familyOfChain.js";
 import type { AdapterFixture, FixtureChain } from "../adapterContract/adapterFixture.js";
-import { TestLedger, testChainConfigSchema, testChainFamily, testFamilyModule } from "./testChainFamily.js";
+import { everyRole } from "../../src/chains/everyRole.js";
+import { TestLedger, createTestAdapter, testChainConfigSchema, testChainFamily } from "./testChainFamily.js";
 
 const address = (digits: string) => `tst1${digits}`;
 
@@ -27,8 +27,8 @@ export const testAdapterFixture: AdapterFixture = {
     const family = familyOfChain(chain, [...FAMILIES, testChainFamily]);
     const depth = (blockNumber: bigint) => ledger.blocks.length - Number(blockNumber);
     return {
-      roles: testFamilyModule(ledger).adapterFactories.testvm(chain as unknown as ChainConfig),
-      capabilities: family.capabilities(chain as unknown as ChainConfig),
+      roles: everyRole(createTestAdapter(chain, ledger)),
+      capabilities: family.capabilities(chain),
       addressSpellings: [depositor, depositor.toUpperCase().replace("TST1", "tst1")],
       refusedAddresses: [address("a".repeat(39)), `tst2${"a".repeat(40)}`],
       amount: 1_000_000n,

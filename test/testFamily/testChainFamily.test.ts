@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChainConfig } from "../../src/chains/chainConfig.js";
-import { type AdapterFactories, createChainAdapters } from "../../src/chains/chainAdapters.js";
+import { createChainAdapters } from "../../src/chains/chainAdapters.js";
 import { createChainRegistry } from "../../src/chains/chainRegistry.js";
 import type { ChainAvailability } from "../../src/chains/createChainAvailability.js";
 import { FAMILIES } from "../../src/chains/families.js";
@@ -25,7 +24,7 @@ const chain = (id: number) =>
     name: `test-${id}`,
     depository: address("d"),
     solver: address("5"),
-  }) as unknown as ChainConfig;
+  });
 const open: ChainAvailability = {
   disabled: false,
   depositEnabled: true,
@@ -40,7 +39,7 @@ describe("a chain family registered in one line (test-only family)", () => {
   // The one registration: the test family beside FAMILIES, its adapter factory beside the others'.
   const test = testFamilyModule(ledger);
   const registry = createChainRegistry(chains, [...FAMILIES, test.family]);
-  const adapters = createChainAdapters(chains, test.adapterFactories as AdapterFactories);
+  const adapters = createChainAdapters(chains, test.adapterFactories);
 
   it("is listed by GET /chains with the fields its family publishes", async () => {
     const app = chainRoutes({ registry, adapters, quoteEngine: { availability: async () => ({ ...open }) } });

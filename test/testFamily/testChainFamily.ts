@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ChainAdapter, VmType } from "../../src/chains/adapter.js";
 import type { VmFamily } from "../../src/chains/vmFamily.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
+import type { AdapterFactories } from "../../src/chains/chainAdapters.js";
 import type { ChainFamily } from "../../src/chains/chainFamily.js";
 import { everyRole } from "../../src/chains/everyRole.js";
 import { commonChainFields, nativeCurrencySchema } from "../../src/chains/commonChainFields.js";
@@ -17,7 +18,7 @@ import { NotFoundError } from "../../src/domain/errors.js";
 export const TEST_NATIVE_CURRENCY = "tst1native";
 
 const codec: VmFamily<VmType> = {
-  vmType: "testvm" as VmType,
+  vmType: "testvm",
   nativeCurrency: TEST_NATIVE_CURRENCY,
   address: {
     parse: (value) => (/^tst1[0-9a-f]{40}$/i.test(value) ? value.toLowerCase() : undefined),
@@ -32,6 +33,8 @@ export const testChainConfigSchema = z.object({
   vmType: z.literal("testvm"),
   depository: z.string().refine((value) => codec.address.parse(value) !== undefined, "expected a tst1 address"),
   solver: z.string(),
+  /** The ledger of the in-process test network the chain lives on (testNetwork.ts), for its factories' adapter and poller. */
+  ledger: z.string().optional(),
   blockTimeSeconds: z.number().positive().default(1),
   nativeCurrency: nativeCurrencySchema.default({ symbol: "TST", name: "Test coin", decimals: 6 }),
 });
@@ -227,7 +230,7 @@ export function createTestAdapter(chain: TestChainConfig, ledger: TestLedger): C
   const head = () => ledger.blocks.length - 1;
   return {
     ...codec,
-    chain: chain as unknown as ChainConfig,
+    chain,
     solverAddress: chain.solver,
     recipientRefusal: (address) =>
       address === chain.depository ? { errorCode: "INVALID_RECIPIENT", message: "the depository" } : undefined,
@@ -312,7 +315,8 @@ export function testFamilyModule(ledger: TestLedger) {
   return {
     family: testChainFamily,
     adapterFactories: {
-      testvm: (chain: ChainConfig) => everyRole(createTestAdapter(chain as unknown as TestChainConfig, ledger)),
-    },
+      // Its own entry, read as its family reads it.
+      testvm: (chain: ChainConfig) => everyRole(createTestAdapter(testChainConfigSchema.parse(chain), ledger)),
+    } satisfies AdapterFactories,
   };
 }
