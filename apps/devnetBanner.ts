@@ -10,6 +10,9 @@ type BannerManifest = {
 
 type BannerChain = { id?: number; name?: string; vmType?: string; rpcUrl?: string; esploraUrl?: string };
 
+// How a newcomer knows each devnet family's chains, by the manifest's vmType (an EVM entry names none).
+const FAMILY_LABELS: Readonly<Record<string, string>> = { evm: "EVM", bvm: "Bitcoin, Esplora", svm: "Solana" };
+
 /**
  * What `npm start` prints once everything runs: where to go next, one line each (the manifest file holds the
  * rest: contracts, private keys), instead of the whole manifest as JSON.
@@ -24,7 +27,7 @@ export function devnetBanner(options: {
   const { manifest, manifestPath } = options;
   const chains = (manifest.chains as BannerChain[]).map(
     (chain) =>
-      `${chain.name} (${chain.id}, ${chain.vmType === "bvm" ? "Bitcoin, Esplora" : "EVM"}) ${chain.rpcUrl ?? chain.esploraUrl}`,
+      `${chain.name} (${chain.id}, ${FAMILY_LABELS[chain.vmType ?? "evm"] ?? chain.vmType}) ${chain.rpcUrl ?? chain.esploraUrl}`,
   );
   const accounts = manifest.accounts ?? [];
   const rows: Array<[string, string]> = [

@@ -40,6 +40,8 @@ export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: Ev
         port: config.INDEXER_PORT,
         viewsSchema: config.ONCHAIN_SCHEMA,
         ...(quiet ? { logLevel: config.LOG_LEVEL === "silent" ? "silent" : "warn" } : {}),
+        // Beside the other roles (npm start, tests) Ponder stops in order with them; alone it shares the role's group.
+        ownProcessGroup: quiet ?? false,
         onExit: ({ expected, code, signal }) => {
           if (!expected) onExit({ code, signal });
         },

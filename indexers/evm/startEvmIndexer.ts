@@ -46,6 +46,12 @@ export interface StartEvmIndexerOptions {
   onLog?: (line: string) => void;
   /** Called when the Ponder process exits; `expected` is true when stop() asked for it. */
   onExit?: (exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean }) => void;
+  /**
+   * Ponder in a process group of its own (npm start: a terminal's Ctrl-C then reaches only the service, which stops
+   * the indexer after the worker). Off for the indexer role alone, so a supervisor that kills the role's group (a
+   * crash, `kill -9 -pid`) takes Ponder with it instead of leaving it holding the port.
+   */
+  ownProcessGroup?: boolean;
   /** How long to wait for `/ready` and the catch-up to the chains' heads; default 120 s. */
   readyTimeoutMs?: number;
 }
@@ -246,8 +252,7 @@ export async function startEvmIndexer(options: StartEvmIndexerOptions): Promise<
     cwd: repoRoot,
     env,
     stdio: ["ignore", "pipe", "pipe"],
-    // A group of its own: a terminal's Ctrl-C reaches the service, which stops the indexer after the worker.
-    detached: true,
+    detached: options.ownProcessGroup ?? false,
   });
 
   const tail: string[] = [];
