@@ -1,12 +1,8 @@
+import type { QueueObserver } from "../src/metrics/observeQueues.js";
 import type { QueueBackend } from "./queueBackend.js";
 
 /** The backend, with every queue the worker creates handed to `observer` (its job counts become metrics). */
-export function observedQueueBackend(
-  backend: QueueBackend,
-  observer: {
-    watch(queue: { name: string; getJobCounts(...states: string[]): Promise<Record<string, number>> }): void;
-  },
-): QueueBackend {
+export function observedQueueBackend(backend: QueueBackend, observer: QueueObserver): QueueBackend {
   return {
     ...backend,
     createQueue<T>(name: string) {

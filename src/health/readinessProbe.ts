@@ -41,7 +41,7 @@ export function createReadinessProbe(
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new Error(`no answer in ${timeoutMs} ms`));
+        reject(new NoAnswerError(timeoutMs));
       }, timeoutMs);
     });
     try {
@@ -49,7 +49,7 @@ export function createReadinessProbe(
       return { ok: true, ms: now() - started, ...(detail ? { detail } : {}) };
     } catch (error) {
       options.logger?.warn({ err: error, dependency: check.name }, "not ready");
-      return { ok: false, ms: now() - started, error: publicReason(error, timeoutMs) };
+      return { ok: false, ms: now() - started, error: publicReason(error) };
     } finally {
       clearTimeout(timer);
     }
@@ -67,9 +67,15 @@ export function createReadinessProbe(
   };
 }
 
-function publicReason(error: unknown, timeoutMs: number): string {
+class NoAnswerError extends Error {
+  constructor(timeoutMs: number) {
+    super(`no answer in ${timeoutMs} ms`);
+  }
+}
+
+function publicReason(error: unknown): string {
   if (error instanceof CrossfillError) return error.errorCode;
-  if (error instanceof Error && error.message === `no answer in ${timeoutMs} ms`) return error.message;
+  if (error instanceof NoAnswerError) return error.message;
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? code : "unavailable";
 }

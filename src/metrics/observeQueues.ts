@@ -10,7 +10,9 @@ type CountedQueue = { name: string; getJobCounts(...states: string[]): Promise<R
  * The worker's queues, their jobs counted by state at each scrape (BullMQ's getJobCounts: one round trip a queue).
  * `watch` is handed every queue the role creates; a queue whose count fails is left out of that scrape.
  */
-export function observeQueues(metrics: Metrics): { watch(queue: CountedQueue): void } {
+export type QueueObserver = { watch(queue: CountedQueue): void };
+
+export function observeQueues(metrics: Metrics): QueueObserver {
   const queues = new Map<string, CountedQueue>();
   new Gauge({
     name: "crossfill_queue_jobs",
