@@ -9,6 +9,8 @@ export type BaseChainConfig = {
   displayName?: string;
   explorerUrl: string;
   startBlock: number;
+  /** The UUID of a private chain (commonChainFields); absent for a public one. */
+  privateId?: string;
   blockTimeSeconds: number;
   confirmations: { minUsd: string; blocks: number }[];
   depository: string;

@@ -7,6 +7,11 @@ export const commonChainFields = {
   explorerUrl: z.string().default(""),
   startBlock: z.number().int().min(0).default(0),
   /**
+   * Present: the chain is private. Its requests are served (quotes, status by id) but left out of request listings,
+   * search and analytics unless a client names this UUID in `privateChainsToInclude`.
+   */
+  privateId: z.uuid().optional(),
+  /**
    * Blocks a deposit must have before it is filled, tiered by its USD value: the largest `blocks` whose
    * `minUsd` the deposit reaches applies. None (the devnet's default) fills at once.
    */

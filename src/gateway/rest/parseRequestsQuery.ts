@@ -62,6 +62,16 @@ function bad(parameter: string, message: string): never {
   throw new InvalidInputError("INVALID_INPUT", `${parameter}: ${message}`);
 }
 
+/** A comma-separated list of UUIDs (lower-cased); absent → empty. */
+export function uuidListParameter(name: string, raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw.split(",").map((id) => {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id.trim()))
+      bad(name, "must be comma-separated UUIDs");
+    return id.trim().toLowerCase();
+  });
+}
+
 export function booleanParameter(parameter: string, value: string | undefined): boolean {
   if (value === undefined) return false;
   if (value === "true") return true;
@@ -224,15 +234,7 @@ export function parseRequestsV3Query(params: Record<string, string[]>): ParsedRe
     });
   }
 
-  const privateChains = get("privateChainsToInclude");
-  const privateChainsToInclude =
-    privateChains === undefined
-      ? []
-      : privateChains.split(",").map((id) => {
-          if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id.trim()))
-            bad("privateChainsToInclude", "must be comma-separated UUIDs");
-          return id.trim().toLowerCase();
-        });
+  const privateChainsToInclude = uuidListParameter("privateChainsToInclude", get("privateChainsToInclude"));
 
   const sortByRaw = get("sortBy") ?? "createdAt";
   if (!(SORT_KEYS as readonly string[]).includes(sortByRaw)) bad("sortBy", `must be one of ${SORT_KEYS.join(", ")}`);

@@ -2,7 +2,7 @@ import { InvalidInputError } from "../../domain/errors.js";
 import { MAX_UNIX_SECONDS, fieldValue } from "./fieldValues.js";
 import { v2QuerySchema } from "./requestsQuerySchemas.js";
 import { validateQuery } from "../http/validateQuery.js";
-import { booleanParameter, integerParameter } from "./parseRequestsQuery.js";
+import { booleanParameter, integerParameter, uuidListParameter } from "./parseRequestsQuery.js";
 import {
   type FieldCondition,
   type FieldKey,
@@ -19,6 +19,8 @@ export type ParsedRequestsV2Query = {
   continuation?: string;
   includeOrderData: boolean;
   includeAuthenticatedData: boolean;
+  /** Private chains (by UUID) whose requests the listing includes. */
+  privateChainsToInclude: string[];
 };
 
 export const V2_LIMIT = { default: 20, min: 1, max: 50 } as const;
@@ -124,15 +126,7 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
     ...(startBlock !== undefined ? { min: BigInt(startBlock) } : {}),
     ...(endBlock !== undefined ? { max: BigInt(endBlock) } : {}),
   };
-  const privateChains = get("privateChainsToInclude");
-  if (
-    privateChains !== undefined &&
-    !privateChains
-      .split(",")
-      .every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id.trim()))
-  ) {
-    bad("privateChainsToInclude", "must be comma-separated UUIDs");
-  }
+  const privateChainsToInclude = uuidListParameter("privateChainsToInclude", get("privateChainsToInclude"));
 
   const sortBy = get("sortBy") ?? "createdAt";
   if (sortBy !== "createdAt" && sortBy !== "updatedAt") bad("sortBy", "must be createdAt or updatedAt");
@@ -149,5 +143,6 @@ export function parseRequestsV2Query(params: Record<string, string[]>): ParsedRe
     ...(continuation !== undefined ? { continuation } : {}),
     includeOrderData: booleanParameter("includeOrderData", get("includeOrderData")),
     includeAuthenticatedData: booleanParameter("includeAuthenticatedData", get("includeAuthenticatedData")),
+    privateChainsToInclude,
   };
 }

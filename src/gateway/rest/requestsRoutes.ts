@@ -3,6 +3,7 @@ import type pg from "pg";
 import { countRequests } from "../../../schema/countRequests.js";
 import { listRequestViews } from "../../../schema/requestsQuery.js";
 import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
+import { hidePrivateChains } from "../../requests/hidePrivateChains.js";
 import { buildRequestRecordV3 } from "../../requests/buildRequestRecordV3.js";
 import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";
 import { parseRequestsV3Query } from "./parseRequestsQuery.js";
@@ -25,7 +26,11 @@ export function requestsRoutes(deps: RequestsRouteDeps): Hono<AuthEnv> {
   app.get("/requests/v3", apiKeyAuth(deps.pool, { required: true }), rateLimit(deps, deps.limit), async (c) => {
     const caller = c.get("apiKey");
     const parsed = parseRequestsV3Query(c.req.queries());
-    const filter = await authorizeRequestFilter(deps.pool, parsed.filter, caller?.integrator);
+    const filter = await authorizeRequestFilter(
+      deps.pool,
+      hidePrivateChains(parsed.filter, deps.registry, parsed.privateChainsToInclude),
+      caller?.integrator,
+    );
     const sort = { sortBy: parsed.sortBy, sortDirection: parsed.sortDirection };
     const after =
       parsed.continuation === undefined ? undefined : decodeCursor(deps.cursorSecret, sort, parsed.continuation);

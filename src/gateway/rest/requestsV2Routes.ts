@@ -3,6 +3,7 @@ import type pg from "pg";
 import { listRequestViews } from "../../../schema/requestsQuery.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { authorizeRequestFilter } from "../../requests/authorizeRequestFilter.js";
+import { hidePrivateChains } from "../../requests/hidePrivateChains.js";
 import { buildRequestRecordV2 } from "../../requests/buildRequestRecordV2.js";
 import { decodeCursor, encodeCursor } from "../../requests/continuationCursor.js";
 import { parseRequestsV2Query } from "./parseRequestsV2Query.js";
@@ -84,7 +85,8 @@ export function requestsV2Routes(deps: RequestsV2Deps): Hono<AuthEnv> {
     app.get(path, async (c) => {
       const caller = c.get("apiKey");
       const parsed = parseRequestsV2Query(c.req.queries());
-      const filter = await authorizeRequestFilter(deps.pool, parsed.filter, caller?.integrator, {
+      const visible = hidePrivateChains(parsed.filter, deps.registry, parsed.privateChainsToInclude);
+      const filter = await authorizeRequestFilter(deps.pool, visible, caller?.integrator, {
         referrerNeedsApiKey: false,
       });
       const sort = { sortBy: parsed.sortBy, sortDirection: parsed.sortDirection };

@@ -1,6 +1,7 @@
 import { searchTerm } from "../../rest/searchTerm.js";
 import { emptyFilter } from "../../../../schema/requestFilter.js";
 import { listRequestViews } from "../../../../schema/requestsQuery.js";
+import { hidePrivateChains } from "../../../requests/hidePrivateChains.js";
 import { InvalidInputError } from "../../../domain/errors.js";
 import { builder } from "../builder.js";
 import { RequestRef, primeRequestViews } from "./request.js";
@@ -28,7 +29,14 @@ builder.queryFields((t) => ({
         // A hash or wallet finds whatever request it names, a child request (a further deposit) too.
         filter.includeChildRequests = true;
       }
-      const views = await listRequestViews(context.db, { filter, sortBy: "createdAt", sortDirection: "desc", limit });
+      // The public explorer never shows a private chain's requests.
+      const visible = hidePrivateChains(filter, context.registry, []);
+      const views = await listRequestViews(context.db, {
+        filter: visible,
+        sortBy: "createdAt",
+        sortDirection: "desc",
+        limit,
+      });
       primeRequestViews(context, views);
       return views;
     },

@@ -7,7 +7,7 @@ import { SORT_KEYS } from "../../../../schema/requestFilter.js";
 import { builder } from "../builder.js";
 import { requireApiKey } from "../graphqlContext.js";
 import { RequestRef, primeRequestViews } from "./request.js";
-import { RequestFilterInput, toRequestFilter } from "./requestFilterInput.js";
+import { RequestFilterInput, visibleRequestFilter } from "./requestFilterInput.js";
 
 const PAGE = { default: 20, max: 50 } as const;
 
@@ -66,7 +66,7 @@ builder.queryFields((t) => ({
       const sort = { sortBy, sortDirection: args.sortDirection ?? (sortBy === "amountUsd" ? "asc" : "desc") } as const;
       const filter = await authorizeRequestFilter(
         context.db,
-        toRequestFilter(args.filter as never, caller.integrator),
+        visibleRequestFilter(args.filter as never, caller.integrator, context.registry),
         caller.integrator,
       );
       const after = args.after ? decodeCursor(context.cursorSecret, sort, args.after) : undefined;

@@ -1,3 +1,5 @@
+import type { ChainRegistry } from "../../../chains/chainRegistry.js";
+import { hidePrivateChains } from "../../../requests/hidePrivateChains.js";
 import { searchTerm } from "../../rest/searchTerm.js";
 import { InvalidInputError, UnauthorizedError } from "../../../domain/errors.js";
 import { fieldValue } from "../../rest/fieldValues.js";
@@ -67,6 +69,7 @@ type FilterInput = Group & {
   features?: string[] | null;
   myIntegrator?: boolean | null;
   includeChildRequests?: boolean | null;
+  privateChainsToInclude?: string[] | null;
 } & { [K in (typeof BLOCK_AND_USD_RANGES)[number]]?: string | null } & {
   [K in (typeof SECONDS_RANGES)[number]]?: number | null;
 };
@@ -140,6 +143,10 @@ export const RequestFilterInput = builder.inputType("RequestFilterInput", {
       includeChildRequests: t.boolean({
         description:
           "Listings: true also lists child requests (further payments of one quote, refunded as DOUBLE_SPEND), as REST's includeChildRequests; default false. Analytics (requestStats) always count them, as the requests they are.",
+      }),
+      privateChainsToInclude: t.stringList({
+        description:
+          "UUIDs of private chains whose requests are included, as REST's privateChainsToInclude; the requests of the other private chains are left out.",
       }),
       myIntegrator: t.boolean({
         description:
@@ -246,4 +253,18 @@ export function toRequestFilter(input: FilterInput | null | undefined, callerInt
     throw new InvalidInputError("INVALID_INPUT", "filter.createdFrom must not be after filter.createdTo");
   }
   return { ...filter, ...rangesOf(input) };
+}
+
+/** toRequestFilter, with the private chains the input does not name left out (hidePrivateChains). */
+export function visibleRequestFilter(
+  input: FilterInput | null | undefined,
+  callerIntegrator: string | undefined,
+  registry: Pick<ChainRegistry, "chains">,
+): RequestFilter {
+  return hidePrivateChains(
+    toRequestFilter(input, callerIntegrator),
+    registry,
+    input?.privateChainsToInclude ?? [],
+    "filter.privateChainsToInclude",
+  );
 }

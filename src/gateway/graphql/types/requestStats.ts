@@ -8,7 +8,7 @@ import { InvalidInputError } from "../../../domain/errors.js";
 import { authorizeRequestFilter } from "../../../requests/authorizeRequestFilter.js";
 import { builder } from "../builder.js";
 import { requireApiKey } from "../graphqlContext.js";
-import { RequestFilterInput, toRequestFilter } from "./requestFilterInput.js";
+import { RequestFilterInput, visibleRequestFilter } from "./requestFilterInput.js";
 import { RequestStatusEnum } from "./requestStatus.js";
 
 const DAY_MS = 86_400_000;
@@ -90,7 +90,7 @@ builder.queryFields((t) => ({
       checkWindow(args.from, args.to, groupBy);
       const filter = await authorizeRequestFilter(
         context.db,
-        toRequestFilter(args.filter as never, caller.integrator),
+        visibleRequestFilter(args.filter as never, caller.integrator, context.registry),
         caller.integrator,
       );
       return requestStats(context.db, { filter, from: args.from, to: args.to, groupBy });
