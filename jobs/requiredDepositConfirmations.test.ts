@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { DepositPort } from "../src/chains/adapter.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import { TransientError } from "../src/domain/errors.js";
+import { type DepositValue, requiredConfirmations } from "../src/domain/requiredConfirmations.js";
 import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { testEvmChain } from "../test/support/testEvmChain.js";
@@ -10,10 +11,15 @@ import { requiredDepositConfirmations } from "./requiredDepositConfirmations.js"
 
 describe("requiredDepositConfirmations", () => {
   const registry = createChainRegistry([testEvmChain(31337)]);
-  // Tiers: 0 blocks under 1,000 USD, 12 from there; the unknown value (2^255) lands on the top tier.
+  // Tiers: 0 blocks under 1,000 USD, 12 from there, 20 from 50 ETH whatever its price; an unknown value reaches
+  // every USD tier.
+  const tiers = [
+    { minUsd: "1000", blocks: 12 },
+    { minAmounts: { ETH: "50" }, blocks: 20 },
+  ];
   const deposits = {
     chain: { id: 31337 },
-    requiredConfirmations: (usd: bigint) => (usd >= 1_000n * 10n ** 18n ? 12 : 0),
+    requiredConfirmations: (value: DepositValue) => requiredConfirmations(tiers, value),
   } as unknown as DepositPort;
   const deposit = { currency: zeroAddress, amount: 10n ** 17n }; // 0.1 ETH
 
@@ -33,5 +39,22 @@ describe("requiredDepositConfirmations", () => {
     // Anything else is not the price's absence: it fails the job, which retries.
     const broken: PriceSource = { ...down, usdPriceE18: () => Promise.reject(new Error("bug")) };
     await expect(requiredDepositConfirmations(deposit, { deposits, registry, prices: broken })).rejects.toThrow("bug");
+  });
+
+  it("tiers by the deposit's own amount in its currency's units where the chain sets one, price or none", async () => {
+    const whale = { currency: zeroAddress, amount: 50n * 10n ** 18n };
+    expect(
+      await requiredDepositConfirmations(whale, {
+        deposits,
+        registry,
+        prices: createStaticPriceSource({ ETH: "0.01" }),
+      }),
+    ).toBe(20);
+    expect(
+      await requiredDepositConfirmations(
+        { ...whale, amount: whale.amount - 1n },
+        { deposits, registry, prices: createStaticPriceSource({ ETH: "0.01" }) },
+      ),
+    ).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ import type { PriceSource } from "../src/pricing/priceSource.js";
 import { isCrossfillError } from "../src/domain/errors.js";
 import { depositUsdValueE18 } from "./depositUsdValueE18.js";
 
-/** The confirmations a deposit must wait: its chain's tier for its USD value. */
+/** The confirmations a deposit must wait: its chain's tier for its USD value or its amount. */
 export async function requiredDepositConfirmations(
   deposit: Pick<AppliedDeposit, "currency" | "amount">,
   deps: { deposits: DepositPort; registry: ChainRegistry; prices: PriceSource },
@@ -19,6 +19,10 @@ export async function requiredDepositConfirmations(
     if (isCrossfillError(error) && error.errorCode === "PRICE_FETCH_FAILED") return undefined;
     throw error;
   });
-  // An unpriced currency gets the strictest tier: its value is unknown.
-  return deposits.requiredConfirmations(usd ?? 2n ** 255n);
+  // An unpriced currency (usd undefined) reaches every USD tier: its value is unknown.
+  return deposits.requiredConfirmations({
+    usdE18: usd,
+    amount: deposit.amount,
+    currency: deps.registry.currency(deposits.chain.id, deposit.currency),
+  });
 }

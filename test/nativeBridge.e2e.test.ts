@@ -72,7 +72,7 @@ const bitcoinOrigin: OriginFamily = {
   name: "Bitcoin",
   destinationIndex: 0,
   originId: (stack) => stack.bitcoin!.chain.id,
-  // 0.25 BTC at $60,000 is $15,000: two blocks.
+  // 0.25 BTC is above the 0.1 BTC threshold of the spec's rule: two blocks.
   quote: (stack, recipient) =>
     postBitcoinQuote(stack, stack.bitcoin!.devnet.accounts[0]!.address, 25_000_000n, { recipient }),
   user: (stack) => stack.bitcoin!.devnet.accounts[0]!.address,

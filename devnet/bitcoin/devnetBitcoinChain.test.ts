@@ -23,10 +23,7 @@ describe("devnetBitcoinChain", () => {
       blockTimeSeconds: 2.5,
       explorerUrl: "",
       startBlock: 0,
-      confirmations: [
-        { blocks: 1, minUsd: "0" },
-        { blocks: 2, minUsd: "10000" },
-      ],
+      confirmations: [{ blocks: 1 }, { blocks: 2, minAmounts: { BTC: "0.1" } }],
       refundUnmatchedAfterBlocks: 144,
       nativeCurrency: { symbol: "BTC", name: "Bitcoin", decimals: 8 },
     });

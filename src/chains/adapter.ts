@@ -1,3 +1,4 @@
+import type { DepositValue } from "../domain/requiredConfirmations.js";
 import type { FailReason } from "../domain/failReasons.js";
 import type { FailedTransaction } from "../domain/failedTransaction.js";
 import type { NativeConversion } from "../domain/nativeConversion.js";
@@ -213,8 +214,8 @@ export interface QuotePort extends ChainPort, VmFamily<VmType> {
 export interface DepositPort extends ChainPort {
   /** The deposits a transaction made; 404 TRANSACTION_NOT_FOUND when it is unknown or not yet included. */
   readDepositFacts(txHash: string): Promise<DepositFact[]>;
-  /** The finality rule: blocks a deposit of this USD value (1e18 = $1) needs before it is filled. */
-  requiredConfirmations(usdValueE18: bigint): number;
+  /** The finality rule: blocks a deposit of this value (its USD worth, its amount and currency) needs before it is filled. */
+  requiredConfirmations(value: DepositValue): number;
   /** Whether a deposit is deep enough and still where it was indexed (asked of the node, not the indexer). */
   checkDeposit(deposit: AppliedDeposit, requiredConfirmations: number): Promise<DepositCheck>;
   /**

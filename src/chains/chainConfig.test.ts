@@ -33,10 +33,7 @@ describe("chainConfigSchema", () => {
       ...bitcoin,
       explorerUrl: "",
       startBlock: 0,
-      confirmations: [
-        { minUsd: "0", blocks: 1 },
-        { minUsd: "10000", blocks: 2 },
-      ],
+      confirmations: [{ blocks: 1 }, { minAmounts: { BTC: "0.1" }, blocks: 2 }],
       blockTimeSeconds: 600,
       refundUnmatchedAfterBlocks: 144,
       nativeCurrency: { symbol: "BTC", name: "Bitcoin", decimals: 8 },

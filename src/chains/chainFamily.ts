@@ -1,3 +1,4 @@
+import type { ConfirmationTier } from "../domain/requiredConfirmations.js";
 import type { z } from "zod";
 import type { VmFamily } from "./vmFamily.js";
 
@@ -12,7 +13,7 @@ export type BaseChainConfig = {
   /** The UUID of a private chain (commonChainFields); absent for a public one. */
   privateId?: string;
   blockTimeSeconds: number;
-  confirmations: { minUsd: string; blocks: number }[];
+  confirmations: ConfirmationTier[];
   depository: string;
   nativeCurrency: { symbol: string; name: string; decimals: number };
 };

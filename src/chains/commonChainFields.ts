@@ -12,13 +12,18 @@ export const commonChainFields = {
    */
   privateId: z.uuid().optional(),
   /**
-   * Blocks a deposit must have before it is filled, tiered by its USD value: the largest `blocks` whose
-   * `minUsd` the deposit reaches applies. None (the devnet's default) fills at once.
+   * Blocks a deposit must have before it is filled: the strictest tier it reaches, a tier reached by a USD value
+   * (`minUsd`) or by the deposit's own amount (`minAmounts`, decimal in the currency's units by symbol, e.g.
+   * `{"BTC": "0.5"}`: no price needed); a tier with neither applies to all. None (the devnet's default) fills at once.
    */
   confirmations: z
     .array(
       z.object({
-        minUsd: z.string().regex(/^\d+(\.\d+)?$/, "a decimal USD amount"),
+        minUsd: z
+          .string()
+          .regex(/^\d+(\.\d+)?$/, "a decimal USD amount")
+          .optional(),
+        minAmounts: z.record(z.string().min(1), z.string().regex(/^\d+(\.\d+)?$/, "a decimal amount")).optional(),
         blocks: z.number().int().min(0).max(10_000),
       }),
     )

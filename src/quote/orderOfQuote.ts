@@ -17,7 +17,9 @@ export function orderOfQuote(deps: QuoteEngineDeps, request: QuoteRequest, marke
     ttlSeconds: deps.settings.quoteTtlSeconds,
     originBlockTimeSeconds: originChain.blockTimeSeconds,
     destinationBlockTimeSeconds: destinationChain.blockTimeSeconds,
-    confirmations: deps.adapters.deposits(originChain.id).requiredConfirmations(usdIn),
+    confirmations: deps.adapters
+      .deposits(originChain.id)
+      .requiredConfirmations({ usdE18: usdIn, amount: price.amountIn, currency: currencyIn }),
   });
   const now = deps.now?.() ?? Date.now();
   const deadline = Math.floor(now / 1000) + timing.lifetimeSeconds;

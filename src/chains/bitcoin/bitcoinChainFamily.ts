@@ -4,11 +4,11 @@ import { commonChainFields, nativeCurrencySchema } from "../commonChainFields.js
 import { BITCOIN_NATIVE_CURRENCY, bitcoinFamily } from "./bitcoinFamily.js";
 import { esploraUrlRefusal } from "./esploraUrlRefusal.js";
 
-/** A Bitcoin chain's confirmations rule when its entry gives none: 1 block, 2 from $10,000. */
-export const BITCOIN_CONFIRMATIONS = [
-  { minUsd: "0", blocks: 1 },
-  { minUsd: "10000", blocks: 2 },
-];
+/**
+ * A Bitcoin chain's confirmations rule when its entry gives none, the spec's: 1 block, 2 for a deposit whose amount
+ * exceeds a per-currency threshold (0.1 BTC, in its own units: no price needed).
+ */
+export const BITCOIN_CONFIRMATIONS = [{ blocks: 1 }, { minAmounts: { BTC: "0.1" }, blocks: 2 }];
 
 /**
  * A Bitcoin chain, read through an Esplora REST API. It has no contracts: deposits pay the `depository` address.

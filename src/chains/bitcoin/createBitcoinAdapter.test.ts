@@ -171,11 +171,13 @@ describe("createBitcoinAdapter", () => {
     }
   });
 
-  it("takes a confirmation at least, and two above the chain's USD threshold", () => {
+  it("takes a confirmation at least, and two from the spec's per-currency amount (0.1 BTC), whatever its USD worth", () => {
+    const btc = { symbol: "BTC", decimals: 8 };
     const usd = (dollars: bigint) => dollars * 10n ** 18n;
-    expect(adapter.requiredConfirmations(0n)).toBe(1);
-    expect(adapter.requiredConfirmations(usd(9_999n))).toBe(1);
-    expect(adapter.requiredConfirmations(usd(10_000n))).toBe(2);
+    expect(adapter.requiredConfirmations({ usdE18: 0n, amount: 0n, currency: btc })).toBe(1);
+    expect(adapter.requiredConfirmations({ usdE18: usd(1_000_000n), amount: 9_999_999n, currency: btc })).toBe(1);
+    expect(adapter.requiredConfirmations({ usdE18: usd(1n), amount: 10_000_000n, currency: btc })).toBe(2);
+    expect(adapter.requiredConfirmations({ usdE18: undefined, amount: 10_000_000n, currency: btc })).toBe(2);
   });
 });
 

@@ -236,7 +236,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
       }));
     },
     // Never fewer than one block: a mempool payment can still be replaced.
-    requiredConfirmations: (usdValueE18) => Math.max(1, requiredConfirmations(chain.confirmations, usdValueE18)),
+    requiredConfirmations: (value) => Math.max(1, requiredConfirmations(chain.confirmations, value)),
     checkDeposit: (deposit, required) => checkBitcoinDeposit(esplora, deposit, required),
     refundSpendsDeposit: true,
 

@@ -135,7 +135,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
       }),
 
     readDepositFacts: (txHash) => rpc(() => readDepositFacts(client, txHash as Hex)),
-    requiredConfirmations: (usdValueE18) => requiredConfirmations(chain.confirmations, usdValueE18),
+    requiredConfirmations: (value) => requiredConfirmations(chain.confirmations, value),
     checkDeposit: (deposit, required) => rpc(() => checkEvmDeposit(client, deposit, required)),
     refundSpendsDeposit: false,
 

@@ -158,7 +158,7 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
     },
 
     readDepositFacts,
-    requiredConfirmations: (usdValueE18) => requiredConfirmations(chain.confirmations, usdValueE18),
+    requiredConfirmations: (value) => requiredConfirmations(chain.confirmations, value),
     checkDeposit: (deposit, required) =>
       checkSvmDeposit(connection, chain.id, deposit, required, async (slot) => {
         const moved = (await readDepositFacts(deposit.txHash)).find((fact) => fact.position === deposit.position);
