@@ -10,12 +10,16 @@ export type BaseChainConfig = {
   displayName?: string;
   explorerUrl: string;
   startBlock: number;
+  explorerName?: string;
+  iconUrl?: string;
+  tags?: string[];
+  baseChainId?: number;
   /** The UUID of a private chain (commonChainFields); absent for a public one. */
   privateId?: string;
   blockTimeSeconds: number;
   confirmations: ConfirmationTier[];
   depository: string;
-  nativeCurrency: { symbol: string; name: string; decimals: number };
+  nativeCurrency: { symbol: string; name: string; decimals: number; logoURI?: string };
 };
 
 /**
@@ -29,7 +33,15 @@ export type TestVmType = `test${string}`;
 export type TestFamilyChainConfig = BaseChainConfig & { vmType: TestVmType };
 
 /** A currency a chain is configured with besides its native one (EVM: an ERC-20; a token-less family has none). */
-export type TokenConfig = { symbol: string; name?: string; address: string; decimals: number; wrapsNative?: boolean };
+export type TokenConfig = {
+  symbol: string;
+  name?: string;
+  address: string;
+  decimals: number;
+  wrapsNative?: boolean;
+  logoURI?: string;
+  verified?: boolean;
+};
 
 /**
  * What a configured chain of a family can do, asked by quote validation and the roles instead of its `vmType`. A
@@ -62,6 +74,8 @@ export type PublicChainFields = {
   receiver: string;
   /** The configured currencies besides the native one. */
   tokens: readonly TokenConfig[];
+  /** The chain's Multicall3, where the entry names one. */
+  multicall3?: string;
 };
 
 /**

@@ -57,4 +57,29 @@ describe("createChainRegistry", () => {
       }).success,
     ).toBe(false);
   });
+
+  it("gives quotes and records the currencies' logos and verification as the entry sets them", () => {
+    const [plain] = GRAPHQL_TEST_CHAINS;
+    const usdc = "0x00000000000000000000000000000000000000c1";
+    const described = chainConfigSchema.parse({
+      ...plain,
+      id: 31341,
+      name: "described",
+      nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, logoURI: "https://example.org/eth.svg" },
+      currencies: [
+        { symbol: "USDC", address: usdc, decimals: 6, logoURI: "https://example.org/usdc.svg", verified: false },
+      ],
+    });
+    const withLogos = createChainRegistry([described]);
+    expect(withLogos.currency(described.id, "0x0000000000000000000000000000000000000000")?.metadata).toEqual({
+      logoURI: "https://example.org/eth.svg",
+      verified: true,
+      isNative: true,
+    });
+    expect(withLogos.currency(described.id, usdc)?.metadata).toEqual({
+      logoURI: "https://example.org/usdc.svg",
+      verified: false,
+      isNative: false,
+    });
+  });
 });

@@ -33,7 +33,7 @@ function nativeCurrency(chain: ChainConfig, family: ChainFamily<ChainConfig>): C
     symbol: chain.nativeCurrency.symbol,
     name: chain.nativeCurrency.name,
     decimals: chain.nativeCurrency.decimals,
-    metadata: { logoURI: "", verified: true, isNative: true },
+    metadata: { logoURI: chain.nativeCurrency.logoURI ?? "", verified: true, isNative: true },
   };
 }
 
@@ -69,7 +69,7 @@ export function createChainRegistry(
           symbol: currency.symbol,
           name: currency.name ?? currency.symbol,
           decimals: currency.decimals,
-          metadata: { logoURI: "", verified: true, isNative: false },
+          metadata: { logoURI: currency.logoURI ?? "", verified: currency.verified ?? true, isNative: false },
         })),
       ],
     ]),

@@ -5,6 +5,12 @@ export const commonChainFields = {
   name: z.string().regex(/^[a-z0-9-]+$/, "lowercase letters, digits and dashes"),
   displayName: z.string().optional(),
   explorerUrl: z.string().default(""),
+  /** What `/chains` shows of the chain for wallets and clients; empty (or none) when the entry gives none. */
+  explorerName: z.string().optional(),
+  iconUrl: z.string().optional(),
+  tags: z.array(z.string().min(1)).optional(),
+  /** The chain an L2 settles on, as `baseChainId`; the chain itself when unset. */
+  baseChainId: z.number().int().positive().optional(),
   startBlock: z.number().int().min(0).default(0),
   /**
    * Present: the chain is private. Its requests are served (quotes, status by id) but left out of request listings,
@@ -30,4 +36,15 @@ export const commonChainFields = {
     .default([]),
 };
 
-export const nativeCurrencySchema = z.object({ symbol: z.string(), name: z.string(), decimals: z.number().int() });
+/** How a currency is shown to clients (its `metadata`): a logo, and whether the operator vouches for it (default yes). */
+export const currencyPresentationFields = {
+  logoURI: z.string().optional(),
+  verified: z.boolean().optional(),
+};
+
+export const nativeCurrencySchema = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  decimals: z.number().int(),
+  logoURI: z.string().optional(),
+});

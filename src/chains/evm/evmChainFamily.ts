@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PERPS_CHAIN_ID } from "../../domain/perpsChain.js";
 import type { ChainFamily } from "../chainFamily.js";
-import { commonChainFields, nativeCurrencySchema } from "../commonChainFields.js";
+import { commonChainFields, currencyPresentationFields, nativeCurrencySchema } from "../commonChainFields.js";
 import { BITCOIN_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "../reservedChainIds.js";
 import { evmFamily } from "./evmFamily.js";
 
@@ -19,6 +19,7 @@ export const currencyConfigSchema = z.object({
    * Unwrap quote converts through it. At most one per chain.
    */
   wrapsNative: z.boolean().optional(),
+  ...currencyPresentationFields,
 });
 
 export const evmChainConfigSchema = z.object({
@@ -51,6 +52,8 @@ export const evmChainConfigSchema = z.object({
   rpcBatchSize: z.number().int().min(1).max(1000).optional(),
   depository: address,
   receiver: address,
+  /** The chain's Multicall3 (canonically 0xcA11bde05977b3631167028862bE2a173976CA11), shown as `contracts.multicall3`. */
+  multicall3: address.optional(),
   nativeCurrency: nativeCurrencySchema.default({ symbol: "ETH", name: "Ether", decimals: 18 }),
   currencies: z
     .array(currencyConfigSchema)
@@ -86,5 +89,6 @@ export const evmChainFamily = {
     publicWsUrl: chain.publicWsUrl,
     receiver: chain.receiver,
     tokens: chain.currencies,
+    multicall3: chain.multicall3,
   }),
 } as const satisfies ChainFamily<EvmChainConfig>;

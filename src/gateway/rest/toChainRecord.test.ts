@@ -65,4 +65,49 @@ describe("toChainRecord", () => {
       supportsBridging: true,
     });
   });
+
+  it("shows the entry's explorer name, icon, tags, base chain, Multicall3 and currency logos; empty or the chain's own when unset", () => {
+    const entry = {
+      vmType: "evm",
+      id: 8453,
+      name: "base",
+      rpcUrl: "http://127.0.0.1:1",
+      depository: "0x0000000000000000000000000000000000000001",
+      receiver: "0x0000000000000000000000000000000000000002",
+      currencies: [{ symbol: "USDC", address: "0x00000000000000000000000000000000000000c1", decimals: 6 }],
+    };
+    const bare = toChainRecord(evmChainConfigSchema.parse(entry), undefined, open);
+    expect(bare).toMatchObject({ explorerName: "", iconUrl: "", tags: [], baseChainId: 8453 });
+    expect(bare.contracts.multicall3).toBe("0x0000000000000000000000000000000000000000");
+    expect(bare.featuredTokens.map((token) => token.metadata)).toEqual([
+      { logoURI: "", verified: true, isNative: true },
+      { logoURI: "", verified: true, isNative: false },
+    ]);
+
+    const multicall3 = "0xcA11bde05977b3631167028862bE2a173976CA11";
+    const described = evmChainConfigSchema.parse({
+      ...entry,
+      explorerUrl: "https://basescan.org",
+      explorerName: "Basescan",
+      iconUrl: "https://example.org/base.svg",
+      tags: ["l2", "op-stack"],
+      baseChainId: 1,
+      multicall3,
+      nativeCurrency: { symbol: "ETH", name: "Ether", decimals: 18, logoURI: "https://example.org/eth.svg" },
+      currencies: [{ ...entry.currencies[0], logoURI: "https://example.org/usdc.svg", verified: false }],
+    });
+    const record = toChainRecord(described, undefined, open);
+    expect(record).toMatchObject({
+      explorerName: "Basescan",
+      iconUrl: "https://example.org/base.svg",
+      tags: ["l2", "op-stack"],
+      baseChainId: 1,
+    });
+    expect(record.contracts.multicall3).toBe(multicall3);
+    expect(record.featuredTokens.map((token) => token.metadata)).toEqual([
+      { logoURI: "https://example.org/eth.svg", verified: true, isNative: true },
+      { logoURI: "https://example.org/usdc.svg", verified: false, isNative: false },
+    ]);
+    expect(record.solverCurrencies).toEqual(record.featuredTokens);
+  });
 });

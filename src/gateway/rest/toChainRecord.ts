@@ -7,9 +7,10 @@ import { familyOfChain } from "../../chains/familyOfChain.js";
 
 /**
  * The spec's Chain record for a configured chain; contracts it has no counterpart of show its native (null) id. Its
- * RPC URLs are the chains file's `publicRpcUrl`/`publicWsUrl`, empty when unset. A Bitcoin chain has no contracts and
- * no RPC: every contract shows the native BTC id, the RPC URLs are empty and
- * `protocol.v2.depository` is the depository address. Its solver addresses are empty until its adapter lands.
+ * RPC URLs are the chains file's `publicRpcUrl`/`publicWsUrl`, empty when unset; its explorer name, icon, tags, base
+ * chain, Multicall3 and currency logos are the entry's. A Bitcoin chain has no contracts and no RPC: every contract
+ * shows the native BTC id, the RPC URLs are empty and `protocol.v2.depository` is the depository address.
+ * Deposit and withdrawal fees are 0 and surge off: Crossfill charges neither (docs/API.md).
  */
 export function toChainRecord(
   chain: ChainConfig,
@@ -18,7 +19,7 @@ export function toChainRecord(
   family: ChainFamily<ChainConfig> = familyOfChain(chain),
 ) {
   const { nativeCurrency } = family.codecOf(chain);
-  const { receiver, tokens, publicRpcUrl, publicWsUrl } = family.publicFields(chain);
+  const { receiver, tokens, publicRpcUrl, publicWsUrl, multicall3 } = family.publicFields(chain);
   const erc20Currencies = tokens.map((currency) => ({
     id: currency.symbol.toLowerCase(),
     symbol: currency.symbol,
@@ -40,13 +41,21 @@ export function toChainRecord(
     decimals: chain.nativeCurrency.decimals,
     supportsBridging: true,
   };
-  const featured = [native, ...erc20Currencies].map(({ id, symbol, name, address, decimals }) => ({
+  const presentation = [
+    { logoURI: chain.nativeCurrency.logoURI, verified: true },
+    ...tokens.map(({ logoURI, verified }) => ({ logoURI, verified })),
+  ];
+  const featured = [native, ...erc20Currencies].map(({ id, symbol, name, address, decimals }, index) => ({
     id,
     symbol,
     name,
     address,
     decimals,
-    metadata: { logoURI: "", verified: true, isNative: address === nativeCurrency },
+    metadata: {
+      logoURI: presentation[index].logoURI ?? "",
+      verified: presentation[index].verified ?? true,
+      isNative: address === nativeCurrency,
+    },
   }));
   return {
     id: chain.id,
@@ -56,7 +65,7 @@ export function toChainRecord(
     httpRpcUrl: publicRpcUrl ?? "",
     wsRpcUrl: publicWsUrl ?? "",
     explorerUrl: chain.explorerUrl,
-    explorerName: chain.explorerUrl ? "Explorer" : "",
+    explorerName: chain.explorerName ?? "",
     explorerPaths: { ...EXPLORER_PATHS },
     depositEnabled: availability.depositEnabled,
     tokenSupport: "All",
@@ -81,9 +90,9 @@ export function toChainRecord(
     featuredTokens: featured,
     erc20Currencies,
     solverCurrencies: featured,
-    iconUrl: "",
+    iconUrl: chain.iconUrl ?? "",
     contracts: {
-      multicall3: nativeCurrency,
+      multicall3: multicall3 ?? nativeCurrency,
       multicaller: receiver,
       onlyOwnerMulticaller: receiver,
       relayReceiver: receiver,
@@ -92,9 +101,9 @@ export function toChainRecord(
       v3: { erc20Router: nativeCurrency, approvalProxy: nativeCurrency },
     },
     vmType: chain.vmType,
-    baseChainId: chain.id,
+    baseChainId: chain.baseChainId ?? chain.id,
     solverAddresses: adapter ? [adapter.solverAddress] : [],
-    tags: [],
+    tags: chain.tags ?? [],
     protocol: { v2: { chainId: chain.name, depository: chain.depository } },
   };
 }
