@@ -130,6 +130,26 @@ describe("quote, chains and status over HTTP", () => {
     expect(legacy.status).toBe(200);
   });
 
+  it("fills the impacts from the quote: a bridge's fixed-rate fee, a swap's impact beyond its fees", async () => {
+    const usd = (value: string) => Number(value);
+    const feesUsd = (body: any) =>
+      usd(body.fees.relayerGas.amountUsd) + usd(body.fees.relayerService.amountUsd) + usd(body.fees.app.amountUsd);
+    const bridge = (await postQuote(stack.api.url, base)).body;
+    expect(bridge.details.isFixedRate).toBe(true);
+    expect(usd(bridge.details.fixedRateFee.usd)).toBeGreaterThan(0);
+    expect(usd(bridge.details.fixedRateFee.usd)).toBeCloseTo(feesUsd(bridge), 5);
+
+    const usdc = stack.devnet.chains[1].currencies.find((currency) => currency.symbol === "USDC")!;
+    const swap = (await postQuote(stack.api.url, { ...base, destinationCurrency: usdc.address })).body;
+    expect(swap.details.isFixedRate).toBe(false);
+    expect(swap.details.fixedRateFee.usd).toBe("0");
+    // Oracle prices on both sides and no swap fee: what the fees do not explain is the conversion's rounding.
+    const swapImpact = usd(swap.details.swapImpact.usd);
+    expect(swap.details.expandedPriceImpact.swap.usd).toBe(swap.details.swapImpact.usd);
+    expect(usd(swap.details.totalImpact.usd)).toBeCloseTo(swapImpact - feesUsd(swap), 5);
+    expect(Math.abs(swapImpact)).toBeLessThan(0.01);
+  });
+
   it("answers waiting for a quoted request and 404 for an unknown one", async () => {
     const { body } = await postQuote(stack.api.url, base);
     const waiting = await fetch(`${stack.api.url}/intents/status/v3?requestId=${body.requestId}`);

@@ -11,8 +11,6 @@ export const ACCEPTED_UNUSED_QUOTE_FIELDS = [
   "referrerAddress",
   "recoveryAddress",
   "refundOnOrigin",
-  "topupGas",
-  "topupGasAmount",
   "enableTrueExactOutput",
   "explicitDeposit",
   "useExternalLiquidity",

@@ -32,6 +32,13 @@ export const quoteRequestSchema = z.object({
   includeProtocolData: z.boolean().optional(),
   // The old name of includeProtocolData (renamed 2026-07-02), still taken as it; both given must agree.
   includeProtocolSignature: z.boolean().optional(),
+  // Crossfill does not top up destination gas: asking for it is refused rather than silently not done.
+  topupGas: z
+    .literal(false, { error: "Crossfill does not top up destination gas; leave topupGas unset or false" })
+    .optional(),
+  topupGasAmount: z
+    .undefined({ error: "Crossfill does not top up destination gas; topupGasAmount is not taken" })
+    .optional(),
   subsidizeFees: z.boolean().optional(),
   maxSubsidizationAmount: integerString.optional(),
   subsidizationBps: z.number().int().min(0).max(10_000).optional(),

@@ -3,6 +3,7 @@ import { formatAmount } from "../domain/money.js";
 import { FEE_COMPONENTS, type FeeComponent } from "../domain/sponsorFees.js";
 import { usdValueE18 } from "../pricing/usdValue.js";
 import { amountObject, formatUsd } from "./amountObject.js";
+import { swapImpactUsdE18 } from "./swapImpactUsdE18.js";
 import type { PriceQuote } from "./priceQuote.js";
 import type { QuoteMarket } from "./readQuoteMarket.js";
 import type { QuoteRequest } from "./validateQuoteRequest.js";
@@ -54,6 +55,10 @@ export function quoteResponse(args: {
     subsidized: amountObject(currencyIn, sponsored?.total ?? 0n, priceIn),
   };
   const usdOut = usdValueE18(price.amountOut, currencyOut, priceOut);
+  const inUsd = (amount: bigint) => usdValueE18(amount, currencyIn, priceIn);
+  const feesUsd = inUsd(price.relayerGasFee) + inUsd(price.relayerServiceFee) + inUsd(appFeeTotal);
+  const sponsoredUsd = inUsd(sponsored?.total ?? 0n);
+  const swapImpact = swapImpactUsdE18({ usdIn, usdOut, feesUsd, sponsoredUsd });
   const slippageOut = price.amountOut - price.minimumAmountOut;
   const currencyInAmount = amountObject(currencyIn, price.amountIn, priceIn);
   const currencyOutAmount = amountObject(currencyOut, price.amountOut, priceOut, price.minimumAmountOut);
@@ -66,14 +71,14 @@ export function quoteResponse(args: {
     refundCurrency: currencyInAmount,
     currencyGasTopup: zero(market.destinationNative),
     totalImpact: { usd: formatUsd(usdOut - usdIn), percent: percentOf(usdOut - usdIn, usdIn) },
-    swapImpact: { usd: "0", percent: "0" },
+    swapImpact: { usd: formatUsd(swapImpact), percent: percentOf(swapImpact, usdIn) },
     expandedPriceImpact: {
-      swap: { usd: "0" },
-      execution: { usd: formatUsd(-usdValueE18(price.relayerGasFee, currencyIn, priceIn)) },
-      relay: { usd: formatUsd(-usdValueE18(price.relayerServiceFee, currencyIn, priceIn)) },
-      app: { usd: formatUsd(-usdValueE18(appFeeTotal, currencyIn, priceIn)) },
+      swap: { usd: formatUsd(swapImpact) },
+      execution: { usd: formatUsd(-inUsd(price.relayerGasFee)) },
+      relay: { usd: formatUsd(-inUsd(price.relayerServiceFee)) },
+      app: { usd: formatUsd(-inUsd(appFeeTotal)) },
       // Positive: what the sponsor pays is a gain to the user.
-      sponsored: { usd: formatUsd(usdValueE18(sponsored?.total ?? 0n, currencyIn, priceIn)) },
+      sponsored: { usd: formatUsd(sponsoredUsd) },
     },
     rate: rateOf(price.amountIn, currencyIn, price.amountOut, currencyOut),
     slippageTolerance: {
@@ -89,7 +94,8 @@ export function quoteResponse(args: {
     userBalance: market.depositAccount.balance.toString(),
     fallbackType: "none",
     isFixedRate: kind.isFixedRate,
-    fixedRateFee: { usd: "0" },
+    // A fixed-rate quote converts one for one: all it costs is its fees (what the sponsor does not pay).
+    fixedRateFee: { usd: kind.isFixedRate ? formatUsd(feesUsd - sponsoredUsd) : "0" },
     route: {
       origin: {
         inputCurrency: currencyInAmount,

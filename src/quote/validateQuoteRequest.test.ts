@@ -104,6 +104,13 @@ describe("validateQuoteRequest", () => {
     expect(codeOf({ ...base, amount: "0" })).toBe("INVALID_INPUT");
   });
 
+  it("refuses a gas top-up it would not make; takes topupGas false", () => {
+    expect(codeOf({ ...base, topupGas: false })).toBeUndefined();
+    expect(codeOf({ ...base, topupGas: true })).toBe("INVALID_INPUT");
+    expect(codeOf({ ...base, topupGasAmount: "1000" })).toBe("INVALID_INPUT");
+    expect(() => validateQuoteRequest({ ...base, topupGas: true }, registry, adapters)).toThrow(/does not top up/);
+  });
+
   it("takes a Bitcoin origin with a Bitcoin user of the chain's network, refuses Bitcoin destinations without a solver", () => {
     const btc = { originChainId: TEST_BITCOIN_CHAIN.id, originCurrency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8" };
     const fromBitcoin = { ...base, ...btc, user: REGTEST_ADDRESS, recipient: user };
