@@ -11,13 +11,14 @@ describe("devnetBanner", () => {
         wsUrl: "ws://127.0.0.1:4000/ws",
         dashboardUrl: "http://127.0.0.1:4000/explorer/dashboard",
         apiKey: "cf_devnet",
-        chains: [
-          { id: 31337, name: "devnet-a", rpcUrl: "http://127.0.0.1:8545" },
-          { id: 8253038, name: "bitcoin-regtest", vmType: "bvm", esploraUrl: "http://127.0.0.1:39001" },
-          { id: 792703809, name: "solana-devnet", vmType: "svm", rpcUrl: "http://127.0.0.1:39100" },
-        ],
         accounts: [{ address: "0x7099", privateKey } as { address: string }, { address: "0x3C44" }],
       },
+      // Each labelled by its family (FamilyFactories `label`), whatever its manifest entry holds.
+      chains: [
+        { id: 31337, name: "devnet-a", rpcUrl: "http://127.0.0.1:8545", label: "EVM" },
+        { id: 8253038, name: "bitcoin-regtest", esploraUrl: "http://127.0.0.1:39001", label: "Bitcoin, Esplora" },
+        { id: 792703809, name: "solana-devnet", rpcUrl: "http://127.0.0.1:39100", label: "Solana" },
+      ],
       manifestPath: "/clone/.devnet/manifest.json",
       queues: "postgres",
       database: "embedded",

@@ -4,14 +4,11 @@ type BannerManifest = {
   wsUrl: string;
   dashboardUrl: string;
   apiKey: string | null;
-  chains: readonly unknown[];
   accounts?: ReadonlyArray<{ address: string }>;
 };
 
-type BannerChain = { id?: number; name?: string; vmType?: string; rpcUrl?: string; esploraUrl?: string };
-
-// How a newcomer knows each devnet family's chains, by the manifest's vmType (an EVM entry names none).
-const FAMILY_LABELS: Readonly<Record<string, string>> = { evm: "EVM", bvm: "Bitcoin, Esplora", svm: "Solana" };
+/** A devnet chain's manifest entry, with the label its family gives its chains (FamilyFactories `label`). */
+export type BannerChain = { id?: number; name?: string; rpcUrl?: string; esploraUrl?: string; label: string };
 
 /**
  * What `npm start` prints once everything runs: where to go next, one line each (the manifest file holds the
@@ -19,15 +16,15 @@ const FAMILY_LABELS: Readonly<Record<string, string>> = { evm: "EVM", bvm: "Bitc
  */
 export function devnetBanner(options: {
   manifest: BannerManifest;
+  chains: readonly BannerChain[];
   manifestPath: string;
   queues: string;
   database: string;
   startedInMs: number;
 }): string {
   const { manifest, manifestPath } = options;
-  const chains = (manifest.chains as BannerChain[]).map(
-    (chain) =>
-      `${chain.name} (${chain.id}, ${FAMILY_LABELS[chain.vmType ?? "evm"] ?? chain.vmType}) ${chain.rpcUrl ?? chain.esploraUrl}`,
+  const chains = options.chains.map(
+    (chain) => `${chain.name} (${chain.id}, ${chain.label}) ${chain.rpcUrl ?? chain.esploraUrl}`,
   );
   const accounts = manifest.accounts ?? [];
   const rows: Array<[string, string]> = [

@@ -28,7 +28,7 @@ import { createConfiguredPriceSource } from "../src/pricing/createConfiguredPric
 import { DEVNET_FEED_IDS } from "../devnet/prices/devnetPriceFeeds.js";
 import { startDevnetHermes } from "../devnet/prices/startDevnetHermes.js";
 import { createPool } from "./createPool.js";
-import { devnetBanner } from "./devnetBanner.js";
+import { type BannerChain, devnetBanner } from "./devnetBanner.js";
 import type { z } from "zod";
 import { devnetOperatorFields } from "./operatorDatabase.js";
 import { startApi } from "../src/gateway/startApi.js";
@@ -90,6 +90,7 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     // Each family's devnet, one after another; the keys they sign with are the roles' keys.
     const chains: ChainConfig[] = [];
     const manifestChains: unknown[] = [];
+    const bannerChains: BannerChain[] = [];
     const manifestFields: Record<string, unknown> = {};
     const keys: Record<string, unknown> = {};
     for (const factories of allFamilyFactories()) {
@@ -98,6 +99,9 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       stops.push({ name: `devnet ${factories.vmType}`, stop: devnet.stop });
       chains.push(...devnet.chains);
       manifestChains.push(...devnet.manifest.chains);
+      bannerChains.push(
+        ...devnet.manifest.chains.map((entry) => ({ ...(entry as BannerChain), label: factories.label })),
+      );
       Object.assign(manifestFields, devnet.manifest.fields);
       keys[factories.vmType] = devnet.keys;
     }
@@ -247,6 +251,7 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     process.stdout.write(
       devnetBanner({
         manifest,
+        chains: bannerChains,
         manifestPath,
         queues: queues.kind,
         database: config.DATABASE_URL ? "from DATABASE_URL" : "embedded",

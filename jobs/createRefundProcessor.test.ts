@@ -108,7 +108,7 @@ describe("refund processor and the refunded deposit", () => {
   const appliedRows = async (requestId: string) =>
     (
       await pool.query(
-        "SELECT block_hash, block_number::int, log_index, reorg FROM crossfill.request_deposits WHERE request_id = $1",
+        "SELECT block_hash, block_number::int, log_index::int, reorg FROM crossfill.request_deposits WHERE request_id = $1",
         [requestId],
       )
     ).rows;

@@ -6,7 +6,7 @@ import {
   insertDepositSweep,
   markDepositSweepConfirmed,
 } from "../schema/depositSweeps.js";
-import { type LegacyPositionPayload, withPosition } from "./withPosition.js";
+import { type PositionPayload, withPosition } from "./withPosition.js";
 import { requestDepositAddressType } from "../schema/depositAddresses.js";
 import { getRequest } from "../schema/requests.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
@@ -21,10 +21,8 @@ export type SweepDeps = { pool: pg.Pool; adapters: ChainAdapters; logger: Logger
  */
 export function createSweepProcessor(deps: SweepDeps) {
   const { pool, logger } = deps;
-  return async function processSweep(job: {
-    data: SweepableDeposit | LegacyPositionPayload<SweepableDeposit>;
-  }): Promise<string> {
-    const deposit = withPosition(job.data);
+  return async function processSweep(job: { data: PositionPayload<SweepableDeposit> }): Promise<string> {
+    const deposit = withPosition<SweepableDeposit>(job.data);
     const deposits = deps.adapters.deposits(deposit.chainId);
     // The origin's refunder sends what the worker spends of a deposit: a sweep, like a refund.
     const sender = deps.adapters.refunder(deposit.chainId);

@@ -14,7 +14,7 @@ import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { SignedTransaction } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
-import { type LegacyPositionPayload, withPosition } from "./withPosition.js";
+import { type PositionPayload, withPosition } from "./withPosition.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
 
 export type UnmatchedRefundDeps = { pool: pg.Pool; adapters: ChainAdapters; logger: Logger };
@@ -28,10 +28,8 @@ export type UnmatchedRefundDeps = { pool: pg.Pool; adapters: ChainAdapters; logg
  */
 export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
   const { pool, logger } = deps;
-  return async function processUnmatchedRefund(job: {
-    data: DepositOutpoint | LegacyPositionPayload<DepositOutpoint>;
-  }): Promise<string> {
-    const deposit = withPosition(job.data);
+  return async function processUnmatchedRefund(job: { data: PositionPayload<DepositOutpoint> }): Promise<string> {
+    const deposit = withPosition<DepositOutpoint>(job.data);
     const refund = await getUnmatchedRefund(pool, deposit);
     if (!refund) return "skipped: unknown";
     const refunder = deps.adapters.refunder(refund.chainId);

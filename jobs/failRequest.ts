@@ -5,11 +5,12 @@ import { transitionRequest } from "../schema/transitionRequest.js";
 import type { FailReason } from "../src/domain/failReasons.js";
 import type { FailedTransaction } from "../src/domain/failedTransaction.js";
 import type { RequestStatus } from "../src/domain/requestStatus.js";
+import type { FactPosition } from "../src/domain/factPosition.js";
 
 export type RefundableDeposit = {
   chainId: number;
   txHash: string;
-  position: number;
+  position: FactPosition;
   currency: string;
   amount: bigint;
   depositor: string;

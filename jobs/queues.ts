@@ -15,10 +15,10 @@ export type ReconcileJob = Record<string, never>;
 export type FillJob = { requestId: string };
 export type RefundJob = { refundId: string };
 export type AppFeeClaimJob = { claimId: string };
-/** A deposit-address deposit to sweep to the depository (its outpoint and request). */
-export type SweepJob = { chainId: number; txHash: string; position: number; requestId: string };
+/** A deposit-address deposit to sweep to the depository (its outpoint and request; the position in decimal). */
+export type SweepJob = { chainId: number; txHash: string; position: string; requestId: string };
 /** A deposit to the depository that named no request, to refund (its outpoint; schema/unmatchedRefunds). */
-export type UnmatchedRefundJob = { chainId: number; txHash: string; position: number };
+export type UnmatchedRefundJob = { chainId: number; txHash: string; position: string };
 /** One attempt of one webhook delivery: ids only (the body and the signing key are read from Postgres). */
 export type WebhookJob = { deliveryId: string; generation: number; attempt: number };
 

@@ -36,6 +36,8 @@ import {
 import { createUnmatchedRefundProcessor } from "./createUnmatchedRefundProcessor.js";
 import { scheduleUnmatchedRefunds } from "./scheduleUnmatchedRefunds.js";
 import { createSweepProcessor } from "./createSweepProcessor.js";
+import { positionPayload } from "./withPosition.js";
+import type { SweepableDeposit } from "../schema/depositSweeps.js";
 import type { ReconcileDeps } from "./reconcileDeps.js";
 import { reconcileDeposits } from "./reconcileDeposits.js";
 import { reconcileFillsAndRefunds } from "./reconcileFillsAndRefunds.js";
@@ -134,8 +136,9 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   };
   const sweepQueue = deps.queues.createQueue<SweepJob>(QUEUES.sweep);
   const enqueueSweep = adapters.all("deposits").some((deposits) => deposits.signSweep)
-    ? async (deposit: SweepJob) => {
-        await sweepQueue.add("sweep", deposit, { ...JOB_OPTIONS, jobId: sweepJobId(deposit) });
+    ? async (deposit: SweepableDeposit) => {
+        const job = positionPayload(deposit);
+        await sweepQueue.add("sweep", job, { ...JOB_OPTIONS, jobId: sweepJobId(job) });
       }
     : undefined;
   const enqueueClaim = async (claimId: string) => {
@@ -194,7 +197,8 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       return afterBlocks === undefined ? [] : [{ chainId: chain.id, afterBlocks }];
     }),
     enqueue: async (deposit) => {
-      await unmatchedRefundQueue.add("refund", deposit, { ...JOB_OPTIONS, jobId: unmatchedRefundJobId(deposit) });
+      const job = positionPayload(deposit);
+      await unmatchedRefundQueue.add("refund", job, { ...JOB_OPTIONS, jobId: unmatchedRefundJobId(job) });
     },
     logger,
   });

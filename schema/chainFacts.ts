@@ -83,7 +83,7 @@ type Column<Fact> = readonly [name: string, type: string, value: (fact: Fact) =>
 const locatedColumns: Column<LocatedFact>[] = [
   ["chain_id", "bigint", (fact) => fact.chainId],
   ["tx_hash", "text", (fact) => fact.txHash],
-  ["log_index", "integer", (fact) => fact.position],
+  ["log_index", "bigint", (fact) => fact.position.toString()],
   ["currency", "text", (fact) => fact.currency],
   ["amount", "numeric", (fact) => fact.amount.toString()],
   ["block_number", "bigint", (fact) => fact.blockNumber.toString()],
@@ -153,8 +153,14 @@ export async function replaceMempoolDepositFacts(
   await db.query(
     `DELETE FROM crossfill.deposit_facts
       WHERE chain_id = $1 AND block_hash = $2 AND source = $3
-        AND (tx_hash, log_index) NOT IN (SELECT * FROM unnest($4::text[], $5::integer[]))`,
-    [chainId, MEMPOOL_BLOCK_HASH, POLLER_SOURCE, facts.map((fact) => fact.txHash), facts.map((fact) => fact.position)],
+        AND (tx_hash, log_index) NOT IN (SELECT * FROM unnest($4::text[], $5::bigint[]))`,
+    [
+      chainId,
+      MEMPOOL_BLOCK_HASH,
+      POLLER_SOURCE,
+      facts.map((fact) => fact.txHash),
+      facts.map((fact) => fact.position.toString()),
+    ],
   );
   await insertDepositFacts(db, facts, POLLER_SOURCE);
 }

@@ -41,13 +41,13 @@ export async function readDepositContexts(
                        AND m.block_hash = $9 AND m.reorg IS NULL)
               AS applied_from_mempool,
             (SELECT type FROM crossfill.request_deposit_addresses WHERE request_id = fact.request_id) AS deposit_address_type
-       FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::text[])
+       FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::numeric[], $7::text[], $8::text[])
               WITH ORDINALITY AS fact (chain_id, tx_hash, log_index, block_hash, currency, amount, depositor, request_id, position)
       ORDER BY fact.position`,
     [
       column(({ fact }) => fact.chainId),
       column(({ fact }) => fact.txHash),
-      column(({ fact }) => fact.position),
+      column(({ fact }) => fact.position.toString()),
       column(({ fact }) => fact.blockHash),
       column(({ fact }) => fact.currency),
       column(({ fact }) => fact.amount.toString()),

@@ -1,7 +1,8 @@
 import type { Queryable } from "./queryable.js";
+import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
 
 /** One deposit-address deposit to sweep: its outpoint and its request. */
-export type SweepableDeposit = { chainId: number; txHash: string; position: number; requestId: string };
+export type SweepableDeposit = { chainId: number; txHash: string; position: FactPosition; requestId: string };
 
 /** A stored sweep: its own transaction (none when `skipped` says why no sweep is needed). */
 export type DepositSweep = {
@@ -26,7 +27,7 @@ export async function findSweepableDeposits(
   recheckAfterMs: number,
   limit = 100,
 ): Promise<SweepableDeposit[]> {
-  const { rows } = await db.query<{ chain_id: string; tx_hash: string; log_index: number; request_id: string }>(
+  const { rows } = await db.query<{ chain_id: string; tx_hash: string; log_index: string; request_id: string }>(
     `SELECT d.chain_id, d.tx_hash, d.log_index, d.request_id
        FROM crossfill.request_deposits d
        JOIN crossfill.request_deposit_addresses rda ON rda.request_id = d.request_id
@@ -42,7 +43,7 @@ export async function findSweepableDeposits(
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    position: row.log_index,
+    position: factPosition(row.log_index),
     requestId: row.request_id,
   }));
 }

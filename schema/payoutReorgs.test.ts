@@ -90,7 +90,7 @@ describe("payout reorgs", () => {
       requestId: kept.requestId,
       chainId: CHAIN,
       txHash: kept.txHash,
-      logIndex: 0,
+      position: 0,
       blockNumber: 108n,
     });
     expect(await mine(old.requestId)()).toEqual([]);

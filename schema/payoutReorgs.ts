@@ -1,13 +1,14 @@
 import type pg from "pg";
 import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import type { Queryable } from "./queryable.js";
+import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
 
 /** An applied fill whose fact its poller deleted: the block that held the payout left the chain. */
 export type OrphanedFill = {
   requestId: string;
   chainId: number;
   txHash: string;
-  logIndex: number;
+  position: FactPosition;
   blockNumber: bigint;
 };
 
@@ -31,7 +32,7 @@ export async function findOrphanedFills(db: Queryable, onchain: OnchainSchema, l
     request_id: string;
     chain_id: string;
     tx_hash: string;
-    log_index: number;
+    log_index: string;
     block_number: string;
   }>(
     `SELECT f.request_id, f.chain_id, f.tx_hash, f.log_index, f.block_number
@@ -53,7 +54,7 @@ export async function findOrphanedFills(db: Queryable, onchain: OnchainSchema, l
       requestId: row.request_id,
       chainId: Number(row.chain_id),
       txHash: row.tx_hash,
-      logIndex: row.log_index,
+      position: factPosition(row.log_index),
       blockNumber: BigInt(row.block_number),
     });
   }
@@ -71,7 +72,7 @@ export async function recordPayoutReorg(
 ): Promise<boolean> {
   const deleted = await client.query(
     "DELETE FROM crossfill.request_fills WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3",
-    [orphan.chainId, orphan.txHash, orphan.logIndex],
+    [orphan.chainId, orphan.txHash, orphan.position],
   );
   if (deleted.rowCount !== 1) return false;
   await client.query(

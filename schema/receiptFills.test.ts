@@ -11,6 +11,7 @@ import {
   recordReceiptFill,
 } from "./receiptFills.js";
 import { fillsOfRequests } from "./requestChainFacts.js";
+import { indexPosition } from "../src/domain/factPosition.js";
 
 const hash = () => `0x${randomBytes(32).toString("hex")}`;
 
@@ -133,7 +134,7 @@ describe("receipt fills", () => {
     ]);
 
     // confirmed by the indexer: no longer listed; gone from the index again (a reorg): listed, still confirmed
-    await insertIndexedFill(pool(), request.id, fact.txHash, fact.position);
+    await insertIndexedFill(pool(), request.id, fact.txHash, indexPosition(fact.position));
     expect(await applyIndexedFill(pool(), fact)).toEqual({ applied: "confirmed" });
     expect(await unindexed(60_000)).toEqual([]);
     await pool().query("DELETE FROM onchain_fixture.fill WHERE tx_hash = $1", [fact.txHash]);

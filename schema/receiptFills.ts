@@ -1,6 +1,7 @@
 import type { FillFact } from "./chainFacts.js";
 import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import type { Queryable } from "./queryable.js";
+import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
 
 const key = (fact: Pick<FillFact, "chainId" | "txHash" | "position">) => [fact.chainId, fact.txHash, fact.position];
 
@@ -93,7 +94,7 @@ export type UnindexedFill = {
   requestId: string;
   chainId: number;
   txHash: string;
-  position: number;
+  position: FactPosition;
   blockNumber: bigint;
   blockHash: string;
   provisional: boolean;
@@ -116,7 +117,7 @@ export async function findReceiptFillsNotIndexed(
     request_id: string;
     chain_id: string;
     tx_hash: string;
-    log_index: number;
+    log_index: string;
     block_number: string;
     block_hash: string;
     provisional: boolean;
@@ -141,7 +142,7 @@ export async function findReceiptFillsNotIndexed(
     requestId: row.request_id,
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    position: row.log_index,
+    position: factPosition(row.log_index),
     blockNumber: BigInt(row.block_number),
     blockHash: row.block_hash,
     provisional: row.provisional,

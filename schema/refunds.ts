@@ -3,6 +3,7 @@ import { onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import { groupByRequest } from "./groupByRequest.js";
 import type { Queryable } from "./queryable.js";
 import { storedAddress } from "./storedAddress.js";
+import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
 
 export type RefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual" | "settled";
 
@@ -11,7 +12,7 @@ export type Refund = {
   requestId: string;
   depositChainId: number;
   depositTxHash: string;
-  depositPosition: number;
+  depositPosition: FactPosition;
   reason: string;
   refundsRequest: boolean;
   chainId: number;
@@ -27,7 +28,7 @@ export type Refund = {
 
 export type NewRefund = {
   requestId: string;
-  deposit: { chainId: number; txHash: string; position: number; currency: string; amount: bigint };
+  deposit: { chainId: number; txHash: string; position: FactPosition; currency: string; amount: bigint };
   reason: string;
   refundsRequest: boolean;
   recipient: string;
@@ -60,7 +61,7 @@ type RefundRow = {
   request_id: string;
   deposit_chain_id: string;
   deposit_tx_hash: string;
-  deposit_log_index: number;
+  deposit_log_index: string;
   reason: string;
   refunds_request: boolean;
   chain_id: string;
@@ -80,7 +81,7 @@ function toRefund(row: RefundRow): Refund {
     requestId: row.request_id,
     depositChainId: Number(row.deposit_chain_id),
     depositTxHash: row.deposit_tx_hash,
-    depositPosition: row.deposit_log_index,
+    depositPosition: factPosition(row.deposit_log_index),
     reason: row.reason,
     refundsRequest: row.refunds_request,
     chainId: Number(row.chain_id),
@@ -142,7 +143,7 @@ export async function lockRequestRefunds(db: Queryable, requestId: string): Prom
 }
 
 /** Follows a refund's deposit to its position in the block a reorg mined it again in. */
-export async function moveRefundDeposit(db: Queryable, id: string, position: number): Promise<void> {
+export async function moveRefundDeposit(db: Queryable, id: string, position: FactPosition): Promise<void> {
   await db.query("UPDATE crossfill.refunds SET deposit_log_index = $2, updated_at = now() WHERE id = $1", [
     id,
     position,

@@ -1,12 +1,13 @@
 import { groupByRequest } from "./groupByRequest.js";
 import type { Queryable } from "./queryable.js";
+import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
 
 /** A deposit applied to a request (origin chain). */
 export type RequestDeposit = {
   requestId: string;
   chainId: number;
   txHash: string;
-  logIndex: number;
+  logIndex: FactPosition;
   depositor: string;
   currency: string;
   amount: bigint;
@@ -23,7 +24,7 @@ export type RequestFill = {
   requestId: string;
   chainId: number;
   txHash: string;
-  logIndex: number;
+  logIndex: FactPosition;
   amount: bigint;
   blockNumber: bigint;
   timestamp: number;
@@ -38,7 +39,7 @@ type FactRow = {
   request_id: string;
   chain_id: string;
   tx_hash: string;
-  log_index: number;
+  log_index: string;
   amount: string;
   block_number: string;
   timestamp: string;
@@ -51,7 +52,7 @@ function factOf(row: FactRow): Omit<RequestFill, "provisional" | "disagreement">
     requestId: row.request_id,
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    logIndex: row.log_index,
+    logIndex: factPosition(row.log_index),
     amount: BigInt(row.amount),
     blockNumber: BigInt(row.block_number),
     timestamp: Number(row.timestamp),

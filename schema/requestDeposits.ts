@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { type AppliedDeposit, type DepositFact, MEMPOOL_BLOCK_HASH } from "../src/chains/chainFacts.js";
 import type { Queryable } from "./queryable.js";
+import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
 
 export type { AppliedDeposit };
 
@@ -58,13 +59,13 @@ export async function recordRequestDeposits(
   const column = <T>(value: (fact: DepositFact & { requestId: string }) => T) => facts.map(value);
   const result = await client.query(
     `INSERT INTO crossfill.request_deposits (chain_id, tx_hash, log_index, request_id, depositor, currency, amount, block_number, timestamp, block_hash, tx_fee)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::numeric[],
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::numeric[],
                           $8::bigint[], $9::bigint[], $10::text[], $11::numeric[])
      ON CONFLICT DO NOTHING`,
     [
       column((fact) => fact.chainId),
       column((fact) => fact.txHash),
-      column((fact) => fact.position),
+      column((fact) => fact.position.toString()),
       column((fact) => fact.requestId),
       column((fact) => fact.depositor),
       column((fact) => fact.currency),
@@ -81,7 +82,7 @@ export async function recordRequestDeposits(
 type AppliedDepositRow = {
   chain_id: string;
   tx_hash: string;
-  log_index: number;
+  log_index: string;
   block_hash: string;
   depositor: string;
   currency: string;
@@ -95,7 +96,7 @@ function toAppliedDeposit(row: AppliedDepositRow): AppliedDeposit {
   return {
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    position: row.log_index,
+    position: factPosition(row.log_index),
     blockHash: row.block_hash,
     depositor: row.depositor,
     currency: row.currency,
@@ -120,7 +121,7 @@ export async function listRequestDeposits(db: Queryable, requestId: string): Pro
  */
 export async function findAppliedDeposit(
   db: Queryable,
-  key: { chainId: number; txHash: string; position: number },
+  key: { chainId: number; txHash: string; position: FactPosition },
 ): Promise<{ deposit: AppliedDeposit; reorged: boolean } | undefined> {
   const { rows } = await db.query<AppliedDepositRow & { reorged: boolean }>(
     `SELECT ${APPLIED_DEPOSIT_COLUMNS}, reorg IS NOT NULL AS reorged FROM crossfill.request_deposits
@@ -140,7 +141,7 @@ export async function moveAppliedDeposit(
   db: Queryable,
   requestId: string,
   deposit: Pick<AppliedDeposit, "chainId" | "txHash" | "position" | "blockHash">,
-  to: { position: number; blockNumber: bigint; blockHash: string; timestamp: bigint },
+  to: { position: FactPosition; blockNumber: bigint; blockHash: string; timestamp: bigint },
 ): Promise<boolean> {
   const result = await db.query(
     `UPDATE crossfill.request_deposits SET log_index = $5, block_hash = $6, block_number = $7, timestamp = $8

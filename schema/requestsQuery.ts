@@ -9,6 +9,7 @@ import type {
 import type { RequestDeposit, RequestFill } from "./requestChainFacts.js";
 import { type RequestRow, type StoredRequest, toStoredRequest } from "./requests.js";
 import type { Queryable } from "./queryable.js";
+import { factPosition } from "../src/domain/factPosition.js";
 
 /** A request with everything the v3 and v2 records are built from. */
 export type RequestView = StoredRequest & {
@@ -212,7 +213,7 @@ type ViewRow = RequestRow & {
   deposits: Array<{
     chain_id: number;
     tx_hash: string;
-    log_index: number;
+    log_index: string;
     depositor: string;
     currency: string;
     amount: string;
@@ -224,7 +225,7 @@ type ViewRow = RequestRow & {
   fills: Array<{
     chain_id: number;
     tx_hash: string;
-    log_index: number;
+    log_index: string;
     amount: string;
     block_number: string;
     timestamp: string;
@@ -248,7 +249,7 @@ function toView(row: ViewRow): RequestView {
     deposits: row.deposits.map((d) => ({
       chainId: Number(d.chain_id),
       txHash: d.tx_hash,
-      logIndex: d.log_index,
+      logIndex: factPosition(d.log_index),
       depositor: d.depositor,
       currency: d.currency,
       amount: BigInt(d.amount),
@@ -260,7 +261,7 @@ function toView(row: ViewRow): RequestView {
     fills: row.fills.map((f) => ({
       chainId: Number(f.chain_id),
       txHash: f.tx_hash,
-      logIndex: f.log_index,
+      logIndex: factPosition(f.log_index),
       amount: BigInt(f.amount),
       blockNumber: BigInt(f.block_number),
       timestamp: BigInt(f.timestamp),
@@ -287,13 +288,13 @@ function toView(row: ViewRow): RequestView {
   };
 }
 
-// Numeric columns go out as text inside JSON so 78-digit amounts survive.
+// Numeric columns go out as text inside JSON so 78-digit amounts (and positions beyond 2^53) survive.
 const HYDRATE = `
-  coalesce((SELECT json_agg(json_build_object('chain_id', d.chain_id, 'tx_hash', d.tx_hash, 'log_index', d.log_index,
+  coalesce((SELECT json_agg(json_build_object('chain_id', d.chain_id, 'tx_hash', d.tx_hash, 'log_index', d.log_index::text,
       'depositor', d.depositor, 'currency', d.currency, 'amount', d.amount::text, 'block_number', d.block_number::text,
       'timestamp', d.timestamp::text, 'tx_fee', d.tx_fee::text, 'reorg', d.reorg) ORDER BY d.timestamp, d.block_number, d.log_index)
     FROM crossfill.request_deposits d WHERE d.request_id = r.id), '[]') AS deposits,
-  coalesce((SELECT json_agg(json_build_object('chain_id', f.chain_id, 'tx_hash', f.tx_hash, 'log_index', f.log_index,
+  coalesce((SELECT json_agg(json_build_object('chain_id', f.chain_id, 'tx_hash', f.tx_hash, 'log_index', f.log_index::text,
       'amount', f.amount::text, 'block_number', f.block_number::text, 'timestamp', f.timestamp::text, 'tx_fee', f.tx_fee::text,
       'provisional', f.provisional, 'disagreement', f.disagreement) ORDER BY f.timestamp, f.log_index)
     FROM crossfill.request_fills f WHERE f.request_id = r.id), '[]') AS fills,

@@ -2,6 +2,7 @@ import type { DepositFact, FillFact } from "./chainFacts.js";
 import { type OnchainSchema, onchainSchemaIdent } from "./onchainSchemaIdent.js";
 import type { Queryable } from "./queryable.js";
 import { sameAppliedDepositSql } from "./requestDeposits.js";
+import { factPosition } from "../src/domain/factPosition.js";
 
 /** How many facts of a kind one reconcile pass reads at most: a pass that read this many leaves more for the next. */
 export const FACTS_PER_PASS = 200;
@@ -61,7 +62,7 @@ export const depositOrderSql = (alias: string): string =>
 type DepositRow = {
   chain_id: string;
   tx_hash: string;
-  log_index: number;
+  log_index: string;
   order_id: string;
   depositor: string;
   currency: string;
@@ -96,7 +97,7 @@ export async function findUnappliedDeposits(
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    position: row.log_index,
+    position: factPosition(row.log_index),
     orderId: row.order_id,
     depositor: row.depositor,
     currency: row.currency,
@@ -127,7 +128,7 @@ export async function findUnappliedFills(
   const { rows } = await db.query<{
     chain_id: string;
     tx_hash: string;
-    log_index: number;
+    log_index: string;
     request_id: string;
     currency: string;
     recipient: string;
@@ -157,7 +158,7 @@ export async function findUnappliedFills(
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.tx_hash,
-    position: row.log_index,
+    position: factPosition(row.log_index),
     requestId: row.request_id,
     currency: row.currency,
     recipient: row.recipient,

@@ -2,11 +2,12 @@ import type pg from "pg";
 import { MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
 import type { Queryable } from "./queryable.js";
 import { depositOrderSql } from "./unappliedFacts.js";
+import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
 
 export type UnmatchedRefundStatus = "queued" | "sent" | "confirmed" | "unrefundable" | "manual";
 
 /** Which output of which transaction on which chain a deposit is. */
-export type DepositOutpoint = { chainId: number; txHash: string; position: number };
+export type DepositOutpoint = { chainId: number; txHash: string; position: FactPosition };
 
 /** The refund of one deposit to the depository that named no request (schema/migrations/0160). */
 export type UnmatchedRefund = DepositOutpoint & {
@@ -29,7 +30,7 @@ export type UnmatchedRefundRule = { chainId: number; afterBlocks: number };
 type Row = {
   chain_id: string;
   deposit_tx_hash: string;
-  deposit_log_index: number;
+  deposit_log_index: string;
   order_id: string;
   recipient: string;
   deposited: string;
@@ -46,7 +47,7 @@ type Row = {
 const toRefund = (row: Row): UnmatchedRefund => ({
   chainId: Number(row.chain_id),
   txHash: row.deposit_tx_hash,
-  position: row.deposit_log_index,
+  position: factPosition(row.deposit_log_index),
   orderId: row.order_id,
   recipient: row.recipient,
   deposited: BigInt(row.deposited),
@@ -109,7 +110,7 @@ export async function findOpenUnmatchedRefunds(
   return rows.map((row) => ({
     chainId: Number(row.chain_id),
     txHash: row.deposit_tx_hash,
-    position: row.deposit_log_index,
+    position: factPosition(row.deposit_log_index),
   }));
 }
 

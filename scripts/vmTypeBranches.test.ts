@@ -29,7 +29,8 @@ describe("no VM-type branches outside the families (scripts/vmTypeBranches.ts)",
     const root = tree({
       "src/chains/evm/evmChainFamily.ts": 'export const isEvm = (c: { vmType: string }) => c.vmType === "evm";\n',
       "src/chains/families.ts": "export const found = (a: { vmType: string }, b: string) => a.vmType === b;\n",
-      "src/chains/reservedChainIds.ts": "export const BITCOIN_CHAIN_ID = 8253038;\n",
+      "src/domain/reservedChainIds.ts": "export const BITCOIN_CHAIN_ID = 8253038;\n",
+      "src/domain/perpsChain.ts": "export const PERPS_CHAIN_ID = 1337;\n",
       "indexers/evm/watch.ts": 'export const w = (vm: string) => vm === "evm";\n',
       "src/quote/validate.ts": 'export const v = (c: { vmType: string }) => c.vmType !== "evm";\n',
       "src/quote/validate.test.ts": 'export const t = (c: { vmType: string }) => c.vmType === "bvm";\n',
@@ -39,6 +40,8 @@ describe("no VM-type branches outside the families (scripts/vmTypeBranches.ts)",
       "apps/cli.ts": 'export const c = (vm: string) => vm === "svm";\n',
     });
     expect(vmTypeBranches(root)).toEqual([
+      // a reserved id written anywhere but the one constants file
+      "src/domain/perpsChain.ts:1: export const PERPS_CHAIN_ID = 1337;",
       'src/quote/validate.ts:1: export const v = (c: { vmType: string }) => c.vmType !== "evm";',
       'jobs/fill.ts:1: export const f = (vm: string) => vm === "bvm";',
       "schema/ids.ts:1: export const PERPS = 1337;",

@@ -8,12 +8,7 @@ export const VM_TYPE_BRANCH = /vmType ===|vmType !==|=== "(evm|bvm|svm|tonvm|hyp
 export const SCANNED = ["src", "jobs", "schema", "indexers", "apps"];
 
 /** The registry and the constants: the only places outside a family's folders that may name a VM type or an id. */
-export const ALLOWED = [
-  "src/chains/families.ts",
-  "src/chains/familyOfChain.ts",
-  "src/chains/reservedChainIds.ts",
-  "src/domain/perpsChain.ts",
-];
+export const ALLOWED = ["src/chains/families.ts", "src/chains/familyOfChain.ts", "src/domain/reservedChainIds.ts"];
 
 const TESTS = /(\.test\.ts$|^test\/|\/test\/)/;
 

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { BITCOIN_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "./chains/reservedChainIds.js";
-import { PERPS_CHAIN_ID } from "./domain/perpsChain.js";
+import { BITCOIN_CHAIN_ID, PERPS_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "./domain/reservedChainIds.js";
 import { APP_FEE_CLAIM_MAX_ATTEMPTS, APP_FEE_CLAIM_RETRY_BASE_MS } from "./domain/appFeeClaimRetryDelay.js";
 import { DEFAULT_OVERPAYMENT_TOLERANCE_BPS } from "./domain/overpaymentRule.js";
 import { DEFAULT_SPONSORED_APP_FEE_MAX_BPS } from "./domain/sponsorFees.js";

@@ -2,7 +2,7 @@ import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreatedApiKey, createApiKey } from "../src/apiKeys/createApiKey.js";
-import { PERPS_CHAIN_ID } from "../src/domain/perpsChain.js";
+import { PERPS_CHAIN_ID } from "../src/domain/reservedChainIds.js";
 import { insertTestRequest } from "./support/insertTestRequest.js";
 import { signNonceMapping } from "./support/signNonceMapping.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";

@@ -14,7 +14,8 @@ import { broadcastPsbt } from "./support/broadcastPsbt.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Bitcoin's own checks; a deposit reorged out before it is final is test/depositReorged.e2e.test.ts (every family).
+// Bitcoin's own checks; what every origin family does is tested over each: a deposit reorged out before it is final
+// (test/depositReorged.e2e.test.ts), a refund on the solver's refusal and ORDER_EXPIRED (failedDepositRefunded.e2e).
 describe("Bitcoin → EVM, end to end", () => {
   let stack: TestStack;
   beforeAll(async () => {
@@ -114,30 +115,6 @@ describe("Bitcoin → EVM, end to end", () => {
     ]);
   }, 60_000);
 
-  it("refunds a deposit the solver will not fill to the user, less the refund's fee, to the satoshi", async () => {
-    const user = btc().accounts[4]!;
-    const amount = 1_000_000n;
-    const response = await quote(user.address, amount, { referrer: "debug-force-refund" });
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    const { requestId } = response.body.steps[0];
-    const before = await balance(user.address);
-    const { refund, txid, fee, polling } = await depositRefused(response, user);
-    expect(refund).toMatchObject({ status: "sent", deposit_tx_hash: txid, recipient: user.address });
-    const gasCost = BigInt(refund.gas_cost);
-    expect(BigInt(refund.amount)).toBe(amount - gasCost);
-    // The refund spends the deposit's output whole: its fee on chain is the gas the refund charged.
-    const refundTx = await esplora(`/tx/${refund.tx_hash}`);
-    expect(BigInt(refundTx.fee)).toBe(gasCost);
-    expect(refundTx.vin.map((input: { txid: string }) => input.txid)).toEqual([txid]);
-
-    btc().mine(1);
-    const { statuses, last } = await polling;
-    expect(statuses).toEqual(["waiting", "pending", "failure", "refund"]);
-    expect(last.failReason).toBe("MANUAL_ADMIN_REFUND");
-    expect(await balance(user.address)).toBe(before - fee - gasCost);
-    expect(await fillAttempts(requestId)).toBe(0);
-  }, 60_000);
-
   /** Quotes $600 of BTC (one confirmation), pays it and waits for `pending` from the mempool: the quote's step. */
   const payToMempool = async () => {
     const user = btc().accounts[0]!;
@@ -180,20 +157,6 @@ describe("Bitcoin → EVM, end to end", () => {
       timeoutMs: 30_000,
     });
     expect(last).toMatchObject({ failReason: "DEPOSIT_CONFIRMATION_TIMEOUT" });
-    btc().mine(1);
-    await sleep(2_000);
-    expect(await fillAttempts(step.requestId)).toBe(0);
-  }, 60_000);
-
-  it("does not fill a deposit first seen after the deadline (ORDER_EXPIRED)", async () => {
-    const user = btc().accounts[0]!;
-    const [step] = (await quote(user.address, 1_000_000n)).body.steps;
-    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [
-      step.requestId,
-    ]);
-    await signAndBroadcast(step.items[0].data.psbt, user.wif);
-    const { last } = await pollStatus(stack.api.url, step.requestId, { timeoutMs: 30_000 });
-    expect(last).toMatchObject({ failReason: "ORDER_EXPIRED" });
     btc().mine(1);
     await sleep(2_000);
     expect(await fillAttempts(step.requestId)).toBe(0);

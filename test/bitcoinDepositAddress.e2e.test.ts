@@ -119,7 +119,7 @@ describe("Bitcoin deposit addresses, end to end", () => {
       (await stack.pool.query("SELECT * FROM crossfill.deposit_sweeps WHERE deposit_tx_hash = $1", [txid])).rows[0];
     await vi.waitFor(async () => expect((await sweepRow())?.tx_hash).toBeTruthy(), { timeout: 20_000, interval: 100 });
     const sweep = await sweepRow();
-    expect(sweep).toMatchObject({ request_id: requestId, deposit_log_index: 0, skipped: null });
+    expect(sweep).toMatchObject({ request_id: requestId, deposit_log_index: "0", skipped: null });
     expect(BigInt(sweep.amount) + BigInt(sweep.fee)).toBe(amount);
     await vi.waitFor(async () => expect((await esplora(`/tx/${sweep.tx_hash}`)).txid).toBe(sweep.tx_hash), {
       timeout: 10_000,

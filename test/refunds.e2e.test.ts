@@ -18,7 +18,8 @@ import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 /**
  * Every failure ends with the deposit back with its depositor (less the refund's gas), checked to the wei
- * on the user, the Depository and the solver; and no request is paid twice.
+ * on the user, the Depository and the solver; and no request is paid twice. The flows every origin family shares (the
+ * solver's refusal, ORDER_EXPIRED) run over each devnet family in failedDepositRefunded.e2e.test.ts.
  */
 describe("failures and refunds, end to end", () => {
   let stack: TestStack;
@@ -121,27 +122,6 @@ describe("failures and refunds, end to end", () => {
       ...before,
     });
     expect(await destinationClient.balanceOf(recipient, usdcOut)).toBe(0n);
-  });
-
-  it("refunds when the devnet solver is told to refuse (debug-force-refund)", async () => {
-    const { origin, destination, originClient } = setup();
-    const user = stack.devnet.accounts[2];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 30_000_000_000_000_000n, {
-      referrer: DEBUG_FORCE_REFUND_REFERRER,
-    });
-    const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
-    const { deposit } = await sendSteps(quote.body, user, origin);
-    const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
-    expect(last.failReason).toBe("MANUAL_ADMIN_REFUND");
-    await checks.expectRefunded({
-      requestId: quote.body.requestId,
-      chainClient: originClient,
-      currency: zeroAddress,
-      user: user.address,
-      depositTx: deposit,
-      deposited: 30_000_000_000_000_000n,
-      ...before,
-    });
   });
 
   it("refunds an underpayment, a deposit in the wrong currency and one on the wrong chain", async () => {
@@ -353,30 +333,6 @@ describe("failures and refunds, end to end", () => {
     expect(paid).toMatchObject({ status: "confirmed", recipient: rescue.toLowerCase() });
     expect(await originClient.balanceOf(rescue, usdcIn)).toBe(BigInt(paid.amount));
     expect(await originClient.balanceOf(blocked, usdcIn)).toBe(0n);
-  });
-
-  it("refunds a deposit made after the order's deadline (ORDER_EXPIRED)", async () => {
-    const { origin, destination, originClient } = setup();
-    const user = stack.devnet.accounts[2];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, 70_000_000_000_000_000n);
-    // The quote's time ran out before the user paid.
-    await stack.pool.query("UPDATE crossfill.requests SET deadline = now() - interval '1 minute' WHERE id = $1", [
-      quote.body.requestId,
-    ]);
-    const before = await checks.balancesBefore(originClient, user.address, zeroAddress);
-    const { deposit } = await sendSteps(quote.body, user, origin);
-    const { last } = await pollStatus(stack.api.url, quote.body.requestId, { until: ["refund"] });
-    expect(last.failReason).toBe("ORDER_EXPIRED");
-    expect(await checks.events(quote.body.requestId)).toEqual(["waiting", "failure", "refund"]);
-    await checks.expectRefunded({
-      requestId: quote.body.requestId,
-      chainClient: originClient,
-      currency: zeroAddress,
-      user: user.address,
-      depositTx: deposit,
-      deposited: 70_000_000_000_000_000n,
-      ...before,
-    });
   });
 
   it("fills a late deposit re-priced within latePaymentSlippageTolerance, and an overpayment in full", async () => {

@@ -43,6 +43,7 @@ type BitcoinAdapterKeys = Omit<BitcoinAdapterOptions, "depositAddresses">;
  */
 export const bitcoinFactories: FamilyFactories<BitcoinChainConfig, BitcoinKeys, BitcoinAdapterKeys, DevnetBitcoin> = {
   vmType: "bvm",
+  label: "Bitcoin, Esplora",
   family: bitcoinChainFamily,
   keySchema: bitcoinKeySchema,
   roleKeys: (keys, role) =>

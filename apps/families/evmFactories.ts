@@ -21,6 +21,7 @@ import type { FamilyFactories } from "./familyFactories.js";
  */
 export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: EvmSolver }, DevnetChains> = {
   vmType: "evm",
+  label: "EVM",
   family: evmChainFamily,
   keySchema: evmKeySchema,
   roleKeys: (keys) => ({

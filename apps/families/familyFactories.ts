@@ -70,6 +70,8 @@ export type StartedDevnet<K, D = unknown> = {
  */
 export interface FamilyFactories<C extends ChainConfig, K, A, D = unknown> {
   readonly vmType: C["vmType"];
+  /** How a newcomer knows the family's chains: npm start's banner names each devnet chain by it ("Solana"). */
+  readonly label: string;
   /** The family's light half, as FAMILIES lists it (the registry, quote validation and `/chains` read it). */
   readonly family: ChainFamily<C>;
   /** The family's keys under the operators' variable names (src/config.ts parseFamilyKeys reads them once). */

@@ -34,6 +34,7 @@ function svmPollerChain(chain: SvmChainConfig): PollerChain {
  */
 export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, Record<string, never>, DevnetSolana> = {
   vmType: "svm",
+  label: "Solana",
   family: svmChainFamily,
   keySchema: svmKeySchema,
   roleKeys: () => ({}),

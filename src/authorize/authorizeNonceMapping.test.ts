@@ -5,7 +5,7 @@ import { findNonceMapping } from "../../schema/nonceMappings.js";
 import { insertTestRequest } from "../../test/support/insertTestRequest.js";
 import { signNonceMapping } from "../../test/support/signNonceMapping.js";
 import { useMigratedDatabase } from "../../test/support/useMigratedDatabase.js";
-import { PERPS_CHAIN_ID } from "../domain/perpsChain.js";
+import { PERPS_CHAIN_ID } from "../domain/reservedChainIds.js";
 import { type NonceMappingAuthorization, authorizeNonceMapping } from "./authorizeNonceMapping.js";
 
 const user = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");

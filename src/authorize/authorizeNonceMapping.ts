@@ -4,7 +4,7 @@ import { getRequest } from "../../schema/requests.js";
 import type { Queryable } from "../../schema/queryable.js";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { nonceMappingTypedData } from "../domain/nonceMappingTypedData.js";
-import { PERPS_CHAIN_ID } from "../domain/perpsChain.js";
+import { PERPS_CHAIN_ID } from "../domain/reservedChainIds.js";
 import { recoverTypedDataSigner } from "../chains/evm/recoverTypedDataSigner.js";
 
 export type NonceMappingAuthorization = {

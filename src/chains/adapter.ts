@@ -1,3 +1,4 @@
+import type { FactPosition } from "../domain/factPosition.js";
 import type { DepositValue } from "../domain/requiredConfirmations.js";
 import type { FailReason } from "../domain/failReasons.js";
 import type { FailedTransaction } from "../domain/failedTransaction.js";
@@ -55,7 +56,7 @@ export type RefundOrder = {
   recipient: string;
   amount: bigint;
   /** The deposit paid back, when the chain spends it itself (Bitcoin); none for a withdrawal of pooled funds. */
-  deposit?: { txHash: string; position: number };
+  deposit?: { txHash: string; position: FactPosition };
 };
 
 export type DepositCheck =
@@ -71,7 +72,7 @@ export type DepositCheck =
    * `position` of it: an EVM log's index counts the whole block's logs). Its request follows it and waits for its
    * confirmations there.
    */
-  | { state: "moved"; to: { position: number; blockNumber: bigint; blockHash: string; timestamp: bigint } };
+  | { state: "moved"; to: { position: FactPosition; blockNumber: bigint; blockHash: string; timestamp: bigint } };
 
 /** When a sent fill that is not mined is re-priced, and finally cancelled. */
 export type StuckFillPolicy = {
@@ -102,7 +103,13 @@ export type MinedReceipt = {
 };
 
 /** One Receiver Fill event of a receipt. */
-export type ReceiptFill = { position: number; requestId: string; currency: string; recipient: string; amount: bigint };
+export type ReceiptFill = {
+  position: FactPosition;
+  requestId: string;
+  currency: string;
+  recipient: string;
+  amount: bigint;
+};
 
 export type QuoteStep = {
   id: "approve" | "deposit";
@@ -225,7 +232,7 @@ export interface DepositPort extends ChainPort {
    * chain's RefundPort sends it (a sweep is, like a refund, a spend of a deposit by the worker).
    */
   signSweep?(
-    deposit: { txHash: string; position: number },
+    deposit: { txHash: string; position: FactPosition },
     excess?: { recipient: string; keep: bigint },
   ): Promise<
     | { rawTx: string; txHash: string; amount: bigint; fee: bigint; returned?: { recipient: string; amount: bigint } }

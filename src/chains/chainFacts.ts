@@ -2,12 +2,13 @@
  * What chains record, in the shapes the chain adapters read and the indexers write: deposits, fills and withdrawals
  * where they were mined, and a request's applied deposit. `schema/chainFacts.ts` stores and reads them.
  */
+import type { FactPosition } from "../domain/factPosition.js";
 
 export type DepositFact = {
   chainId: number;
   txHash: string;
-  /** Where in its transaction or block: an EVM log's index in its block, a Bitcoin output's vout. */
-  position: number;
+  /** Where in its transaction or block: an EVM log's index in its block, a Bitcoin output's vout (`factPosition`). */
+  position: FactPosition;
   orderId: string;
   depositor: string;
   currency: string;
@@ -23,7 +24,7 @@ export type DepositFact = {
 export type FillFact = {
   chainId: number;
   txHash: string;
-  position: number;
+  position: FactPosition;
   requestId: string;
   currency: string;
   recipient: string;
@@ -38,7 +39,7 @@ export type FillFact = {
 export type LocatedFact = {
   chainId: number;
   txHash: string;
-  position: number;
+  position: FactPosition;
   currency: string;
   amount: bigint;
   blockNumber: bigint;
@@ -53,7 +54,7 @@ export type WithdrawalFact = LocatedFact & { orderId: string; recipient: string 
 export type AppliedDeposit = {
   chainId: number;
   txHash: string;
-  position: number;
+  position: FactPosition;
   blockHash: string;
   depositor: string;
   currency: string;

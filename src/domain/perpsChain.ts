@@ -1,6 +1,6 @@
 /**
- * The perps exchange chain: the service-chosen id the spec and the official client use, and the name order data
- * and signed messages carry for it.
+ * The perps exchange chain: the service-chosen id the spec and the official client use (a reserved id, written in
+ * reservedChainIds.ts), and the name order data and signed messages carry for it.
  */
-export const PERPS_CHAIN_ID = 1337;
+export { PERPS_CHAIN_ID } from "./reservedChainIds.js";
 export const PERPS_CHAIN_NAME = "hyperliquid";

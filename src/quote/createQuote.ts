@@ -4,6 +4,7 @@ import { checkedQuotePrice } from "./checkedQuotePrice.js";
 import { orderOfQuote } from "./orderOfQuote.js";
 import type { Quote } from "./quote.js";
 import { quoteDepositAddress } from "./quoteDepositAddress.js";
+import { quoteDepositSteps } from "./quoteDepositSteps.js";
 import type { QuoteCaller, QuoteEngineDeps } from "./quoteEngineDeps.js";
 import { quoteResponse } from "./quoteResponse.js";
 import { quotedRequest } from "./quotedRequest.js";
@@ -15,12 +16,12 @@ export type { QuoteEngineDeps } from "./quoteEngineDeps.js";
 /**
  * Validates, prices, records and answers one quote, in steps: admission (`admitQuote`), the market it is priced on
  * (`readQuoteMarket`), the price and its bounds (`checkedQuotePrice`), the order (`orderOfQuote`), the deposit address
- * (`quoteDepositAddress`), the origin's steps and the order's signature, the chains open for its value and its calls
+ * (`quoteDepositAddress`), the origin's steps (`quoteDepositSteps`) and the order's signature, the chains open for its value and its calls
  * simulated, the answer (`quoteResponse`), and the request stored (`quotedRequest`).
  */
 export async function createQuote(deps: QuoteEngineDeps, body: unknown, caller: QuoteCaller = {}): Promise<Quote> {
   const { request, sponsor } = await admitQuote(deps, body, caller);
-  const { currencyIn, currencyOut, originChain, destinationChain } = request;
+  const { currencyOut, originChain, destinationChain } = request;
   const market = await readQuoteMarket(deps, request);
   const price = await checkedQuotePrice(deps, request, market, sponsor);
   const order = orderOfQuote(deps, request, market, price);
@@ -31,17 +32,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, caller: 
     orderId,
     requestId,
   });
-  const steps = await market.origin.depositSteps({
-    user: request.user,
-    currency: currencyIn,
-    amount: price.amountIn,
-    orderId,
-    requestId,
-    allowance: market.depositAccount.allowance,
-    destinationName: destinationChain.displayName ?? destinationChain.name,
-    // `/price` hands out no address: its steps are never shown.
-    ...(request.depositAddress ? { depositAddress: depositAddress?.address ?? "" } : {}),
-  });
+  const steps = await quoteDepositSteps(request, market, price, order, depositAddress);
   // validateQuoteRequest refused protocol data to a destination without `signOrder`.
   const orderSignature = request.includeProtocolData ? await market.destination.signOrder!(orderId) : undefined;
 

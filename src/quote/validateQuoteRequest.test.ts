@@ -8,6 +8,7 @@ import { callExecutorAddress } from "../chains/evm/callExecutorAddress.js";
 import { familyAdapters } from "../../apps/families/familyAdapters.js";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../test/support/testBitcoinChain.js";
 import { devnetDepositAddressKey } from "../../devnet/bitcoin/devnetDepositAddressKey.js";
+import { testQuoteBody } from "../../test/support/testQuoteBody.js";
 import { validateQuoteRequest } from "./validateQuoteRequest.js";
 
 const usdcA = "0x00000000000000000000000000000000000000a1";
@@ -25,15 +26,7 @@ const chains = [chain(10, "a", usdcA), chain(20, "b", usdcB), TEST_BITCOIN_CHAIN
 const registry = createChainRegistry(chains);
 const adapters = familyAdapters(chains, { evm: { solver: privateKeyToAccount(generatePrivateKey()) } });
 const user = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
-const base = {
-  user,
-  originChainId: 10,
-  destinationChainId: 20,
-  originCurrency: zeroAddress,
-  destinationCurrency: zeroAddress,
-  amount: "1000",
-  tradeType: "EXACT_INPUT",
-};
+const base = testQuoteBody;
 
 function codeOf(body: unknown): string | undefined {
   try {

@@ -37,6 +37,7 @@ export const testFamilyFactories: FamilyFactories<
   TestDevnet
 > = {
   vmType: "testvm",
+  label: "test family",
   family: testChainFamily,
   keySchema: z.object({}).transform(() => ({})),
   roleKeys: () => ({}),

@@ -23,6 +23,7 @@ import { esploraTxFacts, txAddresses } from "./esploraTxFacts.js";
 import { followBitcoinFill } from "./followBitcoinFill.js";
 import { signPayout } from "./signPayout.js";
 import { spendableBalance } from "./spendableBalance.js";
+import { type FactPosition, indexPosition } from "../../domain/factPosition.js";
 
 // Virtual sizes (vB) a fee is estimated for before a transaction exists: one P2WPKH input paying one P2WPKH
 // output with a 66-byte memo and change (a deposit, a payout), or sweeping a depository output back (a refund) to
@@ -266,7 +267,8 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     },
     async prepareRefund(refund) {
       if (!refund.deposit) return { refusal: "a Bitcoin refund spends its deposit's output, and none was named" };
-      const { txHash, position } = refund.deposit;
+      const txHash = refund.deposit.txHash;
+      const position = indexPosition(refund.deposit.position);
       const output = (await esplora.tx(txHash))?.vout[position];
       // A deposit-address deposit is refunded from the address itself, with its key (it is swept only once filled).
       const fromDepositAddress =
@@ -317,8 +319,12 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     },
     ...(depositKeys?.signerAt
       ? {
-          async signSweep(deposit: { txHash: string; position: number }, excess?: { recipient: string; keep: bigint }) {
-            const output = (await esplora.tx(deposit.txHash))?.vout[deposit.position];
+          async signSweep(
+            deposit: { txHash: string; position: FactPosition },
+            excess?: { recipient: string; keep: bigint },
+          ) {
+            const vout = indexPosition(deposit.position);
+            const output = (await esplora.tx(deposit.txHash))?.vout[vout];
             if (!output) throw new Error(`deposit ${deposit.txHash}:${deposit.position} is unknown to the node`);
             const owner = await depositAddressSigner(output);
             if (!owner) return { skip: "the deposit paid the depository, not a deposit address" };
@@ -326,7 +332,7 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
               network,
               depositAddress: owner.address,
               depository: chain.depository,
-              deposit: { txid: deposit.txHash, vout: deposit.position, value: BigInt(output.value) },
+              deposit: { txid: deposit.txHash, vout, value: BigInt(output.value) },
               feeRate: await feeRate(),
               ...(excess ? { excess } : {}),
             });

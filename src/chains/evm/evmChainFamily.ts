@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { PERPS_CHAIN_ID } from "../../domain/perpsChain.js";
 import type { ChainFamily } from "../chainFamily.js";
 import { commonChainFields, currencyPresentationFields, nativeCurrencySchema } from "../commonChainFields.js";
-import { BITCOIN_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "../reservedChainIds.js";
+import { BITCOIN_CHAIN_ID, PERPS_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "../../domain/reservedChainIds.js";
 import { evmFamily } from "./evmFamily.js";
 
 const address = z

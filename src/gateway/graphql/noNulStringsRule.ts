@@ -6,9 +6,10 @@ import { type ASTNode, GraphQLError, Kind, type ValidationRule } from "graphql";
  * Variables get the same check with the request's JSON (checkGraphqlRequest, and onSubscribe over graphql-ws).
  */
 export const noNulStringsRule: ValidationRule = (context) => ({
-  StringValue(node, _key, _parent, _path, ancestors) {
+  StringValue(node, _key, parent, _path, ancestors) {
     if (!node.value.includes("\u0000")) return;
-    const named = [...ancestors]
+    // The literal's own argument or field is its parent, which `ancestors` leaves out.
+    const named = [...ancestors, parent]
       .reverse()
       .find((ancestor): ancestor is ASTNode & { name: { value: string } } =>
         [Kind.ARGUMENT, Kind.OBJECT_FIELD].includes((ancestor as ASTNode).kind as Kind),

@@ -1,5 +1,6 @@
 import type { RequestFill } from "../../../../schema/requestChainFacts.js";
 import { builder } from "../builder.js";
+import { indexPosition } from "../../../domain/factPosition.js";
 
 export const FillRef = builder.objectRef<RequestFill>("Fill").implement({
   description:
@@ -8,7 +9,8 @@ export const FillRef = builder.objectRef<RequestFill>("Fill").implement({
   fields: (t) => ({
     chainId: t.exposeInt("chainId"),
     txHash: t.exposeString("txHash"),
-    logIndex: t.exposeInt("logIndex"),
+    // GraphQL's Int is 32-bit: a position beyond it (a TON lt) has no Int to show; EVM and Bitcoin positions fit.
+    logIndex: t.int({ resolve: (fill) => indexPosition(fill.logIndex) }),
     amount: t.string({ resolve: (fill) => fill.amount.toString() }),
     blockNumber: t.string({ resolve: (fill) => fill.blockNumber.toString() }),
     timestamp: t.exposeInt("timestamp", { description: "Block time, unix seconds." }),

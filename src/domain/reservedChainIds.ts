@@ -1,9 +1,15 @@
-import { PERPS_CHAIN_ID } from "../domain/perpsChain.js";
+/**
+ * The chain ids the spec and the official client give chains that have no (EVM) id of their own; no chains-file entry
+ * of another family may take one. The only place they are written: code names them by these constants.
+ */
 
-/** The chain id the spec and the official client give Bitcoin; no chains-file entry of another family may take it. */
+/** The perps exchange chain's id. */
+export const PERPS_CHAIN_ID = 1337;
+
+/** Bitcoin's id. */
 export const BITCOIN_CHAIN_ID = 8253038;
 
-/** The chain id the spec and the official client give Solana. */
+/** Solana's id. */
 export const SOLANA_CHAIN_ID = 792703809;
 
 /** Ids that name a chain by the spec's choice, not a chain's own (EVM) id: the perps exchange's, Bitcoin's, Solana's. */
