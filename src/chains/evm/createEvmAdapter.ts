@@ -63,7 +63,11 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
   // Ours, and off limits to destination calls: the Receiver holds the solver's approval, the Depository its deposits.
   const serviceContracts = [chain.depository, chain.receiver, callExecutorAddress(chain.receiver)];
   const refusal = (order: FillOrder, call: SolverCall, data: Hex | undefined): FillRefusal => ({
-    failure: classifyFillRevert(data, { recipient: order.recipient, currencySymbol: order.currencySymbol }),
+    // The node answered with a revert: one that carried no data has none.
+    failure: classifyFillRevert(
+      { data: data ?? "0x", call },
+      { recipient: order.recipient, currencySymbol: order.currencySymbol },
+    ),
     call: asCall(call),
     revertData: data,
   });
