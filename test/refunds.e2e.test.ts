@@ -79,6 +79,12 @@ describe("failures and refunds, end to end", () => {
     const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
       headers: { "x-api-key": key.key },
     }).then((response) => response.json());
+    // What the refund returned, in the deposit's currency (ETH of the origin), at the quote's price.
+    expect(listed.requests[0].data.refundCurrencyData).toMatchObject({
+      currency: { chainId: origin.id, address: zeroAddress, symbol: "ETH" },
+      amount: refund.amount,
+      amountUsd: expect.stringMatching(/^\d+(\.\d+)?$/),
+    });
     expect(listed.requests[0].data).toMatchObject({
       failReason: "EXECUTION_REVERTED",
       failedTxHash: null,

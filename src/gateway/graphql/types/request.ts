@@ -170,7 +170,8 @@ export const RequestRef = builder.loadableObject("Request", {
       resolve: (request) => ((request.quote as StoredQuote)?.details as never) ?? null,
     }),
     features: t.stringList({
-      description: "As GET /requests/v3: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
+      description:
+        "As GET /requests/v3: app_fees, deposit_address, sponsored (gasless_execution, fast_fill, gas_top_up are not offered).",
       resolve: fromRecord((record) => record.features),
     }),
     depositAddress: t.field({
