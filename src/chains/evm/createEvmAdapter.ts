@@ -25,6 +25,7 @@ import {
   signSolverTransaction,
 } from "./solverTransaction.js";
 import { translateRpcError } from "./translateRpcError.js";
+import { withDepositGas } from "./withDepositGas.js";
 
 export type EvmAdapterOptions = {
   solver: EvmSolver;
@@ -122,7 +123,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
       }),
     minimumDeposit: () => 1n,
     minimumPayout: () => 1n,
-    depositSteps: async (input) => buildDepositSteps(chain, input),
+    depositSteps: (input) => rpc(() => withDepositGas(client, buildDepositSteps(chain, input))),
     signOrder: (orderId) => solver.signMessage({ message: { raw: orderId as Hex } }),
     simulateFill: (order) =>
       rpc(async () => {
