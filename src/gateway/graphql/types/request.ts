@@ -13,6 +13,7 @@ import { buildRequestRecordV3 } from "../../../requests/buildRequestRecordV3.js"
 import { requestViewsByIds } from "../../../../schema/requestsQuery.js";
 import { recordLookups } from "../../../requests/recordLookups.js";
 import { builder } from "../builder.js";
+import { AmountRef } from "./amount.js";
 import { type GraphqlContext, requireApiKey } from "../graphqlContext.js";
 import { statusUpdateStream } from "../statusUpdateStream.js";
 import { ChainRef } from "./chainRef.js";
@@ -190,6 +191,12 @@ export const RequestRef = builder.loadableObject("Request", {
     }),
     // data.fees, data.appFees, data.feeSponsorship (the service's component named platform) and data.route of GET /requests/v3.
     fees: t.field({ type: RequestFeesRef, resolve: fromRecord((record) => record.data.fees) }),
+    refundCurrencyData: t.field({
+      type: AmountRef,
+      nullable: true,
+      description: "data.refundCurrencyData of GET /requests/v3: what the refund returned, null until it did.",
+      resolve: fromRecord((record) => record.data.refundCurrencyData),
+    }),
     appFees: t.field({ type: RequestAppFeesRef, resolve: fromRecord((record) => record.data.appFees) }),
     feeSponsorship: t.field({
       type: RequestFeeSponsorshipRef,
