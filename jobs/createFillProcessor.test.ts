@@ -440,7 +440,8 @@ describe("fill processor", () => {
     expect(await processFill({ data: { requestId: request.id } })).toBe(signed.txHash);
     const receipt = await destination.publicClient.waitForTransactionReceipt({ hash: signed.txHash as Hex });
     expect(receipt.status).toBe("reverted");
-    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: EXECUTION_REVERTED");
+    // Its revert data, read by replaying it on its block: the Receiver's WrongNativeAmount(0, 6666).
+    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: INSUFFICIENT_NATIVE_TOKENS_SUPPLIED");
     const block = await destination.publicClient.getBlock({ blockNumber: receipt.blockNumber });
     expect((await getRequest(pool, request.id))?.failedTransaction).toEqual({
       txHash: signed.txHash,
@@ -450,7 +451,27 @@ describe("fill processor", () => {
       call: { from: devnet.solver.address, to: destination.chain.receiver, data, value: "0" },
     });
     const refund = await pool.query("SELECT reason FROM crossfill.refunds WHERE request_id = $1", [request.id]);
-    expect(refund.rows).toEqual([{ reason: "EXECUTION_REVERTED" }]);
+    expect(refund.rows).toEqual([{ reason: "INSUFFICIENT_NATIVE_TOKENS_SUPPLIED" }]);
+  });
+
+  it("fails a request the Receiver has filled by a fill sent outside Crossfill (ORDER_ALREADY_FILLED), refunding nothing", async () => {
+    const { request, destination } = await pendingRequest(zeroAddress, 2_468n);
+    // Someone holding the solver's key pays the request directly (1 wei, to someone else): the order is spent.
+    const outside = walletFor(destination, devnet.solver);
+    const hash = await outside.writeContract({
+      address: destination.chain.receiver as Address,
+      abi: receiverAbi,
+      functionName: "fill",
+      args: [request.id as Hex, zeroAddress, 1n, devnet.accounts[1].address, []],
+      value: 1n,
+    });
+    expect((await destination.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+    expect(await processFill({ data: { requestId: request.id } })).toBe("failed: ORDER_ALREADY_FILLED");
+    const stored = await getRequest(pool, request.id);
+    expect(stored).toMatchObject({ status: "failure", failReason: "ORDER_ALREADY_FILLED" });
+    expect(await getFillAttempt(pool, request.id)).toBeUndefined();
+    const refund = await pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [request.id]);
+    expect(refund.rows).toEqual([]);
   });
 
   it("skips requests that are not waiting for a fill", async () => {

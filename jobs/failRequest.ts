@@ -18,7 +18,8 @@ export type RefundableDeposit = {
 
 /**
  * Fails a request and queues the refund of its deposit in the same transaction, so no failed deposit is
- * left without a refund on its way. The refund goes to the quote's refundTo, else to the depositor.
+ * left without a refund on its way (but an order already paid, ORDER_ALREADY_FILLED). The refund goes to the quote's
+ * refundTo, else to the depositor.
  * Returns the refund's id to enqueue after commit, or undefined when nothing was changed.
  */
 export async function failRequest(
@@ -41,6 +42,9 @@ export async function failRequest(
     failedTransaction: args.failedTransaction,
   });
   if (!result.applied) return undefined;
+  // The Receiver shows the order paid (by a fill sent outside Crossfill: one of ours is found before failing): the
+  // recipient has the output, so the deposit is not paid back as well; an operator settles it.
+  if (args.failReason === "ORDER_ALREADY_FILLED") return undefined;
   return queueRefund(db, {
     requestId: args.request.id,
     // The refund row still names the deposit's position by its column, `log_index` (schema/refunds.ts).

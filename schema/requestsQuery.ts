@@ -29,7 +29,7 @@ export type RequestView = StoredRequest & {
    */
   depositAddress: { address: string; type: "open" | "strict"; supersededByRequestId: string | null } | null;
   /** Refund legs (schema/refunds.ts); a hash once the refund transaction exists. */
-  refunds: Array<{ chainId: number; txHash: string | null; amount: bigint | null; status: string }>;
+  refunds: Array<{ chainId: number; currency: string; txHash: string | null; amount: bigint | null; status: string }>;
   /** The sort key of this row as Postgres renders it: the keyset of the next page. */
   sortValue: string;
 };
@@ -234,7 +234,7 @@ type ViewRow = RequestRow & {
     disagreement: Record<string, unknown> | null;
   }>;
   attempts: Array<{ chain_id: number; tx_hash: string; created_at: string }>;
-  refunds: Array<{ chain_id: number; tx_hash: string | null; amount: string | null; status: string }>;
+  refunds: Array<{ chain_id: number; currency: string; tx_hash: string | null; amount: string | null; status: string }>;
   deposit_address: { address: string; type: "open" | "strict"; superseded_by: string | null } | null;
 };
 
@@ -281,6 +281,7 @@ function toView(row: ViewRow): RequestView {
     },
     refunds: row.refunds.map((x) => ({
       chainId: Number(x.chain_id),
+      currency: x.currency,
       txHash: x.tx_hash,
       amount: x.amount === null ? null : BigInt(x.amount),
       status: x.status,
@@ -300,7 +301,7 @@ const HYDRATE = `
     FROM crossfill.request_fills f WHERE f.request_id = r.id), '[]') AS fills,
   coalesce((SELECT json_agg(json_build_object('chain_id', a.chain_id, 'tx_hash', a.tx_hash, 'created_at', a.created_at))
     FROM crossfill.fill_attempts a WHERE a.request_id = r.id), '[]') AS attempts,
-  coalesce((SELECT json_agg(json_build_object('chain_id', x.chain_id, 'tx_hash', x.tx_hash, 'amount', x.amount::text, 'status', x.status) ORDER BY x.id)
+  coalesce((SELECT json_agg(json_build_object('chain_id', x.chain_id, 'currency', x.currency, 'tx_hash', x.tx_hash, 'amount', x.amount::text, 'status', x.status) ORDER BY x.id)
     FROM crossfill.refunds x WHERE x.request_id = r.id), '[]') AS refunds,
   (SELECT json_build_object('address', da.address, 'type', da.type, 'superseded_by', da.superseded_by)
      FROM crossfill.request_deposit_addresses da WHERE da.request_id = coalesce(r.parent_request_id, r.id)) AS deposit_address`;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { postGraphql } from "./support/postGraphql.js";
 import { fundSponsor, getSponsorDraw, sponsorBalance } from "../schema/sponsorLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
@@ -137,6 +138,43 @@ describe("fee sponsorship, end to end: the quoting key's integrator pays the use
       chainId: tokens().origin.id,
     });
     expect(actual.selectedComponents).toEqual(["execution", "swap", "platform"]);
+    // Marked sponsored; the sponsored fee is the sponsored total in the fee currency; the actual execution fee is
+    // the gas the fill paid, at the quote's rate for its gas; the actual components add up to what the user gave.
+    const listed = record.requests[0];
+    expect(listed.features).toContain("sponsored");
+    expect(listed.data.fees.quoted.sponsored.amount).toBe(fees.toString());
+    expect(listed.data.fees.actual.sponsored.amount).toBe(fees.toString());
+    const { rows } = await stack.pool.query(
+      "SELECT quote->'fillGas'->>'amount' AS gas FROM crossfill.requests WHERE id = $1",
+      [sponsored.body.requestId],
+    );
+    const gasPaid = BigInt(listed.data.outTxs[0].fee);
+    expect(gasPaid).toBeGreaterThan(0n);
+    expect(listed.data.fees.actual.execution.amount).toBe(
+      (-((gasPaid * BigInt(sponsored.body.fees.relayerGas.amount)) / BigInt(rows[0].gas))).toString(),
+    );
+    const paid = Object.values(listed.data.fees.actual as Record<string, { amount: string }>).reduce(
+      (sum, component) => sum + BigInt(component.amount),
+      0n,
+    );
+    const deposited = BigInt(listed.data.route.actual.origin.inputCurrency.amount);
+    // Fully sponsored: the user's input bought its full worth of output, so the components net to nothing.
+    expect(deposited).toBe(BigInt(sponsored.body.details.currencyIn.amount));
+    expect(paid).toBe(0n);
+    const graphql = await postGraphql(
+      stack.api.url,
+      `query ($id: String!) { request(id: $id) { features fees { actual { execution { amount } sponsored { amount } } } } }`,
+      { id: sponsored.body.requestId },
+    );
+    expect(graphql.data.request).toEqual({
+      features: listed.features,
+      fees: {
+        actual: {
+          execution: { amount: listed.data.fees.actual.execution.amount },
+          sponsored: { amount: fees.toString() },
+        },
+      },
+    });
     const quoteData = await fetch(`${stack.api.url}/integrators/quote-data?requestId=${sponsored.body.requestId}`, {
       headers: { "x-api-key": key },
     }).then((response) => response.json() as Promise<any>);

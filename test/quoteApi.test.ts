@@ -106,6 +106,10 @@ describe("quote, chains and status over HTTP", () => {
       to: stack.devnet.chains[0].depository,
       value: "1000000000000000000",
       chainId: base.originChainId,
+      // The deposit simulated from the user's account, and the chain's fee estimate (the spec's optional fields).
+      gas: expect.stringMatching(/^[1-9]\d{4,}$/),
+      maxFeePerGas: expect.stringMatching(/^[1-9]\d*$/),
+      maxPriorityFeePerGas: expect.stringMatching(/^\d+$/),
     });
     expect(body.steps[0].items[0].check).toEqual({
       endpoint: `/intents/status/v3?requestId=${body.requestId}`,

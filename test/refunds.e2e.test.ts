@@ -8,6 +8,7 @@ import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { blockTokenRecipient } from "./support/blockTokenRecipient.js";
 import { pollStatus } from "./support/pollStatus.js";
+import { postGraphql } from "./support/postGraphql.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
 import { route } from "./support/route.js";
@@ -80,6 +81,20 @@ describe("failures and refunds, end to end", () => {
     const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
       headers: { "x-api-key": key.key },
     }).then((response) => response.json());
+    // What the refund returned, in the deposit's currency (ETH of the origin), at the quote's price.
+    expect(listed.requests[0].data.refundCurrencyData).toMatchObject({
+      currency: { chainId: origin.id, address: zeroAddress, symbol: "ETH" },
+      amount: refund.amount,
+      amountUsd: expect.stringMatching(/^\d+(\.\d+)?$/),
+    });
+    const graphql = await postGraphql(
+      stack.api.url,
+      `query ($id: String!) { request(id: $id) { refundCurrencyData { amount } } }`,
+      {
+        id: requestId,
+      },
+    );
+    expect(graphql.data.request.refundCurrencyData).toEqual({ amount: refund.amount });
     expect(listed.requests[0].data).toMatchObject({
       failReason: "EXECUTION_REVERTED",
       failedTxHash: null,

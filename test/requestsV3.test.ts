@@ -284,7 +284,14 @@ describe("GET /requests/v3", () => {
       amount: "-2",
       amountFormatted: "-0.000000000000000002",
     });
-    expect(record.data.fees.actual).toEqual(record.data.fees.quoted);
+    // Filled: 1000 deposited, 985 received of the 990 the quote gave for 995 after fees (worth 989 of the input);
+    // the quote predates the fill's gas being kept, so execution stays as quoted (3), the platform takes the rest;
+    // the actual USD values are at the input's quoted price (300 USD for 1000 units).
+    expect(record.data.fees.actual).toEqual({
+      ...record.data.fees.quoted,
+      execution: { usd: "-0.9", amount: "-3", amountFormatted: "-0.000000000000000003" },
+      platform: { usd: "-2.4", amount: "-8", amountFormatted: "-0.000000000000000008" },
+    });
     expect(record.data.feeSponsorship.quoted.selectedComponents).toEqual(["platform"]);
     expect(record.protocol).toMatchObject({
       hubType: "onchain",

@@ -53,6 +53,9 @@ export function quotedRequest(args: {
       details: response.details,
       feeSponsorship: toStoredFeeSponsorship(response.feeSponsorship),
       appFees: response.appFees,
+      // The fill's gas as priced, in the destination's native unit: the record's actual execution fee converts the
+      // gas the fill paid at the same rate (src/requests/requestFees.ts).
+      fillGas: { amount: args.market.fillGasCost.toString() },
       // The prices the quote was made at, as observed by their sources: the request keeps them whatever the market
       // does next (a late deposit is re-priced at the prices of its own time, jobs/repriceDeposit.ts).
       prices: {

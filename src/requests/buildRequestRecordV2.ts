@@ -4,6 +4,8 @@ import { type RecordContext, failReasonOf, sponsorshipActual } from "./buildRequ
 import { orNotApplicable } from "../domain/failReasons.js";
 import { readStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import { type RequestAppFee, requestAppFees } from "./requestAppFees.js";
+import { refundCurrencyData } from "./refundCurrencyData.js";
+import { type FeePhase, requestFees } from "./requestFees.js";
 import { type Amount, type CurrencyObject, requestRoute } from "./requestRoute.js";
 
 type StoredQuote = {
@@ -22,6 +24,14 @@ const v2Status = (status: RequestView["status"]) => (status === "submitted" ? "p
 
 /** Currency string ids of v2 were lower-case symbols. */
 const currencyId = (amount: Amount) => amount.currency.symbol.toLowerCase();
+
+/** The v2 `expandedPriceImpact` phase of a v3 fee phase: USD only, the service's component named `relay`. */
+function impactOf(phase: FeePhase) {
+  const { platform, ...rest } = phase;
+  return Object.fromEntries(
+    Object.entries({ ...rest, relay: platform }).map(([name, value]) => [name, { usd: value.usd }]),
+  );
+}
 
 /** The deprecated v2 record, derived from the same data as v3; `includeOrderData` adds the order. */
 export function buildRequestRecordV2(
@@ -119,7 +129,7 @@ export function buildRequestRecordV2(
       feeCurrency: currencyId(route.quotedIn),
       feeCurrencyObject: route.currencyIn,
       appFeeCurrencyObject: route.currencyIn,
-      refundCurrencyData: null,
+      refundCurrencyData: refundCurrencyData(view, route, context.currencyOf),
       appFees: appFees.quoted.map(v2AppFee),
       paidAppFees: appFees.actual.map(v2AppFee),
       subsidizedFee: {
@@ -130,7 +140,8 @@ export function buildRequestRecordV2(
       },
       expandedPriceImpact: {
         quoted: quote.details?.expandedPriceImpact ?? null,
-        actual: route.received !== null ? (quote.details?.expandedPriceImpact ?? null) : null,
+        // v2 names the service's component `relay`; v3's fees.actual has the amounts (requestFees).
+        actual: route.received !== null ? impactOf(requestFees(view, route).actual) : null,
       },
       feeSponsorship: sponsorship
         ? { ...sponsorship, actual: sponsorshipActual(view.status, sponsorship.actual) }

@@ -1,9 +1,10 @@
 import { depositAddressOf } from "./depositAddressOf.js";
-import { formatAmount } from "../domain/money.js";
 import { type SponsorshipPhase, readStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import type { RequestView } from "../../schema/requestsQuery.js";
 import { requestAppFees } from "./requestAppFees.js";
-import { type Amount, type CurrencyLookup, type CurrencyObject, requestRoute } from "./requestRoute.js";
+import { refundCurrencyData } from "./refundCurrencyData.js";
+import { requestFees } from "./requestFees.js";
+import { type Amount, type CurrencyLookup, requestRoute } from "./requestRoute.js";
 
 export type RecordContext = {
   currencyOf: CurrencyLookup;
@@ -15,25 +16,13 @@ export type RecordContext = {
 
 type StoredQuote = {
   fees?: Record<string, Amount>;
-  details?: { timeEstimate?: number; expandedPriceImpact?: Record<string, { usd: string }> };
+  details?: { timeEstimate?: number };
   feeSponsorship?: unknown;
 };
 
 /** Failure-side statuses carry a reason (recorded or UNKNOWN); every other status has null in the v3 record. */
 export function failReasonOf(view: Pick<RequestView, "status" | "failReason">): string | null {
   return view.status === "failure" || view.status === "refund" ? (view.failReason ?? "UNKNOWN") : null;
-}
-
-const negate = (value: string) => (value === "0" ? "0" : value.startsWith("-") ? value.slice(1) : `-${value}`);
-
-/** One fee component `{usd, amount, amountFormatted}`, signed: negative is a cost to the user. */
-function feeComponent(amount: Amount | undefined, currency: CurrencyObject, usd: string | undefined) {
-  const raw = amount ? BigInt(amount.amount) : 0n;
-  return {
-    usd: usd ?? (amount ? negate(amount.amountUsd) : "0"),
-    amount: (-raw).toString(),
-    amountFormatted: formatAmount(-raw, currency.decimals),
-  };
 }
 
 /** v3 sponsorship names the service's component `platform`. */
@@ -97,14 +86,6 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
   const route = requestRoute(view, context.currencyOf);
   const fees = quote.fees ?? {};
   const sponsorship = readStoredFeeSponsorship(quote.feeSponsorship);
-  const impact = quote.details?.expandedPriceImpact ?? {};
-  const feePhase = {
-    swap: feeComponent(undefined, route.currencyIn, impact.swap?.usd),
-    execution: feeComponent(fees.relayerGas, route.currencyIn, impact.execution?.usd),
-    platform: feeComponent(fees.relayerService, route.currencyIn, impact.relay?.usd),
-    app: feeComponent(fees.app, route.currencyIn, impact.app?.usd),
-    sponsored: feeComponent(undefined, route.currencyIn, impact.sponsored?.usd),
-  };
   const depositAddress = depositAddressOf(view);
   const firstDeposit = view.deposits.find((deposit) => deposit.chainId === view.originChainId && !deposit.reorg);
   const order = (view.orderData ?? {}) as { solver?: string; solverChainId?: string };
@@ -166,9 +147,8 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
         ...revertedFillTx(view),
       ],
       appFees: { ...requestAppFees(view, route.deposited, route.currencyIn.decimals), currency: route.currencyIn },
-      // Fees are fixed at quote time: the actual phase is the quoted one, before the fill too (never null: clients
-      // read fees.actual.platform without a check, as the route's actual side falls back to the quoted one).
-      fees: { quoted: feePhase, actual: feePhase, currency: route.currencyIn },
+      // Never null: clients read fees.actual.platform without a check (quoted until the fill, requestFees).
+      fees: { ...requestFees(view, route), currency: route.currencyIn },
       feeSponsorship: {
         quoted: renameRelay(sponsorship?.quoted),
         actual: renameRelay(sponsorshipActual(view.status, sponsorship?.actual)),
@@ -182,7 +162,7 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
         actual: route.actual,
       },
       quoteOraclePrice: null,
-      refundCurrencyData: null,
+      refundCurrencyData: refundCurrencyData(view, route, context.currencyOf),
       externalMetadata: {},
       ...(owner
         ? {

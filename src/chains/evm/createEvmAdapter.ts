@@ -25,6 +25,7 @@ import {
   signSolverTransaction,
 } from "./solverTransaction.js";
 import { translateRpcError } from "./translateRpcError.js";
+import { withDepositGas } from "./withDepositGas.js";
 
 export type EvmAdapterOptions = {
   solver: EvmSolver;
@@ -63,7 +64,11 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
   // Ours, and off limits to destination calls: the Receiver holds the solver's approval, the Depository its deposits.
   const serviceContracts = [chain.depository, chain.receiver, callExecutorAddress(chain.receiver)];
   const refusal = (order: FillOrder, call: SolverCall, data: Hex | undefined): FillRefusal => ({
-    failure: classifyFillRevert(data, { recipient: order.recipient, currencySymbol: order.currencySymbol }),
+    // The node answered with a revert: one that carried no data has none.
+    failure: classifyFillRevert(
+      { data: data ?? "0x", call },
+      { recipient: order.recipient, currencySymbol: order.currencySymbol },
+    ),
     call: asCall(call),
     revertData: data,
   });
@@ -118,7 +123,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
       }),
     minimumDeposit: () => 1n,
     minimumPayout: () => 1n,
-    depositSteps: async (input) => buildDepositSteps(chain, input),
+    depositSteps: (input) => rpc(() => withDepositGas(client, buildDepositSteps(chain, input))),
     signOrder: (orderId) => solver.signMessage({ message: { raw: orderId as Hex } }),
     simulateFill: (order) =>
       rpc(async () => {

@@ -12,6 +12,7 @@ import type { FillOutcome, StuckFillPolicy } from "../adapter.js";
 import type { FillLedger, StoredFillAttempt } from "../fillLedger.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 import type { EvmChainClient } from "./evmChainClient.js";
+import { findRevert } from "./findRevert.js";
 import { broadcastTransaction, walletFor } from "./solverTransaction.js";
 
 const bump = (value: bigint) => (value * 125n) / 100n + 1n;
@@ -49,11 +50,22 @@ export async function followFill(
     // Re-priced versions differ only in fees: the stored one carries the call that reverted.
     const sent = parseTransaction(attempt.rawTx as Hex);
     const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    const call = { data: sent.data ?? "0x", value: sent.value ?? 0n };
     return {
       state: "reverted",
       txHash: hash,
-      // A mined revert leaves no revert data in the receipt.
-      failure: classifyFillRevert(undefined, { recipient: attempt.recipient, currencySymbol: attempt.currency }),
+      failure: classifyFillRevert(
+        {
+          data: await replayedRevert(
+            client,
+            { from: attempt.solver as Hex, to: sent.to!, gas: sent.gas!, ...call },
+            receipt.blockNumber,
+          ),
+          call,
+          gas: { used: receipt.gasUsed, limit: sent.gas! },
+        },
+        { recipient: attempt.recipient, currencySymbol: attempt.currency },
+      ),
       failedTransaction: {
         txHash: hash,
         blockNumber: receipt.blockNumber,
@@ -155,6 +167,27 @@ export async function followFill(
   }
   await broadcastTransaction(chain, cancel);
   return { state: "in-flight", txHash: cancel.txHash, action: "cancelling" };
+}
+
+/**
+ * A mined revert leaves no revert data in its receipt: the fill is run again on the state its block left (which the
+ * revert did not change), and reverts there as it did, with its data. Undefined when it no longer reverts or its
+ * replay fails otherwise.
+ */
+async function replayedRevert(
+  client: EvmChainClient["publicClient"],
+  tx: { from: Hex; to: Hex; data: Hex; value: bigint; gas: bigint },
+  blockNumber: bigint,
+): Promise<Hex | undefined> {
+  try {
+    await client.call({ account: tx.from, to: tx.to, data: tx.data, value: tx.value, gas: tx.gas, blockNumber });
+    return undefined;
+  } catch (error) {
+    // Not a revert (a replay out of gas is a node's internal error, or the node failed): the fill's failure is
+    // already known from its receipt, only its reason is less precise.
+    const revert = findRevert(error);
+    return revert && (revert.data ?? "0x");
+  }
 }
 
 /**

@@ -13,7 +13,14 @@ export const REQUEST_TYPES = [
   "Unwrap",
   "Call",
 ] as const;
-export const FEATURES = ["gasless_execution", "fast_fill", "gas_top_up", "app_fees", "deposit_address"] as const;
+export const FEATURES = [
+  "gasless_execution",
+  "fast_fill",
+  "gas_top_up",
+  "app_fees",
+  "deposit_address",
+  "sponsored",
+] as const;
 
 const HASH = /^0x[0-9a-fA-F]{64}$/;
 

@@ -13,6 +13,7 @@ import { buildRequestRecordV3 } from "../../../requests/buildRequestRecordV3.js"
 import { requestViewsByIds } from "../../../../schema/requestsQuery.js";
 import { recordLookups } from "../../../requests/recordLookups.js";
 import { builder } from "../builder.js";
+import { AmountRef } from "./amount.js";
 import { type GraphqlContext, requireApiKey } from "../graphqlContext.js";
 import { statusUpdateStream } from "../statusUpdateStream.js";
 import { ChainRef } from "./chainRef.js";
@@ -170,7 +171,8 @@ export const RequestRef = builder.loadableObject("Request", {
       resolve: (request) => ((request.quote as StoredQuote)?.details as never) ?? null,
     }),
     features: t.stringList({
-      description: "As GET /requests/v3: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
+      description:
+        "As GET /requests/v3: app_fees, deposit_address, sponsored (gasless_execution, fast_fill, gas_top_up are not offered).",
       resolve: fromRecord((record) => record.features),
     }),
     depositAddress: t.field({
@@ -189,6 +191,12 @@ export const RequestRef = builder.loadableObject("Request", {
     }),
     // data.fees, data.appFees, data.feeSponsorship (the service's component named platform) and data.route of GET /requests/v3.
     fees: t.field({ type: RequestFeesRef, resolve: fromRecord((record) => record.data.fees) }),
+    refundCurrencyData: t.field({
+      type: AmountRef,
+      nullable: true,
+      description: "data.refundCurrencyData of GET /requests/v3: what the refund returned, null until it did.",
+      resolve: fromRecord((record) => record.data.refundCurrencyData),
+    }),
     appFees: t.field({ type: RequestAppFeesRef, resolve: fromRecord((record) => record.data.appFees) }),
     feeSponsorship: t.field({
       type: RequestFeeSponsorshipRef,

@@ -138,7 +138,7 @@ export const RequestFilterInput = builder.inputType("RequestFilterInput", {
       fillTimeMax: t.int({ description: "Seconds from deposit to fill." }),
       features: t.stringList({
         description:
-          "Requests having every one of these: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address.",
+          "Requests having every one of these: gasless_execution, fast_fill, gas_top_up, app_fees, deposit_address, sponsored.",
       }),
       includeChildRequests: t.boolean({
         description:

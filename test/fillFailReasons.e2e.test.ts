@@ -1,0 +1,175 @@
+import { randomBytes } from "node:crypto";
+import { type Address, type Hex, encodeFunctionData, erc20Abi, getAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callTargetAbi } from "../contracts/abis.js";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { postBridgeQuote } from "./support/postQuote.js";
+import { harmlessCall } from "./support/revertingCalls.js";
+import { sendSteps } from "./support/sendSteps.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+type Call = { to: string; value: string; data: Hex };
+
+/**
+ * The fail reasons the devnet can provoke from a fill's revert data: each request is quoted with a harmless
+ * destination call, which is changed after the quote (the quote's own simulation refuses a call that reverts), so
+ * the worker's fill meets the revert; the status and the v3 record carry the classified reason. ORDER_ALREADY_FILLED
+ * is provoked in jobs/createFillProcessor.test.ts: on the whole stack the indexer takes a fill sent outside Crossfill
+ * as the request's, which then succeeds before the worker simulates its own.
+ */
+describe("fill fail reasons from revert data, end to end", () => {
+  let stack: TestStack;
+  let readerKey: string;
+  beforeAll(async () => {
+    stack = await startTestStack();
+    readerKey = (await createApiKey(stack.pool, stack.serverKey, { name: "reader" })).key;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const chains = () => {
+    const [origin, destination] = stack.devnet.chains;
+    const rpc = (method: string, params: unknown[]) =>
+      fetch(destination.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      }).then((response) => response.json());
+    const usdcOut = destination.currencies.find((c) => c.symbol === "USDC")!.address as Address;
+    return { origin, destination, rpc, usdcOut };
+  };
+  const randomAddress = () => getAddress(`0x${randomBytes(20).toString("hex")}`);
+
+  /** A native bridge of `value` with one harmless destination call, quoted; the calls then become `calls`. */
+  async function quoteThenCall(accountIndex: number, value: bigint, calls?: Call[]) {
+    const { origin, destination } = chains();
+    const user = stack.devnet.accounts[accountIndex];
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, value, {
+      tradeType: "EXACT_OUTPUT",
+      txs: [harmlessCall(destination.callTarget, user.address)],
+    });
+    expect(quote.status).toBe(200);
+    const requestId = quote.body.requestId as string;
+    if (calls)
+      await stack.pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
+        requestId,
+        JSON.stringify(calls),
+      ]);
+    return { quote, requestId, user };
+  }
+
+  async function record(requestId: string) {
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
+      headers: { "x-api-key": readerKey },
+    }).then((response) => response.json());
+    return listed.requests[0];
+  }
+
+  async function expectRefundedFor(calls: Call[], value: bigint, accountIndex: number) {
+    const { origin } = chains();
+    const { quote, requestId, user } = await quoteThenCall(accountIndex, value, calls);
+    await sendSteps(quote.body, user, origin);
+    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    expect((await record(requestId)).data.failReason).toBe(last.failReason);
+    return last as { failReason: string; details: Record<string, unknown> };
+  }
+
+  it("MISSING_REVERT_DATA: a destination call to a contract that reverts without data", async () => {
+    const { rpc } = chains();
+    const silent = randomAddress();
+    await rpc("anvil_setCode", [silent, "0x60006000fd"]); // revert(0, 0)
+    const last = await expectRefundedFor([{ to: silent, value: "0", data: "0x" }], 10n ** 15n, 0);
+    expect(last).toMatchObject({
+      failReason: "MISSING_REVERT_DATA",
+      details: { callIndex: 0, message: "destination call 0 reverts without revert data" },
+    });
+  });
+
+  it("TRANSFER_AMOUNT_EXCEEDS_BALANCE and _ALLOWANCE: a call moving tokens the executor does not hold or may not take", async () => {
+    const { usdcOut } = chains();
+    const tokenCall = (data: Hex) => ({ to: usdcOut, value: "0", data });
+    const overdrawn = await expectRefundedFor(
+      [tokenCall(encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [randomAddress(), 10n ** 30n] }))],
+      10n ** 15n,
+      1,
+    );
+    expect(overdrawn).toMatchObject({
+      failReason: "TRANSFER_AMOUNT_EXCEEDS_BALANCE",
+      details: { callIndex: 0, message: "destination call 0 reverts: InsufficientBalance" },
+    });
+    const unapproved = await expectRefundedFor(
+      [
+        tokenCall(
+          encodeFunctionData({
+            abi: erc20Abi,
+            functionName: "transferFrom",
+            args: [stack.devnet.solver.address, randomAddress(), 1n],
+          }),
+        ),
+      ],
+      10n ** 15n,
+      2,
+    );
+    expect(unapproved).toMatchObject({ failReason: "TRANSFER_AMOUNT_EXCEEDS_ALLOWANCE", details: { callIndex: 0 } });
+  });
+
+  it("TRANSFER_FAILED: a call paying with a token that is no contract", async () => {
+    const { destination } = chains();
+    const last = await expectRefundedFor(
+      [
+        {
+          to: destination.callTarget,
+          value: "0",
+          data: encodeFunctionData({
+            abi: callTargetAbi,
+            functionName: "deposit",
+            args: [randomAddress(), randomAddress(), 1n],
+          }),
+        },
+      ],
+      10n ** 15n,
+      3,
+    );
+    expect(last).toMatchObject({
+      failReason: "TRANSFER_FAILED",
+      details: { message: "destination call 0 reverts: NotAContract" },
+    });
+  });
+
+  it("INSUFFICIENT_NATIVE_TOKENS_SUPPLIED: a call sending more ether than the fill brought", async () => {
+    const value = 10n ** 15n;
+    const last = await expectRefundedFor(
+      [{ to: randomAddress(), value: (value + 1n).toString(), data: "0x" }],
+      value,
+      4,
+    );
+    expect(last).toMatchObject({
+      failReason: "INSUFFICIENT_NATIVE_TOKENS_SUPPLIED",
+      details: {
+        callIndex: 0,
+        message: `destination call 0 reverts: calls 0 to 0 send ${value + 1n} wei, the fill brought ${value}`,
+      },
+    });
+  });
+
+  it("QUOTED_GAS_LIMIT_EXCEEDED: a sent fill whose destination call burns all its gas by the time it is mined", async () => {
+    const { origin, rpc } = chains();
+    const target = randomAddress();
+    await rpc("anvil_setCode", [target, "0x00"]); // STOP: the quote's and the fill's simulations pass
+    const { quote, requestId, user } = await quoteThenCall(1, 10n ** 15n, [{ to: target, value: "0", data: "0x" }]);
+    await rpc("evm_setIntervalMining", [0]); // the destination holds the sent fill unmined
+    try {
+      await sendSteps(quote.body, user, origin);
+      await pollStatus(stack.api.url, requestId, { until: ["submitted"] });
+      await rpc("anvil_setCode", [target, "0x5b600056"]); // JUMPDEST PUSH1 0 JUMP: loops until out of gas
+    } finally {
+      await rpc("evm_setIntervalMining", [1]);
+    }
+    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    expect(last).toMatchObject({ failReason: "QUOTED_GAS_LIMIT_EXCEEDED" });
+    const listed = await record(requestId);
+    expect(listed.data).toMatchObject({ failReason: "QUOTED_GAS_LIMIT_EXCEEDED", failedTxHash: expect.any(String) });
+  });
+});
