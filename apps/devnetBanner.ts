@@ -8,10 +8,22 @@ type BannerManifest = {
   accounts?: ReadonlyArray<{ address: string }>;
 };
 
-type BannerChain = { id?: number; name?: string; vmType?: string; rpcUrl?: string; esploraUrl?: string };
+type BannerChain = {
+  id?: number;
+  name?: string;
+  vmType?: string;
+  rpcUrl?: string;
+  esploraUrl?: string;
+  exchangeUrl?: string;
+};
 
 // How a newcomer knows each devnet family's chains, by the manifest's vmType (an EVM entry names none).
-const FAMILY_LABELS: Readonly<Record<string, string>> = { evm: "EVM", bvm: "Bitcoin, Esplora", svm: "Solana" };
+const FAMILY_LABELS: Readonly<Record<string, string>> = {
+  evm: "EVM",
+  bvm: "Bitcoin, Esplora",
+  svm: "Solana",
+  hypevm: "perps exchange API",
+};
 
 /**
  * What `npm start` prints once everything runs: where to go next, one line each (the manifest file holds the
@@ -27,7 +39,7 @@ export function devnetBanner(options: {
   const { manifest, manifestPath } = options;
   const chains = (manifest.chains as BannerChain[]).map(
     (chain) =>
-      `${chain.name} (${chain.id}, ${FAMILY_LABELS[chain.vmType ?? "evm"] ?? chain.vmType}) ${chain.rpcUrl ?? chain.esploraUrl}`,
+      `${chain.name} (${chain.id}, ${FAMILY_LABELS[chain.vmType ?? "evm"] ?? chain.vmType}) ${chain.rpcUrl ?? chain.esploraUrl ?? chain.exchangeUrl}`,
   );
   const accounts = manifest.accounts ?? [];
   const rows: Array<[string, string]> = [

@@ -39,6 +39,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, caller: 
     requestId,
     allowance: market.depositAccount.allowance,
     destinationName: destinationChain.displayName ?? destinationChain.name,
+    protocolVersion: request.protocolVersion,
     // `/price` hands out no address: its steps are never shown.
     ...(request.depositAddress ? { depositAddress: depositAddress?.address ?? "" } : {}),
   });
