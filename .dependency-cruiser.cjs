@@ -38,8 +38,8 @@ module.exports = {
           "^src/chains/bitcoin/(esploraTxFacts|parseDepositMemo|createEsploraClient)\\.ts$",
           // How a receipt reads as deposit facts: the head watcher, Ponder and the manual index must agree.
           "^src/chains/evm/depositFactsOfReceipt\\.ts$",
-          // How the perps exchange writes amounts: its poller and its adapter must read them alike.
-          "^src/chains/hypevm/exchangeAmount\\.ts$",
+          // How the perps exchange's API and ledger read as transfers: its poller and its adapter must agree.
+          "^src/chains/hypevm/(exchangeAmount|exchangeApi|ledgerTransfer)\\.ts$",
           // How a landed Solana transaction reads as deposit facts: the poller and the adapter must agree.
           "^src/chains/svm/svmDepositFacts\\.ts$",
           "^src/runtime/",

@@ -18,6 +18,7 @@ describe("devnetBanner", () => {
         { id: 31337, name: "devnet-a", rpcUrl: "http://127.0.0.1:8545", label: "EVM" },
         { id: 8253038, name: "bitcoin-regtest", esploraUrl: "http://127.0.0.1:39001", label: "Bitcoin, Esplora" },
         { id: 792703809, name: "solana-devnet", rpcUrl: "http://127.0.0.1:39100", label: "Solana" },
+        { id: 1337, name: "hyperliquid", exchangeUrl: "http://127.0.0.1:39200", label: "perps exchange API" },
       ],
       manifestPath: "/clone/.devnet/manifest.json",
       queues: "postgres",
@@ -33,6 +34,7 @@ describe("devnetBanner", () => {
       /^ {2}health {5}http:\/\/127\.0\.0\.1:4000\/readyz, metrics at http:\/\/127\.0\.0\.1:4000\/metrics/m,
     );
     expect(banner).toMatch(/^ {13}solana-devnet \(792703809, Solana\) http:\/\/127\.0\.0\.1:39100$/m);
+    expect(banner).toMatch(/^ {13}hyperliquid \(1337, perps exchange API\) http:\/\/127\.0\.0\.1:39200$/m);
     expect(banner).toContain("npx tsx examples/bridge.ts");
     expect(banner).not.toContain(privateKey);
     expect(banner.trimEnd().split("\n").at(-1)).toBe("Ctrl-C stops everything.");

@@ -8,7 +8,14 @@ type BannerManifest = {
 };
 
 /** A devnet chain's manifest entry, with the label its family gives its chains (FamilyFactories `label`). */
-export type BannerChain = { id?: number; name?: string; rpcUrl?: string; esploraUrl?: string; label: string };
+export type BannerChain = {
+  id?: number;
+  name?: string;
+  rpcUrl?: string;
+  esploraUrl?: string;
+  exchangeUrl?: string;
+  label: string;
+};
 
 /**
  * What `npm start` prints once everything runs: where to go next, one line each (the manifest file holds the
@@ -24,7 +31,7 @@ export function devnetBanner(options: {
 }): string {
   const { manifest, manifestPath } = options;
   const chains = options.chains.map(
-    (chain) => `${chain.name} (${chain.id}, ${chain.label}) ${chain.rpcUrl ?? chain.esploraUrl}`,
+    (chain) => `${chain.name} (${chain.id}, ${chain.label}) ${chain.rpcUrl ?? chain.esploraUrl ?? chain.exchangeUrl}`,
   );
   const accounts = manifest.accounts ?? [];
   const rows: Array<[string, string]> = [

@@ -73,6 +73,7 @@ describe("Ctrl-C on npm start", () => {
       "worker",
       "indexers",
       "devnet hermes",
+      "devnet hypevm",
       "devnet svm",
       "devnet bvm",
       "devnet evm",

@@ -5,6 +5,7 @@ import type { FAMILIES } from "../../src/chains/families.js";
 import { bitcoinFactories } from "./bitcoinFactories.js";
 import { evmFactories } from "./evmFactories.js";
 import type { FamilyFactories } from "./familyFactories.js";
+import { hypevmFactories } from "./hypevmFactories.js";
 import { svmFactories } from "./svmFactories.js";
 
 /** The vmTypes of FAMILIES: the families whose keys the environment holds. */
@@ -18,6 +19,7 @@ export const FAMILY_FACTORIES = {
   evm: evmFactories,
   bvm: bitcoinFactories,
   svm: svmFactories,
+  hypevm: hypevmFactories,
 } as const satisfies {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry reads only keys of its own schema
   readonly [V in RegisteredVmType]: FamilyFactories<Extract<ChainConfig, { vmType: V }>, any, any, any>;

@@ -1,5 +1,6 @@
-import { type Address, type Hex, getAddress, keccak256, stringToHex } from "viem";
+import { type Address, type Hex, getAddress } from "viem";
 import { formatExchangeAmount, parseExchangeAmount } from "../../src/chains/hypevm/exchangeAmount.js";
+import { exchangeTransferHash } from "../../src/chains/hypevm/exchangeTransferHash.js";
 import { type ExchangeToken, PERPS_USDC_DECIMALS, tokenOfSpec } from "./exchangeTokens.js";
 import { actionNonce, type ExchangeRequest, type UserSignedAction } from "./parseExchangeRequest.js";
 import { recoverActionSigner } from "./recoverActionSigner.js";
@@ -176,7 +177,7 @@ export function createExchangeLedger(options: {
       add(user, from, token, -amount);
       add(destination, to, token, amount);
       const time = now();
-      const hash = keccak256(stringToHex(JSON.stringify({ user, action })));
+      const hash = exchangeTransferHash(request.signature as { r: Hex; s: Hex; v: number });
       txs.set(hash, { action, block: ++block, error: null, hash, time, user: getAddress(user) });
       const entry = { time, hash, delta: deltaOf(action, user, token, amount) };
       record(user, entry);

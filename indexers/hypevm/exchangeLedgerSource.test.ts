@@ -5,6 +5,7 @@ import { signUserSignedAction } from "../../devnet/hypevm/signUserSignedAction.j
 import { type DevnetExchange, startDevnetExchange } from "../../devnet/hypevm/startDevnetExchange.js";
 import { NO_ORDER } from "../../schema/chainFacts.js";
 import { PERPS_USDC_CURRENCY } from "../../src/chains/hypevm/hypevmFamily.js";
+import { createExchangeApi } from "../../src/chains/hypevm/exchangeApi.js";
 import { exchangeLedgerSource } from "./exchangeLedgerSource.js";
 
 const [usdc, hype] = devnetExchangeTokens as [(typeof devnetExchangeTokens)[0], (typeof devnetExchangeTokens)[0]];
@@ -50,7 +51,7 @@ describe("exchangeLedgerSource", () => {
     const depository = exchange.depository.address;
     const mapped = new Map([[`${alice.address.toLowerCase()}:${start + 1}`, `0x${"11".repeat(32)}`]]);
     const source = exchangeLedgerSource({
-      exchangeUrl: exchange.url,
+      api: createExchangeApi({ chainId: 1337, exchangeUrl: exchange.url }),
       depository,
       startTimeMs: start - 1,
       orderOf: async (sender, nonce) => mapped.get(`${sender.toLowerCase()}:${nonce}`),
@@ -107,7 +108,7 @@ describe("exchangeLedgerSource", () => {
   it("does not count the depository's own transfers out (refunds) as deposits", async () => {
     const depository = exchange.depository.address;
     const source = exchangeLedgerSource({
-      exchangeUrl: exchange.url,
+      api: createExchangeApi({ chainId: 1337, exchangeUrl: exchange.url }),
       depository,
       startTimeMs: 0,
       orderOf: async () => undefined,
@@ -116,5 +117,63 @@ describe("exchangeLedgerSource", () => {
     const page = await readPages(source)(undefined, new AbortController().signal);
     expect(page.facts.deposits.every((d) => d.depositor.toLowerCase() !== depository.toLowerCase())).toBe(true);
     expect(page.facts.deposits).toHaveLength(4);
+  });
+});
+
+describe("exchangeLedgerSource with a solver", () => {
+  let exchange: DevnetExchange;
+  let clock = start;
+  beforeAll(async () => {
+    exchange = await startDevnetExchange({ now: () => clock });
+  });
+  afterAll(() => exchange?.stop());
+
+  it("reads the solver's transfers that are stored fills as fill facts, and a deposit in the same millisecond once", async () => {
+    const [alice, bob] = exchange.accounts as [DevnetExchange["accounts"][0], DevnetExchange["accounts"][0]];
+    const depository = exchange.depository.address;
+    const requestId = `0x${"22".repeat(32)}`;
+    const source = exchangeLedgerSource({
+      api: createExchangeApi({ chainId: 1337, exchangeUrl: exchange.url }),
+      depository,
+      solver: exchange.solver.address,
+      startTimeMs: start - 1,
+      orderOf: async () => undefined,
+      fillOf: async (solver, nonce) =>
+        solver === exchange.solver.address.toLowerCase() && nonce === BigInt(start + 1) ? requestId : undefined,
+    });
+    const submit = async (from: DevnetExchange["accounts"][0], destination: string, amount: string, nonce: number) => {
+      const signed = await signUserSignedAction(from, {
+        type: "sendAsset",
+        signatureChainId: "0x66eee",
+        hyperliquidChain: exchange.network,
+        destination: destination.toLowerCase(),
+        sourceDex: "",
+        destinationDex: "",
+        token: tokenSpec(usdc),
+        amount,
+        fromSubAccount: "",
+        nonce,
+      });
+      expect(await exchange.ledger.submit(signed)).toEqual({ status: "ok", response: { type: "default" } });
+    };
+    await submit(exchange.solver, alice.address, "7.5", start + 1); // a stored fill
+    await submit(exchange.solver, bob.address, "1", start + 2); // the solver's, but no fill of ours
+    const signal = new AbortController().signal;
+    const first = await source.read(undefined, signal);
+    if (!("facts" in first)) throw new Error("never reorged");
+    expect(first.facts.deposits).toEqual([]);
+    expect(first.facts.fills).toMatchObject([
+      { requestId, recipient: alice.address.toLowerCase(), currency: PERPS_USDC_CURRENCY, amount: 750_000_000n },
+    ]);
+    // A deposit lands in the millisecond of the cursor: read once, then nothing.
+    await submit(bob, depository, "2", start + 3);
+    const second = await source.read(first.cursor, signal);
+    if (!("facts" in second)) throw new Error("never reorged");
+    expect(second.facts.deposits.map((d) => d.amount)).toEqual([200_000_000n]);
+    expect(second.facts.fills).toEqual([]);
+    const third = await source.read(second.cursor, signal);
+    if (!("facts" in third)) throw new Error("never reorged");
+    expect(third.facts.deposits).toEqual([]);
+    expect(third.cursor).toEqual(second.cursor);
   });
 });

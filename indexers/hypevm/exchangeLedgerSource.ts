@@ -1,133 +1,109 @@
+import { type ExchangeApi, LEDGER_PAGE, type LedgerUpdate } from "../../src/chains/hypevm/exchangeApi.js";
+import { ledgerTransfer } from "../../src/chains/hypevm/ledgerTransfer.js";
 import { NO_ORDER } from "../../schema/chainFacts.js";
-import { parseExchangeAmount } from "../../src/chains/hypevm/exchangeAmount.js";
-import { PERPS_USDC_CURRENCY } from "../../src/chains/hypevm/hypevmFamily.js";
+import type { DepositFact, FillFact } from "../../schema/chainFacts.js";
 import type { Polled, PollerCursor, PollerSource, SourcePage } from "../poller/pollerSource.js";
-import type { DepositFact } from "../../schema/chainFacts.js";
-
-/** Perps USDC moves at 8 decimals on the exchange's ledger. */
-const PERPS_USDC_DECIMALS = 8;
-/** The most updates the exchange answers at once: a full page means more may follow. */
-const LEDGER_PAGE = 500;
 
 export type ExchangeLedgerSourceOptions = {
-  exchangeUrl: string;
+  api: ExchangeApi;
   /** The service's account, whose incoming transfers are deposits. */
   depository: string;
+  /** The solver's account, whose transfers out are fills (none: the chain is no destination). */
+  solver?: string;
   /** Where a chain never polled starts, milliseconds (the depository's first use). */
   startTimeMs: number;
   /** The order a sender's transfer with this nonce was authorized for (the nonce mapping); undefined when none. */
   orderOf(sender: string, nonce: bigint): Promise<string | undefined>;
-  timeoutMs?: number;
+  /** The request the solver's transfer with this nonce fills (its stored fill); undefined when none. */
+  fillOf?(solver: string, nonce: bigint): Promise<string | undefined>;
 };
 
-type LedgerUpdate = { time: number; hash: string; delta: Record<string, unknown> & { type: string } };
-type SpotToken = { name: string; tokenId: string; weiDecimals: number };
-
-/** A cursor is the last update read: its time (ms) and hash; its position is that time in seconds, the chain's "block". */
-const cursorOf = (update: LedgerUpdate): PollerCursor => ({
-  position: Math.floor(update.time / 1000),
-  key: `${update.time}:${update.hash}`,
+/** The cursor: the last millisecond read and the hashes read in it (more may land in the same millisecond later). */
+const cursorAt = (time: number, hashes: readonly string[]): PollerCursor => ({
+  position: Math.floor(time / 1000),
+  key: `${time}:${hashes.join(",")}`,
 });
 
 /**
- * The perps exchange's deposits, read from the depository's ledger (`userNonFundingLedgerUpdates`) after a cursor of
- * (time, hash). Each transfer to the depository from another account (`send`, `spotTransfer`, `internalTransfer`) is a
- * deposit fact: depositor = the signer, currency = perps USDC (`""` destination dex, `usdSend`) or the spot token's id
- * (`"spot"`; another dex's currency carries its name's hex), amount in the token's base units, order id from the
- * nonce mapping of (signer, nonce), or none (a transfer without a mapping; `internalTransfer` carries no nonce). A
- * transfer's hash is its transaction; a "block" is a second of the ledger, whose history never changes (no reorg check).
- * Transfers from the depository (refunds) are not read yet.
+ * The perps exchange's facts, read from the ledgers (`userNonFundingLedgerUpdates`) of the depository and the solver
+ * after a cursor of (time, hashes read in that millisecond). Each transfer to the depository from another account
+ * (`send`, `spotTransfer`, `internalTransfer`) is a deposit fact: depositor = the signer, the currency and amount it
+ * moved (ledgerTransfer), order id from the nonce mapping of (signer, nonce), or none (a transfer without a mapping;
+ * `internalTransfer` carries no nonce). Each transfer of the solver's whose nonce is a stored fill's is that request's
+ * fill fact. A transfer's hash is its transaction; a "block" is a second of the ledger, whose history never changes
+ * (no reorg check). Transfers from the depository (refunds) are not read yet.
  */
 export function exchangeLedgerSource(options: ExchangeLedgerSourceOptions): PollerSource {
-  const { exchangeUrl, depository, startTimeMs, orderOf, timeoutMs = 10_000 } = options;
+  const { api, depository, solver, startTimeMs, orderOf, fillOf } = options;
   const self = depository.toLowerCase();
-  const info = async <T>(body: unknown, signal: AbortSignal): Promise<T> => {
-    const response = await fetch(`${exchangeUrl}/info`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-    });
-    if (!response.ok) throw new Error(`exchange /info answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as T;
-  };
-  let tokens: Promise<SpotToken[]> | undefined;
-  const spotTokens = (signal: AbortSignal) => {
-    tokens ??= info<{ tokens: SpotToken[] }>({ type: "spotMeta" }, signal).then((meta) => meta.tokens);
-    // A failed read is asked again next time.
-    tokens.catch(() => (tokens = undefined));
-    return tokens;
-  };
-
-  /** The currency and base-unit amount a transfer moves to the depository; undefined for what no deposit can be. */
-  const movement = async (
-    delta: LedgerUpdate["delta"],
-    signal: AbortSignal,
-  ): Promise<{ currency: string; amount: bigint | undefined } | undefined> => {
-    if (delta.type === "internalTransfer")
-      return { currency: PERPS_USDC_CURRENCY, amount: parseExchangeAmount(String(delta.usdc), PERPS_USDC_DECIMALS) };
-    const token = (await spotTokens(signal)).find((t) => t.name === delta.token);
-    const dex = delta.type === "send" ? String(delta.destinationDex) : "spot";
-    if (dex === "")
-      return delta.token === "USDC"
-        ? { currency: PERPS_USDC_CURRENCY, amount: parseExchangeAmount(String(delta.amount), PERPS_USDC_DECIMALS) }
-        : undefined;
-    if (!token) return undefined;
-    const suffix = dex === "spot" ? "" : Buffer.from(dex, "utf8").toString("hex");
-    return {
-      currency: `${token.tokenId.toLowerCase()}${suffix}`,
-      amount: parseExchangeAmount(String(delta.amount), token.weiDecimals),
-    };
-  };
+  const payer = solver?.toLowerCase();
+  const accounts = payer ? [self, payer] : [self];
 
   return {
     async read(after, signal): Promise<SourcePage> {
-      const [afterTime, afterHash] = after ? after.key.split(":") : [String(startTimeMs), undefined];
+      const [afterTime, afterHashes] = after ? after.key.split(":") : [String(startTimeMs), ""];
       const fromTime = Number(afterTime);
-      const updates = await info<LedgerUpdate[]>(
-        { type: "userNonFundingLedgerUpdates", user: depository, startTime: fromTime },
-        signal,
-      );
-      // The cursor's own update and those before it in the same millisecond were read already.
-      const cursorIndex = afterHash === undefined ? -1 : updates.findIndex((u) => u.hash === afterHash);
-      const fresh = updates.filter((u, index) => u.time > fromTime || (u.time === fromTime && index > cursorIndex));
+      const seen = new Set((afterHashes ?? "").split(",").filter(Boolean));
+      const pages = await Promise.all(accounts.map((account) => api.ledgerUpdates(account, fromTime, signal)));
+      // A full page may stop short of another account's: read no further than the earliest full page's end.
+      const full = pages.filter((page) => page.length >= LEDGER_PAGE).map((page) => page.at(-1)!.time);
+      const until = full.length ? Math.min(...full) : Infinity;
+      const byHash = new Map<string, LedgerUpdate>();
+      for (const update of pages.flat())
+        if (update.time <= until && (update.time > fromTime || !seen.has(update.hash))) byHash.set(update.hash, update);
+      const fresh = [...byHash.values()].sort((a, b) => a.time - b.time);
+      const tokens = fresh.length ? await api.spotTokens(signal) : [];
       const deposits: Polled<DepositFact>[] = [];
+      const fills: Polled<FillFact>[] = [];
       for (const update of fresh) {
-        const { delta } = update;
-        const incoming =
-          ["send", "spotTransfer", "internalTransfer"].includes(delta.type) &&
-          String(delta.destination).toLowerCase() === self &&
-          String(delta.user).toLowerCase() !== self;
-        if (!incoming) continue;
-        const moved = await movement(delta, signal);
-        // An amount the ledger writes with more decimals than its token has is no deposit we can account for.
-        if (!moved || moved.amount === undefined || moved.amount === 0n) continue;
-        const { amount } = moved;
-        const sender = String(delta.user);
-        const nonce = typeof delta.nonce === "number" ? BigInt(delta.nonce) : undefined;
-        const orderId = nonce === undefined ? undefined : await orderOf(sender, nonce);
-        const second = Math.floor(update.time / 1000);
-        deposits.push({
+        const transfer = ledgerTransfer(update, tokens);
+        if (!transfer) continue;
+        const second = BigInt(Math.floor(update.time / 1000));
+        const located = {
           txHash: update.hash,
           position: 0,
-          orderId: orderId ?? NO_ORDER,
-          depositor: sender,
-          currency: moved.currency,
-          amount,
-          blockNumber: BigInt(second),
+          blockNumber: second,
           blockHash: update.hash,
-          timestamp: BigInt(second),
-          txFrom: sender,
-          txFee: 0n,
-        });
+          timestamp: second,
+        };
+        const { sender, nonce } = transfer;
+        if (transfer.destination === self && sender !== self) {
+          const orderId = nonce === undefined ? undefined : await orderOf(sender, nonce);
+          deposits.push({
+            ...located,
+            orderId: orderId ?? NO_ORDER,
+            depositor: sender,
+            currency: transfer.currency,
+            amount: transfer.amount,
+            txFrom: sender,
+            txFee: 0n,
+          });
+        } else if (sender === payer && nonce !== undefined && fillOf) {
+          const requestId = await fillOf(sender, nonce);
+          if (requestId)
+            fills.push({
+              ...located,
+              requestId,
+              currency: transfer.currency,
+              recipient: transfer.destination,
+              amount: transfer.amount,
+              txFee: 0n,
+            });
+        }
       }
       const last = fresh.at(-1);
+      const cursor = last
+        ? cursorAt(last.time, [
+            ...(last.time === fromTime ? seen : []),
+            ...fresh.filter((u) => u.time === last.time).map((u) => u.hash),
+          ])
+        : after;
       return {
-        facts: { deposits, fills: [], withdrawals: [] },
-        cursor: last ? cursorOf(last) : after,
+        facts: { deposits, fills, withdrawals: [] },
+        cursor,
         head: Math.floor(Date.now() / 1000),
         // A full page may have more behind it (unless it held nothing new: reading it again would give the same).
-        more: updates.length >= LEDGER_PAGE && fresh.length > 0,
+        more: full.length > 0 && fresh.length > 0,
       };
     },
   };

@@ -4,6 +4,7 @@ import { getRequest } from "../../schema/requests.js";
 import type { Queryable } from "../../schema/queryable.js";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { nonceMappingTypedData } from "../domain/nonceMappingTypedData.js";
+import { computeRequestId } from "../domain/order.js";
 import { PERPS_CHAIN_ID } from "../domain/reservedChainIds.js";
 import { recoverTypedDataSigner } from "../chains/evm/recoverTypedDataSigner.js";
 
@@ -11,7 +12,7 @@ export type NonceMappingAuthorization = {
   wallet: Address;
   depositor: Address;
   nonce: bigint;
-  /** The request id the transfer will belong to. */
+  /** The order (or request) id the transfer will belong to. */
   id: Hex;
   walletChainId: number;
   signatureChainId: number;
@@ -59,9 +60,11 @@ export async function authorizeNonceMapping(
     throw new ForbiddenError(
       `depositor: ${authorization.depositor} is not the signing wallet ${authorization.wallet}; a wallet maps only its own transfers`,
     );
-  const requestId = authorization.id.toLowerCase();
-  const request = await getRequest(db, requestId);
-  if (!request) throw new NotFoundError("REQUEST_NOT_FOUND", `request ${requestId} was not found`);
+  // `id` is the order's id, as the quote's authorize step names it (`protocol.v2.orderId`), or its request id.
+  const id = authorization.id.toLowerCase();
+  const request = (await getRequest(db, id)) ?? (await getRequest(db, computeRequestId(id as Hex)));
+  if (!request) throw new NotFoundError("REQUEST_NOT_FOUND", `no request or order ${id} was found`);
+  const requestId = request.id;
   if (request.originChainId !== PERPS_CHAIN_ID) {
     throw new InvalidInputError(
       "UNSUPPORTED_ROUTE",

@@ -112,12 +112,14 @@ export type ReceiptFill = {
 };
 
 export type QuoteStep = {
-  id: "approve" | "deposit";
+  /** `authorize` (a signature, before the deposit): a withdrawal from the perps exchange's nonce mapping. */
+  id: "approve" | "authorize" | "deposit";
   action: string;
   description: string;
-  kind: "transaction";
+  kind: "transaction" | "signature";
   requestId: string;
-  depositAddress: string;
+  /** A transaction step's deposit address ("" when none); a signature step has none. */
+  depositAddress?: string;
   items: {
     status: "incomplete";
     /** What the wallet performs, in its family's shape (EVM: from, to, data, value, chainId). */
@@ -137,6 +139,8 @@ export type DepositStepsInput = {
   destinationName: string;
   /** `useDepositAddress`: the address to pay instead of signing a deposit (from `depositAddressFor`). */
   depositAddress?: string;
+  /** The quote's `protocolVersion`, for an origin that requires it (the perps exchange's withdrawals). */
+  protocolVersion?: "v2";
 };
 
 /**

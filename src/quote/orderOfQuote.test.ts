@@ -1,3 +1,4 @@
+import type { DepositValue } from "../domain/requiredConfirmations.js";
 import { describe, expect, it } from "vitest";
 import type { ChainConfig } from "../chains/chainConfig.js";
 import type { Currency } from "../chains/chainRegistry.js";
@@ -28,12 +29,12 @@ const market = {
 } as unknown as QuoteMarket;
 
 function depsConfirming(confirmations: number[]) {
-  const asked: bigint[] = [];
+  const asked: DepositValue[] = [];
   const deps = {
     settings: { quoteTtlSeconds: 300 },
     now: () => NOW,
     adapters: fakeChainAdapters(() => ({
-      requiredConfirmations: (usd: bigint) => (asked.push(usd), confirmations.shift() ?? 1),
+      requiredConfirmations: (value: DepositValue) => (asked.push(value), confirmations.shift() ?? 1),
     })),
   } as unknown as QuoteEngineDeps;
   return { deps, asked };
@@ -44,8 +45,8 @@ describe("orderOfQuote", () => {
     const { deps, asked } = depsConfirming([2]);
     const quoted = orderOfQuote(deps, request, market, price);
     expect(quoted.usdIn).toBe(10n ** 16n);
-    // The deposit's confirmations are those its USD value needs.
-    expect(asked).toEqual([10n ** 16n]);
+    // The deposit's confirmations are those its value needs: its USD worth, its amount in its currency.
+    expect(asked).toEqual([{ usdE18: 10n ** 16n, amount: price.amountIn, currency: request.currencyIn }]);
     expect(quoted.now).toBe(NOW);
     expect(quoted.deadline).toBe(NOW / 1000 + 300 + 600);
     expect(quoted.timing.timeEstimate).toBe(2 * 600 + 2 + 1);

@@ -24,6 +24,7 @@ export function quoteDepositSteps(
     requestId: order.requestId,
     allowance: market.depositAccount.allowance,
     destinationName: destinationChain.displayName ?? destinationChain.name,
+    protocolVersion: request.protocolVersion,
     // `/price` hands out no address: its steps are never shown.
     ...(request.depositAddress ? { depositAddress: depositAddress?.address ?? "" } : {}),
   });

@@ -11,6 +11,7 @@ import type { QuoteMarket } from "./readQuoteMarket.js";
 const price = testPriceQuote;
 const market = {
   kind: { requestType: "Bridge" },
+  fillGasCost: 21_000n * 3n,
   observedIn: { priceE18: 2n * 10n ** 18n, observedAt: Date.UTC(2026, 10, 28), source: "pyth" },
   observedOut: { priceE18: 15n * 10n ** 17n, observedAt: Date.UTC(2026, 10, 28, 0, 0, 1), source: "static" },
 } as unknown as QuoteMarket;
@@ -62,6 +63,7 @@ describe("quotedRequest", () => {
       quote: {
         fees: { relayer: "fees" },
         feeSponsorship: { quoted: { selectedComponents: [] }, sponsorPayment: { amount: "0" } },
+        fillGas: { amount: "63000" },
         prices: {
           in: { usd: "2", observedAt: "2026-11-28T00:00:00.000Z", source: "pyth" },
           out: { usd: "1.5", observedAt: "2026-11-28T00:00:01.000Z", source: "static" },

@@ -31,6 +31,8 @@ export type QuoteRequest = {
   latePaymentSlippageBps: bigint | undefined;
   referrer: string | undefined;
   includeProtocolData: boolean;
+  /** `protocolVersion` as asked ("v2", the only one); an origin may require it (withdrawals from the perps exchange). */
+  protocolVersion?: "v2";
   /** Integrators' fees taken from the input; empty when none. */
   appFees: AppFee[];
   /** `subsidizeFees: true`: what the sponsor (the quoting key's integrator) pays; undefined when not asked. */
@@ -184,6 +186,7 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
     latePaymentSlippageBps,
     referrer: input.referrer,
     includeProtocolData: input.includeProtocolData ?? input.includeProtocolSignature ?? false,
+    protocolVersion: input.protocolVersion,
     appFees,
     sponsorship,
     depositAddress,

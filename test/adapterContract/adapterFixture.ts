@@ -13,6 +13,11 @@ export type AdapterFixture = {
   readonly sampleAddress: string;
   /** A transaction hash of the family, in canonical form (another family's chains must refuse it). */
   readonly sampleTxHash: string;
+  /**
+   * Fixtures (by name) of families whose addresses and hashes have this family's form too (the perps exchange's
+   * accounts are EVM addresses): the suite does not ask either to refuse the other's.
+   */
+  readonly sharesEncodingsWith?: readonly string[];
   start(): Promise<FixtureChain>;
 };
 

@@ -6,6 +6,7 @@ import pg from "pg";
 import pino from "pino";
 import { bitcoinFactories } from "../../apps/families/bitcoinFactories.js";
 import { evmFactories } from "../../apps/families/evmFactories.js";
+import { hypevmFactories } from "../../apps/families/hypevmFactories.js";
 import { svmFactories } from "../../apps/families/svmFactories.js";
 import {
   type AnyFamilyFactories,
@@ -104,6 +105,8 @@ export async function startTestStack(
     bitcoinRefundUnmatchedAfterBlocks?: number;
     /** Adds the devnet Solana (its devnet starter, a slot every 50 ms) and its poller. */
     solana?: boolean;
+    /** Adds the devnet perps exchange (chain 1337, its devnet starter) and its poller: `stack.devnetOf(hypevmFactories)`. */
+    exchange?: boolean;
     /** The API's RATE_LIMITS (default TEST_RATE_LIMITS: the routes flows hammer are not counted). */
     rateLimits?: string;
     /**
@@ -170,12 +173,14 @@ export async function startTestStack(
     let solana: TestStack["solana"];
     const solanaDevnet = options.solana ? await startDevnet(svmFactories) : undefined;
     if (solanaDevnet) solana = { devnet: solanaDevnet.devnet, chain: solanaDevnet.chains[0] as SvmChainConfig };
+    const exchangeDevnet = options.exchange ? await startDevnet(hypevmFactories) : undefined;
     // The families beyond FAMILY_FACTORIES' (a test's own), each from its own devnet starter.
     const families = options.families ?? allFamilyFactories();
     const started = new Map<AnyFamilyFactories, StartedDevnet<unknown>>([
       [evmFactories, evm],
       ...(bitcoinDevnet ? [[bitcoinFactories, bitcoinDevnet] as const] : []),
       ...(solanaDevnet ? [[svmFactories, solanaDevnet] as const] : []),
+      ...(exchangeDevnet ? [[hypevmFactories, exchangeDevnet] as const] : []),
     ]);
     for (const factories of families)
       if (!allFamilyFactories().includes(factories)) started.set(factories, await startDevnet(factories));
@@ -186,6 +191,7 @@ export async function startTestStack(
       ...evmChains,
       ...(bitcoin ? [bitcoin.chain] : []),
       ...(solana ? [solana.chain] : []),
+      ...(exchangeDevnet?.chains ?? []),
       ...ownChains,
     ];
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
@@ -229,9 +235,10 @@ export async function startTestStack(
       prefix: `test-${db.name}`,
     });
     stops.push(() => statusBus.close());
+    // A started devnet's keys win over the (empty) environment's, as under npm start.
     const keys: FamilyKeys = {
-      ...Object.fromEntries([...started.entries()].map(([factories, devnet]) => [factories.vmType, devnet.keys])),
       ...environmentKeys,
+      ...Object.fromEntries([...started.entries()].map(([factories, devnet]) => [factories.vmType, devnet.keys])),
       evm: evm.keys,
       bvm: bitcoinKeys,
     };

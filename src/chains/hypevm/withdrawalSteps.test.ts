@@ -5,6 +5,7 @@ import { devnetExchangeTokens, tokenSpec } from "../../../devnet/hypevm/exchange
 import { type DevnetExchange, startDevnetExchange } from "../../../devnet/hypevm/startDevnetExchange.js";
 import { exchangeLedgerSource } from "../../../indexers/hypevm/exchangeLedgerSource.js";
 import { nonceMappingTypedData } from "../../domain/nonceMappingTypedData.js";
+import { createExchangeApi } from "./exchangeApi.js";
 import { PERPS_USDC_CURRENCY } from "./hypevmFamily.js";
 import { withdrawalSteps } from "./withdrawalSteps.js";
 
@@ -89,7 +90,7 @@ describe("withdrawalSteps", () => {
 
     // The depository's poller reads it as a deposit of perps USDC, matched to the order through (signer, nonce).
     const source = exchangeLedgerSource({
-      exchangeUrl: exchange.url,
+      api: createExchangeApi({ chainId: 1337, exchangeUrl: exchange.url }),
       depository: exchange.depository.address,
       startTimeMs: nonce - 60_000,
       orderOf: async (sender, n) =>

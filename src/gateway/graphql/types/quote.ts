@@ -43,7 +43,7 @@ const StepRef = builder.objectRef<Step>("Step").implement({
     description: t.exposeString("description"),
     kind: t.exposeString("kind"),
     requestId: t.exposeString("requestId"),
-    depositAddress: t.exposeString("depositAddress"),
+    depositAddress: t.string({ resolve: (step) => step.depositAddress ?? "" }),
     items: t.field({ type: [StepItemRef], resolve: (step) => step.items as StepItem[] }),
   }),
 });

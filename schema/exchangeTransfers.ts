@@ -1,0 +1,28 @@
+import type { Queryable } from "./queryable.js";
+
+/**
+ * The order a transfer on the perps exchange pays: the one its sender mapped (sender, nonce) to with `/authorize`
+ * (a transfer routes only by its sender's own mapping: wallet = depositor = sender). Undefined when none.
+ */
+export async function orderOfMappedTransfer(db: Queryable, sender: string, nonce: bigint): Promise<string | undefined> {
+  const { rows } = await db.query<{ order_id: string }>(
+    `SELECT r.order_id FROM crossfill.nonce_mappings m JOIN crossfill.requests r ON r.id = m.request_id
+     WHERE m.wallet = lower($1) AND m.depositor = lower($1) AND m.nonce = $2`,
+    [sender, nonce.toString()],
+  );
+  return rows[0]?.order_id;
+}
+
+/** The request whose stored fill on a chain is the signer's transaction with this nonce; undefined when none. */
+export async function requestOfSignedFill(
+  db: Queryable,
+  chainId: number,
+  signer: string,
+  nonce: bigint,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ request_id: string }>(
+    `SELECT request_id FROM crossfill.fill_attempts WHERE chain_id = $1 AND solver = lower($2) AND nonce = $3`,
+    [chainId, signer, nonce.toString()],
+  );
+  return rows[0]?.request_id;
+}

@@ -1,0 +1,309 @@
+import type { PrivateKeyAccount } from "viem";
+import { InvalidInputError, NotFoundError, UpstreamFailureError } from "../../domain/errors.js";
+import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
+import type {
+  DepositPort,
+  FillOrder,
+  FillRefusal,
+  PreparedTransaction,
+  QuotePort,
+  QuoteStep,
+  RefundPort,
+  SignedTransaction,
+  SolverPort,
+} from "../adapter.js";
+import type { DepositFact } from "../chainFacts.js";
+import { parseExchangeAmount } from "./exchangeAmount.js";
+import { createExchangeApi, LEDGER_PAGE } from "./exchangeApi.js";
+import { exchangeTransferHash } from "./exchangeTransferHash.js";
+import type { HypevmChainConfig } from "./hypevmChainFamily.js";
+import { hypevmFamily, PERPS_USDC_CURRENCY, parseCurrencyId, subExchangeOf } from "./hypevmFamily.js";
+import { ledgerTransfer } from "./ledgerTransfer.js";
+import { type SendAssetAction, sendAssetTo } from "./sendAssetTo.js";
+import { SEND_ASSET_TYPES } from "./sendAssetTypes.js";
+import { signExchangeAction } from "./signExchangeAction.js";
+import { withdrawalSteps } from "./withdrawalSteps.js";
+
+/** The chain the service's own transfers name in `signatureChainId` (any works: Arbitrum's, as the SDKs default). */
+const SIGNATURE_CHAIN_ID = 42161;
+/** How far before its nonce a transfer is looked for in its signer's ledger (clocks differ a little). */
+const LOOKBACK_MS = 60_000;
+
+/** What `prepareFill`/`prepareRefund` hand `signTransaction`: who signs which `sendAsset`, before its nonce. */
+type TransferPayload = { signer: "solver" | "depository"; action: Omit<SendAssetAction, "nonce"> };
+
+export type HypevmAdapterDeps = {
+  /** The solver's and depository's exchange keys (the worker's); the gateway holds neither. */
+  solver?: PrivateKeyAccount;
+  depository?: PrivateKeyAccount;
+  /** The order a sender's transfer with this nonce was authorized for (the nonce mapping). */
+  orderOf(sender: string, nonce: bigint): Promise<string | undefined>;
+  /** Milliseconds; the withdrawal steps' nonce. */
+  now?: () => number;
+};
+
+/**
+ * The perps exchange (chain 1337) behind the chain-adapter seam, over its HTTP API. As a destination the solver pays
+ * a deposit to the exchange with a signed `sendAsset` from its account (no fee, final once the exchange takes it); as
+ * an origin a withdrawal is the user's `sendAsset` to the depository under a nonce the user mapped to the order
+ * (`/authorize`), read from the depository's ledger; refunds are the depository's `sendAsset` back. Nonces are
+ * milliseconds, unique per signer through the fill ledger's nonce lock; a transfer is found again by (signer, nonce).
+ */
+export function createHypevmAdapter(
+  chain: HypevmChainConfig,
+  deps: HypevmAdapterDeps,
+): QuotePort & DepositPort & SolverPort & RefundPort {
+  const api = createExchangeApi({ chainId: chain.id, exchangeUrl: chain.exchangeUrl });
+  const now = deps.now ?? Date.now;
+  const solverAddress = chain.solver ?? chain.depository;
+  const key = (signer: TransferPayload["signer"]) => {
+    const account = deps[signer];
+    if (!account) throw new Error(`no ${signer} key for chain ${chain.id}'s exchange account (PERPS_*_PRIVATE_KEY)`);
+    return account;
+  };
+
+  const clearinghouse = (user: string) =>
+    api.info<{ withdrawable: string; time: number }>({ type: "clearinghouseState", user });
+  const decimalsOf = (currency: string) =>
+    currency === PERPS_USDC_CURRENCY
+      ? 8
+      : chain.currencies.find((listed) => parseCurrencyId(listed.address) === currency)?.decimals;
+  /** What an account holds of a currency: perps USDC's `withdrawable`, a spot token's total; none on other dexes. */
+  const balanceOf = async (owner: string, currency: string): Promise<bigint> => {
+    const id = parseCurrencyId(currency);
+    if (id === PERPS_USDC_CURRENCY) return parseExchangeAmount((await clearinghouse(owner)).withdrawable, 8) ?? 0n;
+    if (id === undefined || subExchangeOf(id) !== "") return 0n;
+    const [tokens, state] = await Promise.all([
+      api.spotTokens(),
+      api.info<{ balances: { coin: string; total: string }[] }>({ type: "spotClearinghouseState", user: owner }),
+    ]);
+    const token = tokens.find((t) => t.tokenId.toLowerCase() === id);
+    const held = token && state.balances.find((balance) => balance.coin === token.name);
+    return (held && parseExchangeAmount(held.total, token.weiDecimals)) ?? 0n;
+  };
+  /** The exchange's clock in seconds: its "block". */
+  const head = async () => BigInt(Math.floor((await clearinghouse(chain.depository)).time / 1000));
+
+  /** The `sendAsset` paying `amount` of `currency` to `recipient`, before its nonce; undefined for an unlisted currency. */
+  const transfer = (recipient: string, currency: string, amount: bigint) => {
+    const action = sendAssetTo({
+      recipient,
+      currency,
+      amount,
+      currencies: chain.currencies,
+      network: chain.network,
+      nonce: 0,
+      signatureChainId: SIGNATURE_CHAIN_ID,
+    });
+    if (!action) return undefined;
+    const { nonce: _, ...unsigned } = action;
+    return unsigned;
+  };
+
+  /** The ledger entry of a signer's transfer with this nonce, looked for from a little before it. */
+  const findTransfer = async (signer: string, nonce: number) => {
+    let from = nonce - LOOKBACK_MS;
+    for (;;) {
+      const updates = await api.ledgerUpdates(signer, from);
+      const found = updates.find(
+        (u) => u.delta.nonce === nonce && String(u.delta.user).toLowerCase() === signer.toLowerCase(),
+      );
+      if (found || updates.length < LEDGER_PAGE) return found;
+      from = updates.at(-1)!.time;
+    }
+  };
+
+  const readDepositFacts = async (txHash: string): Promise<DepositFact[]> => {
+    const tx = await api.txDetails(txHash);
+    if (!tx)
+      throw new NotFoundError("TRANSACTION_NOT_FOUND", `transfer ${txHash} is unknown to chain ${chain.id}'s exchange`);
+    const [updates, tokens] = await Promise.all([api.ledgerUpdates(chain.depository, tx.time), api.spotTokens()]);
+    const update = updates.find((u) => u.hash.toLowerCase() === txHash.toLowerCase());
+    const moved = update && ledgerTransfer(update, tokens);
+    if (!update || !moved || moved.destination !== chain.depository.toLowerCase()) return [];
+    const orderId = moved.nonce === undefined ? undefined : await deps.orderOf(moved.sender, moved.nonce);
+    const second = BigInt(Math.floor(update.time / 1000));
+    return [
+      {
+        chainId: chain.id,
+        txHash: update.hash,
+        position: 0,
+        orderId: orderId ?? "",
+        depositor: moved.sender,
+        currency: moved.currency,
+        amount: moved.amount,
+        blockNumber: second,
+        blockHash: update.hash,
+        timestamp: second,
+        txFrom: moved.sender,
+        txFee: 0n,
+      },
+    ];
+  };
+
+  /** Sends a signed transfer; one the exchange took already (its nonce spent) counts as sent. */
+  const send = async (signed: { rawTx: string }): Promise<{ refused?: string }> => {
+    const answer = await api.exchange(JSON.parse(signed.rawTx));
+    if (answer.status === "ok" || /duplicate nonce/i.test(answer.response)) return {};
+    return { refused: answer.response };
+  };
+
+  const fillRefusal = (order: FillOrder, message: string): { refusal: FillRefusal } => ({
+    refusal: {
+      failure: { failReason: "SOLVER_BALANCE_TOO_LOW", details: { message } },
+      call: { from: solverAddress, to: order.recipient, data: "0x", value: order.amount },
+      revertData: undefined,
+    },
+  });
+
+  return {
+    ...hypevmFamily,
+    chain,
+    solverAddress,
+
+    recipientRefusal: (recipient) => {
+      const key = recipient.toLowerCase();
+      if (key === chain.depository.toLowerCase() || key === chain.solver?.toLowerCase())
+        return {
+          errorCode: "INVALID_RECIPIENT",
+          message: "recipient must not be the depository or the solver's account",
+        };
+      if (parseCurrencyId(recipient) !== undefined)
+        return { errorCode: "INVALID_RECIPIENT", message: `recipient ${recipient} is a currency id, not an account` };
+      return undefined;
+    },
+    // The devnet exchange's transfers carry no fee; the real one's are paid by the sender in the token, not priced here.
+    estimateFee: async () => 0n,
+    balanceOf,
+    headHeight: head,
+    readDepositAccount: async (user, currency) => ({ balance: await balanceOf(user, currency), allowance: 0n }),
+    minimumDeposit: () => 1n,
+    minimumPayout: () => 1n,
+    async depositSteps(input): Promise<QuoteStep[]> {
+      if (input.protocolVersion !== "v2")
+        throw new InvalidInputError(
+          "INVALID_INPUT",
+          `protocolVersion: a withdrawal from chain ${chain.id} is quoted only with protocolVersion "v2" (its authorize step maps the transfer to the order)`,
+        );
+      const currency = input.currency.address;
+      const decimals = decimalsOf(currency);
+      const unsigned = transfer(chain.depository, currency, input.amount);
+      if (decimals === undefined || !unsigned || !["", "spot"].includes(unsigned.sourceDex))
+        throw new InvalidInputError("UNSUPPORTED_CURRENCY", `${currency} is not withdrawn from chain ${chain.id}`);
+      const balance = await balanceOf(input.user, currency);
+      if (balance < input.amount)
+        throw new InvalidInputError(
+          "INSUFFICIENT_FUNDS",
+          `user ${input.user} can withdraw ${balance} of ${input.currency.symbol} from the exchange; the request needs ${input.amount}`,
+        );
+      const user = hypevmFamily.address.parse(input.user) as `0x${string}`;
+      return [
+        ...withdrawalSteps({
+          requestId: input.requestId as `0x${string}`,
+          orderId: input.orderId as `0x${string}`,
+          wallet: user,
+          depositor: user,
+          depository: chain.depository as `0x${string}`,
+          network: chain.network,
+          token: unsigned.token,
+          dex: unsigned.sourceDex as "" | "spot",
+          amount: input.amount,
+          decimals,
+          nonce: now(),
+        }),
+      ];
+    },
+    simulateFill: async (order) => {
+      const [blockNumber, balance] = await Promise.all([head(), balanceOf(solverAddress, order.currency)]);
+      const refusal =
+        balance < order.amount
+          ? fillRefusal(order, `the solver holds ${balance} of ${order.currencySymbol}; the fill needs ${order.amount}`)
+              .refusal
+          : undefined;
+      return { blockNumber, refusal };
+    },
+
+    readDepositFacts,
+    requiredConfirmations: (usdValueE18) => requiredConfirmations(chain.confirmations, usdValueE18),
+    async checkDeposit(deposit, required) {
+      // The exchange's ledger never changes: a transfer it shows is final once the clock passed its tiers' seconds.
+      if (!(await api.txDetails(deposit.txHash)))
+        return {
+          state: "reorged",
+          reorg: {
+            source: "fill-check",
+            reason: "the exchange does not know the transfer",
+            blockHash: deposit.blockHash,
+          },
+        };
+      const depth = Number((await head()) - deposit.blockNumber) + 1;
+      return depth >= required ? { state: "final" } : { state: "confirming", missingBlocks: required - depth };
+    },
+
+    async prepareFill(order) {
+      const action = transfer(order.recipient, order.currency, order.amount);
+      if (!action) return fillRefusal(order, `${order.currency} is not a currency chain ${chain.id} pays`);
+      const balance = await balanceOf(solverAddress, order.currency);
+      if (balance < order.amount)
+        return fillRefusal(
+          order,
+          `the solver holds ${balance} of ${order.currencySymbol}; the fill needs ${order.amount}`,
+        );
+      return { transaction: { chainId: chain.id, payload: { signer: "solver", action } satisfies TransferPayload } };
+    },
+    refundSpendsDeposit: false,
+    async prepareRefund(refund) {
+      const action = transfer(refund.recipient, refund.currency, refund.amount);
+      if (!action) return { refusal: `${refund.currency} is not a currency chain ${chain.id} refunds` };
+      if (!deps.depository)
+        return { refusal: `no depository key for chain ${chain.id} (PERPS_DEPOSITORY_PRIVATE_KEY)` };
+      const balance = await balanceOf(chain.depository, refund.currency);
+      if (balance < refund.amount)
+        return { refusal: `the depository holds ${balance} of ${refund.currency}; the refund needs ${refund.amount}` };
+      return {
+        transaction: { chainId: chain.id, payload: { signer: "depository", action } satisfies TransferPayload },
+      };
+    },
+    async signTransaction(ledger, transaction: PreparedTransaction): Promise<SignedTransaction> {
+      const { signer, action } = transaction.payload as TransferPayload;
+      const account = key(signer);
+      // A millisecond no earlier than now and after the last one used: the exchange refuses a nonce used before.
+      const nonce = await ledger.lockNextNonce(chain.id, account.address, now());
+      await ledger.saveNextNonce(chain.id, account.address, nonce + 1);
+      const signed = await signExchangeAction(account, { ...action, nonce }, SEND_ASSET_TYPES);
+      return { nonce, rawTx: JSON.stringify(signed), txHash: exchangeTransferHash(signed.signature) };
+    },
+    async broadcast(signed) {
+      const { refused } = await send(signed);
+      if (refused) throw new UpstreamFailureError(`chain ${chain.id}'s exchange refused the transfer: ${refused}`);
+    },
+    async followFill(attempt) {
+      if (attempt.nonce === null) throw new Error(`fill ${attempt.txHash} on chain ${chain.id} has no nonce`);
+      const mined = async () => {
+        const found = await findTransfer(attempt.solver, attempt.nonce!);
+        return (
+          found && {
+            state: "mined" as const,
+            txHash: found.hash,
+            blockNumber: BigInt(Math.floor(found.time / 1000)),
+            fee: 0n,
+          }
+        );
+      };
+      const before = await mined();
+      if (before) return before;
+      const { refused } = await send(attempt);
+      const after = await mined();
+      if (after) return after;
+      // The exchange spends a nonce it refused a transfer for: this one can never pay.
+      if (refused) return { state: "cancelled", nonceSpentBy: attempt.txHash, neverAccepted: true };
+      return { state: "in-flight", txHash: attempt.txHash, action: "re-sent" };
+    },
+    async readReceipt(txHash) {
+      const tx = await api.txDetails(txHash);
+      if (!tx) return null;
+      const second = BigInt(Math.floor(tx.time / 1000));
+      return { succeeded: true, blockNumber: second, blockHash: tx.hash, timestamp: second, fee: 0n };
+    },
+  };
+}
