@@ -40,8 +40,8 @@ module.exports = {
           "^src/chains/evm/depositFactsOfReceipt\\.ts$",
           // How the perps exchange writes amounts: its poller and its adapter must read them alike.
           "^src/chains/hypevm/exchangeAmount\\.ts$",
-          // How a landed Solana transaction reads as deposit facts: the poller and the adapter must agree.
-          "^src/chains/svm/svmDepositFacts\\.ts$",
+          // How a landed Solana transaction reads as deposit and fill facts: the poller and the adapter must agree.
+          "^src/chains/svm/svm(Deposit|Fill)Facts\\.ts$",
           "^src/runtime/",
         ],
       },

@@ -10,8 +10,9 @@ import type { AdapterFixture, FixtureChain } from "./adapterFixture.js";
 
 /**
  * Solana in the adapter contract suite: the devnet's litesvm behind its JSON-RPC, slots only on demand and every
- * landed transaction at once confirmed and finalized (so depth is what the checks count). It has no forks to reorg,
- * and the family pays no fills or refunds yet: those tests are skipped for it.
+ * landed transaction at once confirmed and finalized (so depth is what the checks count). Its roles are the worker's,
+ * with the solver's key (fills). It has no forks to reorg, and the family pays no refunds yet: those tests are
+ * skipped for it.
  */
 export const svmAdapterFixture: AdapterFixture = {
   name: "solana",
@@ -24,7 +25,7 @@ export const svmAdapterFixture: AdapterFixture = {
     const payer = solana.accounts[0]!;
     const canonical = payer.publicKey.toBase58();
     return {
-      roles: svmRoles(chain),
+      roles: svmRoles(chain, { signsFills: true, solverSecretKey: bs58.encode(solana.solver.secretKey) }),
       capabilities: familyOfChain(chain).capabilities(chain),
       addressSpellings: [canonical],
       // A key one byte short, one with a character base58 lacks, and the native id.

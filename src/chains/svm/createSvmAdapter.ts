@@ -5,6 +5,7 @@ import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
 import type { DepositPort, FeeOperation, QuotePort, RefundPort } from "../adapter.js";
 import { walletDepositStep } from "../walletDepositStep.js";
 import { checkSvmDeposit } from "./checkSvmDeposit.js";
+import { SOLANA_RENT_EXEMPT_EMPTY_ACCOUNT } from "./solanaRentExemption.js";
 import { solanaCall } from "./solanaCall.js";
 import { solanaDepositInstructions } from "./solanaDepositInstructions.js";
 import { SOLANA_MAX_TRANSACTION_SIZE, solanaTransactionSize } from "./solanaTransactionSize.js";
@@ -70,7 +71,7 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
     chain,
     solverAddress: chain.solver ?? chain.depository,
 
-    recipientRefusal: (recipient) => {
+    recipientRefusal: (recipient, currency) => {
       if (recipient === chain.depository || recipient === chain.solver)
         return {
           errorCode: "INVALID_RECIPIENT",
@@ -78,6 +79,17 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
         };
       if (chain.currencies.some((currency) => currency.address === recipient))
         return { errorCode: "INVALID_RECIPIENT", message: `recipient ${recipient} is a token mint, not a wallet` };
+      // An SPL fill pays the recipient's associated token account: an address off the curve (a token account, a
+      // program's) has no key to spend it.
+      if (
+        currency !== undefined &&
+        currency !== SOLANA_NATIVE_CURRENCY &&
+        !PublicKey.isOnCurve(new PublicKey(recipient))
+      )
+        return {
+          errorCode: "INVALID_RECIPIENT",
+          message: `recipient ${recipient} is not a wallet (off the ed25519 curve: a token account or a program's address); SPL tokens are paid to a wallet's own token account`,
+        };
       return undefined;
     },
     estimateFee: async (operation) => fee(operation),
@@ -86,7 +98,9 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
     readDepositAccount: async (user, currency) => ({ balance: await balanceOf(user, currency), allowance: 0n }),
     // The depository and its token accounts exist (rent-exempt): any positive transfer lands.
     minimumDeposit: () => 1n,
-    minimumPayout: () => 1n,
+    // A SOL payment may open the recipient's account, which then must be rent-exempt; a token account exists or is
+    // opened by the solver.
+    minimumPayout: (currency) => (currency === SOLANA_NATIVE_CURRENCY ? SOLANA_RENT_EXEMPT_EMPTY_ACCOUNT : 1n),
     async depositSteps(input) {
       const currency = input.currency.address;
       const decimals = decimalsOf(currency);
@@ -153,9 +167,11 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
         }),
       ];
     },
-    simulateFill: async () => {
-      throw notBuilt("a fill");
-    },
+    // A payment runs no code of the request's (no calls): the solver's prepareFill simulates the fill itself.
+    simulateFill: async () => ({
+      blockNumber: BigInt(await call("getSlot", () => connection.getSlot("confirmed"))),
+      refusal: undefined,
+    }),
 
     readDepositFacts,
     requiredConfirmations: (usdValueE18) => requiredConfirmations(chain.confirmations, usdValueE18),

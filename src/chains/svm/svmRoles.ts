@@ -1,9 +1,26 @@
+import { Keypair } from "@solana/web3.js";
 import type { ChainRoles } from "../adapter.js";
 import type { SvmChainConfig } from "./svmChainFamily.js";
 import { createSvmAdapter } from "./createSvmAdapter.js";
+import { createSvmSolver } from "./createSvmSolver.js";
+import { decodeBase58 } from "./svmFamily.js";
 
-/** Solana's roles today: quotes, deposits and refunds (which wait for an operator); no solver (no fills to Solana). */
-export function svmRoles(chain: SvmChainConfig): ChainRoles {
+/** What a role's Solana adapters hold: the worker signs fills with the solver's key; the gateway holds none. */
+export type SvmRoleKeys = { solverSecretKey?: string; signsFills?: boolean };
+
+/**
+ * Solana's roles: quotes, deposits and refunds (which wait for an operator), and — on a chain with a `solver` wallet —
+ * the solver's fills, signed with SOLANA_SOLVER_SECRET_KEY where the role signs fills (the worker, which cannot start
+ * without it then).
+ */
+export function svmRoles(chain: SvmChainConfig, keys: SvmRoleKeys = {}): ChainRoles {
   const adapter = createSvmAdapter(chain);
-  return { quoter: adapter, deposits: adapter, refunder: adapter };
+  const roles = { quoter: adapter, deposits: adapter, refunder: adapter };
+  if (!chain.solver || !keys.signsFills) return roles;
+  const secret = keys.solverSecretKey && decodeBase58(keys.solverSecretKey, 64);
+  if (!secret) throw new Error(`SOLANA_SOLVER_SECRET_KEY is required to pay fills on chain ${chain.id}`);
+  const solver = Keypair.fromSecretKey(secret);
+  if (solver.publicKey.toBase58() !== chain.solver)
+    throw new Error(`SOLANA_SOLVER_SECRET_KEY is not the key of chain ${chain.id}'s solver ${chain.solver}`);
+  return { ...roles, solver: createSvmSolver(chain, solver) };
 }
