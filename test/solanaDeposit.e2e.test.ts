@@ -106,7 +106,7 @@ describe("Solana deposits", () => {
       newRecipient(),
     );
     expect(unknownMint.status).toBe(400);
-    // A Solana recipient on the EVM destination, and Solana as a destination (origin only for now).
+    // A Solana recipient on the EVM destination, and an EVM recipient on Solana as a destination.
     const solanaRecipient = await quote(
       solana().devnet.accounts[0]!,
       SOLANA_NATIVE_CURRENCY,
@@ -122,9 +122,9 @@ describe("Solana deposits", () => {
       destinationCurrency: SOLANA_NATIVE_CURRENCY,
       amount: SOL.toString(),
       tradeType: "EXACT_INPUT",
-      recipient: Keypair.generate().publicKey.toBase58(),
+      recipient: newRecipient(),
     });
-    expect(toSolana).toMatchObject({ status: 400, body: { errorCode: "UNSUPPORTED_ROUTE" } });
+    expect(toSolana).toMatchObject({ status: 400, body: { errorCode: "INVALID_ADDRESS" } });
     const stored = await stack.pool.query("SELECT count(*) FROM crossfill.requests WHERE origin_chain_id = $1", [
       solana().chain.id,
     ]);

@@ -229,9 +229,10 @@ export async function startTestStack(
       prefix: `test-${db.name}`,
     });
     stops.push(() => statusBus.close());
+    // A started devnet's keys win over the (empty) environment's, as under npm start.
     const keys: FamilyKeys = {
-      ...Object.fromEntries([...started.entries()].map(([factories, devnet]) => [factories.vmType, devnet.keys])),
       ...environmentKeys,
+      ...Object.fromEntries([...started.entries()].map(([factories, devnet]) => [factories.vmType, devnet.keys])),
       evm: evm.keys,
       bvm: bitcoinKeys,
     };

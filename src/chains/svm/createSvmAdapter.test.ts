@@ -122,7 +122,12 @@ describe("createSvmAdapter", () => {
     });
     // The gateway's roles hold no key: no solver; the worker's need the solver's own key.
     const chain = svmChainConfigSchema.parse(devnetSolanaChain(solana));
-    expect(svmRoles(chain).solver).toBeUndefined();
+    expect(svmRoles(chain).solver?.solverAddress).toBe(chain.solver);
+    await expect(
+      svmRoles(chain).solver!.signTransaction({} as never, { chainId: chain.id, payload: { instructions: [] } }),
+    ).rejects.toThrow(/holds no key/);
+    const { solver: _, ...withoutSolver } = chain;
+    expect(svmRoles(withoutSolver).solver).toBeUndefined();
     expect(() => svmRoles(chain, { signsFills: true })).toThrow(/SOLANA_SOLVER_SECRET_KEY is required/);
     const other = bs58.encode(Keypair.generate().secretKey);
     expect(() => svmRoles(chain, { signsFills: true, solverSecretKey: other })).toThrow(/not the key/);

@@ -27,14 +27,21 @@ type FillPayload = { instructions: TransactionInstruction[] };
  * and a Memo naming the request id, built and simulated in `prepareFill`, signed with a fresh blockhash (Solana has
  * no nonce: the ledger stores the signed bytes before they are sent, and one request keeps one stored fill), followed
  * by `followSvmFill` to `finalized` — re-signed with a new blockhash when the old one expires unlanded. `success` comes
- * from the receipt at `finalized` (`waitForReceipt`), whose fill facts are the poller's (`svmFillFacts`).
+ * from the poller, which reads the solver's `finalized` transactions as fill facts (`svmFillFacts`), as Bitcoin's
+ * does: no receipt is recorded ahead of it (a provisional fill the poller has not read yet would pass for one a reorg
+ * took out). `readReceipt` reads the same facts off one transaction.
  */
-export function createSvmSolver(chain: SvmChainConfig, solver: Keypair): SolverPort {
+export function createSvmSolver(chain: SvmChainConfig & { solver: string }, solverKey?: Keypair): SolverPort {
   const connection = new Connection(chain.rpcUrl, {
     commitment: "confirmed",
     ...(chain.wsUrl ? { wsEndpoint: chain.wsUrl } : {}),
   });
-  const solverAddress = solver.publicKey.toBase58();
+  const solverAddress = chain.solver;
+  // The gateway's solver names the route and holds no key: only the worker signs.
+  const keyToSign = () => {
+    if (!solverKey) throw new Error(`chain ${chain.id}'s solver holds no key here (SOLANA_SOLVER_SECRET_KEY: worker)`);
+    return solverKey;
+  };
   const call = <T>(what: string, request: () => Promise<T>) => solanaCall(chain.id, what, request);
   const decimalsOf = (currency: string) =>
     currency === SOLANA_NATIVE_CURRENCY
@@ -51,9 +58,13 @@ export function createSvmSolver(chain: SvmChainConfig, solver: Keypair): SolverP
 
   /** The instructions signed as a v0 transaction paid by the solver, with `blockhash`. */
   const sign = (instructions: TransactionInstruction[], blockhash: string) => {
-    const message = new TransactionMessage({ payerKey: solver.publicKey, recentBlockhash: blockhash, instructions });
+    const message = new TransactionMessage({
+      payerKey: new PublicKey(solverAddress),
+      recentBlockhash: blockhash,
+      instructions,
+    });
     const tx = new VersionedTransaction(message.compileToV0Message());
-    tx.sign([solver]);
+    tx.sign([keyToSign()]);
     return tx;
   };
   const signed = (tx: VersionedTransaction): SignedBytes => ({
@@ -177,19 +188,6 @@ export function createSvmSolver(chain: SvmChainConfig, solver: Keypair): SolverP
 
     readReceipt: (txHash) => receiptOf(txHash, "confirmed"),
 
-    async waitForReceipt(txHash, { timeoutMs, signal }) {
-      const deadline = Date.now() + timeoutMs;
-      const everyMs = Math.max(100, (chain.blockTimeSeconds * 1000) / 2);
-      while (!signal?.aborted) {
-        const [seen] = await status([txHash]);
-        if (seen?.err) return (await receiptOf(txHash, "confirmed")) ?? undefined;
-        if (seen?.confirmationStatus === "finalized") return (await receiptOf(txHash, "finalized")) ?? undefined;
-        if (Date.now() + everyMs > deadline) return undefined;
-        await new Promise((resolve) => setTimeout(resolve, everyMs));
-      }
-      return undefined;
-    },
-
     followFill: (attempt, { ledger, policy }) =>
       followSvmFill(attempt, {
         policy,
@@ -210,7 +208,7 @@ export function createSvmSolver(chain: SvmChainConfig, solver: Keypair): SolverP
         async resign(rawTx) {
           const tx = deserialize(rawTx);
           tx.message.recentBlockhash = await latestBlockhash();
-          tx.sign([solver]);
+          tx.sign([keyToSign()]);
           return signed(tx);
         },
         storeReplacement: (replaced, next) => ledger.recordReplacement(attempt.requestId, replaced, next),

@@ -11,16 +11,19 @@ export type SvmRoleKeys = { solverSecretKey?: string; signsFills?: boolean };
 /**
  * Solana's roles: quotes, deposits and refunds (which wait for an operator), and — on a chain with a `solver` wallet —
  * the solver's fills, signed with SOLANA_SOLVER_SECRET_KEY where the role signs fills (the worker, which cannot start
- * without it then).
+ * without it then); the gateway's solver holds no key (it names the route, never signs).
  */
 export function svmRoles(chain: SvmChainConfig, keys: SvmRoleKeys = {}): ChainRoles {
   const adapter = createSvmAdapter(chain);
   const roles = { quoter: adapter, deposits: adapter, refunder: adapter };
-  if (!chain.solver || !keys.signsFills) return roles;
+  const { solver: solverAddress } = chain;
+  if (!solverAddress) return roles;
+  // The gateway offers the route (quotes to Solana) and signs nothing.
+  if (!keys.signsFills) return { ...roles, solver: createSvmSolver({ ...chain, solver: solverAddress }) };
   const secret = keys.solverSecretKey && decodeBase58(keys.solverSecretKey, 64);
   if (!secret) throw new Error(`SOLANA_SOLVER_SECRET_KEY is required to pay fills on chain ${chain.id}`);
   const solver = Keypair.fromSecretKey(secret);
   if (solver.publicKey.toBase58() !== chain.solver)
     throw new Error(`SOLANA_SOLVER_SECRET_KEY is not the key of chain ${chain.id}'s solver ${chain.solver}`);
-  return { ...roles, solver: createSvmSolver(chain, solver) };
+  return { ...roles, solver: createSvmSolver({ ...chain, solver: solverAddress }, solver) };
 }
