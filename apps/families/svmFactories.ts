@@ -29,16 +29,18 @@ function svmPollerChain(chain: SvmChainConfig): PollerChain {
 }
 
 /**
- * Solana's factories. The worker holds the solver's key (SOLANA_SOLVER_SECRET_KEY) and pays fills with it; the gateway
- * holds none (quotes and deposits need none). Refunds, which would sign with SOLANA_DEPOSITORY_SECRET_KEY, wait for an
- * operator. Its facts are read by a poller of each chain's RPC; its devnet is litesvm behind Solana's JSON-RPC
+ * Solana's factories. The worker holds the solver's key (SOLANA_SOLVER_SECRET_KEY), paying fills, and the depository's
+ * (SOLANA_DEPOSITORY_SECRET_KEY), paying refunds; the gateway holds none (quotes and deposits need none). Its facts are read by a poller of each chain's RPC; its devnet is litesvm behind Solana's JSON-RPC
  * (devnet/svm).
  */
 export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, SvmRoleKeys, DevnetSolana> = {
   vmType: "svm",
   family: svmChainFamily,
   keySchema: svmKeySchema,
-  roleKeys: (keys, role) => (role === "worker" ? { solverSecretKey: keys.solverSecretKey, signsFills: true } : {}),
+  roleKeys: (keys, role) =>
+    role === "worker"
+      ? { solverSecretKey: keys.solverSecretKey, depositorySecretKey: keys.depositorySecretKey, signsFills: true }
+      : {},
   adapter: (chain, keys) => svmRoles(chain, keys),
   indexer: {
     command: "svm",

@@ -35,7 +35,8 @@ const parseKey = (cursor: PollerCursor | undefined): CursorKey => (cursor ? (JSO
  * The poller source of a Solana chain over its JSON-RPC: the `confirmed` signatures of the depository and of its token
  * accounts since the cursor (`getSignaturesForAddress` newest first, paged with `before` back to `until`, the newest
  * one read before), oldest first, and the deposit facts of each transaction (`svmDepositFacts`), and the `finalized`
- * signatures of the solver's wallet for its fills (`svmFillFacts`). A failed transaction
+ * signatures of the solver's wallet for its fills (`svmFillFacts`); the depository's own memo-named payments are its
+ * refunds (withdrawal facts). A failed transaction
  * is passed over (it moved nothing). The cursor stands at the slot of the last transaction read, its key the newest
  * signature read of each address: Solana skips slots, so positions are slots as they came, never counted.
  * A source without a reorg check: a dropped deposit is the deposit check's to find (`checkSvmDeposit`).
@@ -91,6 +92,20 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
         if (!tx) throw new Error(`Solana transaction ${entry.signature} is listed but not served yet`);
         facts.deposits.push(...svmDepositFacts(tx, targets));
         if (options.solver) facts.fills.push(...svmFillFacts(tx, options.solver));
+        // The depository pays refunds as the solver pays fills, its Memo naming the order: withdrawal facts.
+        facts.withdrawals.push(
+          ...svmFillFacts(tx, targets.depository).map(({ requestId, recipient, ...fact }) => ({
+            txHash: fact.txHash,
+            position: fact.position,
+            orderId: requestId,
+            recipient,
+            currency: fact.currency,
+            amount: fact.amount,
+            blockNumber: fact.blockNumber,
+            blockHash: fact.blockHash,
+            timestamp: fact.timestamp,
+          })),
+        );
       }
       const takenSignatures = new Set(taken.map((entry) => entry.signature));
       const next: CursorKey = { ...key };

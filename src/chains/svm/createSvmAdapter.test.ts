@@ -114,14 +114,15 @@ describe("createSvmAdapter", () => {
     });
   });
 
-  it("signs no refunds yet, saying so; pays fills only with the solver's key", async () => {
-    expect(
-      await adapter.prepareRefund({ orderId, currency: SOLANA_NATIVE_CURRENCY, recipient: "x", amount: 1n }),
-    ).toEqual({
-      refusal: expect.stringContaining("not built yet"),
-    });
-    // The gateway's roles hold no key: no solver; the worker's need the solver's own key.
+  it("pays refunds only with the depository's key (else an operator does), fills only with the solver's", async () => {
     const chain = svmChainConfigSchema.parse(devnetSolanaChain(solana));
+    const refund = { orderId, currency: SOLANA_NATIVE_CURRENCY, recipient: chain.solver!, amount: 1n };
+    expect(await svmRoles(chain).refunder!.prepareRefund(refund)).toEqual({
+      refusal: expect.stringContaining("SOLANA_DEPOSITORY_SECRET_KEY"),
+    });
+    const wrongDepository = { depositorySecretKey: bs58.encode(Keypair.generate().secretKey) };
+    expect(() => svmRoles(chain, wrongDepository)).toThrow(/not the key of chain/);
+    // The gateway's roles hold no key: its solver signs nothing; the worker's need the solver's own key.
     expect(svmRoles(chain).solver?.solverAddress).toBe(chain.solver);
     await expect(
       svmRoles(chain).solver!.signTransaction({} as never, { chainId: chain.id, payload: { instructions: [] } }),

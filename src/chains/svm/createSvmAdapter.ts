@@ -2,7 +2,7 @@ import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Connection, PublicKey, TransactionMessage } from "@solana/web3.js";
 import { InvalidInputError, NotFoundError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
-import type { DepositPort, FeeOperation, QuotePort, RefundPort } from "../adapter.js";
+import type { DepositPort, FeeOperation, QuotePort } from "../adapter.js";
 import { walletDepositStep } from "../walletDepositStep.js";
 import { checkSvmDeposit } from "./checkSvmDeposit.js";
 import { SOLANA_RENT_EXEMPT_EMPTY_ACCOUNT } from "./solanaRentExemption.js";
@@ -27,10 +27,10 @@ const TOKEN_AMOUNT_OFFSET = 64;
  * One Solana chain behind the chain-adapter seam, over its JSON-RPC: the origin side of SOL/SPL → EVM. The quote's
  * deposit step is a list of instructions the wallet compiles into a v0 transaction (a transfer to the depository and
  * a Memo naming the order), sized before it is offered; a deposit's facts are read from its landed transaction; the
- * deposit check waits for `finalized`. Fills to Solana and refunds of Solana deposits are not built yet: the family's
- * capabilities offer no Solana destination, and a refund is refused to an operator.
+ * deposit check waits for `finalized`. Fills (createSvmSolver) and refunds (createSvmRefunder) are roles of their own,
+ * which sign.
  */
-export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort & RefundPort {
+export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort {
   const connection = new Connection(chain.rpcUrl, {
     commitment: "confirmed",
     ...(chain.wsUrl ? { wsEndpoint: chain.wsUrl } : {}),
@@ -52,7 +52,6 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
   const balanceOf = async (owner: string, currency: string) =>
     currency === SOLANA_NATIVE_CURRENCY ? BigInt(await lamportsOf(owner)) : tokensOf(owner, currency);
   const fee = (operation: FeeOperation) => LAMPORTS_PER_SIGNATURE * SIGNATURES[operation];
-  const notBuilt = (what: string) => new Error(`${what} on Solana (chain ${chain.id}) is not built yet`);
 
   const readDepositFacts = async (signature: string) => {
     const tx = await call("getTransaction", () =>
@@ -187,15 +186,5 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
             }
           : undefined;
       }),
-    refundSpendsDeposit: false,
-
-    // Refunds wait for an operator until the depository's refunds are built (MANUAL_REFUND_REQUIRED).
-    prepareRefund: async () => ({ refusal: `refunds of Solana deposits are not built yet (chain ${chain.id})` }),
-    signTransaction: async () => {
-      throw notBuilt("signing a transaction");
-    },
-    broadcast: async () => {
-      throw notBuilt("sending a transaction");
-    },
   };
 }
