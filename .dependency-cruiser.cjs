@@ -40,8 +40,8 @@ module.exports = {
           "^src/chains/evm/depositFactsOfReceipt\\.ts$",
           // How the perps exchange's API and ledger read as transfers: its poller and its adapter must agree.
           "^src/chains/hypevm/(exchangeAmount|exchangeApi|ledgerTransfer)\\.ts$",
-          // How a landed Solana transaction reads as deposit facts: the poller and the adapter must agree.
-          "^src/chains/svm/svmDepositFacts\\.ts$",
+          // How a landed Solana transaction reads as deposit and fill facts: the poller and the adapter must agree.
+          "^src/chains/svm/svm(Deposit|Fill)Facts\\.ts$",
           "^src/runtime/",
         ],
       },

@@ -9,6 +9,23 @@ import { appFeeTestRegistry } from "../test/support/appFeeTestChains.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
+import bs58 from "bs58";
+import { createChainRegistry } from "../src/chains/chainRegistry.js";
+import { svmChainConfigSchema } from "../src/chains/svm/svmChainFamily.js";
+
+/** A Solana chain beside the app-fee test chains: its fills are named by base58 signatures. */
+const SOLANA_CHAIN_ID = 792703809;
+const solanaRegistry = createChainRegistry([
+  ...appFeeTestRegistry.chains,
+  svmChainConfigSchema.parse({
+    id: SOLANA_CHAIN_ID,
+    vmType: "svm",
+    name: "solana-test",
+    rpcUrl: "http://127.0.0.1:1",
+    depository: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+    solver: "HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH",
+  }),
+]);
 
 /** Adapters whose receipts arrive when the test says so (`mine`), or never. */
 function fakeAdapters() {
@@ -41,7 +58,7 @@ describe("createReceiptConfirmer", () => {
     createReceiptConfirmer({
       pool: db.pool,
       adapters,
-      registry: appFeeTestRegistry,
+      registry: solanaRegistry,
       logger: pino({ level: "silent" }),
     });
 
@@ -99,6 +116,21 @@ describe("createReceiptConfirmer", () => {
     await mine("0xee", true, `0x${"00".repeat(32)}`);
     expect((await getRequest(db.pool, request.id))?.status).toBe("submitted");
     expect(await fillsOfRequests(db.pool, [request.id])).toEqual([[]]);
+    await receipts.close();
+  });
+
+  it("records a Solana fill under its base58 signature as written (base58 is case-sensitive)", async () => {
+    const { adapters, mine } = fakeAdapters();
+    const receipts = confirmer(adapters);
+    const request = await insertTestRequest(db.pool, { destinationChainId: SOLANA_CHAIN_ID });
+    await db.pool.query("UPDATE crossfill.requests SET status = 'submitted' WHERE id = $1", [request.id]);
+    const signature = bs58.encode(Buffer.alloc(64, 0xab));
+    expect(signature).not.toBe(signature.toLowerCase());
+    receipts.watch({ requestId: request.id, chainId: SOLANA_CHAIN_ID, txHash: signature });
+    await mine(signature, true, request.id);
+    expect((await getRequest(db.pool, request.id))?.status).toBe("success");
+    const [fills] = await fillsOfRequests(db.pool, [request.id]);
+    expect(fills).toMatchObject([{ txHash: signature, logIndex: 2, amount: 990n }]);
     await receipts.close();
   });
 });

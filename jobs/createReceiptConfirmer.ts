@@ -36,8 +36,14 @@ export function createReceiptConfirmer(deps: {
 }): ReceiptConfirmer {
   const controller = new AbortController();
   const watches = new Set<Promise<void>>();
+  // The hash as its family writes it (EVM: lower case); never lowercased here, as a base58 signature is case-sensitive.
+  const canonicalTxHash = (fill: SentFill) => {
+    const chain = deps.registry.chain(fill.chainId);
+    return (chain && deps.registry.family(chain).codecOf(chain).parseTransactionHash(fill.txHash)) ?? fill.txHash;
+  };
   /** `success` and the receipt's fill as a provisional fact, with the app fees it earns, in one transaction. */
   const succeed = async (fill: SentFill, receipt: MinedReceipt) => {
+    // Request ids are ours, 0x and hex in any family: receipts name them in lower case.
     const facts = (receipt.fills ?? []).filter((event) => event.requestId === fill.requestId.toLowerCase());
     // A succeeded transaction that filled nothing of this request is no fill (the indexer decides instead).
     if (receipt.fills && facts.length === 0) {
@@ -56,7 +62,7 @@ export function createReceiptConfirmer(deps: {
       for (const fact of facts) {
         await recordReceiptFill(db, {
           chainId: fill.chainId,
-          txHash: fill.txHash.toLowerCase(),
+          txHash: canonicalTxHash(fill),
           position: fact.position,
           requestId: fill.requestId,
           currency: fact.currency,

@@ -94,7 +94,7 @@ export async function insertFillAttempt(db: Queryable, attempt: FillAttempt): Pr
       attempt.nonce,
       attempt.txHash,
       attempt.rawTx,
-      attempt.currency.toLowerCase(),
+      storedAddress(attempt.currency),
       attempt.amount.toString(),
       storedAddress(attempt.recipient),
     ],

@@ -48,7 +48,7 @@ export async function queueRefund(db: Queryable, refund: NewRefund): Promise<str
       refund.deposit.position,
       refund.reason,
       refund.refundsRequest,
-      refund.deposit.currency.toLowerCase(),
+      storedAddress(refund.deposit.currency),
       refund.deposit.amount.toString(),
       storedAddress(refund.recipient),
     ],

@@ -3,6 +3,7 @@ import { Connection, Keypair, PublicKey, SystemProgram, type TransactionInstruct
 import { type Address, zeroAddress } from "viem";
 import { privateKeyToAddress, generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/createFillProcessor.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { memoInstruction } from "../src/chains/svm/memoInstruction.js";
 import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
@@ -106,7 +107,7 @@ describe("Solana deposits", () => {
       newRecipient(),
     );
     expect(unknownMint.status).toBe(400);
-    // A Solana recipient on the EVM destination, and Solana as a destination (origin only for now).
+    // A Solana recipient on the EVM destination, and an EVM recipient on Solana as a destination.
     const solanaRecipient = await quote(
       solana().devnet.accounts[0]!,
       SOLANA_NATIVE_CURRENCY,
@@ -122,9 +123,9 @@ describe("Solana deposits", () => {
       destinationCurrency: SOLANA_NATIVE_CURRENCY,
       amount: SOL.toString(),
       tradeType: "EXACT_INPUT",
-      recipient: Keypair.generate().publicKey.toBase58(),
+      recipient: newRecipient(),
     });
-    expect(toSolana).toMatchObject({ status: 400, body: { errorCode: "UNSUPPORTED_ROUTE" } });
+    expect(toSolana).toMatchObject({ status: 400, body: { errorCode: "INVALID_ADDRESS" } });
     const stored = await stack.pool.query("SELECT count(*) FROM crossfill.requests WHERE origin_chain_id = $1", [
       solana().chain.id,
     ]);
@@ -156,6 +157,50 @@ describe("Solana deposits", () => {
     expect(await depositsOf(signature)).toMatchObject([
       { depositor: user.publicKey.toBase58(), currency: SOLANA_NATIVE_CURRENCY, amount: SOL.toString() },
     ]);
+  }, 60_000);
+
+  it("refunds a SOL deposit whose fill fails on Solana, from the depository, less the refund's fee", async () => {
+    const user = solana().devnet.accounts[4]!;
+    const response = await postQuote(stack.api.url, {
+      user: user.publicKey.toBase58(),
+      originChainId: solana().chain.id,
+      destinationChainId: stack.devnet.chains[0].id,
+      originCurrency: SOLANA_NATIVE_CURRENCY,
+      destinationCurrency: zeroAddress,
+      amount: (SOL / 10n).toString(),
+      tradeType: "EXACT_INPUT",
+      recipient: newRecipient(),
+      referrer: DEBUG_FORCE_REFUND_REFERRER,
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const { requestId } = response.body.steps[0];
+    const depository = solana().devnet.depository.publicKey;
+    const [userBefore, depositoryBefore] = [await lamports(user.publicKey), await lamports(depository)];
+    const { signature } = await paySolanaStep(connection, user, response.body.steps[0].items[0].data);
+    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000, until: ["refund"] });
+    expect(last.status).toBe("refund");
+    const refunds = async () =>
+      (
+        await stack.pool.query<{ status: string; tx_hash: string; amount: string }>(
+          "SELECT status, tx_hash, amount FROM crossfill.refunds WHERE request_id = $1",
+          [requestId],
+        )
+      ).rows;
+    // Confirmed once the poller reads the depository's refund (its Memo names the order).
+    await expect.poll(async () => (await refunds())[0]?.status, { timeout: 15_000 }).toBe("confirmed");
+    const [refund] = await refunds();
+    const paid = await connection.getParsedTransaction(refund!.tx_hash, { maxSupportedTransactionVersion: 0 });
+    expect(paid?.transaction.message.accountKeys[0]!.pubkey.toBase58()).toBe(depository.toBase58());
+    expect(
+      paid?.transaction.message.instructions.map((instruction) => "parsed" in instruction && instruction.parsed),
+    ).toEqual([expect.objectContaining({ type: "transfer" }), response.body.protocol.v2.orderId]);
+    // To the lamport: the deposit back less the refund's 5,000-lamport fee; the depository ends where it started.
+    const depositFee = BigInt(
+      (await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))!.meta!.fee,
+    );
+    expect(userBefore - (await lamports(user.publicKey))).toBe(depositFee + 5_000n);
+    expect(await lamports(depository)).toBe(depositoryBefore);
+    expect(await fillAttempts(requestId)).toBe(0);
   }, 60_000);
 
   it("bridges devnet USDC to EVM USDC through the depository's token account", async () => {
@@ -194,6 +239,7 @@ describe("Solana deposits", () => {
       const response = await quote(user, SOLANA_NATIVE_CURRENCY, SOL, recipient);
       expect(response.status).toBe(200);
       const { requestId } = response.body.steps[0];
+      const userBefore = await lamports(user.publicKey);
       const { signature } = await paySolanaStep(connection, user, response.body.steps[0].items[0].data, ([, memo]) => [
         SystemProgram.transfer({
           fromPubkey: user.publicKey,
@@ -205,16 +251,15 @@ describe("Solana deposits", () => {
       await settle(signature);
       expect(await fillAttempts(requestId)).toBe(0);
       expect(await evm().publicClient.getBalance({ address: recipient as Address })).toBe(0n);
-      // Its refund waits for an operator: refunds of Solana deposits are not built yet.
-      let status: Record<string, unknown> = {};
-      for (let tries = 0; tries < 100 && status.refundFailReason !== "MANUAL_REFUND_REQUIRED"; tries++) {
-        status = await (await fetch(`${stack.api.url}/intents/status/v3?requestId=${requestId}`)).json();
-        await sleep(100);
-      }
-      expect(status).toMatchObject({
-        failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
-        refundFailReason: "MANUAL_REFUND_REQUIRED",
-      });
+      // Refunded from the depository: what was paid, less the refund's fee.
+      const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000, until: ["refund"] });
+      expect(last).toMatchObject({ status: "refund", failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" });
+      const depositFee = BigInt(
+        (await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))!.meta!.fee,
+      );
+      await expect
+        .poll(async () => userBefore - (await lamports(user.publicKey)), { timeout: 15_000 })
+        .toBe(depositFee + 5_000n);
     }, 60_000);
 
     it("a deposit naming another's order pays that order, never the attacker's", async () => {

@@ -4,7 +4,7 @@ import { type DevnetSolana, startDevnetSolana } from "../../devnet/svm/startDevn
 import { solanaSignaturesSource } from "../../indexers/svm/solanaSignaturesSource.js";
 import type { PollerChain } from "../../indexers/startPollers.js";
 import type { SvmChainConfig } from "../../src/chains/chainConfig.js";
-import { svmRoles } from "../../src/chains/svm/svmRoles.js";
+import { type SvmRoleKeys, svmRoles } from "../../src/chains/svm/svmRoles.js";
 import { svmChainConfigSchema, svmChainFamily } from "../../src/chains/svm/svmChainFamily.js";
 import { svmDepositTargets } from "../../src/chains/svm/svmDepositTargets.js";
 import { type SvmKeys, svmKeySchema } from "../../src/chains/svm/svmKeys.js";
@@ -12,8 +12,8 @@ import type { FamilyFactories } from "./familyFactories.js";
 import { startPollerIndexer } from "./startPollerIndexer.js";
 
 /**
- * A Solana chain's poller: the depository's signatures from the chain's `startBlock` (a slot), looked for every two
- * slots (at most 1 s).
+ * A Solana chain's poller: the depository's (deposits) and the solver's (fills) signatures from the chain's
+ * `startBlock` (a slot), looked for every two slots (at most 1 s).
  */
 function svmPollerChain(chain: SvmChainConfig): PollerChain {
   return {
@@ -22,23 +22,27 @@ function svmPollerChain(chain: SvmChainConfig): PollerChain {
     source: solanaSignaturesSource({
       rpcUrl: chain.rpcUrl,
       targets: svmDepositTargets(chain),
+      ...(chain.solver ? { solver: chain.solver } : {}),
       startSlot: chain.startBlock,
     }),
   };
 }
 
 /**
- * Solana's factories. No role holds a Solana key yet: the adapter quotes and reads deposits, which need none (fills
- * and refunds, which would sign with SOLANA_SOLVER_SECRET_KEY / SOLANA_DEPOSITORY_SECRET_KEY, are not built). Its
- * facts are read by a poller of each chain's RPC; its devnet is litesvm behind Solana's JSON-RPC (devnet/svm).
+ * Solana's factories. The worker holds the solver's key (SOLANA_SOLVER_SECRET_KEY), paying fills, and the depository's
+ * (SOLANA_DEPOSITORY_SECRET_KEY), paying refunds; the gateway holds none (quotes and deposits need none). Its facts are read by a poller of each chain's RPC; its devnet is litesvm behind Solana's JSON-RPC
+ * (devnet/svm).
  */
-export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, Record<string, never>, DevnetSolana> = {
+export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, SvmRoleKeys, DevnetSolana> = {
   vmType: "svm",
   label: "Solana",
   family: svmChainFamily,
   keySchema: svmKeySchema,
-  roleKeys: () => ({}),
-  adapter: (chain) => svmRoles(chain),
+  roleKeys: (keys, role) =>
+    role === "worker"
+      ? { solverSecretKey: keys.solverSecretKey, depositorySecretKey: keys.depositorySecretKey, signsFills: true }
+      : {},
+  adapter: (chain, keys) => svmRoles(chain, keys),
   indexer: {
     command: "svm",
     description: "the signature pollers of the chains file's Solana chains",

@@ -1,12 +1,15 @@
 import { Connection, PublicKey, type ConfirmedSignatureInfo } from "@solana/web3.js";
 import type { SvmDepositTargets } from "../../src/chains/svm/svmDepositFacts.js";
 import { svmDepositFacts } from "../../src/chains/svm/svmDepositFacts.js";
+import { svmFillFacts } from "../../src/chains/svm/svmFillFacts.js";
 import type { PollerCursor, PollerSource, PolledFacts } from "../poller/pollerSource.js";
 
 export type SolanaSignaturesSourceOptions = {
   rpcUrl: string;
   /** The depository and its token accounts: their signatures are read. */
   targets: SvmDepositTargets;
+  /** The solver's wallet, which pays EVM → Solana fills: its `finalized` signatures are read for fills. */
+  solver?: string;
   /**
    * The first slot read (the chains file's `startBlock`): older signatures are not listed, so a poller started on a
    * depository with a long history does not read it all.
@@ -31,7 +34,9 @@ const parseKey = (cursor: PollerCursor | undefined): CursorKey => (cursor ? (JSO
 /**
  * The poller source of a Solana chain over its JSON-RPC: the `confirmed` signatures of the depository and of its token
  * accounts since the cursor (`getSignaturesForAddress` newest first, paged with `before` back to `until`, the newest
- * one read before), oldest first, and the deposit facts of each transaction (`svmDepositFacts`). A failed transaction
+ * one read before), oldest first, and the deposit facts of each transaction (`svmDepositFacts`), and the `finalized`
+ * signatures of the solver's wallet for its fills (`svmFillFacts`); the depository's own memo-named payments are its
+ * refunds (withdrawal facts). A failed transaction
  * is passed over (it moved nothing). The cursor stands at the slot of the last transaction read, its key the newest
  * signature read of each address: Solana skips slots, so positions are slots as they came, never counted.
  * A source without a reorg check: a dropped deposit is the deposit check's to find (`checkSvmDeposit`).
@@ -42,7 +47,10 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
     commitment: "confirmed",
     fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
   });
-  const watched = [targets.depository, ...targets.tokenAccounts.keys()];
+  const watched = [targets.depository, ...targets.tokenAccounts.keys(), ...(options.solver ? [options.solver] : [])];
+  // A fill is the chain's word once finalized (as the solver follows it); deposits are read confirmed, and their
+  // check waits for finality.
+  const commitmentOf = (address: string) => (address === options.solver ? "finalized" : "confirmed");
 
   /** The signatures of `address` newer than `until`, newest first. */
   async function newer(address: string, until: string | undefined): Promise<Listed[]> {
@@ -52,7 +60,7 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
       const page = await connection.getSignaturesForAddress(
         new PublicKey(address),
         { limit: SIGNATURES_PAGE, ...(until ? { until } : {}), ...(before ? { before } : {}) },
-        "confirmed",
+        commitmentOf(address),
       );
       listed.push(...page.map((entry, index) => ({ ...entry, rank: listed.length + index })));
       if (page.length < SIGNATURES_PAGE || page.at(-1)!.slot < startSlot)
@@ -83,6 +91,21 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
         });
         if (!tx) throw new Error(`Solana transaction ${entry.signature} is listed but not served yet`);
         facts.deposits.push(...svmDepositFacts(tx, targets));
+        if (options.solver) facts.fills.push(...svmFillFacts(tx, options.solver));
+        // The depository pays refunds as the solver pays fills, its Memo naming the order: withdrawal facts.
+        facts.withdrawals.push(
+          ...svmFillFacts(tx, targets.depository).map(({ requestId, recipient, ...fact }) => ({
+            txHash: fact.txHash,
+            position: fact.position,
+            orderId: requestId,
+            recipient,
+            currency: fact.currency,
+            amount: fact.amount,
+            blockNumber: fact.blockNumber,
+            blockHash: fact.blockHash,
+            timestamp: fact.timestamp,
+          })),
+        );
       }
       const takenSignatures = new Set(taken.map((entry) => entry.signature));
       const next: CursorKey = { ...key };

@@ -170,9 +170,13 @@ export interface QuotePort extends ChainPort, VmFamily<VmType> {
   /** The solver's account here: it signs fills, refunds and orders, and is paid the fees. */
   readonly solverAddress: string;
 
-  /** Why a fill cannot pay this (parsed) address, in the spec's terms; undefined when it can. */
+  /**
+   * Why a fill cannot pay this (parsed) address, in the spec's terms; undefined when it can. `currency` is what it
+   * would be paid (Solana: an SPL payment needs a wallet on the curve to own its token account).
+   */
   recipientRefusal(
     address: string,
+    currency?: string,
   ): { errorCode: "INVALID_ADDRESS" | "INVALID_RECIPIENT"; message: string } | undefined;
 
   /**

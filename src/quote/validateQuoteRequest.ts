@@ -123,7 +123,7 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
       "UNSUPPORTED_ROUTE",
       `fills on chain ${destinationChain.id} carry no solver signature of the order: quote it without includeProtocolData`,
     );
-  const refusal = destination.recipientRefusal(recipient);
+  const refusal = destination.recipientRefusal(recipient, currencyOut.address);
   if (refusal) throw new InvalidInputError(refusal.errorCode, refusal.message);
   const refundTo = input.refundTo === undefined ? user : address(origin, input.refundTo, "refundTo");
 

@@ -10,8 +10,8 @@ import type { AdapterFixture, FixtureChain } from "./adapterFixture.js";
 
 /**
  * Solana in the adapter contract suite: the devnet's litesvm behind its JSON-RPC, slots only on demand and every
- * landed transaction at once confirmed and finalized (so depth is what the checks count). It has no forks to reorg,
- * and the family pays no fills or refunds yet: those tests are skipped for it.
+ * landed transaction at once confirmed and finalized (so depth is what the checks count). Its roles are the worker's,
+ * with the solver's key (fills) and the depository's (refunds). It has no forks to reorg: those tests are skipped.
  */
 export const svmAdapterFixture: AdapterFixture = {
   name: "solana",
@@ -24,7 +24,11 @@ export const svmAdapterFixture: AdapterFixture = {
     const payer = solana.accounts[0]!;
     const canonical = payer.publicKey.toBase58();
     return {
-      roles: svmRoles(chain),
+      roles: svmRoles(chain, {
+        signsFills: true,
+        solverSecretKey: bs58.encode(solana.solver.secretKey),
+        depositorySecretKey: bs58.encode(solana.depository.secretKey),
+      }),
       capabilities: familyOfChain(chain).capabilities(chain),
       addressSpellings: [canonical],
       // A key one byte short, one with a character base58 lacks, and the native id.
@@ -36,7 +40,6 @@ export const svmAdapterFixture: AdapterFixture = {
       amount: 1_000_000n,
       unsupported: {
         reorgs: "the devnet Solana has no forks",
-        refunds: "refunds of Solana deposits are not built yet",
       },
       newAddress: () => Keypair.generate().publicKey.toBase58(),
       async deposit(order, amount) {

@@ -1,3 +1,5 @@
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
+import bs58 from "bs58";
 import { Connection, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetSolanaChain } from "../../../devnet/svm/devnetSolanaChain.js";
@@ -94,21 +96,44 @@ describe("createSvmAdapter", () => {
   it("refuses the depository, the solver and a mint as recipients; 404 for an unknown signature", async () => {
     for (const refused of [solana.depository.publicKey.toBase58(), solana.solver.publicKey.toBase58(), solana.usdcMint])
       expect(adapter.recipientRefusal(refused)?.errorCode).toBe("INVALID_RECIPIENT");
-    expect(adapter.recipientRefusal(Keypair.generate().publicKey.toBase58())).toBeUndefined();
+    const wallet = Keypair.generate().publicKey;
+    expect(adapter.recipientRefusal(wallet.toBase58())).toBeUndefined();
+    // A token account (off the curve) may be paid SOL, never SPL: its own token account could not be spent.
+    const tokenAccount = getAssociatedTokenAddressSync(new PublicKey(solana.usdcMint), wallet).toBase58();
+    expect(adapter.recipientRefusal(tokenAccount, SOLANA_NATIVE_CURRENCY)).toBeUndefined();
+    expect(adapter.recipientRefusal(tokenAccount, solana.usdcMint)?.errorCode).toBe("INVALID_RECIPIENT");
+    expect(adapter.recipientRefusal(wallet.toBase58(), solana.usdcMint)).toBeUndefined();
+    // A SOL payment may open its recipient's account: at least the rent-exempt minimum, as the chain says.
+    expect(adapter.minimumPayout(SOLANA_NATIVE_CURRENCY, wallet.toBase58())).toBe(
+      BigInt(await new Connection(solana.rpcUrl).getMinimumBalanceForRentExemption(0)),
+    );
+    expect(adapter.minimumPayout(solana.usdcMint, wallet.toBase58())).toBe(1n);
     await expect(adapter.readDepositFacts("1".repeat(64))).rejects.toMatchObject({
       errorCode: "TRANSACTION_NOT_FOUND",
       status: 404,
     });
   });
 
-  it("pays no fills and signs no refunds yet, saying so", async () => {
-    expect(
-      await adapter.prepareRefund({ orderId, currency: SOLANA_NATIVE_CURRENCY, recipient: "x", amount: 1n }),
-    ).toEqual({
-      refusal: expect.stringContaining("not built yet"),
+  it("pays refunds only with the depository's key (else an operator does), fills only with the solver's", async () => {
+    const chain = svmChainConfigSchema.parse(devnetSolanaChain(solana));
+    const refund = { orderId, currency: SOLANA_NATIVE_CURRENCY, recipient: chain.solver!, amount: 1n };
+    expect(await svmRoles(chain).refunder!.prepareRefund(refund)).toEqual({
+      refusal: expect.stringContaining("SOLANA_DEPOSITORY_SECRET_KEY"),
     });
-    // no solver role and no order signature: Solana is no destination yet
-    expect(svmRoles(svmChainConfigSchema.parse(devnetSolanaChain(solana))).solver).toBeUndefined();
+    const wrongDepository = { depositorySecretKey: bs58.encode(Keypair.generate().secretKey) };
+    expect(() => svmRoles(chain, wrongDepository)).toThrow(/not the key of chain/);
+    // The gateway's roles hold no key: its solver signs nothing; the worker's need the solver's own key.
+    expect(svmRoles(chain).solver?.solverAddress).toBe(chain.solver);
+    await expect(
+      svmRoles(chain).solver!.signTransaction({} as never, { chainId: chain.id, payload: { instructions: [] } }),
+    ).rejects.toThrow(/holds no key/);
+    const { solver: _, ...withoutSolver } = chain;
+    expect(svmRoles(withoutSolver).solver).toBeUndefined();
+    expect(() => svmRoles(chain, { signsFills: true })).toThrow(/SOLANA_SOLVER_SECRET_KEY is required/);
+    const other = bs58.encode(Keypair.generate().secretKey);
+    expect(() => svmRoles(chain, { signsFills: true, solverSecretKey: other })).toThrow(/not the key/);
+    const solverKey = bs58.encode(solana.solver.secretKey);
+    expect(svmRoles(chain, { signsFills: true, solverSecretKey: solverKey }).solver?.solverAddress).toBe(chain.solver);
     expect("signOrder" in adapter).toBe(false);
     expect(await adapter.estimateFee("deposit", SOLANA_NATIVE_CURRENCY)).toBe(5_000n);
   });

@@ -2,9 +2,10 @@ import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Connection, PublicKey, TransactionMessage } from "@solana/web3.js";
 import { InvalidInputError, NotFoundError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
-import type { DepositPort, FeeOperation, QuotePort, RefundPort } from "../adapter.js";
+import type { DepositPort, FeeOperation, QuotePort } from "../adapter.js";
 import { walletDepositStep } from "../walletDepositStep.js";
 import { checkSvmDeposit } from "./checkSvmDeposit.js";
+import { SOLANA_RENT_EXEMPT_EMPTY_ACCOUNT } from "./solanaRentExemption.js";
 import { solanaCall } from "./solanaCall.js";
 import { solanaDepositInstructions } from "./solanaDepositInstructions.js";
 import { SOLANA_MAX_TRANSACTION_SIZE, solanaTransactionSize } from "./solanaTransactionSize.js";
@@ -26,10 +27,10 @@ const TOKEN_AMOUNT_OFFSET = 64;
  * One Solana chain behind the chain-adapter seam, over its JSON-RPC: the origin side of SOL/SPL → EVM. The quote's
  * deposit step is a list of instructions the wallet compiles into a v0 transaction (a transfer to the depository and
  * a Memo naming the order), sized before it is offered; a deposit's facts are read from its landed transaction; the
- * deposit check waits for `finalized`. Fills to Solana and refunds of Solana deposits are not built yet: the family's
- * capabilities offer no Solana destination, and a refund is refused to an operator.
+ * deposit check waits for `finalized`. Fills (createSvmSolver) and refunds (createSvmRefunder) are roles of their own,
+ * which sign.
  */
-export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort & RefundPort {
+export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort {
   const connection = new Connection(chain.rpcUrl, {
     commitment: "confirmed",
     ...(chain.wsUrl ? { wsEndpoint: chain.wsUrl } : {}),
@@ -51,7 +52,6 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
   const balanceOf = async (owner: string, currency: string) =>
     currency === SOLANA_NATIVE_CURRENCY ? BigInt(await lamportsOf(owner)) : tokensOf(owner, currency);
   const fee = (operation: FeeOperation) => LAMPORTS_PER_SIGNATURE * SIGNATURES[operation];
-  const notBuilt = (what: string) => new Error(`${what} on Solana (chain ${chain.id}) is not built yet`);
 
   const readDepositFacts = async (signature: string) => {
     const tx = await call("getTransaction", () =>
@@ -70,7 +70,7 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
     chain,
     solverAddress: chain.solver ?? chain.depository,
 
-    recipientRefusal: (recipient) => {
+    recipientRefusal: (recipient, currency) => {
       if (recipient === chain.depository || recipient === chain.solver)
         return {
           errorCode: "INVALID_RECIPIENT",
@@ -78,6 +78,17 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
         };
       if (chain.currencies.some((currency) => currency.address === recipient))
         return { errorCode: "INVALID_RECIPIENT", message: `recipient ${recipient} is a token mint, not a wallet` };
+      // An SPL fill pays the recipient's associated token account: an address off the curve (a token account, a
+      // program's) has no key to spend it.
+      if (
+        currency !== undefined &&
+        currency !== SOLANA_NATIVE_CURRENCY &&
+        !PublicKey.isOnCurve(new PublicKey(recipient))
+      )
+        return {
+          errorCode: "INVALID_RECIPIENT",
+          message: `recipient ${recipient} is not a wallet (off the ed25519 curve: a token account or a program's address); SPL tokens are paid to a wallet's own token account`,
+        };
       return undefined;
     },
     estimateFee: async (operation) => fee(operation),
@@ -86,7 +97,9 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
     readDepositAccount: async (user, currency) => ({ balance: await balanceOf(user, currency), allowance: 0n }),
     // The depository and its token accounts exist (rent-exempt): any positive transfer lands.
     minimumDeposit: () => 1n,
-    minimumPayout: () => 1n,
+    // A SOL payment may open the recipient's account, which then must be rent-exempt; a token account exists or is
+    // opened by the solver.
+    minimumPayout: (currency) => (currency === SOLANA_NATIVE_CURRENCY ? SOLANA_RENT_EXEMPT_EMPTY_ACCOUNT : 1n),
     async depositSteps(input) {
       const currency = input.currency.address;
       const decimals = decimalsOf(currency);
@@ -153,9 +166,11 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
         }),
       ];
     },
-    simulateFill: async () => {
-      throw notBuilt("a fill");
-    },
+    // A payment runs no code of the request's (no calls): the solver's prepareFill simulates the fill itself.
+    simulateFill: async () => ({
+      blockNumber: BigInt(await call("getSlot", () => connection.getSlot("confirmed"))),
+      refusal: undefined,
+    }),
 
     readDepositFacts,
     requiredConfirmations: (value) => requiredConfirmations(chain.confirmations, value),
@@ -171,15 +186,5 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
             }
           : undefined;
       }),
-    refundSpendsDeposit: false,
-
-    // Refunds wait for an operator until the depository's refunds are built (MANUAL_REFUND_REQUIRED).
-    prepareRefund: async () => ({ refusal: `refunds of Solana deposits are not built yet (chain ${chain.id})` }),
-    signTransaction: async () => {
-      throw notBuilt("signing a transaction");
-    },
-    broadcast: async () => {
-      throw notBuilt("sending a transaction");
-    },
   };
 }

@@ -35,16 +35,19 @@ describe("svmChainFamily", () => {
     expect(refused({})).toBe(true);
   });
 
-  it("is an origin only, with no calls, app fees or deposit addresses, and publishes the mints as its tokens", () => {
+  it("is a destination with a solver wallet, with no calls, app fees or deposit addresses; publishes the mints", () => {
     const chain = svmChainConfigSchema.parse({ ...entry, publicRpcUrl: "https://rpc.example" });
     const family = familyOfChain(chain);
     expect(family.capabilities(chain)).toMatchObject({
       sameChain: false,
       appFees: false,
       depositAddresses: false,
-      destinationRefusal: expect.stringContaining("origin only"),
+      destinationRefusal: undefined,
       destinationCallsRefusal: expect.any(String),
     });
+    const { solver: _, ...withoutSolver } = entry;
+    const originOnly = svmChainConfigSchema.parse(withoutSolver);
+    expect(family.capabilities(originOnly).destinationRefusal).toMatch(/no solver wallet/);
     expect(family.publicFields(chain)).toEqual({
       publicRpcUrl: "https://rpc.example",
       publicWsUrl: undefined,

@@ -23,7 +23,7 @@ export const svmChainConfigSchema = z
     publicRpcUrl: z.string().url().optional(),
     publicWsUrl: z.string().url().optional(),
     depository: base58Address,
-    /** The solver's wallet, which would pay EVM → Solana fills (its key: SOLANA_SOLVER_SECRET_KEY, worker only). */
+    /** The solver's wallet, which pays EVM → Solana fills (its key: SOLANA_SOLVER_SECRET_KEY, worker only). */
     solver: base58Address.optional(),
     blockTimeSeconds: z.number().positive().default(0.4),
     nativeCurrency: nativeCurrencySchema.default({ symbol: "SOL", name: "Solana", decimals: 9 }),
@@ -59,8 +59,8 @@ export const svmChainConfigSchema = z
 export type SvmChainConfig = z.infer<typeof svmChainConfigSchema>;
 
 /**
- * Solana: no contracts of ours (the depository is a wallet, deposits name their order in a Memo), SPL tokens beside
- * SOL, no destination calls. Fills to Solana are not built yet, so a Solana chain is an origin only.
+ * Solana: no contracts of ours (the depository is a wallet, deposits name their order in a Memo, fills their request
+ * id), SPL tokens beside SOL, no destination calls. A chain with a `solver` wallet is a destination too.
  */
 export const svmChainFamily = {
   vmType: "svm",
@@ -69,7 +69,9 @@ export const svmChainFamily = {
   codecOf: () => svmFamily,
   capabilities: (chain) => ({
     sameChain: false,
-    destinationRefusal: `chain ${chain.id} is a Solana origin only: the service does not pay fills on Solana yet`,
+    destinationRefusal: chain.solver
+      ? undefined
+      : `chain ${chain.id} has no solver wallet: the service pays no fills on it`,
     destinationCallsRefusal: "a Solana destination takes no calls, only a payment",
     appFees: false,
     depositAddresses: false,

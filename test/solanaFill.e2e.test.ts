@@ -1,0 +1,152 @@
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { Connection, Keypair, PublicKey } from "@solana/web3.js";
+import { zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { QUEUES } from "../jobs/queues.js";
+import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { postQuote } from "./support/postQuote.js";
+import { refundChecks } from "./support/refundChecks.js";
+import { sendSteps } from "./support/sendSteps.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+/**
+ * EVM → Solana (issue 24): the solver pays SOL or devnet USDC from its own Solana wallet with a Memo of the request id,
+ * opening the recipient's token account when it has none; `success` once the payment is finalized on the devnet
+ * Solana (a slot every 50 ms, finalized 32 slots after landing).
+ */
+describe("EVM → Solana, end to end", () => {
+  let stack: TestStack;
+  let connection: Connection;
+  beforeAll(async () => {
+    stack = await startTestStack({ solana: true });
+    connection = new Connection(stack.solana!.devnet.rpcUrl, "confirmed");
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const solana = () => stack.solana!;
+  const origin = () => stack.devnet.chains[0];
+  const evmUsdc = () => origin().currencies.find((currency) => currency.symbol === "USDC")!.address;
+  const quote = (recipient: string, originCurrency: string, destinationCurrency: string, amount: bigint) =>
+    postQuote(stack.api.url, {
+      user: stack.devnet.accounts[0].address,
+      originChainId: origin().id,
+      destinationChainId: solana().chain.id,
+      originCurrency,
+      destinationCurrency,
+      amount: amount.toString(),
+      tradeType: "EXACT_INPUT",
+      recipient,
+    });
+  const lamports = async (owner: string) => BigInt(await connection.getBalance(new PublicKey(owner)));
+  const tokens = async (owner: string) => {
+    const account = getAssociatedTokenAddressSync(new PublicKey(solana().devnet.usdcMint), new PublicKey(owner));
+    const info = await connection.getAccountInfo(account);
+    return info ? Buffer.from(info.data).readBigUInt64LE(64) : 0n;
+  };
+  const fillAttempts = async (requestId: string) =>
+    (
+      await stack.pool.query<{ tx_hash: string; currency: string; recipient: string }>(
+        "SELECT tx_hash, currency, recipient FROM crossfill.fill_attempts WHERE request_id = $1",
+        [requestId],
+      )
+    ).rows;
+  const fills = async (requestId: string) =>
+    (
+      await stack.pool.query<{ tx_hash: string; amount: string }>(
+        "SELECT tx_hash, amount FROM crossfill.request_fills WHERE request_id = $1",
+        [requestId],
+      )
+    ).rows;
+  const requestsTo = async (recipient: string) =>
+    Number(
+      (await stack.pool.query("SELECT count(*) FROM crossfill.requests WHERE recipient = $1", [recipient])).rows[0]
+        .count,
+    );
+
+  /** Quotes, deposits on the EVM origin, and waits for `success`; the request id and the quoted output. */
+  async function bridge(recipient: string, originCurrency: string, destinationCurrency: string, amount: bigint) {
+    const response = await quote(recipient, originCurrency, destinationCurrency, amount);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const requestId: string = response.body.steps.at(-1).requestId;
+    const polling = pollStatus(stack.api.url, requestId, { timeoutMs: 60_000 });
+    await sendSteps(response.body, stack.devnet.accounts[0], origin());
+    // The fill job run again (a retry, a second worker) while the first may still be signing: one payment.
+    const fillQueue = stack.queues.createQueue<{ requestId: string }>(QUEUES.fill);
+    for (const run of [1, 2]) await fillQueue.add("fill", { requestId }, { jobId: `again-${requestId}-${run}` });
+    const { last } = await polling;
+    expect(last.status).toBe("success");
+    return { requestId, amountOut: BigInt(response.body.details.currencyOut.amount), last };
+  }
+
+  it("pays ETH → SOL to a new wallet, with a Memo of the request id, success once finalized; paid once", async () => {
+    const recipient = Keypair.generate().publicKey.toBase58();
+    const solverBefore = await lamports(solana().chain.solver!);
+    const { requestId, amountOut, last } = await bridge(recipient, zeroAddress, SOLANA_NATIVE_CURRENCY, 10n ** 17n);
+    // 0.1 ETH at $3,000 is $300: 2 SOL at $150, less fees.
+    expect(amountOut).toBeGreaterThan(1_900_000_000n);
+    expect(amountOut).toBeLessThan(2_000_000_000n);
+    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
+
+    const [attempt, ...more] = await fillAttempts(requestId);
+    expect(more).toEqual([]);
+    // Base58 as written: the signature, the recipient and the native id keep their case everywhere.
+    expect(attempt).toMatchObject({ currency: SOLANA_NATIVE_CURRENCY, recipient });
+    expect(last.txHashes).toContain(attempt!.tx_hash);
+    const tx = await connection.getParsedTransaction(attempt!.tx_hash, {
+      commitment: "finalized",
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(tx?.meta?.err).toBeNull();
+    expect(
+      tx?.transaction.message.instructions.map((instruction) => ("parsed" in instruction ? instruction.parsed : null)),
+    ).toEqual([expect.objectContaining({ type: "transfer" }), requestId]);
+    await expect
+      .poll(() => fills(requestId), { timeout: 10_000 })
+      .toEqual([{ tx_hash: attempt!.tx_hash, amount: amountOut.toString() }]);
+
+    // To the lamport: the recipient got the quoted output, the solver paid it and one fee.
+    expect(await lamports(recipient)).toBe(amountOut);
+    expect(solverBefore - (await lamports(solana().chain.solver!))).toBe(amountOut + BigInt(tx!.meta!.fee));
+  });
+
+  it("pays USDC → USDC to a wallet without a token account: opened by the solver, paid to the unit", async () => {
+    const recipient = Keypair.generate().publicKey.toBase58();
+    const solverLamports = await lamports(solana().chain.solver!);
+    const solverTokens = await tokens(solana().chain.solver!);
+    const { requestId, amountOut } = await bridge(recipient, evmUsdc(), solana().devnet.usdcMint, 50_000_000n);
+    expect(amountOut).toBeGreaterThan(49_000_000n);
+    expect(amountOut).toBeLessThan(50_000_000n);
+    expect(await tokens(recipient)).toBe(amountOut);
+    expect(solverTokens - (await tokens(solana().chain.solver!))).toBe(amountOut);
+    const [attempt] = await fillAttempts(requestId);
+    expect(attempt).toMatchObject({ currency: solana().devnet.usdcMint, recipient });
+    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
+    expect(solverLamports - (await lamports(solana().chain.solver!))).toBe(rent + 5_000n);
+    await expect.poll(async () => (await fills(requestId)).length, { timeout: 10_000 }).toBe(1);
+  });
+
+  it("refuses a Solana recipient that is no wallet, with nothing stored", async () => {
+    const wallet = Keypair.generate().publicKey;
+    const tokenAccount = getAssociatedTokenAddressSync(new PublicKey(solana().devnet.usdcMint), wallet).toBase58();
+    const refusals = [
+      // an EVM address, base58 that is no 32-byte key, a mint, the native id
+      [stack.devnet.accounts[1].address, SOLANA_NATIVE_CURRENCY, "INVALID_ADDRESS"],
+      [`${wallet.toBase58().slice(0, -1)}0`, SOLANA_NATIVE_CURRENCY, "INVALID_ADDRESS"],
+      [SOLANA_NATIVE_CURRENCY, SOLANA_NATIVE_CURRENCY, "INVALID_ADDRESS"],
+      [solana().devnet.usdcMint, SOLANA_NATIVE_CURRENCY, "INVALID_RECIPIENT"],
+      // A token account (off the curve) as the recipient of USDC: its own token account could never be spent.
+      [tokenAccount, solana().devnet.usdcMint, "INVALID_RECIPIENT"],
+    ] as const;
+    for (const [recipient, currency, errorCode] of refusals) {
+      const originCurrency = currency === SOLANA_NATIVE_CURRENCY ? zeroAddress : evmUsdc();
+      const response = await quote(recipient, originCurrency, currency, 10n ** 16n);
+      expect(response, recipient).toMatchObject({ status: 400, body: { errorCode } });
+      expect(await requestsTo(recipient)).toBe(0);
+    }
+    // SOL to that token account is a payment to an existing account (it can hold lamports): quoted.
+    expect((await quote(tokenAccount, zeroAddress, SOLANA_NATIVE_CURRENCY, 10n ** 16n)).status).toBe(200);
+  });
+});
