@@ -203,6 +203,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         statusBus,
         prices,
         fillConcurrency: config.FILL_CONCURRENCY,
+        metrics,
         appFeeClaimRetry: {
           retryBaseMs: config.APP_FEE_CLAIM_RETRY_BASE_MS,
           maxAttempts: config.APP_FEE_CLAIM_MAX_ATTEMPTS,

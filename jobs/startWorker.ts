@@ -54,6 +54,12 @@ import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
+import type { Metrics } from "../src/metrics/createMetrics.js";
+import { observeStatusTransitions } from "../src/metrics/observeStatusTransitions.js";
+import { observeWebhookPoster } from "../src/metrics/observeWebhookPoster.js";
+import { observeOpenRefunds } from "../src/metrics/observeOpenRefunds.js";
+import { readStatusTransitions } from "../schema/statusTransitions.js";
+import { openRefundCounts } from "../schema/openRefundCounts.js";
 
 export type WorkerDeps = {
   pool: pg.Pool;
@@ -79,6 +85,8 @@ export type WorkerDeps = {
   webhooks?: WebhookSettings;
   /** Retries of app fee claims the Depository cannot cover; the defaults without it (tests shrink them). */
   appFeeClaimRetry?: AppFeeClaimRetryPolicy;
+  /** The role's Prometheus registry: status changes, fills, refunds and webhook deliveries are observed into it. */
+  metrics?: Metrics;
 };
 
 export type WebhookSettings = {
@@ -266,6 +274,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     ? await startNotifier({ pool: deps.pool, publish: deps.statusBus.publish, logger })
     : undefined;
   const webhooks = deps.webhooks && (await startWebhooks(deps, deps.webhooks));
+  const statusMetrics = deps.metrics && (await observeStatusEvents(deps, deps.metrics));
   const statsFold = startStatsFold({ pool, logger });
   // Fills a request succeeded on, from the solver's receipt, that the indexer does not show: reorged out, moved, late.
   const receiptFillCheck = repeatEvery(
@@ -279,6 +288,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       await factsListener.close();
       await notifier?.close();
       await webhooks?.close();
+      await statusMetrics?.close();
       await statsFold.close();
       await receiptFillCheck.close();
       await reconcileWorker.close();
@@ -305,10 +315,11 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
   const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
     await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });
   };
-  const poster = createWebhookPoster({
+  const posting = createWebhookPoster({
     allowPrivate: settings.allowPrivate,
     connectTimeoutMs: settings.limits?.connectTimeoutMs,
   });
+  const poster = deps.metrics ? observeWebhookPoster(deps.metrics, posting) : posting;
   const worker = deps.queues.createWorker<WebhookJob>(
     QUEUES.webhook,
     createWebhookProcessor({
@@ -335,4 +346,27 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
       poster.close();
     },
   };
+}
+
+/**
+ * Every status change into the metrics, read from the status_events outbox under a cursor of its own ("metrics"):
+ * whichever job made the change, and each change counted by one worker of many (sum the workers' series). The open
+ * refunds are counted at each scrape.
+ */
+async function observeStatusEvents(deps: WorkerDeps, metrics: Metrics): Promise<RunningWorker> {
+  const observe = observeStatusTransitions(metrics);
+  observeOpenRefunds(metrics, () => openRefundCounts(deps.pool));
+  return startNotifier({
+    pool: deps.pool,
+    cursorName: "metrics",
+    logger: deps.logger,
+    publish: async () => undefined,
+    publishMany: async (updates) =>
+      observe(
+        await readStatusTransitions(
+          deps.pool,
+          updates.map((update) => BigInt(update.eventId)),
+        ),
+      ),
+  });
 }
