@@ -71,6 +71,8 @@ const envSchema = z.object({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // How long a role may take to stop after SIGINT/SIGTERM before it exits non-zero naming the step that hung.
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
   // --- Prices (docs/OPERATIONS.md, "Prices"; src/rolePrices.ts) ---
   // The price sources in order of preference: "pyth" (Hermes over HTTP), or "static" (the PRICES table, alone: a
