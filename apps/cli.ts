@@ -30,6 +30,7 @@ import { runChainsCommand } from "./runChainsCommand.js";
 import { runSponsorsCommand } from "./runSponsorsCommand.js";
 import { runRefundsCommand } from "./runRefundsCommand.js";
 import { runAlertsCommand } from "./runAlertsCommand.js";
+import { runSolverCommand } from "./runSolverCommand.js";
 import { FAMILY_KEY_SCHEMAS, allFamilyFactories } from "./families/factories.js";
 import { familyAdapters, roleAdapterKeys } from "./families/familyAdapters.js";
 import { startApi } from "../src/gateway/startApi.js";
@@ -63,6 +64,7 @@ ${indexerCommands.map(({ command, description }) => `  indexer ${command.padEnd(
   refunds        list, retry or settle refunds that need an operator, list unmatched Bitcoin deposits (crossfill refunds for details)
   alerts         list or resolve operator alerts: fills after a failure, reverted refunds and app-fee payouts
   sponsors       fund, withdraw or list integrators' fee sponsorship balances (sponsors fund <integrator> <usd>)
+  solver         solver balances: each chain's and currency's balance, what paid requests owe of it, what is left
   chains         disable, enable or limit a chain's new quotes; list switches and heads (crossfill chains for details)`;
 
 /** The composition root of every process: configuration is read here and nowhere else. */
@@ -125,6 +127,10 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
     case "sponsors":
       return operatorCommand(async (pool) => {
         process.exitCode = await runSponsorsCommand(pool, argv.slice(1), print);
+      });
+    case "solver":
+      return operatorCommand(async (pool) => {
+        process.exitCode = await runSolverCommand(pool, argv.slice(1), print);
       });
     case "api": {
       // Checked before anything starts, in the cluster's primary too.

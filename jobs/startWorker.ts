@@ -60,6 +60,11 @@ import { observeWebhookPoster } from "../src/metrics/observeWebhookPoster.js";
 import { observeOpenRefunds } from "../src/metrics/observeOpenRefunds.js";
 import { readStatusTransitions } from "../schema/statusTransitions.js";
 import { openRefundCounts } from "../schema/openRefundCounts.js";
+import { observeSolverInventory } from "../src/metrics/observeSolverInventory.js";
+import { observeSponsorBalances } from "../src/metrics/observeSponsorBalances.js";
+import { listSolverInventory } from "../schema/solverBalances.js";
+import { listSponsorBalances } from "../schema/sponsorLedger.js";
+import { startSolverBalanceReader } from "./startSolverBalanceReader.js";
 
 export type WorkerDeps = {
   pool: pg.Pool;
@@ -85,8 +90,13 @@ export type WorkerDeps = {
   webhooks?: WebhookSettings;
   /** Retries of app fee claims the Depository cannot cover; the defaults without it (tests shrink them). */
   appFeeClaimRetry?: AppFeeClaimRetryPolicy;
-  /** The role's Prometheus registry: status changes, fills, refunds and webhook deliveries are observed into it. */
+  /**
+   * The role's Prometheus registry: status changes, fills, refunds, webhook deliveries, the solver's inventory and
+   * the sponsors' balances are observed into it.
+   */
   metrics?: Metrics;
+  /** How often the solver's balances are read when no fill asks sooner (SOLVER_BALANCE_EVERY_MS by default). */
+  solverBalanceEveryMs?: number;
 };
 
 export type WebhookSettings = {
@@ -166,6 +176,15 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     }),
     { concurrency: deps.fillConcurrency ?? 4 },
   );
+  // The solver's balances, read on a timer and again after each fill job (what it paid is gone from them).
+  const solverBalances = startSolverBalanceReader({
+    pool,
+    adapters,
+    registry,
+    logger,
+    everyMs: deps.solverBalanceEveryMs,
+  });
+  fillWorker.on("completed", () => void solverBalances.refresh());
   fillWorker.on("failed", (job, error) =>
     logger.warn({ requestId: job?.data.requestId, attempt: job?.attemptsMade, err: error }, "fill attempt failed"),
   );
@@ -293,6 +312,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       await receiptFillCheck.close();
       await reconcileWorker.close();
       await fillWorker.close();
+      await solverBalances.close();
       await receipts.close();
       await refundWorker.close();
       await claimWorker.close();
@@ -356,6 +376,8 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
 async function observeStatusEvents(deps: WorkerDeps, metrics: Metrics): Promise<RunningWorker> {
   const observe = observeStatusTransitions(metrics);
   observeOpenRefunds(metrics, () => openRefundCounts(deps.pool));
+  observeSolverInventory(metrics, () => listSolverInventory(deps.pool));
+  observeSponsorBalances(metrics, () => listSponsorBalances(deps.pool));
   return startNotifier({
     pool: deps.pool,
     cursorName: "metrics",

@@ -10,6 +10,8 @@ import { observeQueues } from "../src/metrics/observeQueues.js";
 import { observeOpenRefunds } from "../src/metrics/observeOpenRefunds.js";
 import { observeStatusTransitions } from "../src/metrics/observeStatusTransitions.js";
 import { observeWebhookPoster } from "../src/metrics/observeWebhookPoster.js";
+import { observeSolverInventory } from "../src/metrics/observeSolverInventory.js";
+import { observeSponsorBalances } from "../src/metrics/observeSponsorBalances.js";
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
 
@@ -23,6 +25,8 @@ async function exportedSeries(): Promise<Set<string>> {
   observeStatusTransitions(metrics);
   observeOpenRefunds(metrics, async () => ({ queued: 0, sent: 0, manual: 0, unrefundable: 0 }));
   observeWebhookPoster(metrics, { post: async () => ({ statusCode: 204 }), close: () => undefined });
+  observeSolverInventory(metrics, async () => []);
+  observeSponsorBalances(metrics, async () => []);
   const names = new Set<string>();
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
     names.add(metric.name);

@@ -143,6 +143,10 @@ describe("the worker's and the gateway's metrics follow a bridge and a refund", 
     // waiting, pending, (submitted,) success of the bridge, each delivered at its first attempt.
     expect(moved.delivered).toBeGreaterThanOrEqual(3);
     expect(await total(worker, "crossfill_refunds_open", { status: "queued" })).toBe(0);
+    // The solver's inventory as the worker stored it (read at start and after each fill).
+    const solverEther = { chain_id: String(destination.id), currency: "ETH" };
+    expect(await total(worker, "crossfill_solver_balance", solverEther)).toBeGreaterThan(0);
+    expect(await total(worker, "crossfill_solver_owed", solverEther)).toBe(0);
     expect(await worker.registry.metrics()).toContain("crossfill_refunds_open");
   }, 120_000);
 });
