@@ -48,6 +48,7 @@ import { listChainHeads } from "../schema/chainHeads.js";
 import { observedQueueBackend } from "../jobs/observedQueueBackend.js";
 import { stopOnSignals } from "./stopOnSignals.js";
 import { stopSteps } from "./stopSteps.js";
+import { refuseRoleKeys } from "./refuseRoleKeys.js";
 
 const WORKER_HEALTH_PORT = 4001;
 
@@ -134,6 +135,7 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       });
     case "api": {
       // Checked before anything starts, in the cluster's primary too.
+      refuseRoleKeys(keys, "api");
       const settings = apiSettings(config);
       // Refuses to start without prices (rolePrices), in the cluster's primary too; each process has its own layer.
       const priceSettings = rolePrices(config, role)!;

@@ -8,7 +8,7 @@ import { svmRoles } from "../../src/chains/svm/svmRoles.js";
 import { svmChainConfigSchema, svmChainFamily } from "../../src/chains/svm/svmChainFamily.js";
 import { svmDepositTargets } from "../../src/chains/svm/svmDepositTargets.js";
 import { type SvmKeys, svmKeySchema } from "../../src/chains/svm/svmKeys.js";
-import type { FamilyFactories } from "./familyFactories.js";
+import { type FamilyFactories, setVariables } from "./familyFactories.js";
 import { startPollerIndexer } from "./startPollerIndexer.js";
 
 /**
@@ -37,6 +37,14 @@ export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, Record<strin
   family: svmChainFamily,
   keySchema: svmKeySchema,
   roleKeys: () => ({}),
+  // Nothing signs with them yet; the gateway, facing the internet, never will.
+  keysRefused: (keys, role) =>
+    role === "api"
+      ? setVariables({
+          SOLANA_SOLVER_SECRET_KEY: keys.solverSecretKey,
+          SOLANA_DEPOSITORY_SECRET_KEY: keys.depositorySecretKey,
+        })
+      : [],
   adapter: (chain) => svmRoles(chain),
   indexer: {
     command: "svm",
