@@ -44,6 +44,7 @@ import { createMetrics } from "../src/metrics/createMetrics.js";
 import { observeChainHeads } from "../src/metrics/observeChainHeads.js";
 import { observePool } from "../src/metrics/observePool.js";
 import { observeQueues } from "../src/metrics/observeQueues.js";
+import { observeSolverLowBalances } from "../src/metrics/observeSolverLowBalances.js";
 import { listChainHeads } from "../schema/chainHeads.js";
 import { observedQueueBackend } from "../jobs/observedQueueBackend.js";
 import { stopOnSignals } from "./stopOnSignals.js";
@@ -190,6 +191,7 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       const metrics = createMetrics("worker", { processMetrics: true });
       observePool(metrics, pool);
       observeChainHeads(metrics, () => listChainHeads(pool));
+      observeSolverLowBalances(metrics, config.SOLVER_LOW_BALANCES ?? {});
       const queues = observedQueueBackend(
         createQueueBackend({
           databaseUrl: databaseUrl(),

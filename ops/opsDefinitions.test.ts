@@ -12,6 +12,7 @@ import { observeStatusTransitions } from "../src/metrics/observeStatusTransition
 import { observeWebhookPoster } from "../src/metrics/observeWebhookPoster.js";
 import { observeSolverInventory } from "../src/metrics/observeSolverInventory.js";
 import { observeSponsorBalances } from "../src/metrics/observeSponsorBalances.js";
+import { observeSolverLowBalances } from "../src/metrics/observeSolverLowBalances.js";
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
 
@@ -27,6 +28,7 @@ async function exportedSeries(): Promise<Set<string>> {
   observeWebhookPoster(metrics, { post: async () => ({ statusCode: 204 }), close: () => undefined });
   observeSolverInventory(metrics, async () => []);
   observeSponsorBalances(metrics, async () => []);
+  observeSolverLowBalances(metrics, {});
   const names = new Set<string>();
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
     names.add(metric.name);
