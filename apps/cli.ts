@@ -7,7 +7,7 @@ import { logConnectionError } from "./logConnectionError.js";
 import { createQueueBackend } from "../jobs/queueBackend.js";
 import { createStatusBus } from "../src/events/createStatusBus.js";
 import { migrate } from "../schema/migrate.js";
-import { apiWorkers, parseConfig, parseFamilyKeys } from "../src/config.js";
+import { type Config, apiWorkers, parseConfig, parseFamilyKeys } from "../src/config.js";
 import { runApiCluster } from "../src/gateway/runApiCluster.js";
 import { runDev } from "./runDev.js";
 import type { Shutdown } from "../src/runtime/shutdown.js";
@@ -30,6 +30,7 @@ import { runChainsCommand } from "./runChainsCommand.js";
 import { runSponsorsCommand } from "./runSponsorsCommand.js";
 import { runRefundsCommand } from "./runRefundsCommand.js";
 import { runAlertsCommand } from "./runAlertsCommand.js";
+import { runSolverCommand } from "./runSolverCommand.js";
 import { FAMILY_KEY_SCHEMAS, allFamilyFactories } from "./families/factories.js";
 import { familyAdapters, roleAdapterKeys } from "./families/familyAdapters.js";
 import { startApi } from "../src/gateway/startApi.js";
@@ -43,8 +44,12 @@ import { createMetrics } from "../src/metrics/createMetrics.js";
 import { observeChainHeads } from "../src/metrics/observeChainHeads.js";
 import { observePool } from "../src/metrics/observePool.js";
 import { observeQueues } from "../src/metrics/observeQueues.js";
+import { observeSolverLowBalances } from "../src/metrics/observeSolverLowBalances.js";
 import { listChainHeads } from "../schema/chainHeads.js";
 import { observedQueueBackend } from "../jobs/observedQueueBackend.js";
+import { stopOnSignals } from "./stopOnSignals.js";
+import { stopSteps } from "./stopSteps.js";
+import { refuseRoleKeys } from "./refuseRoleKeys.js";
 
 const WORKER_HEALTH_PORT = 4001;
 
@@ -61,11 +66,11 @@ ${indexerCommands.map(({ command, description }) => `  indexer ${command.padEnd(
   refunds        list, retry or settle refunds that need an operator, list unmatched Bitcoin deposits (crossfill refunds for details)
   alerts         list or resolve operator alerts: fills after a failure, reverted refunds and app-fee payouts
   sponsors       fund, withdraw or list integrators' fee sponsorship balances (sponsors fund <integrator> <usd>)
+  solver         solver balances: each chain's and currency's balance, what paid requests owe of it, what is left
   chains         disable, enable or limit a chain's new quotes; list switches and heads (crossfill chains for details)`;
 
 /** The composition root of every process: configuration is read here and nowhere else. */
-async function main(argv: string[]): Promise<Shutdown | undefined> {
-  const config = parseConfig(process.env);
+async function main(argv: string[], config: Config): Promise<Shutdown | undefined> {
   const keys = parseFamilyKeys(process.env, FAMILY_KEY_SCHEMAS);
   const logger = createLogger(config.LOG_LEVEL);
   const role = argv[0];
@@ -125,8 +130,13 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       return operatorCommand(async (pool) => {
         process.exitCode = await runSponsorsCommand(pool, argv.slice(1), print);
       });
+    case "solver":
+      return operatorCommand(async (pool) => {
+        process.exitCode = await runSolverCommand(pool, argv.slice(1), print);
+      });
     case "api": {
       // Checked before anything starts, in the cluster's primary too.
+      refuseRoleKeys(keys, "api");
       const settings = apiSettings(config);
       // Refuses to start without prices (rolePrices), in the cluster's primary too; each process has its own layer.
       const priceSettings = rolePrices(config, role)!;
@@ -166,13 +176,13 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         readinessChecks: redisReady ? [redisReady] : [],
         metrics,
       });
-      return async () => {
-        await api.close();
-        await redisReady?.close();
-        await rest.rateLimiter.close();
-        await statusBus.close();
-        await pool.end();
-      };
+      return stopSteps([
+        ["the gateway", () => api.close()],
+        ["the Redis readiness check", () => redisReady?.close()],
+        ["the rate limiter", () => rest.rateLimiter.close()],
+        ["the status bus", () => statusBus.close()],
+        ["the Postgres pool", () => pool.end()],
+      ]);
     }
     case "worker": {
       const prices = createConfiguredPriceSource(rolePrices(config, role)!);
@@ -181,6 +191,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
       const metrics = createMetrics("worker", { processMetrics: true });
       observePool(metrics, pool);
       observeChainHeads(metrics, () => listChainHeads(pool));
+      observeSolverLowBalances(metrics, config.SOLVER_LOW_BALANCES ?? {});
       const queues = observedQueueBackend(
         createQueueBackend({
           databaseUrl: databaseUrl(),
@@ -203,6 +214,7 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         statusBus,
         prices,
         fillConcurrency: config.FILL_CONCURRENCY,
+        metrics,
         appFeeClaimRetry: {
           retryBaseMs: config.APP_FEE_CLAIM_RETRY_BASE_MS,
           maxAttempts: config.APP_FEE_CLAIM_MAX_ATTEMPTS,
@@ -229,14 +241,14 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
         metrics: metrics.registry,
         logger,
       });
-      return async () => {
-        await health.close();
-        await redisReady?.close();
-        await worker.close();
-        await statusBus.close();
-        await queues.close();
-        await pool.end();
-      };
+      return stopSteps([
+        ["the health server", () => health.close()],
+        ["the Redis readiness check", () => redisReady?.close()],
+        ["the worker's jobs", () => worker.close()],
+        ["the status bus", () => statusBus.close()],
+        ["the queues", () => queues.close()],
+        ["the Postgres pool", () => pool.end()],
+      ]);
     }
     case "indexer": {
       const factories = allFamilyFactories().find(({ indexer }) => indexer.command === argv[1]);
@@ -266,33 +278,29 @@ async function main(argv: string[]): Promise<Shutdown | undefined> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (shutdown) => {
+const start = async () => {
+  const config = parseConfig(process.env);
+  return { config, shutdown: await main(process.argv.slice(2), config) };
+};
+
+start().then(
+  ({ config, shutdown }) => {
     if (!shutdown) return;
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      process.stderr.write(`\n${signal}: stopping…\n`);
+    stopOnSignals(shutdown, {
+      deadlineMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+      process: {
+        on: (signal, listener) => process.on(signal, listener),
+        exit: (code) => process.exit(code),
+        write: (text) => process.stderr.write(text),
+      },
       // A connection the database ends while everything closes is no failure; anything else still is.
-      process.on("uncaughtException", (error) => {
-        if (isConnectionEnded(error)) return;
-        process.stderr.write(`${scrubUrls(String(error.stack ?? error))}\n`);
-        process.exit(1);
-      });
-      shutdown().then(
-        () => {
-          process.stderr.write("Crossfill stopped.\n");
-          process.exit(0);
-        },
-        (error) => {
-          process.stderr.write(`shutdown failed: ${error}\n`);
+      beforeStop: () =>
+        process.on("uncaughtException", (error) => {
+          if (isConnectionEnded(error)) return;
+          process.stderr.write(`${scrubUrls(String(error.stack ?? error))}\n`);
           process.exit(1);
-        },
-      );
-    };
-    process.on("SIGINT", () => stop("SIGINT"));
-    process.on("SIGTERM", () => stop("SIGTERM"));
+        }),
+    });
   },
   (error) => {
     // Written past the logger, so its URLs are cut here: a start-up RPC failure quotes the solver's keyed URL.

@@ -1,4 +1,5 @@
 import { logConnectionError } from "./logConnectionError.js";
+import { createMetrics } from "../src/metrics/createMetrics.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -198,9 +199,12 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       onError: logConnectionError(logger, () => stopping),
     });
     stops.push({ name: "queues", stop: () => queues.close() });
+    // One registry for the process (role "dev"): the gateway's /metrics shows the worker's series too.
+    const metrics = createMetrics("dev", { processMetrics: true });
     const worker = await startWorker({
       pool,
       chains,
+      metrics,
       adapters: familyAdapters(chains, roleAdapterKeys(devnetKeys, "worker"), { pool }),
       queues,
       // The views the EVM indexer publishes (its role passes ONCHAIN_SCHEMA to Ponder).
@@ -245,6 +249,7 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? true },
       // this process's worker publishes on the same bus, in process or on Redis
       statusCache: statusCacheSettings(config, true),
+      metrics,
     });
     stops.push({ name: "api", stop: api.close });
 

@@ -56,6 +56,17 @@ import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { StatusBus } from "../src/events/createStatusBus.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
+import type { Metrics } from "../src/metrics/createMetrics.js";
+import { observeStatusTransitions } from "../src/metrics/observeStatusTransitions.js";
+import { observeWebhookPoster } from "../src/metrics/observeWebhookPoster.js";
+import { observeOpenRefunds } from "../src/metrics/observeOpenRefunds.js";
+import { readStatusTransitions } from "../schema/statusTransitions.js";
+import { openRefundCounts } from "../schema/openRefundCounts.js";
+import { observeSolverInventory } from "../src/metrics/observeSolverInventory.js";
+import { observeSponsorBalances } from "../src/metrics/observeSponsorBalances.js";
+import { listSolverInventory } from "../schema/solverBalances.js";
+import { listSponsorBalances } from "../schema/sponsorLedger.js";
+import { startSolverBalanceReader } from "./startSolverBalanceReader.js";
 
 export type WorkerDeps = {
   pool: pg.Pool;
@@ -81,6 +92,13 @@ export type WorkerDeps = {
   webhooks?: WebhookSettings;
   /** Retries of app fee claims the Depository cannot cover; the defaults without it (tests shrink them). */
   appFeeClaimRetry?: AppFeeClaimRetryPolicy;
+  /**
+   * The role's Prometheus registry: status changes, fills, refunds, webhook deliveries, the solver's inventory and
+   * the sponsors' balances are observed into it.
+   */
+  metrics?: Metrics;
+  /** How often the solver's balances are read when no fill asks sooner (SOLVER_BALANCE_EVERY_MS by default). */
+  solverBalanceEveryMs?: number;
 };
 
 export type WebhookSettings = {
@@ -161,6 +179,15 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     }),
     { concurrency: deps.fillConcurrency ?? 4 },
   );
+  // The solver's balances, read on a timer and again after each fill job (what it paid is gone from them).
+  const solverBalances = startSolverBalanceReader({
+    pool,
+    adapters,
+    registry,
+    logger,
+    everyMs: deps.solverBalanceEveryMs,
+  });
+  fillWorker.on("completed", () => void solverBalances.refresh());
   fillWorker.on("failed", (job, error) =>
     logger.warn({ requestId: job?.data.requestId, attempt: job?.attemptsMade, err: error }, "fill attempt failed"),
   );
@@ -270,6 +297,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     ? await startNotifier({ pool: deps.pool, publish: deps.statusBus.publish, logger })
     : undefined;
   const webhooks = deps.webhooks && (await startWebhooks(deps, deps.webhooks));
+  const statusMetrics = deps.metrics && (await observeStatusEvents(deps, deps.metrics));
   const statsFold = startStatsFold({ pool, logger });
   // Fills a request succeeded on, from the solver's receipt, that the indexer does not show: reorged out, moved, late.
   const receiptFillCheck = repeatEvery(
@@ -283,10 +311,12 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       await factsListener.close();
       await notifier?.close();
       await webhooks?.close();
+      await statusMetrics?.close();
       await statsFold.close();
       await receiptFillCheck.close();
       await reconcileWorker.close();
       await fillWorker.close();
+      await solverBalances.close();
       await receipts.close();
       await refundWorker.close();
       await claimWorker.close();
@@ -309,10 +339,11 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
   const enqueue = async (job: WebhookJob, options: { jobId: string; delayMs: number }) => {
     await queue.add("deliver", job, { ...WEBHOOK_JOB_OPTIONS, jobId: options.jobId, delay: options.delayMs });
   };
-  const poster = createWebhookPoster({
+  const posting = createWebhookPoster({
     allowPrivate: settings.allowPrivate,
     connectTimeoutMs: settings.limits?.connectTimeoutMs,
   });
+  const poster = deps.metrics ? observeWebhookPoster(deps.metrics, posting) : posting;
   const worker = deps.queues.createWorker<WebhookJob>(
     QUEUES.webhook,
     createWebhookProcessor({
@@ -339,4 +370,29 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
       poster.close();
     },
   };
+}
+
+/**
+ * Every status change into the metrics, read from the status_events outbox under a cursor of its own ("metrics"):
+ * whichever job made the change, and each change counted by one worker of many (sum the workers' series). The open
+ * refunds are counted at each scrape.
+ */
+async function observeStatusEvents(deps: WorkerDeps, metrics: Metrics): Promise<RunningWorker> {
+  const observe = observeStatusTransitions(metrics);
+  observeOpenRefunds(metrics, () => openRefundCounts(deps.pool));
+  observeSolverInventory(metrics, () => listSolverInventory(deps.pool));
+  observeSponsorBalances(metrics, () => listSponsorBalances(deps.pool));
+  return startNotifier({
+    pool: deps.pool,
+    cursorName: "metrics",
+    logger: deps.logger,
+    publish: async () => undefined,
+    publishMany: async (updates) =>
+      observe(
+        await readStatusTransitions(
+          deps.pool,
+          updates.map((update) => BigInt(update.eventId)),
+        ),
+      ),
+  });
 }

@@ -7,6 +7,12 @@ import { createMetrics } from "../src/metrics/createMetrics.js";
 import { observeChainHeads } from "../src/metrics/observeChainHeads.js";
 import { observePool } from "../src/metrics/observePool.js";
 import { observeQueues } from "../src/metrics/observeQueues.js";
+import { observeOpenRefunds } from "../src/metrics/observeOpenRefunds.js";
+import { observeStatusTransitions } from "../src/metrics/observeStatusTransitions.js";
+import { observeWebhookPoster } from "../src/metrics/observeWebhookPoster.js";
+import { observeSolverInventory } from "../src/metrics/observeSolverInventory.js";
+import { observeSponsorBalances } from "../src/metrics/observeSponsorBalances.js";
+import { observeSolverLowBalances } from "../src/metrics/observeSolverLowBalances.js";
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
 
@@ -17,6 +23,12 @@ async function exportedSeries(): Promise<Set<string>> {
   observeQueues(metrics);
   observeChainHeads(metrics, async () => []);
   observePollers(metrics, () => []);
+  observeStatusTransitions(metrics);
+  observeOpenRefunds(metrics, async () => ({ queued: 0, sent: 0, manual: 0, unrefundable: 0 }));
+  observeWebhookPoster(metrics, { post: async () => ({ statusCode: 204 }), close: () => undefined });
+  observeSolverInventory(metrics, async () => []);
+  observeSponsorBalances(metrics, async () => []);
+  observeSolverLowBalances(metrics, {});
   const names = new Set<string>();
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
     names.add(metric.name);
@@ -71,7 +83,9 @@ describe("ops/: the alert rules and the Grafana dashboard", () => {
 
   it("names a series the roles do not export as missing (the check can fail)", async () => {
     const exported = await exportedSeries();
-    expect(seriesIn('sum(rate(crossfill_fills_total{outcome="failed"}[5m]))')).toEqual(["crossfill_fills_total"]);
-    expect(exported.has("crossfill_fills_total")).toBe(false);
+    expect(seriesIn('sum(rate(crossfill_fill_outcomes_total{outcome="failed"}[5m]))')).toEqual([
+      "crossfill_fill_outcomes_total",
+    ]);
+    expect(exported.has("crossfill_fill_outcomes_total")).toBe(false);
   });
 });

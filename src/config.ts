@@ -70,6 +70,19 @@ const envSchema = z.object({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Per chain and currency symbol, the solver balance under which an alert fires ("31339:ETH=1.5,31339:USDC=1000"),
+  // exported by the worker as crossfill_solver_low_balance_threshold for the rule CrossfillSolverBalanceLow.
+  SOLVER_LOW_BALANCES: symbolList
+    .pipe(
+      z.record(
+        // zod reports a key that does not match as "Invalid key in record" at that key.
+        z.string().regex(/^\d+:[A-Za-z0-9.]+$/),
+        z.string().regex(/^\d+(\.\d+)?$/, "amount must be a decimal number"),
+      ),
+    )
+    .optional(),
+  // How long a role may take to stop after SIGINT/SIGTERM before it exits non-zero naming the step that hung.
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
   // --- Prices (docs/OPERATIONS.md, "Prices"; src/rolePrices.ts) ---
   // The price sources in order of preference: "pyth" (Hermes over HTTP), or "static" (the PRICES table, alone: a

@@ -8,7 +8,7 @@ import { bitcoinChainConfigSchema, bitcoinChainFamily } from "../../src/chains/b
 import { type BitcoinKeys, bitcoinKeySchema } from "../../src/chains/bitcoin/bitcoinKeys.js";
 import { type BitcoinAdapterOptions, createBitcoinAdapter } from "../../src/chains/bitcoin/createBitcoinAdapter.js";
 import type { BitcoinChainConfig } from "../../src/chains/chainConfig.js";
-import type { FamilyFactories } from "./familyFactories.js";
+import { type FamilyFactories, setVariables } from "./familyFactories.js";
 import { startPollerIndexer } from "./startPollerIndexer.js";
 
 /**
@@ -55,6 +55,14 @@ export const bitcoinFactories: FamilyFactories<BitcoinChainConfig, BitcoinKeys, 
           depositAddressKey: keys.depositXprv,
           maxFeeRateSatVb: keys.maxFeeRateSatVb,
         },
+  keysRefused: (keys, role) =>
+    role === "api"
+      ? setVariables({
+          BITCOIN_DEPOSITORY_WIF: keys.depositoryWif,
+          BITCOIN_SOLVER_WIF: keys.solverWif,
+          BITCOIN_DEPOSIT_XPRV: keys.depositXprv,
+        })
+      : [],
   // A chain without a solver wallet is no destination: its adapter offers no solver role.
   adapter: (chain, keys, { pool }) => {
     const adapter = createBitcoinAdapter(chain, {

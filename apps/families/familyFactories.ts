@@ -81,6 +81,11 @@ export interface FamilyFactories<C extends ChainConfig, K, A, D = unknown> {
    * the role cannot start without one.
    */
   roleKeys(keys: K, role: KeyRole): A;
+  /**
+   * The variables of the family's keys set in `keys` that `role` must not be started with (keys that move funds and
+   * that the role never uses); none when absent. The root refuses to start such a role.
+   */
+  keysRefused?(keys: K, role: KeyRole): string[];
   /** The roles the family's adapter offers for a chain (src/chains/adapter.ts `ChainRoles`). */
   adapter(chain: C, keys: A, ports: AdapterPorts): ChainRoles;
   /** `crossfill indexer <command>`: what records the family's chain facts. */
@@ -92,4 +97,9 @@ export interface FamilyFactories<C extends ChainConfig, K, A, D = unknown> {
   /** The poller of one chain, for a family whose facts a poller reads (Bitcoin); none for Ponder's (EVM). */
   pollerChain?(chain: C, pool: pg.Pool): PollerChain;
   readonly devnet: DevnetStarter<K, D>;
+}
+
+/** The names of the variables that are set, for a family's `keysRefused`. */
+export function setVariables(variables: Readonly<Record<string, unknown>>): string[] {
+  return Object.entries(variables).flatMap(([name, value]) => (value === undefined ? [] : [name]));
 }

@@ -12,7 +12,7 @@ import {
 } from "../../src/chains/hypevm/hypevmChainFamily.js";
 import { type HypevmKeys, hypevmKeySchema } from "../../src/chains/hypevm/hypevmKeys.js";
 import { hypevmRoles } from "../../src/chains/hypevm/hypevmRoles.js";
-import type { FamilyFactories } from "./familyFactories.js";
+import { type FamilyFactories, setVariables } from "./familyFactories.js";
 import { startPollerIndexer } from "./startPollerIndexer.js";
 
 type HypevmRoleKeys = { solverPrivateKey?: `0x${string}`; depositoryPrivateKey?: `0x${string}` };
@@ -51,6 +51,14 @@ export const hypevmFactories: FamilyFactories<HypevmChainConfig, HypevmKeys, Hyp
           ...(keys.depositoryPrivateKey ? { depositoryPrivateKey: keys.depositoryPrivateKey as `0x${string}` } : {}),
         }
       : {},
+  // The worker signs the exchange's transfers with them; the gateway, facing the internet, never holds them.
+  keysRefused: (keys, role) =>
+    role === "api"
+      ? setVariables({
+          PERPS_SOLVER_PRIVATE_KEY: keys.solverPrivateKey,
+          PERPS_DEPOSITORY_PRIVATE_KEY: keys.depositoryPrivateKey,
+        })
+      : [],
   adapter: (chain, keys, ports) =>
     hypevmRoles(chain, keys, async (sender, nonce) => {
       if (!ports.pool)

@@ -8,7 +8,7 @@ import { type SvmRoleKeys, svmRoles } from "../../src/chains/svm/svmRoles.js";
 import { svmChainConfigSchema, svmChainFamily } from "../../src/chains/svm/svmChainFamily.js";
 import { svmDepositTargets } from "../../src/chains/svm/svmDepositTargets.js";
 import { type SvmKeys, svmKeySchema } from "../../src/chains/svm/svmKeys.js";
-import type { FamilyFactories } from "./familyFactories.js";
+import { type FamilyFactories, setVariables } from "./familyFactories.js";
 import { startPollerIndexer } from "./startPollerIndexer.js";
 
 /**
@@ -42,6 +42,14 @@ export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, SvmRoleKeys,
     role === "worker"
       ? { solverSecretKey: keys.solverSecretKey, depositorySecretKey: keys.depositorySecretKey, signsFills: true }
       : {},
+  // The worker signs fills and refunds with them; the gateway, facing the internet, never holds them.
+  keysRefused: (keys, role) =>
+    role === "api"
+      ? setVariables({
+          SOLANA_SOLVER_SECRET_KEY: keys.solverSecretKey,
+          SOLANA_DEPOSITORY_SECRET_KEY: keys.depositorySecretKey,
+        })
+      : [],
   adapter: (chain, keys) => svmRoles(chain, keys),
   indexer: {
     command: "svm",

@@ -8,6 +8,7 @@ import { getStatusRecord } from "../../schema/statusRecord.js";
 import { type RestAppDeps, createRestApp } from "./createRestApp.js";
 import { type StatusLookupOptions, createStatusLookup } from "./rest/createStatusLookup.js";
 import { createGraphqlServer } from "./graphql/createGraphqlServer.js";
+import { createMetrics } from "../metrics/createMetrics.js";
 import { GRAPHQL_RATE_LIMIT } from "./graphql/graphqlRateLimit.js";
 import { type AuthEnv, apiKeyAuth } from "./http/apiKeyAuth.js";
 import { authenticate } from "./http/authenticate.js";
@@ -78,8 +79,11 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
   const statusLookup =
     deps.statusCache &&
     createStatusLookup((requestId) => getStatusRecord(deps.pool, requestId), deps.statusBus, deps.statusCache);
+  // One registry for REST and GraphQL: the role's, or one of the server's own.
+  const metrics = deps.metrics ?? createMetrics("api");
   const app = createRestApp({
     ...deps,
+    metrics,
     statusLookup: statusLookup?.get,
     cursorSecret,
     limits,
@@ -101,6 +105,7 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     graphiql: deps.graphiql,
     webhookPolicy: { allowPrivate: deps.webhooks?.allowPrivate ?? false },
     websocketLimit: { deps: limits, limit: GRAPHQL_RATE_LIMIT },
+    metrics,
     // A keyed createQuote spends the key's quote budget, as POST /quote does.
     fieldLimits: {
       deps: limits,

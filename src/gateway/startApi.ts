@@ -12,6 +12,7 @@ import type { StatusBus } from "../events/createStatusBus.js";
 import type { StatusLookupOptions } from "./rest/createStatusLookup.js";
 import { type GatewayServer, startGatewayServer } from "./server.js";
 import type { PriceSource } from "../pricing/priceSource.js";
+import { owedBySolver } from "../../schema/solverBalances.js";
 import { createSolverInventory } from "../quote/solverInventory.js";
 import type { RestSettings } from "./restSettings.js";
 import type { RouteLimits } from "./http/routeLimits.js";
@@ -68,7 +69,9 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     registry,
     adapters,
     prices: deps.prices,
-    inventory: createSolverInventory(adapters),
+    inventory: createSolverInventory(adapters, {
+      owed: (chainId: number, currency: string) => owedBySolver(deps.pool, chainId, currency),
+    }),
     saveRequest: batchRequestInserts(deps.pool),
     settings: deps.settings,
     availability: createChainAvailability(deps.pool),

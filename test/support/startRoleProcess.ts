@@ -11,6 +11,10 @@ export type RoleProcess = {
   kill(): Promise<void>;
   /** SIGTERM and wait: the role's own shutdown. */
   stop(): Promise<void>;
+  /** Sends `signal` to the role's process group and returns at once. */
+  signal(signal: NodeJS.Signals): void;
+  /** The role's exit code once it has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
   output(): string;
 };
 
@@ -31,7 +35,7 @@ export async function startRoleProcess(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
@@ -74,6 +78,8 @@ export async function startRoleProcess(
       await exited;
       clearTimeout(timer);
     },
+    signal: signalGroup,
+    exited,
     output: () => log,
   };
 }

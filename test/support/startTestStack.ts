@@ -28,6 +28,7 @@ import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
 import { type RunningApi, startApi } from "../../src/gateway/startApi.js";
 import { type RunningWorker, startWorker } from "../../jobs/startWorker.js";
+import type { Metrics } from "../../src/metrics/createMetrics.js";
 import { type BitcoinChainConfig, type ChainConfig, bitcoinChainConfigSchema } from "../../src/chains/chainConfig.js";
 import type { StuckFillPolicy } from "../../src/chains/adapter.js";
 import { parseFamilyKeys } from "../../src/config.js";
@@ -117,6 +118,8 @@ export async function startTestStack(
     families?: readonly AnyFamilyFactories[];
     /** Prices beside TEST_PRICES (API and worker), e.g. a test family's native currency. */
     prices?: Record<string, string>;
+    /** The worker's and the API's Prometheus registries (createMetrics), for tests that read what they observed. */
+    metrics?: { worker?: Metrics; api?: Metrics };
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -261,6 +264,7 @@ export async function startTestStack(
         ...(options.appFeeClaimRetry ? { appFeeClaimRetry: options.appFeeClaimRetry } : {}),
         // Local http receivers, as on the devnet (WEBHOOK_ALLOW_PRIVATE).
         webhooks: { serverKey, allowPrivate: true, retryBaseMs: options.webhookRetryBaseMs ?? 200 },
+        ...(options.metrics?.worker ? { metrics: options.metrics.worker } : {}),
       });
       stops.push(() => worker.close());
     }
@@ -282,6 +286,7 @@ export async function startTestStack(
       routeLimits: testRouteLimits(options.rateLimits),
       prices: createStaticPriceSource(prices),
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
+      ...(options.metrics?.api ? { metrics: options.metrics.api } : {}),
       // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
       ...(pipeline || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
     });

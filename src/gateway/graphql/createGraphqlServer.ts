@@ -24,6 +24,8 @@ import { codeValidationErrors } from "./plugins/codeValidationErrors.js";
 import { codeVariableErrors } from "./plugins/codeVariableErrors.js";
 import { errorStatus } from "./plugins/errorStatus.js";
 import { limitExpensiveFields } from "./plugins/limitExpensiveFields.js";
+import { observeCreateQuote } from "./plugins/observeCreateQuote.js";
+import type { Metrics } from "../../metrics/createMetrics.js";
 import { refuseNulStrings } from "./plugins/refuseNulStrings.js";
 import { checkGraphqlRequest } from "./checkGraphqlRequest.js";
 import { domainGraphqlError } from "./domainGraphqlError.js";
@@ -41,6 +43,8 @@ export type GraphqlServerOptions = Omit<GraphqlContext, "apiKey" | "updateScope"
   websocketLimit?: { deps: RateLimitDeps; limit: RouteLimit };
   /** Root fields charged to a REST route's per-key limit as well (`requests` → GET /requests/v3's). */
   fieldLimits?: { deps: RateLimitDeps; byField: Readonly<Record<string, RouteLimit>> };
+  /** The role's Prometheus registry: createQuote outcomes are counted into it as REST quotes are. */
+  metrics?: Metrics;
 };
 
 /** The key a caller presents: the `x-api-key` header over HTTP, `x-api-key` or `apiKey` in graphql-ws connectionParams. */
@@ -156,6 +160,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
       codeValidationErrors,
       codeVariableErrors,
       errorStatus,
+      ...(options.metrics ? [observeCreateQuote(options.metrics)] : []),
     ],
     maskedErrors: {
       maskError(error, message, isDev) {
