@@ -16,6 +16,8 @@ export type RequestView = StoredRequest & {
   apiKeyId: string | null;
   apiKeyName: string | null;
   apiKeyIntegrator: string | null;
+  /** A child request's parent: the paid request whose quote a further deposit paid again; null otherwise. */
+  parentRequestId: string | null;
   features: string[];
   /** `reorg`: the detection context when the deposit was reorged out or failed canonically (migration 0021). */
   deposits: Array<
@@ -205,6 +207,7 @@ export function listingWhereSql(filter: RequestFilter, params: Params): string[]
 }
 
 type ViewRow = RequestRow & {
+  parent_request_id: string | null;
   api_key_id: string | null;
   api_key_name: string | null;
   api_key_integrator: string | null;
@@ -244,6 +247,7 @@ function toView(row: ViewRow): RequestView {
     apiKeyId: row.api_key_id,
     apiKeyName: row.api_key_name,
     apiKeyIntegrator: row.api_key_integrator,
+    parentRequestId: row.parent_request_id,
     features: row.features,
     sortValue: row.sort_value,
     deposits: row.deposits.map((d) => ({

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { markRefundSent, queueRefund } from "../schema/refunds.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
-import { insertTestRequest } from "./support/insertTestRequest.js";
+import { insertTestRequest, testRequest } from "./support/insertTestRequest.js";
 import { CHROMIUM, haveChromium, launchChromium } from "./support/launchChromium.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBitcoinQuote, postBridgeQuote } from "./support/postQuote.js";
@@ -11,6 +11,8 @@ import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 const EXPLORER = "https://explorer.test";
+const PHONE = 390;
+const DESKTOP = 1280;
 const IMAGES = new URL("../docs/images/", import.meta.url);
 // The README's pictures are taken again only when asked, so a test run leaves the tree as it was.
 const screenshot = (page: Page, name: string) =>
@@ -47,8 +49,12 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     return { quote: response.body, requestId: response.body.steps[0].requestId as string, origin, destination };
   }
 
-  async function openPage(width = 1024): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
+  async function openPage(width = DESKTOP): Promise<Page> {
+    // The copy buttons write the clipboard: the test reads it back.
+    const page = await browser.newPage({
+      viewport: { width, height: 900 },
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(error.message));
     // A read over the keyless rate limit is retried by the page after its Retry-After (graphqlRequest): the
@@ -71,13 +77,34 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
   /** Waits until the element shows the text (the page renders asynchronously; a loaded CI machine can take seconds). */
   const showing = (locator: Locator, text: RegExp, timeout = 30_000) =>
     locator.filter({ hasText: text }).first().waitFor({ timeout });
+  /** Nothing wider than the screen (a phone scrolls down, never sideways). */
+  const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+  /** Clicks a copy button and answers what landed on the clipboard. */
+  const copied = async (within: Page | Locator, name: RegExp) => {
+    await within.getByRole("button", { name }).first().click();
+    const page = "page" in within ? within.page() : within;
+    return page.evaluate(() => navigator.clipboard.readText());
+  };
+  const row = (page: Page, requestId: string) => page.locator(`table.requests tr[data-request="${requestId}"]`);
 
   it("watches a request page go from waiting to success live, without a reload", async () => {
     const { quote, requestId, origin } = await quoteBridge();
-    const page = await openPage(390);
+    const page = await openPage(PHONE);
     await page.goto(`${stack.api.url}/explorer/request/${requestId}`);
     const status = page.locator(".current-status [data-status]");
     await showing(status, /waiting/);
+    // A waiting request says what to pay, where and until when; its type and deadline are shown.
+    const pay = page.locator("section.pay");
+    expect(await pay.innerText()).toMatch(new RegExp(`Amount\\s+0\\.1 ETH[\\s\\S]*On\\s+${origin.displayName}`));
+    expect(await pay.innerText()).toContain(quote.steps[0].items[0].data.to);
+    expect(await pay.innerText()).toMatch(/Order id[\s\S]*0x[0-9a-f]{64}[\s\S]*Before\s+\S/);
+    expect(await page.locator(".request-type").innerText()).toBe("Bridge");
+    expect(Date.parse((await page.locator(".deadline time").getAttribute("datetime")) as string)).toBeGreaterThan(
+      Date.now(),
+    );
+    expect(await copied(page, /^Copy request id/)).toBe(requestId);
+    expect(await copied(page, /^Copy recipient/)).toBe(stack.devnet.accounts[1].address);
+    expect(await fitsWidth(page)).toBe(true);
     await page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
 
     const { deposit } = await sendSteps(quote, stack.devnet.accounts[0], origin);
@@ -90,11 +117,16 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
       expect.stringContaining("submitted"),
       expect.stringContaining("success"),
     ]);
+    // How long each step took, in words.
+    expect(await page.locator(".timeline li").last().innerText()).toMatch(/success · filled in \d+(\.\d)? s$/);
+    // Paid: nothing left to pay.
+    expect(await page.locator("section.pay").count()).toBe(0);
     expect(
       await page.getByRole("link", { name: new RegExp(`Deposit transaction ${deposit}`) }).getAttribute("href"),
     ).toBe(`${EXPLORER}/${origin.id}/tx/${deposit}`);
+    expect(await copied(page, new RegExp(`^Copy Deposit hash ${deposit}`))).toBe(deposit);
     // Phone width: nothing wider than the screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    expect(await fitsWidth(page)).toBe(true);
     await screenshot(page, "explorer-request-phone.png");
     expect(problemsOf(page)).toEqual([]);
     await page.close();
@@ -116,12 +148,28 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     }
     expect(childId).toBeDefined();
 
-    const page = await openPage();
-    await page.goto(`${stack.api.url}/explorer/request/${childId}`);
-    await showing(page.locator(".current-status [data-status]"), /failure|refund/);
-    expect(await page.locator(".reason").innerText()).toMatch(/\(DOUBLE_SPEND\)$/);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    for (const width of [DESKTOP, PHONE]) {
+      const page = await openPage(width);
+      // The front page lists the child, linked to its parent.
+      await page.goto(`${stack.api.url}/`);
+      const child = row(page, childId!);
+      await child.waitFor();
+      if (width === PHONE) await screenshot(page, "explorer-phone.png");
+      await child.getByRole("link", { name: requestId.slice(0, 8) }).click();
+      await page.waitForURL(new RegExp(`#/request/${requestId}$`));
+      await showing(page.locator(".current-status [data-status]"), /success/);
+
+      await page.goto(`${stack.api.url}/explorer/request/${childId}`);
+      await showing(page.locator(".current-status [data-status]"), /failure|refund/);
+      expect(await page.locator(".reason").innerText()).toMatch(/\(DOUBLE_SPEND\)$/);
+      expect(await page.locator("p.parent").innerText()).toContain(requestId);
+      expect(await fitsWidth(page)).toBe(true);
+      await page.locator("p.parent").getByRole("link").click();
+      await page.waitForURL(new RegExp(`#/request/${requestId}$`));
+      await showing(page.locator(".current-status [data-status]"), /success/);
+      expect(problemsOf(page)).toEqual([]);
+      await page.close();
+    }
   }, 90_000);
 
   it("finds a bridged request by its deposit hash from the search box and shows success with the fill's link", async () => {
@@ -135,8 +183,16 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     const { last } = await pollStatus(stack.api.url, requestId);
     expect(last.status).toBe("success");
     const fill = (last.txHashes as string[])[0];
-    await showing(page.locator("ul.requests li").filter({ hasText: requestId }), /success/);
+    await showing(row(page, requestId), /success/);
+    // A row says what an explorer user looks for: route, amounts with USD, sender and recipient, age.
+    const cells = await row(page, requestId).locator("td").allInnerTexts();
+    expect(cells[2]).toBe(`${origin.displayName} → ${destination.displayName}`);
+    expect(cells[3]).toMatch(/^0\.1 ETH\s+\$[\d,]+\.\d\d$/);
+    expect(cells[4]).toMatch(/ ETH\s+\$[\d,]+\.\d\d$/);
+    expect(cells[5]).toMatch(/^0x\w{4}…\w{4}/);
+    expect(cells[7]).toMatch(/^(just now|\d+ s ago)$/);
     await screenshot(page, "explorer.png");
+    expect(await copied(row(page, requestId), /^Copy sender/)).toBe(stack.devnet.accounts[0].address);
 
     // Keyboard only: the search box is the first field, Enter searches.
     const search = page.getByRole("searchbox");
@@ -146,23 +202,23 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     await page.keyboard.press("Enter");
     await page.waitForURL(new RegExp(`#/request/${requestId}$`));
     await showing(page.locator(".current-status [data-status]"), /success/);
-    // The keyboard lands on the request shown.
+    // The keyboard lands on the request shown, without a box around the heading that reads as a selection.
     await page.waitForFunction(() => document.activeElement?.tagName === "H1");
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe("none");
     expect(await page.getByRole("link", { name: new RegExp(`Fill transaction ${fill}`) }).getAttribute("href")).toBe(
       `${EXPLORER}/${destination.id}/tx/${fill}`,
     );
     await screenshot(page, "explorer-request.png");
 
     // A wallet matches every request it made: a list to choose from, this one among them (a second quote of the
-    // same wallet makes sure there is more than one).
+    // same wallet makes sure there is more than one). The request page has the search box too.
     await quoteBridge();
     const wallet = stack.devnet.accounts[0].address;
-    await page.getByRole("link", { name: "Crossfill explorer" }).click();
     await page.getByRole("searchbox").fill(wallet);
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByRole("heading", { name: `Requests matching “${wallet}”` }).waitFor();
-    await showing(page.locator("ul.requests li"), new RegExp(requestId));
-    expect(await page.locator("ul.requests li").count()).toBeGreaterThan(1);
+    await row(page, requestId).waitFor();
+    expect(await page.locator("table.requests tbody tr").count()).toBeGreaterThan(1);
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   }, 90_000);
@@ -177,7 +233,7 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     const { requestId, depositAddress } = response.body.steps[0] as { requestId: string; depositAddress: string };
     expect(depositAddress).toMatch(/^bcrt1q/);
 
-    const page = await openPage(390);
+    const page = await openPage(PHONE);
     await page.goto(`${stack.api.url}/`);
     const search = page.getByRole("searchbox");
     expect(await search.getAttribute("placeholder")).toMatch(/deposit address/);
@@ -229,18 +285,22 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
       client.release();
     }
 
-    const page = await openPage(390);
+    const page = await openPage(PHONE);
     await page.goto(`${stack.api.url}/explorer/#/request/${request.id}`);
     await showing(page.locator(".current-status [data-status]"), /refund/);
     expect(await page.locator(".reason").innerText()).toBe("Failed: Solver balance too low (SOLVER_BALANCE_TOO_LOW)");
     expect(await page.locator(".timeline li").allInnerTexts()).toEqual([
       expect.stringMatching(/waiting$/),
-      expect.stringMatching(/pending$/),
-      expect.stringMatching(/failure — Solver balance too low$/),
-      expect.stringMatching(/refund$/),
+      expect.stringMatching(/pending · deposit confirmed after \d/),
+      expect.stringMatching(/failure — Solver balance too low · failed after \d/),
+      expect.stringMatching(/refund · refunded in \d/),
     ]);
+    // What came back, and no fee table of a fill that never happened. (Refund rows keep the address lower-cased.)
+    const refundTo = request.refundTo!.toLowerCase();
+    expect(await page.locator(".came-back").innerText()).toBe(`Came back: 0.0009 ETH to ${refundTo}`);
+    expect(await page.getByRole("heading", { name: "Fees" }).count()).toBe(0);
     expect(await page.locator(".refunds > li").first().innerText()).toMatch(
-      /^Refund sent: 0\.0009 ETH because solver balance too low/,
+      new RegExp(`^Refund sent: 0\\.0009 ETH to ${refundTo} because solver balance too low`),
     );
     expect(
       await page.getByRole("link", { name: new RegExp(`Refund transaction ${refundTx}`) }).getAttribute("href"),
@@ -248,4 +308,56 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it.each([
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ])(
+    "pages the front page's table and narrows it by status and chain (%s)",
+    async (name, width) => {
+      // More than a page of requests, newest last.
+      const inserted: string[] = [];
+      for (let index = 0; index < 17; index++) inserted.push((await insertTestRequest(stack.pool)).id);
+      const newest = [...inserted].reverse();
+      const page = await openPage(width);
+      await page.goto(`${stack.api.url}/`);
+      await row(page, newest[0]).waitFor();
+      const ids = () =>
+        page
+          .locator("table.requests tbody tr")
+          .evaluateAll((rows) => rows.map((tr) => tr.getAttribute("data-request")));
+      expect(await ids()).toEqual(newest.slice(0, 15));
+      expect(await fitsWidth(page)).toBe(true);
+
+      const newer = page.getByRole("button", { name: "← Newer" });
+      const older = page.getByRole("button", { name: "Older →" });
+      expect(await newer.isDisabled()).toBe(true);
+      await older.click();
+      await row(page, newest[15]).waitFor();
+      expect((await ids()).slice(0, 2)).toEqual(newest.slice(15, 17));
+      await newer.click();
+      await row(page, newest[0]).waitFor();
+      expect(await ids()).toEqual(newest.slice(0, 15));
+
+      // Narrowed to refunded requests (the failed request of the test above is one): each row says refund.
+      await page.getByLabel("Status").selectOption("refund");
+      await row(page, newest[0]).waitFor({ state: "detached" });
+      const statuses = await page.locator("table.requests tbody tr [data-status]").allTextContents();
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.every((status) => /refund$/.test(status))).toBe(true);
+
+      // Narrowed to one chain: every row's route names it.
+      await page.getByLabel("Status").selectOption("");
+      // (the inserted requests' destination)
+      const chain = stack.devnet.chains.find((candidate) => candidate.id === testRequest().destinationChainId)!;
+      await page.getByLabel("Chain").selectOption(String(chain.id));
+      await row(page, newest[0]).waitFor();
+      const routes = await page.locator('table.requests tbody td[data-label="Route"]').allInnerTexts();
+      expect(routes.length).toBe(15);
+      expect(routes.every((route) => route.includes(chain.displayName))).toBe(true);
+      expect(problemsOf(page)).toEqual([]);
+      await page.close();
+    },
+    90_000,
+  );
 });

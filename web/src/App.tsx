@@ -1,11 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { Dashboard } from "./Dashboard";
 import { RequestPage } from "./RequestPage";
+import { SearchBox } from "./SearchBox";
 import { SearchPage } from "./SearchPage";
 
 /**
  * The explorer's pages by location hash (`#/request/<id>`, `#/search/<term>`) or the same under /explorer/; the
- * first screen otherwise.
+ * first screen otherwise. The search box is in the header: on every page.
  */
 export function App() {
   const [hash, setHash] = useState(location.hash);
@@ -25,6 +26,7 @@ export function App() {
           Crossfill explorer
         </a>
         <a href="#/dashboard">Dashboard</a>
+        <SearchBox term={page === "search" ? decodeURIComponent(argument) : undefined} />
       </header>
       {dashboard ? (
         <Dashboard path={dashboard[1] ?? ""} />

@@ -1,17 +1,66 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { CopyButton } from "./CopyButton";
 import { formatUsd } from "./formatUsd.js";
 import { formatUnits } from "./formatUnits";
 import { graphqlRequest } from "./graphqlRequest";
 import { liveClient } from "./liveClient";
 import { REQUEST, REQUEST_UPDATED } from "./queries";
 import { reasonInWords } from "./reasonInWords";
+import { shortHash } from "./shortHash";
 import { StatusBadge } from "./StatusBadge";
+import { stepInWords } from "./stepInWords";
 import { timelineEntries } from "./timelineEntries";
 import { TransactionLink } from "./TransactionLink";
 import { useChains } from "./useChains";
-import type { RequestDetail } from "./types";
+import type { Chain, RequestDetail } from "./types";
 
 const FEES = ["execution", "platform", "app", "swap", "sponsored"] as const;
+
+/** An id, hash or address in full, with a button to copy it. */
+function Copyable({ value, label }: { value: string; label: string }) {
+  return (
+    <span class="copyable">
+      <span class="hash">{value}</span> <CopyButton value={value} label={`${label} ${value}`} />
+    </span>
+  );
+}
+
+/** What a `waiting` request still needs: the amount, where it goes, and until when. */
+function PaymentDue({ request, origin }: { request: RequestDetail; origin: Chain | undefined }) {
+  const currency = request.currencyIn;
+  const amount = currency ? `${formatUnits(request.amountIn, currency.decimals)} ${currency.symbol}` : request.amountIn;
+  const chainName = origin?.displayName ?? `chain ${request.originChainId}`;
+  const to = request.depositAddress?.address ?? origin?.depository;
+  return (
+    <section aria-labelledby="pay-title" class="notice pay">
+      <h2 id="pay-title">To pay</h2>
+      <dl class="facts">
+        <dt>Amount</dt>
+        <dd>{amount}</dd>
+        <dt>On</dt>
+        <dd>{chainName}</dd>
+        <dt>To</dt>
+        <dd>
+          {to ? <Copyable value={to} label={request.depositAddress ? "deposit address" : "depository"} /> : "unknown"}
+          {!request.depositAddress && <div>the depository contract, naming the order below</div>}
+        </dd>
+        {!request.depositAddress && (
+          <>
+            <dt>Order id</dt>
+            <dd>
+              <Copyable value={request.orderId} label="order id" />
+            </dd>
+          </>
+        )}
+        <dt>Before</dt>
+        <dd>
+          <time dateTime={request.deadline}>{new Date(request.deadline).toLocaleString()}</time> (later payments are
+          refunded)
+        </dd>
+      </dl>
+    </section>
+  );
+}
 
 const readRequest = (id: string) =>
   graphqlRequest<{ request: RequestDetail | null }>(REQUEST, { id }).then((data) => data.request);
@@ -79,15 +128,37 @@ export function RequestPage({ id }: { id: string }) {
     );
 
   const chain = (chainId: number) => chains.find((candidate) => candidate.id === chainId);
+  const step = (event: RequestDetail["statusEvents"][number]) =>
+    stepInWords(request.statusEvents, request.statusEvents.indexOf(event));
   const chainName = (chainId: number) => chain(chainId)?.displayName ?? `chain ${chainId}`;
   const input = request.route.actual.origin.inputCurrency;
   const output = request.route.actual.destination?.outputCurrency;
   const failedFill = request.failedTransaction?.txHash;
+  // What was sent back (signed refunds in a known currency); a refunded request shows that, not the fee table of a
+  // fill that never happened.
+  const refunded = request.refunds.filter((refund) => refund.amount !== null && refund.currency);
+  const unfilled = request.fills.length === 0 && ["failure", "refund"].includes(request.status);
   return (
     <main>
       <h1 ref={heading} tabIndex={-1}>
-        Request <span class="hash">{request.id}</span>
+        Request <span class="hash">{shortHash(request.id)}</span>
       </h1>
+      <dl class="facts">
+        <dt>Id</dt>
+        <dd>
+          <Copyable value={request.id} label="request id" />
+        </dd>
+        <dt>Type</dt>
+        <dd class="request-type">{request.requestType}</dd>
+        <dt>Created</dt>
+        <dd>
+          <time dateTime={request.createdAt}>{new Date(request.createdAt).toLocaleString()}</time>
+        </dd>
+        <dt>Deadline</dt>
+        <dd class="deadline">
+          <time dateTime={request.deadline}>{new Date(request.deadline).toLocaleString()}</time>
+        </dd>
+      </dl>
       <p aria-live="polite" class="current-status">
         Status: <StatusBadge status={request.status} />
       </p>
@@ -98,6 +169,25 @@ export function RequestPage({ id }: { id: string }) {
         </p>
       )}
 
+      {request.parentRequestId && (
+        <p class="parent">
+          A further payment of request{" "}
+          <a class="hash" href={`#/request/${request.parentRequestId}`}>
+            {request.parentRequestId}
+          </a>
+          , which was already paid: this one is sent back.
+        </p>
+      )}
+      {request.status === "waiting" && <PaymentDue request={request} origin={chain(request.originChainId)} />}
+      {request.status === "refund" && refunded.length > 0 && (
+        <p class="came-back">
+          Came back:{" "}
+          {refunded
+            .map((refund) => `${formatUnits(refund.amount!, refund.currency!.decimals)} ${refund.currency!.symbol}`)
+            .join(" + ")}{" "}
+          to <span class="hash">{refunded[0].recipient}</span>
+        </p>
+      )}
       {request.supersededByRequestId && (
         <p class="superseded">
           This quote was regenerated for the same deposit address: the payment is followed by{" "}
@@ -114,14 +204,18 @@ export function RequestPage({ id }: { id: string }) {
           <dd>
             {chainName(request.originChainId)}
             {input && ` · ${input.amountFormatted} ${input.currency.symbol} (${formatUsd(input.amountUsd)})`}
-            <div class="hash">{request.user}</div>
+            <div>
+              <Copyable value={request.user} label="sender" />
+            </div>
           </dd>
           {request.depositAddress && (
             <>
               <dt>Deposit address</dt>
               <dd>
                 {request.depositAddress.type === "strict" ? "Strict" : "Open"}
-                <div class="hash">{request.depositAddress.address}</div>
+                <div>
+                  <Copyable value={request.depositAddress.address} label="deposit address" />
+                </div>
               </dd>
             </>
           )}
@@ -129,7 +223,9 @@ export function RequestPage({ id }: { id: string }) {
           <dd>
             {chainName(request.destinationChainId)}
             {output && ` · ${output.amountFormatted} ${output.currency.symbol} (${formatUsd(output.amountUsd)})`}
-            <div class="hash">{request.recipient}</div>
+            <div>
+              <Copyable value={request.recipient} label="recipient" />
+            </div>
           </dd>
         </dl>
       </section>
@@ -165,7 +261,8 @@ export function RequestPage({ id }: { id: string }) {
               return (
                 <li key={index}>
                   Refund {refund.status}: {refund.currency ? formatUnits(amount, refund.currency.decimals) : amount}{" "}
-                  {symbol} because {reasonInWords(refund.reason).toLowerCase()}
+                  {symbol} to <span class="hash">{refund.recipient}</span> because{" "}
+                  {reasonInWords(refund.reason).toLowerCase()}
                   {refund.txHash && (
                     <ul>
                       <TransactionLink chain={chain(refund.chainId)} txHash={refund.txHash} label="Refund" />
@@ -178,23 +275,25 @@ export function RequestPage({ id }: { id: string }) {
         </section>
       )}
 
-      <section aria-labelledby="fees-title">
-        <h2 id="fees-title">Fees</h2>
-        <p>Negative is a cost to the user.</p>
-        <table class="fees">
-          <tbody>
-            {FEES.map((name) => (
-              <tr key={name}>
-                <th scope="row">{name}</th>
-                <td>
-                  {request.fees.actual[name].amountFormatted} {request.fees.currency.symbol}
-                </td>
-                <td>{formatUsd(request.fees.actual[name].usd)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      {!unfilled && (
+        <section aria-labelledby="fees-title">
+          <h2 id="fees-title">Fees</h2>
+          <p>Negative is a cost to the user.</p>
+          <table class="fees">
+            <tbody>
+              {FEES.map((name) => (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td>
+                    {request.fees.actual[name].amountFormatted} {request.fees.currency.symbol}
+                  </td>
+                  <td>{formatUsd(request.fees.actual[name].usd)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
 
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">Timeline</h2>
@@ -206,6 +305,7 @@ export function RequestPage({ id }: { id: string }) {
                 <StatusBadge status={entry.event.status} />
                 {entry.event.failReason && ` — ${reasonInWords(entry.event.failReason)}`}
                 {entry.event.refundFailReason && ` — refund: ${reasonInWords(entry.event.refundFailReason)}`}
+                {step(entry.event) && <span class="took"> · {step(entry.event)}</span>}
               </li>
             ) : (
               <li key={`reorg-${entry.txHash}`} class="reorg">

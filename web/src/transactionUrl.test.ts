@@ -4,6 +4,7 @@ import { transactionUrl } from "./transactionUrl";
 const chain = (explorerUrl: string) => ({
   id: 1,
   displayName: "Chain",
+  depository: "0x00000000000000000000000000000000000000d0",
   explorerUrl,
   explorerPaths: { transaction: "/tx/{TX_HASH}" },
 });

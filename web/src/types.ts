@@ -4,7 +4,14 @@
 export type Reorg = { detectedAt?: number; reason?: string; blockNumber?: number };
 /** A request's deposit, as the request page's timeline reads it. */
 export type TimelineDeposit = { txHash: string; chainId: number; reorg: Reorg | null };
-export type Chain = { id: number; displayName: string; explorerUrl: string; explorerPaths: { transaction: string } };
+export type Chain = {
+  id: number;
+  displayName: string;
+  /** Where a request without a deposit address is paid (with its order id). */
+  depository: string;
+  explorerUrl: string;
+  explorerPaths: { transaction: string };
+};
 
 type Amount = { amountFormatted: string; amountUsd?: string; currency: { symbol: string } };
 type FeeComponent = { amountFormatted: string; usd: string };
@@ -25,6 +32,7 @@ export type Refund = {
   reason: string;
   amount: string | null;
   deposited: string;
+  recipient: string;
   currency: { symbol: string; decimals: number } | null;
 };
 
@@ -37,6 +45,15 @@ export type RequestDetail = {
   refundFailReason: string | null;
   user: string;
   recipient: string;
+  refundTo: string | null;
+  requestType: string;
+  deadline: string;
+  orderId: string;
+  /** What the quote asks to be paid, smallest unit, in currencyIn. */
+  amountIn: string;
+  currencyIn: { symbol: string; decimals: number; address: string; metadata: { isNative: boolean } } | null;
+  /** A child request (a further payment of a paid quote): the request it paid again. */
+  parentRequestId: string | null;
   originChainId: number;
   destinationChainId: number;
   /** Set for a deposit-address request (Bitcoin origin): where the user pays, open or strict. */
@@ -63,5 +80,10 @@ export type RequestSummary = {
   createdAt: string;
   originChainId: number;
   destinationChainId: number;
-  route: { actual: { origin: { inputCurrency: Amount | null } } };
+  parentRequestId: string | null;
+  user: string;
+  recipient: string;
+  route: {
+    actual: { origin: { inputCurrency: Amount | null }; destination: { outputCurrency: Amount | null } | null };
+  };
 };

@@ -61,14 +61,20 @@ const records = new WeakMap<RequestView, RecordV3>();
 
 /** The request's GET /requests/v3 record (built once per loaded view), without the authenticated-only fields. */
 async function recordOf(id: string, context: GraphqlContext): Promise<RecordV3> {
-  const view = await requestViews(context).load(id);
-  if (!view) throw new Error(`request ${id} vanished while it was read`);
+  const view = await viewOf(id, context);
   let record = records.get(view);
   if (!record) {
     record = buildRequestRecordV3(view, { ...recordLookups(context.registry), includeAuthenticatedData: false });
     records.set(view, record);
   }
   return record;
+}
+
+/** The request's loaded view (deposits, fills, refunds…), shared with its v3 record. */
+async function viewOf(id: string, context: GraphqlContext): Promise<RequestView> {
+  const view = await requestViews(context).load(id);
+  if (!view) throw new Error(`request ${id} vanished while it was read`);
+  return view;
 }
 
 /** A resolver of one part of the request's v3 record. */
@@ -184,6 +190,12 @@ export const RequestRef = builder.loadableObject("Request", {
       nullable: true,
       description: "For a regenerated deposit-address request, the requestId that owns the sweep and fill.",
       resolve: fromRecord((record) => record.supersededByRequestId),
+    }),
+    parentRequestId: t.string({
+      nullable: true,
+      description:
+        "For a child request (a further payment of an already paid quote, refunded as DOUBLE_SPEND), the request whose quote it paid; null otherwise.",
+      resolve: async (request, _, context) => (await viewOf(request.id, context)).parentRequestId,
     }),
     timeEstimate: t.int({
       description: "Seconds, as quoted.",
