@@ -23,8 +23,9 @@ type Devnet = Awaited<ReturnType<typeof startDevnetChains>>;
 
 const logger = pino({ level: "silent" });
 const newOrderId = () => keccak256(toHex(`watcher:${Math.random()}`));
+// log_index as bigint on both sides: ours is bigint (a TON lt), Ponder's an integer; the values must agree.
 const COLUMNS =
-  "chain_id::bigint, tx_hash, log_index, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee";
+  "chain_id::bigint, tx_hash, log_index::bigint, order_id, depositor, currency, amount, block_number, block_hash, timestamp, tx_from, tx_fee";
 
 describe("startDepositWatcher", () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
