@@ -342,6 +342,8 @@ describe.skipIf(!haveChromium)("the public explorer in headless Chromium", () =>
       // Narrowed to refunded requests (the failed request of the test above is one): each row says refund.
       await page.getByLabel("Status").selectOption("refund");
       await row(page, newest[0]).waitFor({ state: "detached" });
+      // The narrowed page replaces the table once it arrives: wait for its first row.
+      await page.locator("table.requests tbody tr [data-status]").first().waitFor();
       const statuses = await page.locator("table.requests tbody tr [data-status]").allTextContents();
       expect(statuses.length).toBeGreaterThan(0);
       expect(statuses.every((status) => /refund$/.test(status))).toBe(true);
