@@ -46,7 +46,8 @@ export async function spawnNpmStart(env: Record<string, string> = {}, readyTimeo
       PORT: String(await freePort()),
       INDEXER_PORT: String(await freePort()),
       DEVNET_POSTGRES_PORT: String(await freePort()),
-      DEVNET_BASE_PORT: String(await freePortRun(3)),
+      // One port per default devnet chain (31337, 31338, 31339, 999).
+      DEVNET_BASE_PORT: String(await freePortRun(4)),
       CROSSFILL_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       ...env,
