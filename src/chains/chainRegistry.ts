@@ -1,5 +1,6 @@
 import type { ChainConfig } from "./chainConfig.js";
 import type { ChainFamily } from "./chainFamily.js";
+import { currencyMetadata } from "./currencyMetadata.js";
 import { FAMILIES } from "./families.js";
 import { familyOfChain } from "./familyOfChain.js";
 
@@ -33,7 +34,7 @@ function nativeCurrency(chain: ChainConfig, family: ChainFamily<ChainConfig>): C
     symbol: chain.nativeCurrency.symbol,
     name: chain.nativeCurrency.name,
     decimals: chain.nativeCurrency.decimals,
-    metadata: { logoURI: chain.nativeCurrency.logoURI ?? "", verified: true, isNative: true },
+    metadata: currencyMetadata(chain.nativeCurrency, true),
   };
 }
 
@@ -69,7 +70,7 @@ export function createChainRegistry(
           symbol: currency.symbol,
           name: currency.name ?? currency.symbol,
           decimals: currency.decimals,
-          metadata: { logoURI: currency.logoURI ?? "", verified: currency.verified ?? true, isNative: false },
+          metadata: currencyMetadata(currency, false),
         })),
       ],
     ]),

@@ -2,6 +2,7 @@ import type { QuotePort } from "../../chains/adapter.js";
 import type { ChainConfig } from "../../chains/chainConfig.js";
 import type { ChainFamily } from "../../chains/chainFamily.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
+import { currencyMetadata } from "../../chains/currencyMetadata.js";
 import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
 import { familyOfChain } from "../../chains/familyOfChain.js";
 
@@ -41,21 +42,15 @@ export function toChainRecord(
     decimals: chain.nativeCurrency.decimals,
     supportsBridging: true,
   };
-  const presentation = [
-    { logoURI: chain.nativeCurrency.logoURI, verified: true },
-    ...tokens.map(({ logoURI, verified }) => ({ logoURI, verified })),
-  ];
+  // The entries the currencies come from, in the same order: the native one, then the tokens.
+  const entries = [chain.nativeCurrency, ...tokens];
   const featured = [native, ...erc20Currencies].map(({ id, symbol, name, address, decimals }, index) => ({
     id,
     symbol,
     name,
     address,
     decimals,
-    metadata: {
-      logoURI: presentation[index].logoURI ?? "",
-      verified: presentation[index].verified ?? true,
-      isNative: address === nativeCurrency,
-    },
+    metadata: currencyMetadata(entries[index], address === nativeCurrency),
   }));
   return {
     id: chain.id,
