@@ -180,6 +180,40 @@ describe("reconcile", () => {
     ]);
   });
 
+  it("holds a request whose fill, not one of Crossfill's attempts, pays less than it owes, and alerts an operator", async () => {
+    // The attack: a fill the solver's key signed by hand (or a leaked key) pays 1 wei of the 990 owed.
+    const request = await insertTestRequest(pool);
+    await deposit(request.orderId);
+    await run();
+    const shortTx = hash();
+    await pool.query(
+      `INSERT INTO onchain_fixture.fill VALUES ($4, 31339, $1, '0xsolver', $2, '0xrecipient', 1, $3, 0, 21, '0xb', 1700000002, '0xsolver', 1)`,
+      [request.id, zeroAddress, shortTx, `short-${shortTx}`],
+    );
+    expect(await run()).toMatchObject({ fills: 1 });
+    await run();
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending"]);
+    const alerts = await pool.query(
+      "SELECT kind, subject, details FROM crossfill.operator_alerts WHERE details->>'requestId' = $1",
+      [request.id],
+    );
+    expect(alerts.rows).toEqual([
+      {
+        kind: "SHORT_FILL",
+        subject: `31339:${shortTx}:0`,
+        details: expect.objectContaining({ fillTxHash: shortTx, paid: "1", owed: "990", status: "pending" }),
+      },
+    ]);
+    // The full fill that follows is the request's success.
+    const fullTx = hash();
+    await pool.query(
+      `INSERT INTO onchain_fixture.fill VALUES ($4, 31339, $1, '0xsolver', $2, '0xrecipient', 990, $3, 0, 22, '0xb', 1700000003, '0xsolver', 1)`,
+      [request.id, zeroAddress, fullTx, `full-${fullTx}`],
+    );
+    await run();
+    expect((await statuses(request.id)).map((row) => row.to_status)).toEqual(["waiting", "pending", "success"]);
+  });
+
   it("reads only the facts indexed lately in a windowed pass; older ones wait for the full read", async () => {
     const recent = { recentSeconds: 300 };
     const [old, fresh, recorded] = [

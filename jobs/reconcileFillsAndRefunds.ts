@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { FillFact } from "../schema/chainFacts.js";
-import { FACTS_PER_PASS, type FactWindow, findUnappliedFills } from "../schema/unappliedFacts.js";
+import { FACTS_PER_PASS, type FactWindow, findUnappliedFills, shortFillSubject } from "../schema/unappliedFacts.js";
 import { findSweepableDeposits } from "../schema/depositSweeps.js";
 import { findPendingWithoutFill, findStaleSubmitted, getFillAttempt } from "../schema/fillAttempts.js";
 import { groupsByRequest } from "../schema/groupByRequest.js";
@@ -14,7 +14,7 @@ import {
   lockRequestRefunds,
   markRefundConfirmed,
 } from "../schema/refunds.js";
-import { getRequest } from "../schema/requests.js";
+import { type StoredRequest, getRequest } from "../schema/requests.js";
 import { setRefundFailReason } from "../schema/setRefundFailReason.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
@@ -55,7 +55,8 @@ export async function reconcileFillsAndRefunds(
   async function applyFill(fill: FillFact) {
     await withTransaction(pool, async (client) => {
       // The request first, as the receipt's path does (its success, then its fill): the other order deadlocked with it.
-      await getRequest(client, fill.requestId, { forUpdate: true });
+      const request = await getRequest(client, fill.requestId, { forUpdate: true });
+      if (request && (await heldShortFill(client, request, fill))) return;
       const recorded = await applyIndexedFill(client, fill);
       if (recorded.applied === "none") return;
       if (recorded.applied === "confirmed") {
@@ -103,6 +104,30 @@ export async function reconcileFillsAndRefunds(
           "fill indexed for a request that cannot succeed",
         );
     });
+  }
+
+  /**
+   * Only the solver's key can make a fill, but one signed outside Crossfill's own attempts (an operator by hand, a
+   * leaked key) may pay the recipient less than the request owes: that is no success. The fill is not applied (its
+   * alert, one per fill fact, keeps it out of later passes), the request stays where it is, and an operator decides.
+   */
+  async function heldShortFill(client: pg.PoolClient, request: StoredRequest, fill: FillFact) {
+    const owed = request.fillAmount ?? request.amountOut;
+    if (fill.amount >= owed) return false;
+    const attempt = await getFillAttempt(client, fill.requestId);
+    if (attempt && [attempt.txHash, ...attempt.previousTxHashes].includes(fill.txHash)) return false;
+    const details = {
+      requestId: fill.requestId,
+      fillChainId: fill.chainId,
+      fillTxHash: fill.txHash,
+      paid: fill.amount.toString(),
+      owed: owed.toString(),
+      status: request.status,
+    };
+    const subject = shortFillSubject(fill);
+    if (await raiseOperatorAlert(client, { kind: "SHORT_FILL", subject, details }))
+      logger.error({ alert: "SHORT_FILL", ...details }, "fill not made by Crossfill pays less than the request owes");
+    return true;
   }
 
   /**

@@ -6,6 +6,8 @@ export type OperatorAlertKind =
   | "FILL_AFTER_FAILURE"
   /** An indexed fill of a request whose refund was signed already: the deposit may be paid out twice. */
   | "FILL_AND_REFUND"
+  /** A fill not made by Crossfill's own attempts pays less than its request owes: the request is held, not succeeded. */
+  | "SHORT_FILL"
   /** A sent refund's withdrawal reverted on-chain: the refund waits as MANUAL_REFUND_REQUIRED. */
   | "REFUND_REVERTED"
   /** A sent app-fee claim's withdrawal reverted on-chain: the claim failed and its amount is claimable again. */

@@ -112,6 +112,14 @@ export async function findUnappliedDeposits(
 }
 
 /**
+ * The operator alert subject of a fill fact the reconcile held as short (it pays less than its request owes): one
+ * alert per fact, which also keeps the fact out of `findUnappliedFills`.
+ */
+export function shortFillSubject(fill: Pick<FillFact, "chainId" | "txHash" | "position">): string {
+  return `${fill.chainId}:${fill.txHash}:${fill.position}`;
+}
+
+/**
  * Fills seen on-chain (by Ponder or a poller) for known requests past `waiting` that have not been applied yet, or
  * only provisionally (from the solver's receipt: the indexed fact confirms it); with a `window`, only those indexed
  * within it.
@@ -151,6 +159,9 @@ export async function findUnappliedFills(
               WHERE ${recordedWindowSql("p", window)} AND ${notApplied("p")}) f
        -- a request still waiting has no deposit applied yet: its fill is read once it has (statuses never go back)
        JOIN crossfill.requests r ON r.id = f.request_id AND r.status <> 'waiting'
+      -- a fill held as short is an operator's now (shortFillSubject)
+      WHERE NOT EXISTS (SELECT 1 FROM crossfill.operator_alerts h
+                         WHERE h.kind = 'SHORT_FILL' AND h.subject = f.chain_id || ':' || f.tx_hash || ':' || f.log_index)
       ORDER BY f.timestamp, f.block_number, f.log_index
       LIMIT $1`,
     [limit],
