@@ -63,6 +63,16 @@ export async function listSolverInventory(db: Queryable): Promise<SolverInventor
   }));
 }
 
+/** The currencies the solver held some of at its last read, by chain (lowercased ids; chains never read are absent). */
+export async function listHeldSolverCurrencies(db: Queryable): Promise<Map<number, string[]>> {
+  const { rows } = await db.query<{ chain_id: string; currency: string }>(
+    "SELECT chain_id, lower(currency) AS currency FROM crossfill.solver_balances WHERE balance > 0 ORDER BY chain_id, currency",
+  );
+  const held = new Map<number, string[]>();
+  for (const row of rows) held.set(Number(row.chain_id), [...(held.get(Number(row.chain_id)) ?? []), row.currency]);
+  return held;
+}
+
 /** What open requests owe in one currency of one chain (0 when none). */
 export async function owedBySolver(db: Queryable, chainId: number, currency: string): Promise<bigint> {
   const { rows } = await db.query(

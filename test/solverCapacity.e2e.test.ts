@@ -2,6 +2,7 @@ import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import type { EvmChainConfig } from "../src/chains/evm/evmChainFamily.js";
+import { saveSolverBalances } from "../schema/solverBalances.js";
 import { insertTestRequest } from "./support/insertTestRequest.js";
 import { postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";
@@ -89,5 +90,29 @@ describe("quotes against the solver's inventory", () => {
     expect([refused.status, refused.body.errorCode]).toEqual([400, "INSUFFICIENT_LIQUIDITY"]);
     expect(await requestCount()).toBe(before);
     await stack.pool.query("UPDATE crossfill.requests SET status = 'failure' WHERE id = ANY($1)", [ids]);
+  });
+
+  it("lists in /chains as solverCurrencies the currencies the worker last read the solver holding some of", async () => {
+    const destination = stack.devnet.chains[1]!;
+    const [token] = destination.currencies.filter((currency) => currency.address !== zeroAddress);
+    const read = (currency: string, held: bigint) => ({
+      chainId: destination.id,
+      currency,
+      symbol: currency === zeroAddress ? "ETH" : token!.symbol,
+      decimals: 18,
+      solver: stack.devnet.solver.address,
+      balance: held,
+      readAt: new Date(),
+    });
+    const solverCurrencies = async () => {
+      await afterInventoryCache();
+      const response = await fetch(`${stack.api.url}/chains`);
+      const chains = (await response.json()).chains as Array<{ id: number; solverCurrencies: { address: string }[] }>;
+      return chains.find((chain) => chain.id === destination.id)!.solverCurrencies.map((currency) => currency.address);
+    };
+    await saveSolverBalances(stack.pool, [read(zeroAddress, balance), read(token!.address, 0n)]);
+    expect(await solverCurrencies()).toEqual([zeroAddress]);
+    await saveSolverBalances(stack.pool, [read(token!.address, 5n)]);
+    expect(await solverCurrencies()).toEqual([zeroAddress, token!.address]);
   });
 });

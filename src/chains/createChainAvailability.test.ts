@@ -20,6 +20,7 @@ describe("createChainAvailability", () => {
       query: async (sql: string) => {
         reads += 1;
         if (down) throw new Error("connect ECONNREFUSED");
+        if (sql.includes("solver_balances")) return { rows: [{ chain_id: "31338", currency: "0xusdc" }] };
         if (sql.includes("chain_switches"))
           return {
             rows: [
@@ -46,19 +47,20 @@ describe("createChainAvailability", () => {
       partialDisableLimitUsd: "50",
       blockProductionLagging: false,
       reason: "incident",
+      solverCurrencies: ["0xusdc"],
     };
     expect(await availability(chain)).toEqual(expected);
     expect(await availability(chain)).toEqual(expected);
-    expect(reads).toBe(2);
+    expect(reads).toBe(3);
 
     down = true;
     clock += 1_000;
     expect(await availability(chain)).toEqual(expected);
-    expect(reads).toBe(4);
+    expect(reads).toBe(6);
     clock += 1;
     // Not cached: the next caller tries the database again.
     expect(await availability(chain)).toEqual(expected);
-    expect(reads).toBe(6);
+    expect(reads).toBe(9);
 
     const fresh = createChainAvailability(db as never, { now: () => clock });
     await expect(fresh(chain)).rejects.toThrow(/ECONNREFUSED/);

@@ -1,5 +1,6 @@
 import { listChainHeads } from "../../schema/chainHeads.js";
 import { listChainSwitches } from "../../schema/chainSwitches.js";
+import { listHeldSolverCurrencies } from "../../schema/solverBalances.js";
 import type { Queryable } from "../../schema/queryable.js";
 import { blockProductionLagging } from "../domain/blockProductionLagging.js";
 import type { ChainConfig } from "./chainConfig.js";
@@ -11,12 +12,17 @@ export type ChainAvailability = {
   partialDisableLimitUsd: string | null;
   blockProductionLagging: boolean;
   reason: string | null;
+  /**
+   * The currencies (lowercased ids) the solver held some of at the worker's last balance read: what it can fill here.
+   * None before the worker's first read, and on a chain it does not fill.
+   */
+  solverCurrencies: readonly string[];
 };
 
 export type ChainAvailabilityReader = (chain: ChainConfig) => Promise<ChainAvailability>;
 
 /**
- * What the operator switches (`crossfill chains`) and the indexer's heads say of each chain, as every gateway
+ * What the operator switches (`crossfill chains`), the indexer's heads and the solver's last balances say of each chain, as every gateway
  * replica sees it: read from Postgres at most once per `ttlMs`, so a switch reaches all replicas within it.
  */
 export function createChainAvailability(
@@ -28,13 +34,19 @@ export function createChainAvailability(
   let cached:
     | {
         at: number;
-        value: Promise<[Awaited<ReturnType<typeof listChainSwitches>>, Awaited<ReturnType<typeof listChainHeads>>]>;
+        value: Promise<
+          [
+            Awaited<ReturnType<typeof listChainSwitches>>,
+            Awaited<ReturnType<typeof listChainHeads>>,
+            Awaited<ReturnType<typeof listHeldSolverCurrencies>>,
+          ]
+        >;
       }
     | undefined;
   let lastRead: Awaited<NonNullable<typeof cached>["value"]> | undefined;
   const load = () => {
     if (!cached || now() - cached.at >= ttlMs) {
-      const value = Promise.all([listChainSwitches(db), listChainHeads(db)]).then(
+      const value = Promise.all([listChainSwitches(db), listChainHeads(db), listHeldSolverCurrencies(db)]).then(
         (read) => (lastRead = read),
         (error: unknown) => {
           // Not kept: the next caller reads again. Meanwhile GET /chains answers from the last read, as an outage
@@ -49,7 +61,7 @@ export function createChainAvailability(
     return cached.value;
   };
   return async (chain) => {
-    const [switches, heads] = await load();
+    const [switches, heads, held] = await load();
     const switched = switches.find((s) => s.chainId === chain.id);
     const head = heads.find((h) => h.chainId === chain.id);
     const disabled = switched?.disabled ?? false;
@@ -59,6 +71,7 @@ export function createChainAvailability(
       partialDisableLimitUsd: switched?.partialDisableLimitUsd ?? null,
       blockProductionLagging: blockProductionLagging(head, chain.blockTimeSeconds, now()),
       reason: switched?.reason ?? null,
+      solverCurrencies: held.get(chain.id) ?? [],
     };
   };
 }

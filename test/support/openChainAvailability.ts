@@ -7,4 +7,5 @@ export const OPEN_CHAIN_AVAILABILITY: ChainAvailability = {
   partialDisableLimitUsd: null,
   blockProductionLagging: false,
   reason: null,
+  solverCurrencies: [],
 };

@@ -31,6 +31,7 @@ const open: ChainAvailability = {
   partialDisableLimitUsd: null,
   blockProductionLagging: false,
   reason: null,
+  solverCurrencies: [],
 };
 
 describe("a chain family registered in one line (test-only family)", () => {

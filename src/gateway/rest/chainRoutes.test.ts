@@ -14,6 +14,7 @@ const open: ChainAvailability = {
   partialDisableLimitUsd: null,
   blockProductionLagging: false,
   reason: null,
+  solverCurrencies: [],
 };
 
 function routes() {
@@ -23,6 +24,7 @@ function routes() {
     partialDisableLimitUsd: null,
     blockProductionLagging: false,
     reason: null,
+    solverCurrencies: [],
   };
   const open = { ...state };
   const app = chainRoutes({

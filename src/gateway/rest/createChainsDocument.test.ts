@@ -15,6 +15,7 @@ describe("createChainsDocument", () => {
       partialDisableLimitUsd: null,
       blockProductionLagging: false,
       reason: null,
+      solverCurrencies: [],
     };
     const document = createChainsDocument({
       registry: createChainRegistry(chains),

@@ -8,11 +8,11 @@ import { toChainRecord } from "./toChainRecord.js";
 export type ChainsDocument = { body: string; bytes: Uint8Array<ArrayBuffer>; etag: string };
 
 const availabilityKey = (a: ChainAvailability) =>
-  `${a.disabled}|${a.depositEnabled}|${a.partialDisableLimitUsd}|${a.blockProductionLagging}|${a.reason}`;
+  `${a.disabled}|${a.depositEnabled}|${a.partialDisableLimitUsd}|${a.blockProductionLagging}|${a.reason}|${a.solverCurrencies.join(",")}`;
 
 /**
  * `GET /chains` serialised once per change. The configured part of each record never changes in a process; only
- * the availability (operator switches, head lagging) does, so the body is rebuilt and hashed only when that
+ * the availability (operator switches, head lagging, what the solver holds) does, so the body is rebuilt and hashed only when that
  * availability differs from the one the last body was built from.
  */
 export function createChainsDocument(deps: {

@@ -11,6 +11,7 @@ const open = {
   partialDisableLimitUsd: null,
   blockProductionLagging: false,
   reason: null,
+  solverCurrencies: [],
 };
 
 describe("toChainRecord", () => {
@@ -108,6 +109,22 @@ describe("toChainRecord", () => {
       { logoURI: "https://example.org/eth.svg", verified: true, isNative: true },
       { logoURI: "https://example.org/usdc.svg", verified: false, isNative: false },
     ]);
-    expect(record.solverCurrencies).toEqual(record.featuredTokens);
+    // Before the worker's first balance read the solver is known to hold nothing here.
+    expect(record.solverCurrencies).toEqual([]);
+  });
+
+  it("lists as solver currencies the listed ones the solver held some of at its last read, whatever their case", () => {
+    const usdc = "0x00000000000000000000000000000000000000C1";
+    const chain = evmChainConfigSchema.parse({
+      vmType: "evm",
+      id: 8453,
+      name: "base",
+      rpcUrl: "http://127.0.0.1:1",
+      depository: "0x0000000000000000000000000000000000000001",
+      receiver: "0x0000000000000000000000000000000000000002",
+      currencies: [{ symbol: "USDC", address: usdc, decimals: 6 }],
+    });
+    const record = toChainRecord(chain, undefined, { ...open, solverCurrencies: [usdc.toLowerCase(), "0xunlisted"] });
+    expect(record.solverCurrencies.map((currency) => currency.address)).toEqual([usdc]);
   });
 });

@@ -84,7 +84,10 @@ export function toChainRecord(
     surgeEnabled: false,
     featuredTokens: featured,
     erc20Currencies,
-    solverCurrencies: featured,
+    // What the solver can pay out here: the listed currencies it held some of at the worker's last balance read.
+    solverCurrencies: featured.filter((currency) =>
+      availability.solverCurrencies.includes(currency.address.toLowerCase()),
+    ),
     iconUrl: chain.iconUrl ?? "",
     contracts: {
       multicall3: multicall3 ?? nativeCurrency,
