@@ -14,6 +14,17 @@ const open = {
   solverCurrencies: [],
 };
 
+/** An L2 entry with one token and nothing optional set. */
+const entry = {
+  vmType: "evm",
+  id: 8453,
+  name: "base",
+  rpcUrl: "http://127.0.0.1:1",
+  depository: "0x0000000000000000000000000000000000000001",
+  receiver: "0x0000000000000000000000000000000000000002",
+  currencies: [{ symbol: "USDC", address: "0x00000000000000000000000000000000000000C1", decimals: 6 }],
+};
+
 describe("toChainRecord", () => {
   it("shows a Bitcoin chain as bvm: native BTC at its id, no RPC, no contracts, the depository address", () => {
     // The devnet manifest lists native BTC among the currencies too: it is not a token.
@@ -68,15 +79,6 @@ describe("toChainRecord", () => {
   });
 
   it("shows the entry's explorer name, icon, tags, base chain, Multicall3 and currency logos; empty or the chain's own when unset", () => {
-    const entry = {
-      vmType: "evm",
-      id: 8453,
-      name: "base",
-      rpcUrl: "http://127.0.0.1:1",
-      depository: "0x0000000000000000000000000000000000000001",
-      receiver: "0x0000000000000000000000000000000000000002",
-      currencies: [{ symbol: "USDC", address: "0x00000000000000000000000000000000000000c1", decimals: 6 }],
-    };
     const bare = toChainRecord(evmChainConfigSchema.parse(entry), undefined, open);
     expect(bare).toMatchObject({ explorerName: "", iconUrl: "", tags: [], baseChainId: 8453 });
     expect(bare.contracts.multicall3).toBe("0x0000000000000000000000000000000000000000");
@@ -114,16 +116,8 @@ describe("toChainRecord", () => {
   });
 
   it("lists as solver currencies the listed ones the solver held some of at its last read, whatever their case", () => {
-    const usdc = "0x00000000000000000000000000000000000000C1";
-    const chain = evmChainConfigSchema.parse({
-      vmType: "evm",
-      id: 8453,
-      name: "base",
-      rpcUrl: "http://127.0.0.1:1",
-      depository: "0x0000000000000000000000000000000000000001",
-      receiver: "0x0000000000000000000000000000000000000002",
-      currencies: [{ symbol: "USDC", address: usdc, decimals: 6 }],
-    });
+    const usdc = entry.currencies[0]!.address;
+    const chain = evmChainConfigSchema.parse(entry);
     const record = toChainRecord(chain, undefined, { ...open, solverCurrencies: [usdc.toLowerCase(), "0xunlisted"] });
     expect(record.solverCurrencies.map((currency) => currency.address)).toEqual([usdc]);
   });
