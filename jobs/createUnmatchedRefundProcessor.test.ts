@@ -16,13 +16,18 @@ import { createUnmatchedRefundProcessor } from "./createUnmatchedRefundProcessor
 const CHAIN = 8253038;
 
 /** The adapter calls a refund makes, recorded: a 187-satoshi fee, a 294-satoshi dust limit. */
-function fakeChain(options: { refusal?: string } = {}) {
+function fakeChain(options: { refusal?: string; pooled?: { final: () => boolean } } = {}) {
   const calls: string[] = [];
   let mined = false;
   const chain = {
     nativeCurrency: "btc",
-    // Bitcoin's refund spends the deposit itself: it goes without waiting for finality.
-    refundSpendsDeposit: true,
+    // Bitcoin's refund spends the deposit itself: it goes without waiting for finality. A refund paid from pooled
+    // funds (Solana's) waits for the deposit's check.
+    refundSpendsDeposit: !options.pooled,
+    chain: appFeeTestRegistry.chain(CHAIN),
+    requiredConfirmations: () => 1,
+    checkDeposit: async () =>
+      options.pooled?.final() === false ? { state: "confirming", missingBlocks: 1 } : { state: "final" },
     address: { parse: (value: string) => (value.startsWith("bcrt1") ? value : undefined) },
     estimateFee: async () => 187n,
     minimumPayout: () => 294n,
@@ -159,5 +164,17 @@ describe("refundUnmatchedDeposit", () => {
     );
     expect(calls).toEqual([]);
     expect(await getUnmatchedRefund(db.pool, key)).toBeUndefined();
+  });
+  it("waits for a deposit a fork could take back where the refund pays from pooled funds", async () => {
+    const { key } = await queuedDeposit();
+    let final = false;
+    const { calls, adapters } = fakeChain({ pooled: { final: () => final } });
+    const process = createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger, ...pricing });
+    expect(await process({ data: key })).toBe("waiting: the deposit is confirming");
+    expect(calls).toEqual([]);
+    expect((await getUnmatchedRefund(db.pool, key))?.status).toBe("queued");
+    final = true;
+    expect(await process({ data: key })).toBe(`refund of psbt of ${key.txHash}`);
+    expect(calls).toHaveLength(3);
   });
 });
