@@ -56,6 +56,7 @@ export async function runRefundsCommand(pool: pg.Pool, argv: string[], print: (l
           depositPosition: refund.position,
           orderId: refund.orderId,
           depositor: refund.recipient,
+          currency: refund.currency,
           deposited: refund.deposited.toString(),
           status: refund.status,
           amount: refund.amount?.toString() ?? null,

@@ -8,6 +8,7 @@ import type { WebhookBenchResult } from "./webhookBench.js";
 import type { PushBenchResult } from "./pushBench.js";
 import type { LookupsBenchResult } from "./lookupsBench.js";
 import type { BitcoinBenchResult } from "./bitcoinBench.js";
+import type { SolanaBenchResult } from "./solanaBench.js";
 import type { ScalingBenchResult } from "./scalingBench.js";
 
 function table(header: string[], rows: Array<Array<string | number>>): string {
@@ -37,6 +38,7 @@ export type BenchResult =
   | PushBenchResult
   | LookupsBenchResult
   | BitcoinBenchResult
+  | SolanaBenchResult
   | ScalingBenchResult;
 
 export function printSummary(result: BenchResult): string {
@@ -83,6 +85,20 @@ export function printSummary(result: BenchResult): string {
       ],
     );
     return `${head}\n${targets}\n\n${stages}\n(${result.completed} deposits completed, ${result.failed.length} not; poller every ${result.floor.pollEveryMs} ms; peak RSS: ${rssLine(result.peakRssMb)})`;
+  }
+  if (result.benchmark === "solana") {
+    const l = result.latencyMs;
+    const stages = table(
+      ["interval (ms)", "p50 / p95 / p99 / max"],
+      [
+        ["deposit landed → pending row", ms(l.landedToPending)],
+        ["deposit landed → finalized (5 ms poll)", ms(l.landedToFinalized)],
+        ["finalized → success row", ms(l.finalizedToSuccess)],
+        ["sendTransaction round trip", ms(l.send)],
+      ],
+    );
+    const { slotMs, confirmedAfterSlots, finalizedAfterSlots } = result.slot;
+    return `${head}\n${targets}\n\n${stages}\n(${result.completed} deposits completed, ${result.failed.length} not; slot ${slotMs} ms, confirmed ${confirmedAfterSlots} and finalized ${finalizedAfterSlots} slots after landing; peak RSS: ${rssLine(result.peakRssMb)})`;
   }
   if (result.benchmark === "requests")
     return `${head}\n${targets}\n(${result.requests} requests seeded in ${result.seedSeconds} s, ${result.samples} samples per case, rate limiter on ${result.limiter})`;

@@ -13,22 +13,23 @@ import {
   markRefundSent,
   markRefundStuck,
   moveRefundDeposit,
+  replaceSentRefund,
 } from "../schema/refunds.js";
 import { raiseOperatorAlert } from "../schema/operatorAlerts.js";
 import { getRequest } from "../schema/requests.js";
 import { setRefundFailReason } from "../schema/setRefundFailReason.js";
 import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
-import type { DepositPort, QuotePort, RefundPort, SignedTransaction } from "../src/chains/adapter.js";
+import type { DepositPort, RefundPort, SignedTransaction } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
 import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
-import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
 import { followSentWithdrawal } from "./followSentWithdrawal.js";
 import { confirmationDelayMs } from "./confirmationDelayMs.js";
 import { movedDepositTaken } from "./movedDepositTaken.js";
+import { refundFeeIn } from "./refundFeeIn.js";
 
 export type RefundDeps = {
   pool: pg.Pool;
@@ -51,25 +52,6 @@ export type RefundDeps = {
  */
 export function createRefundProcessor(deps: RefundDeps) {
   const { pool, logger } = deps;
-
-  /** The gas the refund spends, in the refunded currency. */
-  async function gasCostIn(chain: QuotePort, currency: string): Promise<bigint | undefined> {
-    const gasCost = await chain.estimateFee("refund", currency);
-    if (currency === chain.nativeCurrency) return gasCost;
-    const nativeCurrency = deps.registry.currency(chain.chain.id, chain.nativeCurrency)!;
-    const token = deps.registry.currency(chain.chain.id, currency);
-    const [nativePrice, tokenPrice] = await Promise.all([
-      deps.prices.usdPriceE18(nativeCurrency),
-      token && deps.prices.usdPriceE18(token),
-    ]);
-    if (!token || !nativePrice || !tokenPrice) return undefined;
-    return convertAmount(
-      gasCost,
-      { decimals: nativeCurrency.decimals, usdPriceE18: nativePrice },
-      { decimals: token.decimals, usdPriceE18: tokenPrice },
-      true,
-    );
-  }
 
   /**
    * Undefined once the refunded deposit is final; else what was done instead: the refund waits for the deposit's
@@ -139,13 +121,18 @@ export function createRefundProcessor(deps: RefundDeps) {
   }
 
   /**
-   * A sent refund, followed until it is indexed (followSentWithdrawal). A withdrawal that reverted paid nothing and
+   * A sent refund, followed until it is indexed (followSentWithdrawal; one that expired unlanded is re-signed and
+   * stored in its place before it is sent). A withdrawal that reverted paid nothing and
    * would only be re-sent in vain: it goes to an operator (MANUAL_REFUND_REQUIRED), with an alert.
    */
   async function followSentRefund(refund: Refund, refunder: RefundPort): Promise<string> {
     const sent = { rawTx: refund.rawTx!, txHash: refund.txHash! };
-    const receipt = await followSentWithdrawal(refunder, sent);
-    if (receipt.state !== "reverted") return sent.txHash;
+    const receipt = await followSentWithdrawal(refunder, sent, (next) =>
+      replaceSentRefund(pool, refund.id, sent.txHash, next),
+    );
+    if (receipt.state === "resigned")
+      logger.info({ refundId: refund.id, replaced: sent.txHash, txHash: receipt.txHash }, "expired refund re-signed");
+    if (receipt.state !== "reverted") return "txHash" in receipt ? receipt.txHash : sent.txHash;
     const reason = "MANUAL_REFUND_REQUIRED";
     const details = {
       refundId: refund.id,
@@ -190,7 +177,7 @@ export function createRefundProcessor(deps: RefundDeps) {
       return stuck("manual", "MANUAL_REFUND_REQUIRED", "its deposit is not recorded as applied: it cannot be checked");
     if (unsettled) return unsettled === "signed meanwhile" ? processRefund(job) : unsettled;
 
-    const gasCost = await gasCostIn(deps.adapters.quoter(refund.chainId), refund.currency);
+    const gasCost = await refundFeeIn(deps.adapters.quoter(refund.chainId), refund.currency, deps);
     if (gasCost === undefined)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `no price to charge the refund's gas in ${refund.currency}`);
     const payable = refundAmount(refund.deposited, gasCost);

@@ -9,16 +9,25 @@ import { withTransaction } from "../schema/withTransaction.js";
 import type { RefundOrder } from "../src/chains/adapter.js";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
+import { appFeeTestRegistry } from "../test/support/appFeeTestChains.js";
+import { createStaticPriceSource } from "../src/pricing/priceSource.js";
 import { createUnmatchedRefundProcessor } from "./createUnmatchedRefundProcessor.js";
 
 const CHAIN = 8253038;
 
 /** The adapter calls a refund makes, recorded: a 187-satoshi fee, a 294-satoshi dust limit. */
-function fakeChain(options: { refusal?: string } = {}) {
+function fakeChain(options: { refusal?: string; pooled?: { final: () => boolean } } = {}) {
   const calls: string[] = [];
   let mined = false;
   const chain = {
     nativeCurrency: "btc",
+    // Bitcoin's refund spends the deposit itself: it goes without waiting for finality. A refund paid from pooled
+    // funds (Solana's) waits for the deposit's check.
+    refundSpendsDeposit: !options.pooled,
+    chain: appFeeTestRegistry.chain(CHAIN),
+    requiredConfirmations: () => 1,
+    checkDeposit: async () =>
+      options.pooled?.final() === false ? { state: "confirming", missingBlocks: 1 } : { state: "final" },
     address: { parse: (value: string) => (value.startsWith("bcrt1") ? value : undefined) },
     estimateFee: async () => 187n,
     minimumPayout: () => 294n,
@@ -38,6 +47,9 @@ function fakeChain(options: { refusal?: string } = {}) {
   const adapters = fakeChainAdapters(() => chain);
   return { calls, adapters, mine: () => (mined = true) };
 }
+
+// Bitcoin's refunds pay the deposit's own currency, BTC: its fee needs no price.
+const pricing = { registry: appFeeTestRegistry, prices: createStaticPriceSource({}) };
 
 let nextTx = 0;
 
@@ -74,7 +86,7 @@ describe("refundUnmatchedDeposit", () => {
   it("stores the refund (the deposit less the fee, to the depositor) before sending it; re-sends it until mined", async () => {
     const { key } = await queuedDeposit();
     const { calls, adapters, mine } = fakeChain();
-    const process = createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger });
+    const process = createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger, ...pricing });
     expect(await process({ data: key })).toBe(`refund of psbt of ${key.txHash}`);
     expect(calls).toEqual([
       `prepare 9813 to bcrt1qpayer memo none`,
@@ -107,13 +119,13 @@ describe("refundUnmatchedDeposit", () => {
     const orderId = `0x${"12".repeat(32)}`;
     const { key } = await queuedDeposit({ orderId, depositor: "bcrt1qnamed" });
     const { calls, adapters } = fakeChain();
-    await createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger })({ data: key });
+    await createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger, ...pricing })({ data: key });
     expect(calls[0]).toBe(`prepare 9813 to bcrt1qnamed memo ${orderId}`);
   });
 
   it("records a deposit that cannot pay its fee, or a refund below dust, as unrefundable: nothing sent", async () => {
     const { calls, adapters } = fakeChain();
-    const process = createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger });
+    const process = createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger, ...pricing });
     const { key: tiny } = await queuedDeposit({ amount: 330n });
     expect(await process({ data: tiny })).toBe("stuck: AMOUNT_TOO_LOW_TO_REFUND");
     // 187 back is no less than the fee, but below the dust limit of the payer's output.
@@ -130,7 +142,7 @@ describe("refundUnmatchedDeposit", () => {
   it("leaves a refund the chain refuses (spent already, no key) or with no payer address to an operator", async () => {
     const { key } = await queuedDeposit();
     const spent = fakeChain({ refusal: "deposit is spent already, by abc" });
-    const process = createUnmatchedRefundProcessor({ pool: db.pool, adapters: spent.adapters, logger });
+    const process = createUnmatchedRefundProcessor({ pool: db.pool, adapters: spent.adapters, logger, ...pricing });
     expect(await process({ data: key })).toBe("stuck: MANUAL_REFUND_REQUIRED");
     expect(await getUnmatchedRefund(db.pool, key)).toMatchObject({
       status: "manual",
@@ -147,10 +159,22 @@ describe("refundUnmatchedDeposit", () => {
     const request = await insertTestRequest(db.pool, { originChainId: CHAIN });
     await withTransaction(db.pool, (client) => recordRequestDeposit(client, { ...fact, requestId: request.id }));
     const { calls, adapters } = fakeChain();
-    expect(await createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger })({ data: key })).toBe(
+    expect(await createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger, ...pricing })({ data: key })).toBe(
       "dropped: a request applied the deposit",
     );
     expect(calls).toEqual([]);
     expect(await getUnmatchedRefund(db.pool, key)).toBeUndefined();
+  });
+  it("waits for a deposit a fork could take back where the refund pays from pooled funds", async () => {
+    const { key } = await queuedDeposit();
+    let final = false;
+    const { calls, adapters } = fakeChain({ pooled: { final: () => final } });
+    const process = createUnmatchedRefundProcessor({ pool: db.pool, adapters, logger, ...pricing });
+    expect(await process({ data: key })).toBe("waiting: the deposit is confirming");
+    expect(calls).toEqual([]);
+    expect((await getUnmatchedRefund(db.pool, key))?.status).toBe("queued");
+    final = true;
+    expect(await process({ data: key })).toBe(`refund of psbt of ${key.txHash}`);
+    expect(calls).toHaveLength(3);
   });
 });

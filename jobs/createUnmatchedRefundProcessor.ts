@@ -7,22 +7,38 @@ import {
   markUnmatchedRefundConfirmed,
   markUnmatchedRefundSent,
   markUnmatchedRefundStuck,
+  replaceSentUnmatchedRefund,
   touchUnmatchedRefund,
+  unmatchedDepositFact,
   unmatchedRefundObstacle,
 } from "../schema/unmatchedRefunds.js";
 import { fillLedgerIn } from "../schema/fillLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import type { SignedTransaction } from "../src/chains/adapter.js";
 import type { ChainAdapters } from "../src/chains/chainAdapters.js";
+import type { ChainRegistry } from "../src/chains/chainRegistry.js";
+import type { PriceSource } from "../src/pricing/priceSource.js";
+import { checkDeposit } from "./checkDeposit.js";
+import { refundFeeIn } from "./refundFeeIn.js";
+import { resendWithdrawal } from "./resendWithdrawal.js";
 import { type PositionPayload, withPosition } from "./withPosition.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
 
-export type UnmatchedRefundDeps = { pool: pg.Pool; adapters: ChainAdapters; logger: Logger };
+export type UnmatchedRefundDeps = {
+  pool: pg.Pool;
+  adapters: ChainAdapters;
+  /** A token deposit's refund fee is charged in the token, at current prices. */
+  registry: ChainRegistry;
+  prices: PriceSource;
+  logger: Logger;
+};
 
 /**
- * Pays one deposit that named no request (schema/unmatchedRefunds) back to its depositor from the depository, less
- * the refund's fee (the deposit's output is spent whole). The signed refund is stored before it is broadcast; a later
- * run re-sends the stored one until it is mined, then marks it confirmed. A deposit too small to pay its fee is kept
+ * Pays one deposit that named no request (schema/unmatchedRefunds) back to its depositor from the depository, in the
+ * currency it paid, less the refund's fee (Bitcoin spends the deposit's output whole; a chain whose refunds pay from
+ * pooled funds, Solana's, first waits for the deposit to be final, as a request's refund does). The signed refund is
+ * stored before it is broadcast; a later run re-sends the stored one until it is mined — re-signed and stored anew
+ * where it expired unlanded (resendWithdrawal) — then marks it confirmed. A deposit too small to pay its fee is kept
  * `unrefundable` (AMOUNT_TOO_LOW_TO_REFUND); one the chain will not let the worker spend (no depository key, spent
  * already) is `manual` (MANUAL_REFUND_REQUIRED). A deposit a request applied meanwhile, or reorged out, is left alone.
  */
@@ -39,18 +55,32 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
         await markUnmatchedRefundConfirmed(pool, deposit);
         return `confirmed: ${signed.txHash}`;
       }
-      await refunder.broadcast(signed);
+      const sent = await resendWithdrawal(refunder, signed, (next) =>
+        replaceSentUnmatchedRefund(pool, deposit, signed.txHash, next),
+      );
+      if (sent.state === "resigned")
+        logger.info({ ...deposit, replaced: signed.txHash, refundTxHash: sent.txHash }, "expired refund re-signed");
       await touchUnmatchedRefund(pool, deposit);
-      return signed.txHash;
+      return sent.txHash;
     }
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
 
     const context = { chainId: deposit.chainId, depositTxHash: deposit.txHash, depositPosition: deposit.position };
     const obstacle = await unmatchedRefundObstacle(pool, deposit);
-    if (obstacle) {
+    const fact = await unmatchedDepositFact(pool, deposit);
+    if (obstacle || !fact) {
       await dropQueuedUnmatchedRefund(pool, deposit);
       logger.info({ ...context, obstacle }, "unmatched deposit no longer refunded");
-      return `dropped: ${obstacle}`;
+      return `dropped: ${obstacle ?? "the deposit is no longer in a block"}`;
+    }
+    // Paid from funds every deposit shares: a deposit a fork could still take back is not paid back yet.
+    if (!refunder.refundSpendsDeposit) {
+      const { registry, prices } = deps;
+      const check = await checkDeposit(fact, { deposits: deps.adapters.deposits(refund.chainId), registry, prices });
+      if (check.state !== "final") {
+        await touchUnmatchedRefund(pool, deposit);
+        return `waiting: the deposit is ${check.state}`;
+      }
     }
     const stuck = async (status: "unrefundable" | "manual", reason: string, note: string) => {
       await markUnmatchedRefundStuck(pool, deposit, status, reason, note);
@@ -61,8 +91,10 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
     const recipient = chain.address.parse(refund.recipient);
     if (!recipient)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `the depositor ${refund.recipient || "(none)"} is no address`);
-    const currency = chain.nativeCurrency;
-    const fee = await chain.estimateFee("refund", currency);
+    const { currency } = fact;
+    const fee = await refundFeeIn(chain, currency, deps);
+    if (fee === undefined)
+      return stuck("manual", "MANUAL_REFUND_REQUIRED", `no price to charge the refund's fee in ${currency}`);
     const payable = refundAmount(refund.deposited, fee);
     if ("refundFailReason" in payable)
       return stuck(

@@ -21,7 +21,7 @@ function chainShowing(receipt: MinedReceipt | null | Error) {
 describe("followSentWithdrawal", () => {
   it("re-sends a withdrawal the node has no receipt of, and only that one", async () => {
     const lost = chainShowing(null);
-    expect(await followSentWithdrawal(lost.chain, sent)).toEqual({ state: "sent" });
+    expect(await followSentWithdrawal(lost.chain, sent)).toEqual({ state: "sent", txHash: "0xhash" });
     expect(lost.broadcasts).toEqual(["0xraw"]);
     const mined = chainShowing({ succeeded: true, blockNumber: 7n });
     expect(await followSentWithdrawal(mined.chain, sent)).toEqual({ state: "mined" });
@@ -36,7 +36,7 @@ describe("followSentWithdrawal", () => {
     expect(failing.broadcasts).toEqual([]);
     const broadcasts: string[] = [];
     const bitcoin = { broadcast: async (tx: { rawTx: string }) => void broadcasts.push(tx.rawTx) };
-    expect(await followSentWithdrawal(bitcoin, sent)).toEqual({ state: "sent" });
+    expect(await followSentWithdrawal(bitcoin, sent)).toEqual({ state: "sent", txHash: "0xhash" });
     expect(broadcasts).toEqual(["0xraw"]);
   });
 });

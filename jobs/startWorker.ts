@@ -211,7 +211,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const unmatchedRefundQueue = deps.queues.createQueue<UnmatchedRefundJob>(QUEUES.unmatchedRefund);
   const unmatchedRefundWorker = deps.queues.createWorker<UnmatchedRefundJob>(
     QUEUES.unmatchedRefund,
-    createUnmatchedRefundProcessor({ pool, adapters, logger }),
+    createUnmatchedRefundProcessor({ pool, adapters, registry, prices, logger }),
   );
   unmatchedRefundWorker.on("failed", (job, error) =>
     logger.warn({ deposit: job?.data, attempt: job?.attemptsMade, err: error }, "unmatched refund attempt failed"),

@@ -121,6 +121,24 @@ export async function markRefundSent(
 }
 
 /**
+ * Stores the re-signed version of a sent refund in place of `replaced` (whose transaction expired unlanded: it can
+ * never land) before it is sent; false when the refund no longer stands at `replaced` (another run replaced it first).
+ */
+export async function replaceSentRefund(
+  db: Queryable,
+  id: string,
+  replaced: string,
+  next: { txHash: string; rawTx: string },
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE crossfill.refunds SET tx_hash = $3, raw_tx = $4, updated_at = now()
+      WHERE id = $1 AND status = 'sent' AND tx_hash = $2`,
+    [id, replaced, next.txHash, next.rawTx],
+  );
+  return result.rowCount === 1;
+}
+
+/**
  * Forgets a refund not yet signed whose deposit was reorged out: nothing arrived, so nothing is paid back. The
  * deposit's key is free again, so the same payment mined anew is refunded once as a new deposit. False when it was
  * signed meanwhile.

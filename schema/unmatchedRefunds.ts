@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { MEMPOOL_BLOCK_HASH } from "./chainFacts.js";
+import type { AppliedDeposit } from "../src/chains/chainFacts.js";
 import type { Queryable } from "./queryable.js";
 import { depositOrderSql } from "./unappliedFacts.js";
 import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
@@ -13,6 +14,8 @@ export type DepositOutpoint = { chainId: number; txHash: string; position: FactP
 export type UnmatchedRefund = DepositOutpoint & {
   orderId: string;
   recipient: string;
+  /** What the deposit paid, and the refund pays back (null only on a row queued before 0400 whose fact is gone). */
+  currency: string | null;
   deposited: bigint;
   status: UnmatchedRefundStatus;
   amount: bigint | null;
@@ -33,6 +36,7 @@ type Row = {
   deposit_log_index: string;
   order_id: string;
   recipient: string;
+  currency: string | null;
   deposited: string;
   status: UnmatchedRefundStatus;
   amount: string | null;
@@ -50,6 +54,7 @@ const toRefund = (row: Row): UnmatchedRefund => ({
   position: factPosition(row.deposit_log_index),
   orderId: row.order_id,
   recipient: row.recipient,
+  currency: row.currency,
   deposited: BigInt(row.deposited),
   status: row.status,
   amount: row.amount === null ? null : BigInt(row.amount),
@@ -72,8 +77,8 @@ export async function queueUnmatchedRefunds(
 ): Promise<UnmatchedRefund[]> {
   if (rules.length === 0) return [];
   const { rows } = await db.query<Row>(
-    `INSERT INTO crossfill.unmatched_refunds (chain_id, deposit_tx_hash, deposit_log_index, order_id, recipient, deposited)
-     SELECT d.chain_id, d.tx_hash, d.log_index, d.order_id, d.depositor, d.amount
+    `INSERT INTO crossfill.unmatched_refunds (chain_id, deposit_tx_hash, deposit_log_index, order_id, recipient, currency, deposited)
+     SELECT d.chain_id, d.tx_hash, d.log_index, d.order_id, d.depositor, d.currency, d.amount
        FROM crossfill.deposit_facts d
        JOIN unnest($1::bigint[], $2::integer[]) AS rule (chain_id, after_blocks) ON rule.chain_id = d.chain_id
       WHERE d.block_hash <> $3
@@ -159,6 +164,21 @@ export async function markUnmatchedRefundSent(
   return result.rowCount === 1;
 }
 
+/** Stores a sent refund's re-signed version in place of `replaced` (expired unlanded) before it is sent; false when another run replaced it first. */
+export async function replaceSentUnmatchedRefund(
+  db: Queryable,
+  deposit: DepositOutpoint,
+  replaced: string,
+  next: { txHash: string; rawTx: string },
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE crossfill.unmatched_refunds SET tx_hash = $5, raw_tx = $6, updated_at = now()
+      WHERE ${KEY} AND status = 'sent' AND tx_hash = $4`,
+    [...keyOf(deposit), replaced, next.txHash, next.rawTx],
+  );
+  return result.rowCount === 1;
+}
+
 /** A sent refund seen mined. */
 export async function markUnmatchedRefundConfirmed(db: Queryable, deposit: DepositOutpoint): Promise<void> {
   await db.query(
@@ -200,6 +220,35 @@ export async function unmatchedRefundObstacle(db: Queryable, deposit: DepositOut
   if (rows[0]!.applied) return "a request applied the deposit";
   if (!rows[0]!.mined) return "the deposit is no longer in a block";
   return undefined;
+}
+
+/** The mined deposit fact an unmatched refund pays back; undefined once it is no longer in a block. */
+export async function unmatchedDepositFact(
+  db: Queryable,
+  deposit: DepositOutpoint,
+): Promise<AppliedDeposit | undefined> {
+  const { rows } = await db.query<{
+    block_hash: string;
+    depositor: string;
+    currency: string;
+    amount: string;
+    block_number: string;
+  }>(
+    `SELECT block_hash, depositor, currency, amount, block_number FROM crossfill.deposit_facts
+      WHERE ${FACT_KEY} AND block_hash <> $4`,
+    [...keyOf(deposit), MEMPOOL_BLOCK_HASH],
+  );
+  const row = rows[0];
+  return (
+    row && {
+      ...deposit,
+      blockHash: row.block_hash,
+      depositor: row.depositor,
+      currency: row.currency,
+      amount: BigInt(row.amount),
+      blockNumber: BigInt(row.block_number),
+    }
+  );
 }
 
 /** Forgets a queued refund that must not be sent (`unmatchedRefundObstacle`); the deposit is queued again if it qualifies. */

@@ -131,6 +131,22 @@ describe("solanaRpcMethods", () => {
     expect(await connection.getBalance(payer.publicKey, "processed")).toBe(before - 5000);
   });
 
+  it("drops what a payer sends while asked to: accepted, never landed; the same bytes land once it stops", async () => {
+    const payer = solana.accounts[3];
+    const recipient = Keypair.generate().publicKey;
+    const wire = (await transfer(payer, recipient, LAMPORTS_PER_SOL)).serialize();
+    solana.ledger.dropTransactionsOf(payer.publicKey.toBase58());
+    const signature = await connection.sendRawTransaction(wire);
+    solana.advance();
+    expect((await connection.getSignatureStatuses([signature], { searchTransactionHistory: true })).value).toEqual([
+      null,
+    ]);
+    expect(await connection.getBalance(recipient, "processed")).toBe(0);
+    solana.ledger.dropTransactionsOf(payer.publicKey.toBase58(), false);
+    expect(await connection.sendRawTransaction(wire)).toBe(signature);
+    expect(await connection.getBalance(recipient, "processed")).toBe(LAMPORTS_PER_SOL);
+  });
+
   it("refuses a duplicate signature", async () => {
     const wire = (await transfer(solana.accounts[3], Keypair.generate().publicKey, LAMPORTS_PER_SOL)).serialize();
     const signature = await connection.sendRawTransaction(wire);

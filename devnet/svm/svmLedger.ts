@@ -107,6 +107,8 @@ export function createSvmLedger(options: SvmLedgerOptions = {}) {
   // Accounts as they were before each not-yet-finalized transaction touched them, oldest first.
   const earlierStates = new Map<string, { slot: number; state: AccountState }[]>();
   const slotListeners = new Set<(slot: number) => void>();
+  // Fee payers whose transactions the cluster accepts and never includes (tests: a congested leader dropping them).
+  const droppedPayers = new Set<string>();
   const transactionListeners = new Set<(tx: LandedTransaction) => void>();
 
   function openSlot() {
@@ -326,6 +328,7 @@ export function createSvmLedger(options: SvmLedgerOptions = {}) {
         return refuse(fieldlessTransactionError("BlockhashNotFound"));
       const accountKeys = resolveAccountKeys(transaction.message);
       if (!accountKeys) return refuse(fieldlessTransactionError("AddressLookupTableNotFound"));
+      if (droppedPayers.has(accountKeys[0]!.toBase58())) return { kind: "dropped", signature };
       if (!skipPreflight) {
         const simulated = svm.simulateTransaction(decoder.decode(wire));
         if (simulated instanceof FailedTransactionMetadata) {
@@ -392,6 +395,15 @@ export function createSvmLedger(options: SvmLedgerOptions = {}) {
       } finally {
         svm.withSigverify(true);
       }
+    },
+
+    /**
+     * While `dropping`, what `payer` sends is accepted and never included, as a validator under load drops
+     * transactions: only a new signature with a valid blockhash lands once it stops.
+     */
+    dropTransactionsOf(payer: string, dropping = true) {
+      if (dropping) droppedPayers.add(payer);
+      else droppedPayers.delete(payer);
     },
 
     /** Closes the current slot and opens `count` new ones (the timer calls it; tests may too). */

@@ -98,6 +98,15 @@ describe("solanaSignaturesSource", () => {
     const next = await readAll(cursor);
     expect(next.pages.flatMap((page) => page.facts.deposits.map((fact) => fact.orderId))).toEqual([order(5)]);
     expect(next.cursor!.position).toBeGreaterThan(cursor!.position);
+
+    // A quiet chain: the cursor follows the confirmed head, with the same signatures to read on from.
+    solana.advance(5);
+    const quiet = await source.read(next.cursor, signal);
+    expect(quiet).toMatchObject({
+      cursor: { position: solana.ledger.slot("confirmed"), key: next.cursor!.key },
+      facts: { deposits: [] },
+      more: false,
+    });
   });
 
   it("lists nothing older than its start slot", async () => {

@@ -37,8 +37,9 @@ const parseKey = (cursor: PollerCursor | undefined): CursorKey => (cursor ? (JSO
  * one read before), oldest first, and the deposit facts of each transaction (`svmDepositFacts`), and the `finalized`
  * signatures of the solver's wallet for its fills (`svmFillFacts`); the depository's own memo-named payments are its
  * refunds (withdrawal facts). A failed transaction
- * is passed over (it moved nothing). The cursor stands at the slot of the last transaction read, its key the newest
- * signature read of each address: Solana skips slots, so positions are slots as they came, never counted.
+ * is passed over (it moved nothing). The cursor stands at the slot of the last transaction read — at the confirmed
+ * head once all is read — its key the newest signature read of each address: Solana skips slots, so positions are
+ * slots as they came, never counted.
  * A source without a reorg check: a dropped deposit is the deposit check's to find (`checkSvmDeposit`).
  */
 export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): PollerSource {
@@ -71,14 +72,25 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
   return {
     async read(after) {
       const key = parseKey(after);
-      const lists = await Promise.all(watched.map((address) => newer(address, key[address])));
+      // Asked first: every deposit confirmed by then is in the lists read after it.
       const head = await connection.getSlot("confirmed");
+      const lists = await Promise.all(watched.map((address) => newer(address, key[address])));
+      // The cursor never goes back: a solver's fill finalized late is older than deposits read before it.
+      const position = (slot: number) => Math.max(slot, after?.position ?? 0);
       // One entry a signature (a transfer to the depository's token account may list both), oldest first.
       const bySignature = new Map<string, Listed>();
       for (const entry of lists.flat()) if (!bySignature.has(entry.signature)) bySignature.set(entry.signature, entry);
       const ordered = [...bySignature.values()].sort((a, b) => a.slot - b.slot || b.rank - a.rank);
       const facts: PolledFacts = { deposits: [], fills: [], withdrawals: [] };
-      if (ordered.length === 0) return { facts, cursor: after, head, more: false };
+      // Nothing new up to the head: the cursor follows it, so a quiet chain's slots are counted (the unmatched
+      // deposits' refund time) and its lag is 0.
+      if (ordered.length === 0)
+        return {
+          facts,
+          cursor: after && head <= after.position ? after : { position: position(head), key: JSON.stringify(key) },
+          head,
+          more: false,
+        };
       // A page ends with a whole slot: the next read's `until` then never splits one.
       let end = Math.min(pageTransactions, ordered.length);
       while (end < ordered.length && ordered[end]!.slot === ordered[end - 1]!.slot) end += 1;
@@ -115,11 +127,12 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
         if (newest) next[address] = newest.signature;
       });
       const last = taken.at(-1)!;
+      const more = end < ordered.length;
       return {
         facts,
-        cursor: { position: last.slot, key: JSON.stringify(next) },
+        cursor: { position: position(more ? last.slot : Math.max(last.slot, head)), key: JSON.stringify(next) },
         head,
-        more: end < ordered.length,
+        more,
       };
     },
   };

@@ -267,6 +267,13 @@ export interface TransactionPort extends ChainPort {
    * when the node does not know it.
    */
   transactionMined?(txHash: string): Promise<boolean | undefined>;
+  /**
+   * A family whose sent transactions expire unlanded (Solana: a transaction names a recent blockhash, valid 150
+   * blocks): the same transaction signed anew, once `sent` can never land — its blockhash expired, then it was found
+   * nowhere on chain — so the two can never both land; undefined while it still may land (or has). The caller stores
+   * the new one before it sends it. Absent where a sent transaction stays valid (an EVM nonce, Bitcoin's inputs).
+   */
+  resignExpired?(sent: { rawTx: string; txHash: string }): Promise<{ rawTx: string; txHash: string } | undefined>;
 }
 
 /** The solver's fills on a destination chain: setup, prepare, follow until the nonce is spent. */

@@ -106,6 +106,8 @@ export async function startTestStack(
     bitcoinRefundUnmatchedAfterBlocks?: number;
     /** Adds the devnet Solana (its devnet starter, a slot every 50 ms) and its poller. */
     solana?: boolean;
+    /** The Solana chain's `refundUnmatchedAfterBlocks`, in slots (its default is a day of slots). */
+    solanaRefundUnmatchedAfterBlocks?: number;
     /** Adds the devnet perps exchange (chain 1337, its devnet starter) and its poller: `stack.devnetOf(hypevmFactories)`. */
     exchange?: boolean;
     /** The API's RATE_LIMITS (default TEST_RATE_LIMITS: the routes flows hammer are not counted). */
@@ -175,7 +177,14 @@ export async function startTestStack(
     }
     let solana: TestStack["solana"];
     const solanaDevnet = options.solana ? await startDevnet(svmFactories) : undefined;
-    if (solanaDevnet) solana = { devnet: solanaDevnet.devnet, chain: solanaDevnet.chains[0] as SvmChainConfig };
+    if (solanaDevnet) {
+      const after = options.solanaRefundUnmatchedAfterBlocks;
+      const chain = solanaDevnet.chains[0] as SvmChainConfig;
+      solana = {
+        devnet: solanaDevnet.devnet,
+        chain: after === undefined ? chain : { ...chain, refundUnmatchedAfterBlocks: after },
+      };
+    }
     const exchangeDevnet = options.exchange ? await startDevnet(hypevmFactories) : undefined;
     // The families beyond FAMILY_FACTORIES' (a test's own), each from its own devnet starter.
     const families = options.families ?? allFamilyFactories();

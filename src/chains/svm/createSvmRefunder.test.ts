@@ -38,6 +38,36 @@ describe("createSvmRefunder", () => {
     expect(await refunder.readReceipt!(signed.txHash)).toMatchObject({ succeeded: true, fee: 5_000n });
   });
 
+  it("re-signs a refund only once its blockhash expired and it landed nowhere; the re-signed one lands once", async () => {
+    const refunder = createSvmRefunder(chain(), solana.depository);
+    const refundee = Keypair.generate().publicKey.toBase58();
+    const prepared = await refunder.prepareRefund({
+      orderId,
+      currency: SOLANA_NATIVE_CURRENCY,
+      recipient: refundee,
+      amount: 2_000_000n,
+    });
+    if (!("transaction" in prepared)) throw new Error(prepared.refusal);
+    const signed = await refunder.signTransaction({} as never, prepared.transaction);
+    // The cluster drops it: unlanded, and its blockhash still valid, it is not re-signed.
+    solana.ledger.dropTransactionsOf(chain().depository);
+    await refunder.broadcast(signed);
+    solana.advance(150);
+    expect(await refunder.resignExpired!(signed)).toBeUndefined();
+    expect(await refunder.transactionMined!(signed.txHash)).toBeUndefined();
+    solana.advance();
+    const next = await refunder.resignExpired!(signed);
+    expect(next?.txHash).not.toBe(signed.txHash);
+    solana.ledger.dropTransactionsOf(chain().depository, false);
+    // The expired one can never land; the new one lands, and a landed one is never re-signed.
+    await expect(refunder.broadcast(signed)).rejects.toThrow(/Blockhash not found/);
+    await refunder.broadcast(next!);
+    solana.advance(151);
+    expect(await refunder.resignExpired!(next!)).toBeUndefined();
+    expect(await refunder.transactionMined!(next!.txHash)).toBe(true);
+    expect(BigInt(await connection.getBalance(new PublicKey(refundee)))).toBe(2_000_000n);
+  });
+
   it("leaves refunds to an operator without the depository's key, and refuses what could not be paid", async () => {
     const refund = { orderId, currency: SOLANA_NATIVE_CURRENCY, recipient: Keypair.generate().publicKey.toBase58() };
     expect(await createSvmRefunder(chain()).prepareRefund({ ...refund, amount: 1_500_000n })).toEqual({

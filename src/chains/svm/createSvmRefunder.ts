@@ -6,7 +6,8 @@ import type { SvmChainConfig } from "./svmChainFamily.js";
 /**
  * Refunds of Solana deposits, paid by the depository's wallet (SOLANA_DEPOSITORY_SECRET_KEY): a payment like a fill's —
  * a SOL transfer or an SPL transferChecked (opening the refundee's token account when missing) — with a Memo of the
- * order id, simulated first, signed with a fresh blockhash, stored before it is sent. The depository pools every
+ * order id, simulated first, signed with a fresh blockhash, stored before it is sent; one whose blockhash expires
+ * unlanded is signed anew (`resignExpired`) and stored in its place before it is sent. The depository pools every
  * deposit, so a refund waits for its deposit to be final (`refundSpendsDeposit: false`). The poller reads the
  * depository's memo-named payments as withdrawal facts, which confirm the refund. Without the key every refund goes
  * to an operator.
@@ -36,5 +37,7 @@ export function createSvmRefunder(chain: SvmChainConfig, depositoryKey?: Keypair
     signTransaction: (ledger, transaction) => payer.signTransaction(ledger, transaction),
     broadcast: (signed) => payer.broadcast(signed),
     readReceipt: (txHash) => payer.readReceipt!(txHash),
+    resignExpired: (sent) => payer.resignExpired!(sent),
+    transactionMined: (txHash) => payer.transactionMined!(txHash),
   };
 }

@@ -86,6 +86,15 @@ export function createSvmSolver(chain: SvmChainConfig & { solver: string }, solv
         connection.getSignatureStatuses(signatures, { searchTransactionHistory: true }),
       )
     ).value;
+  const blockhashValid = async (blockhash: string) =>
+    (await call("isBlockhashValid", () => connection.isBlockhashValid(blockhash, { commitment: "processed" }))).value;
+  /** The same instructions signed again with a fresh blockhash. */
+  const resign = async (rawTx: string) => {
+    const tx = deserialize(rawTx);
+    tx.message.recentBlockhash = await latestBlockhash();
+    tx.sign([keyToSign()]);
+    return signed(tx);
+  };
   const parsed = (signature: string, commitment: "confirmed" | "finalized") =>
     call("getTransaction", () =>
       connection.getParsedTransaction(signature, { commitment, maxSupportedTransactionVersion: 0 }),
@@ -188,13 +197,23 @@ export function createSvmSolver(chain: SvmChainConfig & { solver: string }, solv
 
     readReceipt: (txHash) => receiptOf(txHash, "confirmed"),
 
+    // The blockhash is asked before the status: one that landed just before expiring is seen, and is not re-signed.
+    async resignExpired(sent) {
+      if (await blockhashValid(deserialize(sent.rawTx).message.recentBlockhash)) return undefined;
+      const [landed] = await status([sent.txHash]);
+      return landed ? undefined : resign(sent.rawTx);
+    },
+
+    async transactionMined(txHash) {
+      const [landed] = await status([txHash]);
+      return landed ? landed.confirmationStatus === "finalized" && landed.err === null : undefined;
+    },
+
     followFill: (attempt, { ledger, policy }) =>
       followSvmFill(attempt, {
         policy,
         blockhashOf: (rawTx) => deserialize(rawTx).message.recentBlockhash,
-        blockhashValid: async (blockhash) =>
-          (await call("isBlockhashValid", () => connection.isBlockhashValid(blockhash, { commitment: "processed" })))
-            .value,
+        blockhashValid,
         statuses: status,
         landed: async (signature) => {
           const tx = await parsed(signature, "confirmed");
@@ -205,12 +224,7 @@ export function createSvmSolver(chain: SvmChainConfig & { solver: string }, solv
           };
         },
         send,
-        async resign(rawTx) {
-          const tx = deserialize(rawTx);
-          tx.message.recentBlockhash = await latestBlockhash();
-          tx.sign([keyToSign()]);
-          return signed(tx);
-        },
+        resign,
         storeReplacement: (replaced, next) => ledger.recordReplacement(attempt.requestId, replaced, next),
         recordBroadcastFailure: (error) => ledger.recordBroadcastFailure(attempt.requestId, error),
       }),

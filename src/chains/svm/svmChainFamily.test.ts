@@ -44,7 +44,12 @@ describe("svmChainFamily", () => {
       depositAddresses: false,
       destinationRefusal: undefined,
       destinationCallsRefusal: expect.any(String),
+      // A day of 400 ms slots before a deposit naming no order is refunded, unless the chain says otherwise.
+      refundUnmatchedAfterBlocks: 216_000,
     });
+    const shortened = svmChainConfigSchema.parse({ ...entry, refundUnmatchedAfterBlocks: 40 });
+    expect(family.capabilities(shortened).refundUnmatchedAfterBlocks).toBe(40);
+    expect(svmChainConfigSchema.safeParse({ ...entry, refundUnmatchedAfterBlocks: 0 }).success).toBe(false);
     const { solver: _, ...withoutSolver } = entry;
     const originOnly = svmChainConfigSchema.parse(withoutSolver);
     expect(family.capabilities(originOnly).destinationRefusal).toMatch(/no solver wallet/);

@@ -26,6 +26,11 @@ export const svmChainConfigSchema = z
     /** The solver's wallet, which pays EVM → Solana fills (its key: SOLANA_SOLVER_SECRET_KEY, worker only). */
     solver: base58Address.optional(),
     blockTimeSeconds: z.number().positive().default(0.4),
+    /**
+     * After how many slots a deposit to the depository that names no order (no Memo, a malformed one, an order id no
+     * request has) is refunded to its depositor, less the refund's fee: a day of 400 ms slots.
+     */
+    refundUnmatchedAfterBlocks: z.number().int().min(1).max(10_000_000).default(216_000),
     nativeCurrency: nativeCurrencySchema.default({ symbol: "SOL", name: "Solana", decimals: 9 }),
     /**
      * SPL mints deposits may pay (devnet USDC), by their mint address; native SOL may be listed too (by the System
@@ -60,7 +65,8 @@ export type SvmChainConfig = z.infer<typeof svmChainConfigSchema>;
 
 /**
  * Solana: no contracts of ours (the depository is a wallet, deposits name their order in a Memo, fills their request
- * id), SPL tokens beside SOL, no destination calls. A chain with a `solver` wallet is a destination too.
+ * id), SPL tokens beside SOL, no destination calls. A chain with a `solver` wallet is a destination too; deposits
+ * naming no order are refunded after `refundUnmatchedAfterBlocks` slots.
  */
 export const svmChainFamily = {
   vmType: "svm",
@@ -75,8 +81,7 @@ export const svmChainFamily = {
     destinationCallsRefusal: "a Solana destination takes no calls, only a payment",
     appFees: false,
     depositAddresses: false,
-    // Deposits naming no order stay with the depository until refunds of Solana deposits land.
-    refundUnmatchedAfterBlocks: undefined,
+    refundUnmatchedAfterBlocks: chain.refundUnmatchedAfterBlocks,
   }),
   // Fills need no contract, so the native SOL id stands in for the receiver.
   publicFields: (chain) => ({

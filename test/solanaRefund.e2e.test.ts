@@ -1,0 +1,227 @@
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { Connection, type Keypair, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
+import { zeroAddress } from "viem";
+import { privateKeyToAddress, generatePrivateKey } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendInstructions } from "../devnet/svm/sendInstructions.js";
+import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/createFillProcessor.js";
+import { memoInstruction } from "../src/chains/svm/memoInstruction.js";
+import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
+import { paySolanaStep } from "./support/paySolanaStep.js";
+import { pollStatus } from "./support/pollStatus.js";
+import { postQuote } from "./support/postQuote.js";
+import { type TestStack, startTestStack } from "./support/startTestStack.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SOL = 1_000_000_000n;
+/** Slots before a deposit naming no order is refunded: 6 s of the stack's 50 ms slots (finalized after 32). */
+const AFTER_SLOTS = 120;
+/** A refund's network fee: one signature. */
+const REFUND_FEE = 5_000n;
+
+/**
+ * Refunds of Solana deposits (issue 24) on the devnet Solana: a refund whose blockhash expires unlanded is signed anew
+ * and lands once; deposits naming no order are paid back after the chain's time, in the currency they paid.
+ */
+describe("Solana refunds, end to end", () => {
+  let stack: TestStack;
+  let connection: Connection;
+  beforeAll(async () => {
+    stack = await startTestStack({ solana: true, solanaRefundUnmatchedAfterBlocks: AFTER_SLOTS });
+    connection = new Connection(stack.solana!.devnet.rpcUrl, "confirmed");
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const devnet = () => stack.solana!.devnet;
+  const depository = () => devnet().depository.publicKey;
+  const usdcMint = () => new PublicKey(devnet().usdcMint);
+  const lamports = async (owner: PublicKey) => BigInt(await connection.getBalance(owner, "processed"));
+  const tokens = async (owner: PublicKey) => {
+    const account = await connection.getAccountInfo(getAssociatedTokenAddressSync(usdcMint(), owner), "processed");
+    return account ? Buffer.from(account.data).readBigUInt64LE(64) : 0n;
+  };
+  const feeOf = async (signature: string) =>
+    BigInt((await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))!.meta!.fee);
+  /** The depository's landed transactions whose Memo is `memo`. */
+  const depositoryPaymentsNamed = async (memo: string) =>
+    (await connection.getSignaturesForAddress(depository(), { limit: 1000 })).filter(
+      (entry) => entry.err === null && entry.memo?.endsWith(memo),
+    );
+
+  it("re-signs a refund whose blockhash expired unlanded; it lands once and pays back to the lamport", async () => {
+    const user = devnet().accounts[0]!;
+    const response = await postQuote(stack.api.url, {
+      user: user.publicKey.toBase58(),
+      originChainId: stack.solana!.chain.id,
+      destinationChainId: stack.devnet.chains[0].id,
+      originCurrency: SOLANA_NATIVE_CURRENCY,
+      destinationCurrency: zeroAddress,
+      amount: (SOL / 10n).toString(),
+      tradeType: "EXACT_INPUT",
+      recipient: privateKeyToAddress(generatePrivateKey()),
+      referrer: DEBUG_FORCE_REFUND_REFERRER,
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const { requestId } = response.body.steps[0];
+    const orderId: string = response.body.protocol.v2.orderId;
+    const refund = async () =>
+      (
+        await stack.pool.query<{ status: string; tx_hash: string | null; raw_tx: string | null; amount: string }>(
+          "SELECT status, tx_hash, raw_tx, amount FROM crossfill.refunds WHERE request_id = $1",
+          [requestId],
+        )
+      ).rows[0];
+    const [userBefore, depositoryBefore] = [await lamports(user.publicKey), await lamports(depository())];
+
+    // The cluster drops what the depository sends: the refund is sent, and lands nowhere.
+    devnet().ledger.dropTransactionsOf(depository().toBase58());
+    const { signature } = await paySolanaStep(connection, user, response.body.steps[0].items[0].data);
+    await expect.poll(async () => (await refund())?.status, { timeout: 30_000 }).toBe("sent");
+    const first = (await refund())!;
+    // Still valid: re-sent as it is, never re-signed.
+    await sleep(3_000);
+    expect((await refund())!.tx_hash).toBe(first.tx_hash);
+
+    // Expired: the refund is signed anew with a fresh blockhash and stored in its place before it is sent.
+    devnet().advance(200);
+    await expect.poll(async () => (await refund())!.tx_hash, { timeout: 15_000 }).not.toBe(first.tx_hash);
+    devnet().ledger.dropTransactionsOf(depository().toBase58(), false);
+    // The first one can never land now.
+    await expect(connection.sendRawTransaction(Buffer.from(first.raw_tx!, "base64"))).rejects.toThrow(
+      /Blockhash not found/,
+    );
+    await expect.poll(async () => (await refund())!.status, { timeout: 30_000 }).toBe("confirmed");
+    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000, until: ["refund"] });
+    expect(last.status).toBe("refund");
+
+    // Paid once: besides the deposit, one payment of the depository names the order, and it is the stored one.
+    const landed = (await refund())!;
+    expect(
+      (await depositoryPaymentsNamed(orderId)).map((entry) => entry.signature).filter((named) => named !== signature),
+    ).toEqual([landed.tx_hash]);
+    expect(await connection.getSignatureStatus(first.tx_hash!, { searchTransactionHistory: true })).toMatchObject({
+      value: null,
+    });
+    // To the lamport: the deposit back less one refund fee; the depository ends where it started.
+    expect(BigInt(landed.amount)).toBe(SOL / 10n - REFUND_FEE);
+    expect(userBefore - (await lamports(user.publicKey))).toBe((await feeOf(signature)) + REFUND_FEE);
+    expect(await lamports(depository())).toBe(depositoryBefore);
+  }, 120_000);
+
+  it("refunds SOL and USDC deposits naming no order after the chain's slots, less the fee; too little is kept", async () => {
+    const [, bare, malformed, small] = devnet().accounts as [Keypair, Keypair, Keypair, Keypair];
+    const unknownOrder = `0x${"6b".repeat(32)}`;
+    const paySol = (payer: Keypair, amount: bigint, memo?: string) =>
+      sendInstructions(connection, payer, [
+        SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: depository(), lamports: amount }),
+        ...(memo === undefined ? [] : [memoInstruction(memo)]),
+      ]);
+    const payUsdc = (payer: Keypair, amount: bigint, memo: string): Promise<string> =>
+      sendInstructions(connection, payer, [
+        createTransferCheckedInstruction(
+          getAssociatedTokenAddressSync(usdcMint(), payer.publicKey),
+          usdcMint(),
+          getAssociatedTokenAddressSync(usdcMint(), depository()),
+          payer.publicKey,
+          amount,
+          6,
+        ) as TransactionInstruction,
+        memoInstruction(memo),
+      ]);
+    const before = {
+      bare: await lamports(bare.publicKey),
+      malformedLamports: await lamports(malformed.publicKey),
+      malformedTokens: await tokens(malformed.publicKey),
+      small: await lamports(small.publicKey),
+      depositoryLamports: await lamports(depository()),
+      depositoryTokens: await tokens(depository()),
+    };
+    const deposits = {
+      bare: await paySol(bare, SOL / 20n),
+      malformed: await payUsdc(malformed, 7_000_000n, "0x1234"),
+      // Less than a new account's rent-exempt minimum once the fee is taken: no refund could be paid.
+      small: await paySol(small, 100_000n, unknownOrder),
+    };
+    const unmatched = async () =>
+      (
+        await stack.pool.query<{
+          deposit_tx_hash: string;
+          order_id: string;
+          recipient: string;
+          currency: string;
+          status: string;
+          amount: string | null;
+          fee: string | null;
+          tx_hash: string | null;
+          refund_fail_reason: string | null;
+        }>(
+          `SELECT deposit_tx_hash, order_id, recipient, currency, status, amount, fee, tx_hash, refund_fail_reason
+             FROM crossfill.unmatched_refunds`,
+        )
+      ).rows;
+    // Recorded for no request, finalized, and not refunded before the chain's slots have passed.
+    await expect
+      .poll(
+        async () =>
+          Number(
+            (
+              await stack.pool.query("SELECT count(*) FROM crossfill.deposit_facts WHERE tx_hash = ANY($1)", [
+                Object.values(deposits),
+              ])
+            ).rows[0].count,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(3);
+    await sleep(2_500);
+    expect(await unmatched()).toEqual([]);
+
+    await expect
+      .poll(async () => (await unmatched()).map((row) => row.status).sort(), { timeout: 30_000 })
+      .toEqual(["confirmed", "confirmed", "unrefundable"]);
+    const rows = new Map((await unmatched()).map((row) => [row.deposit_tx_hash, row]));
+    // 5,000 lamports at $150 a SOL is $0.00075: 750 units of USDC at $1.
+    const usdcFee = 750n;
+    expect(rows.get(deposits.bare)).toMatchObject({
+      order_id: "",
+      recipient: bare.publicKey.toBase58(),
+      currency: SOLANA_NATIVE_CURRENCY,
+      amount: (SOL / 20n - REFUND_FEE).toString(),
+      fee: REFUND_FEE.toString(),
+    });
+    expect(rows.get(deposits.malformed)).toMatchObject({
+      order_id: "",
+      recipient: malformed.publicKey.toBase58(),
+      currency: devnet().usdcMint,
+      amount: (7_000_000n - usdcFee).toString(),
+      fee: usdcFee.toString(),
+    });
+    expect(rows.get(deposits.small)).toMatchObject({
+      order_id: unknownOrder,
+      status: "unrefundable",
+      refund_fail_reason: "AMOUNT_TOO_LOW_TO_REFUND",
+      tx_hash: null,
+    });
+
+    // Nothing is paid twice: a while later the balances are still exact to the lamport and the unit.
+    await sleep(3_000);
+    expect(before.bare - (await lamports(bare.publicKey))).toBe((await feeOf(deposits.bare)) + REFUND_FEE);
+    expect(before.malformedTokens - (await tokens(malformed.publicKey))).toBe(usdcFee);
+    expect(before.malformedLamports - (await lamports(malformed.publicKey))).toBe(await feeOf(deposits.malformed));
+    expect(before.small - (await lamports(small.publicKey))).toBe((await feeOf(deposits.small)) + 100_000n);
+    // The depository keeps the small deposit and the USDC refund's fee, which it paid in SOL (the SOL refund's fee
+    // came out of its deposit).
+    expect((await lamports(depository())) - before.depositoryLamports).toBe(100_000n - REFUND_FEE);
+    expect((await tokens(depository())) - before.depositoryTokens).toBe(usdcFee);
+    // Each refund is one landed payment of the depository.
+    for (const deposit of [deposits.bare, deposits.malformed]) {
+      const { value } = await connection.getSignatureStatus(rows.get(deposit)!.tx_hash!, {
+        searchTransactionHistory: true,
+      });
+      expect(value).toMatchObject({ err: null, confirmationStatus: "finalized" });
+    }
+    expect(Number((await stack.pool.query("SELECT count(*) FROM crossfill.request_deposits")).rows[0].count)).toBe(1);
+  }, 120_000);
+});
