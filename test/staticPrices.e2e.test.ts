@@ -25,7 +25,8 @@ function runRole(args: string[], env: Record<string, string>): Promise<{ code: n
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    // Generous: on a loaded machine tsx alone takes tens of seconds to load the CLI.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(timer);
@@ -82,7 +83,7 @@ describe("static prices outside the devnet", () => {
       await client.end();
       expect(rows).toEqual([{ migrations: null }]);
     },
-    60_000,
+    120_000,
   );
 
   it("starts the api and the worker with PRICES set", async () => {
