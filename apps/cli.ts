@@ -50,6 +50,7 @@ import { observedQueueBackend } from "../jobs/observedQueueBackend.js";
 import { stopOnSignals } from "./stopOnSignals.js";
 import { stopSteps } from "./stopSteps.js";
 import { refuseRoleKeys } from "./refuseRoleKeys.js";
+import { startOrderSignerServer } from "../src/chains/evm/startOrderSignerServer.js";
 
 const WORKER_HEALTH_PORT = 4001;
 
@@ -160,6 +161,10 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       const metrics = createMetrics("api", { processMetrics: true });
       observePool(metrics, pool);
       const chains = productionChains(config);
+      if (!keys.evm.orderSignerUrl)
+        logger.warn(
+          "ORDER_SIGNER_URL is not set: quotes to EVM chains with includeProtocolData are refused (no orderSignature)",
+        );
       const api = await startApi({
         pool,
         chains,
@@ -203,7 +208,8 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       );
       const statusBus = createStatusBus({ redisUrl: config.REDIS_URL, onError: logConnectionError(logger) });
       const chains = productionChains(config);
-      const adapters = familyAdapters(chains, roleAdapterKeys(keys, "worker"), { pool });
+      const workerKeys = roleAdapterKeys(keys, "worker");
+      const adapters = familyAdapters(chains, workerKeys, { pool });
       const worker = await startWorker({
         pool,
         chains,
@@ -231,6 +237,17 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       });
       if (!config.API_KEY_ENCRYPTION_KEY) logger.warn("API_KEY_ENCRYPTION_KEY is not set: no webhooks are delivered");
       const redisReady = config.REDIS_URL ? createRedisReadiness(config.REDIS_URL) : undefined;
+      // The gateways' order signatures (ORDER_SIGNER_URL): signed here, where the solver's key is.
+      const solver = keys.evm.orderSignerToken ? workerKeys.evm?.solver : undefined;
+      const orderSigner = solver
+        ? await startOrderSignerServer({
+            solver,
+            token: keys.evm.orderSignerToken!,
+            host: config.ORDER_SIGNER_HOST,
+            port: config.ORDER_SIGNER_PORT,
+            logger,
+          })
+        : undefined;
       const health = await startHealthServer({
         host: config.HEALTH_HOST,
         port: config.HEALTH_PORT ?? WORKER_HEALTH_PORT,
@@ -243,6 +260,7 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       });
       return stopSteps([
         ["the health server", () => health.close()],
+        ["the order signer", () => orderSigner?.close()],
         ["the Redis readiness check", () => redisReady?.close()],
         ["the worker's jobs", () => worker.close()],
         ["the status bus", () => statusBus.close()],
@@ -251,6 +269,7 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       ]);
     }
     case "indexer": {
+      refuseRoleKeys(keys, "indexer");
       const factories = allFamilyFactories().find(({ indexer }) => indexer.command === argv[1]);
       if (!factories)
         throw new Error(

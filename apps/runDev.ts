@@ -9,6 +9,7 @@ import { startEmbeddedPostgres } from "../devnet/startEmbeddedPostgres.js";
 import type { ChainConfig } from "../src/chains/chainConfig.js";
 import { type FamilyKeys, allFamilyFactories } from "./families/factories.js";
 import { familyAdapters, roleAdapterKeys } from "./families/familyAdapters.js";
+import { serveDevnetOrderSigner } from "./families/serveDevnetOrderSigner.js";
 import type { DevnetStarter } from "./families/familyFactories.js";
 import { startFamilyIndexers } from "./families/startFamilyIndexers.js";
 import { createQueueBackend } from "../jobs/queueBackend.js";
@@ -227,6 +228,9 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       },
     });
     stops.push({ name: "worker", stop: worker.close });
+    // The gateway signs orders as in production: through the worker's signer service, holding no key.
+    const orderSigner = await serveDevnetOrderSigner(devnetKeys.evm, logger);
+    stops.push({ name: "order signer", stop: orderSigner.close });
     const rest = restSettings(
       config,
       "dev",
@@ -237,7 +241,9 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     const api = await startApi({
       pool,
       chains,
-      adapters: familyAdapters(chains, roleAdapterKeys(devnetKeys, "api"), { pool }),
+      adapters: familyAdapters(chains, roleAdapterKeys({ ...devnetKeys, evm: orderSigner.gatewayKeys }, "api"), {
+        pool,
+      }),
       logger,
       host: config.HOST,
       port: config.PORT,

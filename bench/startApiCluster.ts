@@ -6,6 +6,7 @@ import path from "node:path";
 import { freePort } from "../devnet/freePort.js";
 import { TEST_PRICES_ENV, type TestStack } from "../test/support/startTestStack.js";
 import { type RoleProcess, startRoleProcess } from "../test/support/startRoleProcess.js";
+import { solverKeyEnv } from "../test/support/solverKeyEnv.js";
 
 function childPids(parent: number): number[] {
   return readdirSync("/proc")
@@ -40,7 +41,7 @@ export async function startApiCluster(
       DATABASE_URL: (stack.pool.options as { connectionString: string }).connectionString,
       REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
       CROSSFILL_CHAINS_FILE: chainsFile,
-      SOLVER_PRIVATE_KEY: stack.devnet.solver.privateKey,
+      ...solverKeyEnv("api", stack.devnet.solver.privateKey),
       // `crossfill api` and `worker` start only with explicit prices.
       PRICES: TEST_PRICES_ENV,
       API_KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex"),

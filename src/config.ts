@@ -68,6 +68,10 @@ const envSchema = z.object({
   // 4001, a poller indexer on 4002; 0 picks a free port (logged).
   HEALTH_HOST: z.string().default("127.0.0.1"),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // The worker's order signer service for the gateways (with ORDER_SIGNER_TOKEN; docs/OPERATIONS.md, Keys each role
+  // holds): loopback unless told otherwise; 0 picks a free port (logged).
+  ORDER_SIGNER_HOST: z.string().default("127.0.0.1"),
+  ORDER_SIGNER_PORT: z.coerce.number().int().min(0).max(65535).default(4003),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Per chain and currency symbol, the solver balance under which an alert fires ("31339:ETH=1.5,31339:USDC=1000"),

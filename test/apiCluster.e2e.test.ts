@@ -15,6 +15,7 @@ import { openStatusFeed } from "./support/openStatusFeed.js";
 import { type RoleProcess, startRoleProcess } from "./support/startRoleProcess.js";
 import { TEST_PRICES_ENV } from "./support/startTestStack.js";
 import { createTestDatabase } from "./support/testDatabase.js";
+import { solverKeyEnv } from "./support/solverKeyEnv.js";
 
 /**
  * The api workers of the primary `pid` (its children running `crossfill api`: tsx may keep an esbuild child too),
@@ -81,7 +82,7 @@ describe("crossfill api --workers 2", () => {
         // its own rate-limit counters: the burst test counts exactly while other files' roles share this Redis
         QUEUE_PREFIX: `cluster-${db.name}`,
         CROSSFILL_CHAINS_FILE: chainsFile,
-        SOLVER_PRIVATE_KEY: devnet.solver.privateKey,
+        ...solverKeyEnv("api", devnet.solver.privateKey),
         // `crossfill api` and `worker` start only with explicit prices.
         PRICES: TEST_PRICES_ENV,
         API_KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex"),

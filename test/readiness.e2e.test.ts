@@ -10,6 +10,7 @@ import { TEST_PRICES_ENV } from "./support/startTestStack.js";
 import { postBridgeQuote } from "./support/postQuote.js";
 import { type TcpProxy, startTcpProxy } from "./support/startTcpProxy.js";
 import { createTestDatabase } from "./support/testDatabase.js";
+import { solverKeyEnv } from "./support/solverKeyEnv.js";
 
 type ReadyBody = { status: string; ready: boolean; dependencies: Record<string, { ok: boolean; error?: string }> };
 
@@ -67,15 +68,24 @@ describe("/healthz, /readyz and /metrics of the gateway and the worker", () => {
       REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
       QUEUE_PREFIX: `ready-${db.name}`,
       CROSSFILL_CHAINS_FILE: chainsFile,
-      SOLVER_PRIVATE_KEY: devnet.solver.privateKey,
       PRICES: TEST_PRICES_ENV,
       API_KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       API_WORKERS: "1",
       LOG_LEVEL: "info",
     };
-    roles.push(await startRoleProcess(["api"], { ...env, PORT: String(apiPort) }, "api listening"));
     roles.push(
-      await startRoleProcess(["worker"], { ...env, HEALTH_PORT: String(healthPort) }, "health endpoints listening"),
+      await startRoleProcess(
+        ["api"],
+        { ...env, ...solverKeyEnv("api", devnet.solver.privateKey), PORT: String(apiPort) },
+        "api listening",
+      ),
+    );
+    roles.push(
+      await startRoleProcess(
+        ["worker"],
+        { ...env, ...solverKeyEnv("worker", devnet.solver.privateKey), HEALTH_PORT: String(healthPort) },
+        "health endpoints listening",
+      ),
     );
   }, 180_000);
   afterAll(async () => {

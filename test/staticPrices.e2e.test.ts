@@ -8,6 +8,9 @@ import { freePort } from "../devnet/freePort.js";
 import { type RoleProcess, startRoleProcess } from "./support/startRoleProcess.js";
 import { TEST_PRICES_ENV } from "./support/startTestStack.js";
 import { createTestDatabase } from "./support/testDatabase.js";
+import { solverKeyEnv } from "./support/solverKeyEnv.js";
+
+const SOLVER_KEY = `0x${"11".repeat(32)}`;
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
@@ -22,7 +25,8 @@ function runRole(args: string[], env: Record<string, string>): Promise<{ code: n
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    // Generous: on a loaded machine tsx alone takes tens of seconds to load the CLI.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(timer);
@@ -52,7 +56,6 @@ describe("static prices outside the devnet", () => {
       DATABASE_URL: db.url,
       REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
       CROSSFILL_CHAINS_FILE: chainsFile,
-      SOLVER_PRIVATE_KEY: `0x${"11".repeat(32)}`,
       API_KEY_ENCRYPTION_KEY: "22".repeat(32),
       QUEUE_PREFIX: `prices-${db.name}`,
       HEALTH_PORT: "0",
@@ -68,7 +71,8 @@ describe("static prices outside the devnet", () => {
   it.each(["api", "worker", "api --workers 2"])(
     "crossfill %s without PRICES exits 1 saying why, before it touches anything",
     async (command) => {
-      const { code, output } = await runRole(command.split(" "), env);
+      const args = command.split(" ");
+      const { code, output } = await runRole(args, { ...env, ...solverKeyEnv(args[0]!, SOLVER_KEY) });
       expect(code).toBe(1);
       expect(output).toContain(`PRICES is required for crossfill ${command.split(" ")[0]}`);
       expect(output).toMatch(/static/);
@@ -79,12 +83,20 @@ describe("static prices outside the devnet", () => {
       await client.end();
       expect(rows).toEqual([{ migrations: null }]);
     },
-    60_000,
+    120_000,
   );
 
   it("starts the api and the worker with PRICES set", async () => {
     const withPrices = { ...env, PRICES: TEST_PRICES_ENV };
-    started.push(await startRoleProcess(["worker"], withPrices, "worker started"));
-    started.push(await startRoleProcess(["api"], { ...withPrices, PORT: String(await freePort()) }, "api listening"));
+    started.push(
+      await startRoleProcess(["worker"], { ...withPrices, ...solverKeyEnv("worker", SOLVER_KEY) }, "worker started"),
+    );
+    started.push(
+      await startRoleProcess(
+        ["api"],
+        { ...withPrices, ...solverKeyEnv("api", SOLVER_KEY), PORT: String(await freePort()) },
+        "api listening",
+      ),
+    );
   }, 120_000);
 });

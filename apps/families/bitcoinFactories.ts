@@ -56,7 +56,7 @@ export const bitcoinFactories: FamilyFactories<BitcoinChainConfig, BitcoinKeys, 
           maxFeeRateSatVb: keys.maxFeeRateSatVb,
         },
   keysRefused: (keys, role) =>
-    role === "api"
+    role !== "worker"
       ? setVariables({
           BITCOIN_DEPOSITORY_WIF: keys.depositoryWif,
           BITCOIN_SOLVER_WIF: keys.solverWif,

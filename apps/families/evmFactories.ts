@@ -7,29 +7,55 @@ import { evmChainFamily } from "../../src/chains/evm/evmChainFamily.js";
 import type { EvmChainConfig } from "../../src/chains/chainConfig.js";
 import { createEvmAdapter } from "../../src/chains/evm/createEvmAdapter.js";
 import { type EvmKeys, evmKeySchema } from "../../src/chains/evm/evmKeys.js";
-import { type EvmSolver, evmSolver } from "../../src/chains/evm/evmSolver.js";
+import { type EvmSolver, evmSolver, evmSolverAddress } from "../../src/chains/evm/evmSolver.js";
+import type { OrderSigner } from "../../src/chains/evm/orderSigner.js";
+import { remoteOrderSigner } from "../../src/chains/evm/remoteOrderSigner.js";
 import { everyRole } from "../../src/chains/everyRole.js";
 import { requireSetting } from "../../src/roleSettings.js";
 import { createPool } from "../createPool.js";
 import { logConnectionError } from "../logConnectionError.js";
-import type { FamilyFactories } from "./familyFactories.js";
+import { type FamilyFactories, setVariables } from "./familyFactories.js";
 
 /**
- * The EVM family's factories: one solver key signs orders (the gateway) and fills, refunds and approvals (the
- * worker) on every EVM chain; Ponder records its facts, a head watcher beside it; its devnet is one anvil per
+ * The EVM family's factories: one solver key, the worker's, signs fills, refunds and approvals on every EVM chain, and
+ * the orders of the gateway's quotes through its order signer service (the gateway knows the solver's address only); Ponder records its facts, a head watcher beside it; its devnet is one anvil per
  * DEVNET_CHAIN_IDS with the contracts deployed and the test accounts funded.
  */
-export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: EvmSolver }, DevnetChains> = {
+export const evmFactories: FamilyFactories<
+  EvmChainConfig,
+  EvmKeys,
+  { solver: EvmSolver; orderSigner?: OrderSigner },
+  DevnetChains
+> = {
   vmType: "evm",
   label: "EVM",
   family: evmChainFamily,
   keySchema: evmKeySchema,
-  roleKeys: (keys) => ({
-    solver: evmSolver(requireSetting(keys.solverPrivateKey, "SOLVER_PRIVATE_KEY", "to sign orders and fills")),
-  }),
+  roleKeys: (keys, role) => {
+    if (role === "worker")
+      return { solver: evmSolver(requireSetting(keys.solverPrivateKey, "SOLVER_PRIVATE_KEY", "to sign fills")) };
+    const address = requireSetting(keys.solverAddress, "SOLVER_ADDRESS", "for the gateway (the EVM solver's address)");
+    if (!keys.orderSignerUrl) return { solver: evmSolverAddress(address) };
+    const token = requireSetting(keys.orderSignerToken, "ORDER_SIGNER_TOKEN", "with ORDER_SIGNER_URL");
+    return {
+      solver: evmSolverAddress(address),
+      orderSigner: remoteOrderSigner({ url: keys.orderSignerUrl, token, address }),
+    };
+  },
+  // The solver's key moves funds: the worker signs with it (and signs orders for the gateway, ORDER_SIGNER_URL). The
+  // signer's token has orders signed: the gateway shows it, an indexer has no use for it.
+  keysRefused: (keys, role) =>
+    role === "worker"
+      ? []
+      : setVariables({
+          SOLVER_PRIVATE_KEY: keys.solverPrivateKey,
+          ...(role === "indexer" ? { ORDER_SIGNER_TOKEN: keys.orderSignerToken } : {}),
+        }),
   adapter: (chain, keys) => {
-    if (!keys.solver) throw new Error(`no EVM solver key to make chain ${chain.id}'s adapter with`);
-    return everyRole(createEvmAdapter(chain, { solver: keys.solver }));
+    if (!keys.solver) throw new Error(`no EVM solver to make chain ${chain.id}'s adapter with`);
+    return everyRole(
+      createEvmAdapter(chain, { solver: keys.solver, ...(keys.orderSigner ? { orderSigner: keys.orderSigner } : {}) }),
+    );
   },
   indexer: {
     command: "evm",
@@ -81,7 +107,13 @@ export const evmFactories: FamilyFactories<EvmChainConfig, EvmKeys, { solver: Ev
       const genesis = await Promise.all(devnet.chains.map((chain) => genesisHash(chain.rpcUrl)));
       return {
         chains: devnet.chains,
-        keys: { solverPrivateKey: devnet.solver.privateKey },
+        // The signer service is the composition's (serveDevnetOrderSigner): its URL and token are set there.
+        keys: {
+          solverPrivateKey: devnet.solver.privateKey,
+          solverAddress: devnet.solver.address,
+          orderSignerUrl: undefined,
+          orderSignerToken: undefined,
+        },
         manifest: {
           chains: devnet.chains.map((chain, index) => ({ ...chain, genesisHash: genesis[index] })),
           fields: {

@@ -1,4 +1,4 @@
-import { generatePrivateKey } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { devnetDepositAddressKey } from "../../devnet/bitcoin/devnetDepositAddressKey.js";
 import { GRAPHQL_TEST_CHAINS } from "../../test/support/createTestGraphqlServer.js";
@@ -8,8 +8,10 @@ import { FAMILY_KEY_SCHEMAS } from "./factories.js";
 import { familyAdapters, roleAdapterKeys } from "./familyAdapters.js";
 
 const account = devnetDepositAddressKey();
+const solverKey = generatePrivateKey();
 const env = {
-  SOLVER_PRIVATE_KEY: generatePrivateKey(),
+  SOLVER_PRIVATE_KEY: solverKey,
+  SOLVER_ADDRESS: privateKeyToAccount(solverKey).address,
   BITCOIN_DEPOSITORY_WIF: "depository-wif",
   BITCOIN_SOLVER_WIF: "solver-wif",
   BITCOIN_DEPOSIT_XPUB: account.xpub,
@@ -18,7 +20,7 @@ const env = {
 };
 
 describe("roleAdapterKeys", () => {
-  it("gives the gateway only the deposit-address account's public key, the worker the signing keys", () => {
+  it("gives the gateway only the deposit-address account's public key, the worker the signing keys", async () => {
     const keys = parseFamilyKeys(env, FAMILY_KEY_SCHEMAS);
     const api = roleAdapterKeys(keys, "api");
     const worker = roleAdapterKeys(keys, "worker");
@@ -30,12 +32,21 @@ describe("roleAdapterKeys", () => {
       maxFeeRateSatVb: 40,
     });
     expect(api.evm?.solver.address).toBe(worker.evm?.solver.address);
+    // The gateway knows the EVM solver's address, and cannot sign with it.
+    await expect(api.evm!.solver.signMessage({ message: "anything" })).rejects.toThrow(/only the solver's address/);
+    await expect(worker.evm!.solver.signMessage({ message: "anything" })).resolves.toMatch(/^0x/);
+    expect(api.evm?.orderSigner).toBeUndefined();
   });
 
-  it("refuses a role without the EVM solver's key, naming its variable", () => {
+  it("refuses the worker without the EVM solver's key and the gateway without its address, naming each variable", () => {
     const keys = parseFamilyKeys({}, FAMILY_KEY_SCHEMAS);
-    for (const role of ["api", "worker"] as const)
-      expect(() => roleAdapterKeys(keys, role)).toThrow(/SOLVER_PRIVATE_KEY is required/);
+    expect(() => roleAdapterKeys(keys, "worker")).toThrow(/SOLVER_PRIVATE_KEY is required/);
+    expect(() => roleAdapterKeys(keys, "api")).toThrow(/SOLVER_ADDRESS is required/);
+    const withSigner = parseFamilyKeys(
+      { SOLVER_ADDRESS: env.SOLVER_ADDRESS, ORDER_SIGNER_URL: "http://127.0.0.1:4003" },
+      FAMILY_KEY_SCHEMAS,
+    );
+    expect(() => roleAdapterKeys(withSigner, "api")).toThrow(/ORDER_SIGNER_TOKEN is required with ORDER_SIGNER_URL/);
   });
 });
 

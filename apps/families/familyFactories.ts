@@ -11,6 +11,9 @@ import type { Shutdown } from "../../src/runtime/shutdown.js";
 /** The processes that hold chain keys: each gets only the keys its adapters need. */
 export type KeyRole = "api" | "worker";
 
+/** The roles refused keys they must not hold: the gateway, and the indexers, which sign nothing. */
+export type RefusingRole = KeyRole | "indexer";
+
 /** What an adapter reads beyond its chain and keys: the ports of the role's database (deposit-address owners). */
 export type AdapterPorts = { pool?: pg.Pool };
 
@@ -82,10 +85,10 @@ export interface FamilyFactories<C extends ChainConfig, K, A, D = unknown> {
    */
   roleKeys(keys: K, role: KeyRole): A;
   /**
-   * The variables of the family's keys set in `keys` that `role` must not be started with (keys that move funds and
-   * that the role never uses); none when absent. The root refuses to start such a role.
+   * The variables of the family's keys set in `keys` that `role` must not be started with (keys that move funds or
+   * sign, and that the role never uses); none when absent. The root refuses to start such a role.
    */
-  keysRefused?(keys: K, role: KeyRole): string[];
+  keysRefused?(keys: K, role: RefusingRole): string[];
   /** The roles the family's adapter offers for a chain (src/chains/adapter.ts `ChainRoles`). */
   adapter(chain: C, keys: A, ports: AdapterPorts): ChainRoles;
   /** `crossfill indexer <command>`: what records the family's chain facts. */

@@ -53,7 +53,7 @@ export const hypevmFactories: FamilyFactories<HypevmChainConfig, HypevmKeys, Hyp
       : {},
   // The worker signs the exchange's transfers with them; the gateway, facing the internet, never holds them.
   keysRefused: (keys, role) =>
-    role === "api"
+    role !== "worker"
       ? setVariables({
           PERPS_SOLVER_PRIVATE_KEY: keys.solverPrivateKey,
           PERPS_DEPOSITORY_PRIVATE_KEY: keys.depositoryPrivateKey,

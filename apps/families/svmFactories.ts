@@ -44,7 +44,7 @@ export const svmFactories: FamilyFactories<SvmChainConfig, SvmKeys, SvmRoleKeys,
       : {},
   // The worker signs fills and refunds with them; the gateway, facing the internet, never holds them.
   keysRefused: (keys, role) =>
-    role === "api"
+    role !== "worker"
       ? setVariables({
           SOLANA_SOLVER_SECRET_KEY: keys.solverSecretKey,
           SOLANA_DEPOSITORY_SECRET_KEY: keys.depositorySecretKey,

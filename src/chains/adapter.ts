@@ -2,6 +2,7 @@ import type { FactPosition } from "../domain/factPosition.js";
 import type { DepositValue } from "../domain/requiredConfirmations.js";
 import type { FailReason } from "../domain/failReasons.js";
 import type { FailedTransaction } from "../domain/failedTransaction.js";
+import type { OrderData } from "../domain/order.js";
 import type { NativeConversion } from "../domain/nativeConversion.js";
 import type { ChainConfig } from "./chainConfig.js";
 import type { AppliedDeposit, DepositFact } from "./chainFacts.js";
@@ -216,11 +217,12 @@ export interface QuotePort extends ChainPort, VmFamily<VmType> {
    */
   depositAddressFor?(reference: DepositAddressReference): Promise<{ address: string; key: string }>;
   /**
-   * The solver's signature of an order id, as the order's `orderSignature`. Absent where the family's fills carry
-   * none (Bitcoin: its payout names the order in an OP_RETURN): a quote asking for protocol data to such a
-   * destination is UNSUPPORTED_ROUTE.
+   * The solver's signature of the order's id, as the order's `orderSignature` (the signer computes the id from the
+   * order: it never signs a bare value). Absent where the family's fills carry none (Bitcoin: its payout names the
+   * order in an OP_RETURN), or the role has no order signer: a quote asking for protocol data to such a destination
+   * is refused.
    */
-  signOrder?(orderId: string): Promise<string>;
+  signOrder?(order: OrderData): Promise<string>;
   /** Runs a fill against the current state without sending it; `blockNumber` is the state it ran on. */
   simulateFill(order: FillOrder): Promise<{ blockNumber: bigint; refusal: FillRefusal | undefined }>;
 }

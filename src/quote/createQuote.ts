@@ -34,7 +34,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, caller: 
   });
   const steps = await quoteDepositSteps(request, market, price, order, depositAddress);
   // validateQuoteRequest refused protocol data to a destination without `signOrder`.
-  const orderSignature = request.includeProtocolData ? await market.destination.signOrder!(orderId) : undefined;
+  const orderSignature = request.includeProtocolData ? await market.destination.signOrder!(order.order) : undefined;
 
   await assertChainsOpen(deps.availability, [originChain, destinationChain], order.usdIn);
   if (request.calls.length > 0) {

@@ -117,11 +117,12 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   const user = address(origin, input.user, "user");
   // Without a recipient the user is paid, so the user must also be an address of the destination chain.
   const recipient = address(destination, input.recipient ?? input.user, "recipient");
-  // Checked before anything is priced or written: a destination whose fills carry no signed order has none to give.
+  // Checked before anything is priced or written: a destination whose fills carry no signed order (or a gateway
+  // without an order signer) has none to give.
   if (input.includeProtocolData && !destination.signOrder)
     throw new InvalidInputError(
       "UNSUPPORTED_ROUTE",
-      `fills on chain ${destinationChain.id} carry no solver signature of the order: quote it without includeProtocolData`,
+      `no solver signature of the order is made for chain ${destinationChain.id} (its fills carry none, or this gateway has no order signer): quote it without includeProtocolData`,
     );
   const refusal = destination.recipientRefusal(recipient, currencyOut.address);
   if (refusal) throw new InvalidInputError(refusal.errorCode, refusal.message);

@@ -15,6 +15,7 @@ import { canTransition } from "../../src/domain/requestStatus.js";
 import { type RoleProcess, startRoleProcess } from "./startRoleProcess.js";
 import { TEST_PRICES_ENV } from "./startTestStack.js";
 import { createTestDatabase } from "./testDatabase.js";
+import { solverKeyEnv } from "./solverKeyEnv.js";
 
 export type Role = "api" | "worker" | "indexer";
 const READY: Record<Role, { args: string[]; message: string }> = {
@@ -71,7 +72,6 @@ export async function startCrashCluster(
     DATABASE_URL: db.url,
     REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
     CROSSFILL_CHAINS_FILE: chainsFile,
-    SOLVER_PRIVATE_KEY: devnet.solver.privateKey,
     // `crossfill api` and `worker` start only with explicit prices.
     PRICES: TEST_PRICES_ENV,
     API_KEY_ENCRYPTION_KEY: serverKey.toString("hex"),
@@ -89,7 +89,8 @@ export async function startCrashCluster(
   // Keyed `role#n`: the n-th replica of a role, each gateway on its own port.
   const roles = new Map<string, RoleProcess>();
   const start = async (role: Role, replica = 0) => {
-    const roleEnv = role === "api" ? { ...env, PORT: String(ports[replica]) } : env;
+    const keys = solverKeyEnv(role, devnet.solver.privateKey);
+    const roleEnv = role === "api" ? { ...env, ...keys, PORT: String(ports[replica]) } : { ...env, ...keys };
     roles.set(`${role}#${replica}`, await startRoleProcess(READY[role].args, roleEnv, READY[role].message));
   };
   const stop = async () => {

@@ -17,6 +17,7 @@ import {
 import { familyAdapters, roleAdapterKeys } from "../../apps/families/familyAdapters.js";
 import type { FamilyFactories, StartedDevnet } from "../../apps/families/familyFactories.js";
 import { startFamilyIndexers } from "../../apps/families/startFamilyIndexers.js";
+import { serveDevnetOrderSigner } from "../../apps/families/serveDevnetOrderSigner.js";
 import type { DevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import type { DevnetChains } from "../../devnet/startDevnetChains.js";
 import type { DevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
@@ -281,11 +282,15 @@ export async function startTestStack(
     const apiChains = explorerUrl
       ? chains.map((chain) => ({ ...chain, explorerUrl: `${explorerUrl}/${chain.id}` }))
       : chains;
+    // The gateway holds the solver's address and asks the worker's order signer, as in production.
+    const orderSigner = await serveDevnetOrderSigner(keys.evm, logger);
+    stops.push(() => orderSigner.close());
+    const apiKeys = { ...keys, evm: orderSigner.gatewayKeys };
     const api = await startApi({
       pool,
       chains: apiChains,
       families: chainFamilies,
-      adapters: familyAdapters(apiChains, roleAdapterKeys(keys, "api", families), { pool }, families),
+      adapters: familyAdapters(apiChains, roleAdapterKeys(apiKeys, "api", families), { pool }, families),
       logger,
       host: "127.0.0.1",
       port: 0,

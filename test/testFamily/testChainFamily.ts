@@ -10,6 +10,7 @@ import { commonChainFields, nativeCurrencySchema } from "../../src/chains/common
 import type { BlockSource, InBlock, SourceBlock } from "../../indexers/poller/blockWalk.js";
 import type { DepositFact } from "../../schema/chainFacts.js";
 import { NotFoundError } from "../../src/domain/errors.js";
+import { computeOrderId } from "../../src/domain/order.js";
 
 /**
  * A fake chain family, for tests only: it proves a family is one folder and one registration (issue 23). Its chains
@@ -253,7 +254,7 @@ export function createTestAdapter(chain: TestChainConfig, ledger: TestLedger): C
         ],
       },
     ],
-    signOrder: async (orderId) => `signed:${orderId}`,
+    signOrder: async (order) => `signed:${computeOrderId(order)}`,
     simulateFill: async () => ({ blockNumber: BigInt(head()), refusal: undefined }),
     readDepositFacts: async (txHash) => {
       const facts = factsOf(txHash);

@@ -1,5 +1,6 @@
 import { type Address, type Hex, encodeFunctionData, getAddress, zeroAddress } from "viem";
 import { depositoryAbi } from "../../../contracts/abis.js";
+import type { OrderData } from "../../domain/order.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
 import type { ChainAdapter, FillOrder, FillRefusal, PreparedTransaction } from "../adapter.js";
 import type { EvmChainConfig } from "../chainConfig.js";
@@ -12,6 +13,7 @@ import { ensureReceiverAllowances } from "./ensureReceiverAllowances.js";
 import { createEvmChainClient } from "./evmChainClient.js";
 import { evmFamily } from "./evmFamily.js";
 import type { EvmSolver } from "./evmSolver.js";
+import type { OrderSigner } from "./orderSigner.js";
 import { findRevert } from "./findRevert.js";
 import { followFill } from "./followFill.js";
 import { readReceipt, waitForReceipt } from "./waitForReceipt.js";
@@ -28,7 +30,10 @@ import { translateRpcError } from "./translateRpcError.js";
 import { withDepositGas } from "./withDepositGas.js";
 
 export type EvmAdapterOptions = {
+  /** The worker's: the key; the gateway's: its address only (evmSolverAddress). */
   solver: EvmSolver;
+  /** Where `orderSignature`s come from (the gateway's: the worker's signer service); none, no protocol data. */
+  orderSigner?: OrderSigner;
   gasPriceTtlMs?: number;
 };
 
@@ -38,10 +43,10 @@ const GAS = {
   refund: (native: boolean) => (native ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20),
 };
 
-/** One EVM chain behind the chain-adapter seam: viem, the Depository and Receiver contracts, the solver's key. */
+/** One EVM chain behind the chain-adapter seam: viem, the Depository and Receiver contracts, the solver's account. */
 export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptions): ChainAdapter {
   const client = createEvmChainClient(chain, { gasPriceTtlMs: options.gasPriceTtlMs });
-  const { solver } = options;
+  const { solver, orderSigner } = options;
   // Every way out of the adapter: a node's failure leaves as the domain's retryable error.
   const rpc = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -124,7 +129,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     minimumDeposit: () => 1n,
     minimumPayout: () => 1n,
     depositSteps: (input) => rpc(() => withDepositGas(client, buildDepositSteps(chain, input))),
-    signOrder: (orderId) => solver.signMessage({ message: { raw: orderId as Hex } }),
+    ...(orderSigner ? { signOrder: (order: OrderData) => orderSigner.signOrder(order) } : {}),
     simulateFill: (order) =>
       rpc(async () => {
         const blockNumber = await client.publicClient.getBlockNumber({ cacheTime: 0 });
