@@ -1,6 +1,6 @@
 import type { RequestFill } from "../../../../schema/requestChainFacts.js";
 import { builder } from "../builder.js";
-import { indexPosition } from "../../../domain/factPosition.js";
+import { int32Position } from "../../../domain/factPosition.js";
 
 export const FillRef = builder.objectRef<RequestFill>("Fill").implement({
   description:
@@ -9,8 +9,17 @@ export const FillRef = builder.objectRef<RequestFill>("Fill").implement({
   fields: (t) => ({
     chainId: t.exposeInt("chainId"),
     txHash: t.exposeString("txHash"),
-    // GraphQL's Int is 32-bit: a position beyond it (a TON lt) has no Int to show; EVM and Bitcoin positions fit.
-    logIndex: t.int({ resolve: (fill) => indexPosition(fill.logIndex) }),
+    logIndex: t.int({
+      nullable: true,
+      description:
+        "The position as a 32-bit Int (an EVM log index, a Bitcoin vout); null when it does not fit (a TON lt): read `position`.",
+      resolve: (fill) => int32Position(fill.logIndex),
+    }),
+    position: t.string({
+      description:
+        "Where the fact sits in its transaction or chain, exact at any size, as a decimal string: an EVM log index, a Bitcoin vout, a TON lt.",
+      resolve: (fill) => fill.logIndex.toString(),
+    }),
     amount: t.string({ resolve: (fill) => fill.amount.toString() }),
     blockNumber: t.string({ resolve: (fill) => fill.blockNumber.toString() }),
     timestamp: t.exposeInt("timestamp", { description: "Block time, unix seconds." }),
