@@ -1,24 +1,14 @@
 import type { RequestDeposit } from "../../../../schema/requestChainFacts.js";
 import { builder } from "../builder.js";
 import { CurrencyRef } from "./currency.js";
-import { int32Position } from "../../../domain/factPosition.js";
+import { LocatedFactRef } from "./locatedFact.js";
 
 export const DepositRef = builder.objectRef<RequestDeposit>("Deposit").implement({
   description: "A deposit on the origin chain applied to the request.",
+  interfaces: [LocatedFactRef],
   fields: (t) => ({
     chainId: t.exposeInt("chainId"),
     txHash: t.exposeString("txHash"),
-    logIndex: t.int({
-      nullable: true,
-      description:
-        "The position as a 32-bit Int (an EVM log index, a Bitcoin vout); null when it does not fit (a TON lt): read `position`.",
-      resolve: (deposit) => int32Position(deposit.logIndex),
-    }),
-    position: t.string({
-      description:
-        "Where the fact sits in its transaction or chain, exact at any size, as a decimal string: an EVM log index, a Bitcoin vout, a TON lt.",
-      resolve: (deposit) => deposit.logIndex.toString(),
-    }),
     depositor: t.exposeString("depositor"),
     currencyAddress: t.exposeString("currency"),
     currency: t.field({
