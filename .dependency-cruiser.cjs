@@ -43,6 +43,8 @@ module.exports = {
           // How a landed Solana transaction reads as deposit and fill facts: the poller and the adapter must agree.
           "^src/chains/svm/svm(Deposit|Fill)Facts\\.ts$",
           "^src/runtime/",
+          // A position in a chain's order (a cursor, a head) as the facts carry it: exact past 2^53.
+          "^src/domain/factPosition\\.ts$",
         ],
       },
     },

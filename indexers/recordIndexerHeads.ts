@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
+import type { FactPosition } from "../src/domain/factPosition.js";
 import { repeatEvery } from "../src/runtime/repeatEvery.js";
 import { recordChainHead } from "../schema/chainHeads.js";
 
@@ -9,7 +10,7 @@ import { recordChainHead } from "../schema/chainHeads.js";
  */
 export function recordIndexerHeads(
   pool: pg.Pool,
-  indexer: { heads(): Promise<Map<number, number>> },
+  indexer: { heads(): Promise<ReadonlyMap<number, FactPosition>> },
   logger: Logger,
   everyMs = 1_000,
 ): { close(): Promise<void> } {

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { type PollerHealth, type StartPollerOptions, startPoller } from "./poller/startPoller.js";
+import type { FactPosition } from "../src/domain/factPosition.js";
 import { repeatEvery } from "../src/runtime/repeatEvery.js";
 
 /** One chain of a poller role: its source and settings (the role gives the pool and the logger). */
@@ -17,7 +18,7 @@ export function startPollers(deps: {
   logger: Logger;
   chains: readonly PollerChain[];
   healthLogEveryMs?: number;
-}): { stop(): Promise<void>; health(): PollerHealth[]; heads(): Promise<Map<number, number>> } {
+}): { stop(): Promise<void>; health(): PollerHealth[]; heads(): Promise<Map<number, FactPosition>> } {
   const pollers = deps.chains.map((chain) => startPoller({ ...chain, pool: deps.pool, logger: deps.logger }));
   const health = () => pollers.map((poller) => poller.health());
   const healthLog = repeatEvery(

@@ -6,6 +6,7 @@ import {
   NO_ORDER,
   type WithdrawalFact,
 } from "../src/chains/chainFacts.js";
+import type { FactPosition } from "../src/domain/factPosition.js";
 import type { Queryable } from "./queryable.js";
 
 // The fact shapes are the chain adapters' (src/chains/chainFacts.ts); kept importable from here for the indexers.
@@ -196,13 +197,17 @@ export async function insertWithdrawalFacts(db: Queryable, facts: readonly Withd
   );
 }
 
-/** Deletes what a poller recorded above `height` on its chain (blocks a reorg orphaned), as Ponder deletes its rows. */
-export async function deletePolledFactsAbove(db: Queryable, chainId: number, height: number): Promise<void> {
+/**
+ * Deletes what a poller recorded above `position` on its chain (what a reorg orphaned), as Ponder deletes its rows: the
+ * facts whose `blockNumber` is above the cursor's position.
+ */
+export async function deletePolledFactsAbove(db: Queryable, chainId: number, position: FactPosition): Promise<void> {
+  const above = String(position);
   await db.query(`DELETE FROM crossfill.deposit_facts WHERE chain_id = $1 AND block_number > $2 AND source = $3`, [
     chainId,
-    height,
+    above,
     POLLER_SOURCE,
   ]);
-  await db.query(`DELETE FROM crossfill.fill_facts WHERE chain_id = $1 AND block_number > $2`, [chainId, height]);
-  await db.query(`DELETE FROM crossfill.withdrawal_facts WHERE chain_id = $1 AND block_number > $2`, [chainId, height]);
+  await db.query(`DELETE FROM crossfill.fill_facts WHERE chain_id = $1 AND block_number > $2`, [chainId, above]);
+  await db.query(`DELETE FROM crossfill.withdrawal_facts WHERE chain_id = $1 AND block_number > $2`, [chainId, above]);
 }

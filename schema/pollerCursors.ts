@@ -1,17 +1,20 @@
 import type pg from "pg";
+import { type FactPosition, factPosition } from "../src/domain/factPosition.js";
 import type { Queryable } from "./queryable.js";
 
 /**
  * Where a poller has read its chain up to, as its source gave it (indexers/poller/pollerSource.ts). `position` orders
  * the chain's own sequence: a block height, a Solana slot, a TON account's lt, a ledger's time; the facts read at a
  * cursor a reorg check may take back carry it as their `blockNumber`. `key` is what the source reads on from, opaque
- * to the loop (a block hash, `lt:hash`, a page token). `blockHash` is set when the cursor stands at a block.
+ * to the loop (a block hash, `lt:hash`, a page token). `blockHash` is set when the cursor stands at a block. A TON lt or a
+ * ledger's position can pass 2^53: `position` is a `FactPosition` (an exact bigint beyond the safe integers, one
+ * canonical form), kept as `bigint` in Postgres and sent to it as a decimal string.
  */
-export type PollerCursor = { position: number; key: string; blockHash?: string };
+export type PollerCursor = { position: FactPosition; key: string; blockHash?: string };
 
 type CursorRow = { height: string; cursor: string; block_hash: string | null };
 const pollerCursor = (row: CursorRow): PollerCursor => ({
-  position: Number(row.height),
+  position: factPosition(row.height),
   key: row.cursor,
   ...(row.block_hash === null ? {} : { blockHash: row.block_hash }),
 });
@@ -42,7 +45,7 @@ export async function recordPollerCursors(
      ON CONFLICT (chain_id, height) DO UPDATE SET cursor = EXCLUDED.cursor, block_hash = EXCLUDED.block_hash, processed_at = now()`,
     [
       chainId,
-      cursors.map((cursor) => cursor.position),
+      cursors.map((cursor) => String(cursor.position)),
       cursors.map((cursor) => cursor.key),
       cursors.map((cursor) => cursor.blockHash ?? null),
     ],
@@ -54,6 +57,13 @@ export async function recordPollerCursors(
 }
 
 /** Forgets the cursors above `position` (orphaned by a reorg): the poller goes on from the one at `position`. */
-export async function rewindPollerCursors(client: pg.PoolClient, chainId: number, position: number): Promise<void> {
-  await client.query(`DELETE FROM crossfill.poller_blocks WHERE chain_id = $1 AND height > $2`, [chainId, position]);
+export async function rewindPollerCursors(
+  client: pg.PoolClient,
+  chainId: number,
+  position: FactPosition,
+): Promise<void> {
+  await client.query(`DELETE FROM crossfill.poller_blocks WHERE chain_id = $1 AND height > $2`, [
+    chainId,
+    String(position),
+  ]);
 }

@@ -18,7 +18,10 @@ export function observePollers(metrics: Metrics, health: () => PollerHealth[]): 
         }
       },
     });
-  gauge("crossfill_poller_source_head", "The chain's head at the poller's last read", (poller) => poller.head);
+  // A gauge is a float: a head past 2^53 (a TON lt) shows to its 53 bits, as any exporter of it would.
+  gauge("crossfill_poller_source_head", "The chain's head at the poller's last read", (poller) =>
+    poller.head === null ? null : Number(poller.head),
+  );
   gauge("crossfill_poller_lag", "Positions of the chain the poller has not recorded yet", (poller) => poller.lag);
   gauge("crossfill_poller_last_success_timestamp_seconds", "When the poller last read its chain", (poller) =>
     poller.lastSuccessAt ? poller.lastSuccessAt.getTime() / 1000 : null,

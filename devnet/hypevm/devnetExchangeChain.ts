@@ -1,4 +1,5 @@
-import { PERPS_CHAIN_ID, PERPS_CHAIN_NAME } from "../../src/domain/perpsChain.js";
+import { PERPS_CHAIN_NAME } from "../../src/domain/perpsChain.js";
+import { PERPS_CHAIN_ID } from "../../src/domain/reservedChainIds.js";
 import { PERPS_USDC_CURRENCY } from "../../src/chains/hypevm/hypevmFamily.js";
 import type { DevnetExchange } from "./startDevnetExchange.js";
 

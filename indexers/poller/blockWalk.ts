@@ -51,6 +51,12 @@ const blockCursor = (block: BlockRef): PollerCursor => ({
   blockHash: block.hash,
 });
 
+/** A block cursor's height: a block walk's heights are safe integers (Bitcoin's), never a bigint position. */
+function heightOf(cursor: PollerCursor): number {
+  if (typeof cursor.position !== "number") throw new RangeError(`block height ${cursor.position} is past 2^53`);
+  return cursor.position;
+}
+
 /**
  * The block walk: a block source read as pages of blocks. Each read goes from the block after the cursor up to the head
  * less `confirmations − 1`, at most `batchBlocks` blocks, each of which must build on the one before (the cursor's
@@ -68,11 +74,11 @@ export function blockWalk(
     async read(after, signal): Promise<SourcePage> {
       const head = await source.head();
       const target = head.height - confirmations + 1;
-      const from = after ? after.position + 1 : options.startHeight;
+      const from = after ? heightOf(after) + 1 : options.startHeight;
       const none: PolledFacts = { deposits: [], fills: [], withdrawals: [] };
       if (from > target) {
         // Nothing new to read: the cursor's block may still have been replaced.
-        if (after && (await source.blockHash(after.position)) !== after.key)
+        if (after && (await source.blockHash(heightOf(after))) !== after.key)
           return { reorged: true, head: head.height };
         return { facts: none, cursor: after, head: head.height, more: false };
       }
@@ -111,7 +117,7 @@ export function blockWalk(
         more: blocks.at(-1)!.height < target,
       };
     },
-    onChain: async (cursor) => (await source.blockHash(cursor.position)) === cursor.key,
+    onChain: async (cursor) => (await source.blockHash(heightOf(cursor))) === cursor.key,
     ...(source.mempoolDeposits && { mempoolDeposits: () => source.mempoolDeposits!() }),
   };
 }

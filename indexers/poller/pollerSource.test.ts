@@ -27,7 +27,12 @@ const deposit = (orderId: string, at: { blockNumber: bigint; blockHash: string; 
     txFrom: "Depositor",
     txFee: null,
   }) satisfies Deposit;
-const page = (deposits: Deposit[], cursor: PollerCursor | undefined, head: number, more: boolean): SourcePage => ({
+const page = (
+  deposits: Deposit[],
+  cursor: PollerCursor | undefined,
+  head: number | bigint,
+  more: boolean,
+): SourcePage => ({
   facts: { deposits, fills: [], withdrawals: [] },
   cursor,
   head,
@@ -49,18 +54,16 @@ abstract class RecordingSource implements PollerSource {
  * before it is final, so it has a reorg check. The cursor is a slot and its blockhash.
  */
 class SlotSource extends RecordingSource {
-  /** slot → its block, for the slots that have one. */
-  readonly slots = new Map<number, { hash: string; deposits: string[] }>();
-  produce(slot: number, deposits: string[] = [], fork = "") {
-    this.slots.set(slot, { hash: `Slot${slot}${fork}Hash`, deposits });
+  /** slot → its block, for the slots that have one (bigint: a slot may pass 2^53, as a TON lt does). */
+  readonly slots = new Map<bigint, { hash: string; deposits: string[] }>();
+  produce(slot: number | bigint, deposits: string[] = [], fork = "") {
+    this.slots.set(BigInt(slot), { hash: `Slot${slot}${fork}Hash`, deposits });
   }
   protected page(after: PollerCursor | undefined): SourcePage {
-    const head = Math.max(...this.slots.keys());
-    if (after && this.slots.get(after.position)?.hash !== after.key) return { reorged: true, head };
-    const next = [...this.slots.keys()]
-      .filter((slot) => slot > (after?.position ?? -1))
-      .sort((a, b) => a - b)
-      .slice(0, 2);
+    const slots = [...this.slots.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const head = slots.at(-1)!;
+    if (after && this.slots.get(BigInt(after.position))?.hash !== after.key) return { reorged: true, head };
+    const next = slots.filter((slot) => after === undefined || slot > BigInt(after.position)).slice(0, 2);
     const cursors = next.map((slot) => {
       const hash = this.slots.get(slot)!.hash;
       return { position: slot, key: hash, blockHash: hash };
@@ -68,7 +71,7 @@ class SlotSource extends RecordingSource {
     const deposits = next.flatMap((slot) =>
       this.slots.get(slot)!.deposits.map((orderId, index) =>
         deposit(orderId, {
-          blockNumber: BigInt(slot),
+          blockNumber: slot,
           blockHash: this.slots.get(slot)!.hash,
           txHash: `Sig${orderId}`,
           position: index,
@@ -81,7 +84,7 @@ class SlotSource extends RecordingSource {
     };
   }
   async onChain(cursor: PollerCursor) {
-    return this.slots.get(cursor.position)?.hash === cursor.key;
+    return this.slots.get(BigInt(cursor.position))?.hash === cursor.key;
   }
 }
 
@@ -164,7 +167,7 @@ describe("poller sources of other shapes than a block walk", () => {
       )
     ).rows.map((row) => [Number(row.height), row.cursor, row.block_hash]);
   /** Polls until the cursor stands at `position` and a pass found nothing more. */
-  const pollTo = async (source: RecordingSource, chainId: number, position: number) => {
+  const pollTo = async (source: RecordingSource, chainId: number, position: number | bigint) => {
     const poller = start(source, chainId);
     await until(() => poller.health().cursor === position, `the cursor at ${position}`);
     const reads = source.reads.length;
@@ -191,7 +194,7 @@ describe("poller sources of other shapes than a block walk", () => {
     ]);
 
     // Slot 9 lost to a fork that skips to 11: the loop walks back past the skipped slots to slot 4.
-    source.slots.delete(9);
+    source.slots.delete(9n);
     source.produce(11, ["C"], "Fork");
     source.reads.length = 0;
     await pollTo(source, chainId, 11);
@@ -199,6 +202,45 @@ describe("poller sources of other shapes than a block walk", () => {
     expect(source.reads[1]).toEqual({ position: 4, key: "Slot4Hash", blockHash: "Slot4Hash" });
     expect(await orders(chainId)).toEqual(["A@3", "C@11"]);
     expect((await cursors(chainId)).map(([slot]) => slot)).toEqual([0, 3, 4, 11]);
+  });
+
+  it("positions past 2^53 (a TON lt): stored, resumed from and walked back to exactly", async () => {
+    const chainId = nextChainId++;
+    const base = 2n ** 60n; // 2^60 + 1 and 2^60 + 3 are no doubles: a Number makes both 2^60 (doubles there are 256 apart)
+    const source = new SlotSource();
+    source.produce(base + 1n, ["A"]);
+    source.produce(base + 3n, ["B"]);
+    const first = await pollTo(source, chainId, base + 3n);
+    expect(first.health()).toMatchObject({ head: base + 3n, cursor: base + 3n, lag: 0, lastError: null });
+    const heights = async () =>
+      (
+        await db.pool.query<{ height: string }>(
+          "SELECT height FROM crossfill.poller_blocks WHERE chain_id = $1 ORDER BY height",
+          [chainId],
+        )
+      ).rows.map((row) => row.height);
+    expect(await heights()).toEqual(["1152921504606846977", "1152921504606846979"]);
+    expect(await orders(chainId)).toEqual(["A@1152921504606846977", "B@1152921504606846979"]);
+
+    // 2^60 + 3 lost to a fork: a restarted poller reads on from that exact cursor, finds it gone, walks back to
+    // 2^60 + 1 (kept exactly, so A stays) and reads the fork's 2^60 + 4.
+    source.slots.delete(base + 3n);
+    source.produce(base + 4n, ["C"], "Fork");
+    source.reads.length = 0;
+    const second = await pollTo(source, chainId, base + 4n);
+    expect(source.reads[0]).toEqual({
+      position: base + 3n,
+      key: `Slot${base + 3n}Hash`,
+      blockHash: `Slot${base + 3n}Hash`,
+    });
+    expect(source.reads[1]).toEqual({
+      position: base + 1n,
+      key: `Slot${base + 1n}Hash`,
+      blockHash: `Slot${base + 1n}Hash`,
+    });
+    expect(second.health()).toMatchObject({ cursor: base + 4n, lastError: null });
+    expect(await heights()).toEqual(["1152921504606846977", "1152921504606846980"]);
+    expect(await orders(chainId)).toEqual(["A@1152921504606846977", "C@1152921504606846980"]);
   });
 
   it("an account read by (lt, hash): the cursor is its last transaction, resumed after a restart, no height faked", async () => {

@@ -1,5 +1,6 @@
 import type { DepositFact, FillFact, WithdrawalFact } from "../../schema/chainFacts.js";
 import type { PollerCursor } from "../../schema/pollerCursors.js";
+import type { FactPosition } from "../../src/domain/factPosition.js";
 
 export type { PollerCursor };
 
@@ -25,21 +26,22 @@ export type SourcePage =
        */
       passed?: readonly PollerCursor[];
       /** The source's newest position (a block height, a slot, an lt, a time), for the poller's health. */
-      head: number;
+      head: FactPosition;
       /** More is ready to read now: the loop reads again without waiting. */
       more: boolean;
     }
   | {
       /** The cursor read from is no longer on the source's chain: nothing was read; the loop walks back (`onChain`). */
       reorged: true;
-      head: number;
+      head: FactPosition;
     };
 
 /**
  * What a chain family gives the poller loop (indexers/poller/startPoller.ts): pages of facts after a cursor, in the
  * chain's own order, whatever that order is (blocks, slots with gaps, an account's (lt, hash) chain, a ledger's time).
  * The loop stores each page's facts with its cursor in one transaction and reads on from that cursor after a restart.
- * A call that fails throws (the loop backs off and retries); a call should time out on its own, since stopping the
+ * Positions (a cursor's, the head) may pass 2^53 (a TON lt): a source gives them as bigints then, and the loop reads them
+ * in their canonical form (`factPosition`). A call that fails throws (the loop backs off and retries); a call should time out on its own, since stopping the
  * poller waits for the call under way. `signal` aborts when the poller stops: a long read may end early with what it
  * has read.
  */

@@ -12,6 +12,7 @@ import {
 } from "../../schema/chainFacts.js";
 import { recentPollerCursors, recordPollerCursors, rewindPollerCursors } from "../../schema/pollerCursors.js";
 import { withTransaction } from "../../schema/withTransaction.js";
+import { type FactPosition, factPosition } from "../../src/domain/factPosition.js";
 import { backoffDelay } from "../../src/runtime/backoffDelay.js";
 import { repeatEvery } from "../../src/runtime/repeatEvery.js";
 import { type BlockSource, type BlockWalkOptions, blockWalk } from "./blockWalk.js";
@@ -40,10 +41,13 @@ export type StartPollerOptions = Partial<BlockWalkOptions> & {
 export type PollerHealth = {
   chainId: number;
   /** The source's head (its newest position) at the last pass that read it; null before. */
-  head: number | null;
+  head: FactPosition | null;
   /** The position of the last cursor recorded; null before the first. */
-  cursor: number | null;
-  /** head − cursor: positions not recorded yet, those waiting for confirmations included; null until both are known. */
+  cursor: FactPosition | null;
+  /**
+   * head − cursor: positions not recorded yet, those waiting for confirmations included; null until both are known.
+   * A count, exact while it is a safe integer.
+   */
   lag: number | null;
   lastSuccessAt: Date | null;
   /** The last failed pass, kept after a success (compare its time with lastSuccessAt). */
@@ -65,6 +69,9 @@ function pagesOf({ source, startHeight, ...walk }: StartPollerOptions): PollerSo
 const sameCursor = (a: PollerCursor | undefined, b: PollerCursor | undefined) =>
   a?.position === b?.position && a?.key === b?.key;
 
+/** A source's cursor with its position in the canonical form (a small bigint compared `===` with a number never is). */
+const canonical = (cursor: PollerCursor): PollerCursor => ({ ...cursor, position: factPosition(cursor.position) });
+
 /**
  * Polls a chain through its source and records its facts, as the EVM indexer does through Ponder: one loop for every
  * chain family. Each pass reads the page after the stored cursor and writes its facts and its cursor in one
@@ -83,14 +90,14 @@ export function startPoller(options: StartPollerOptions): Poller {
   const health: PollerHealth = { chainId, head: null, cursor: null, lag: null, lastSuccessAt: null, lastError: null };
   const stopping = new AbortController();
 
-  const observe = (head: number | null, cursor: number | null) => {
-    health.head = head;
+  const observe = (head: FactPosition | null, cursor: FactPosition | null) => {
+    health.head = head === null ? null : factPosition(head);
     health.cursor = cursor;
-    health.lag = head !== null && cursor !== null ? head - cursor : null;
+    health.lag = head !== null && cursor !== null ? Number(BigInt(head) - BigInt(cursor)) : null;
   };
 
   /** Deletes what was recorded above the newest kept cursor the chain still has; returns that cursor's position. */
-  const rewind = async (): Promise<number> => {
+  const rewind = async (): Promise<FactPosition> => {
     if (!source.onChain) throw new Error(`chain ${chainId}: the source found a reorg but has no reorg check`);
     const kept = await recentPollerCursors(pool, chainId);
     for (const ancestor of kept) {
@@ -131,9 +138,10 @@ export function startPoller(options: StartPollerOptions): Poller {
       observe(page.head, await rewind());
       return true;
     }
-    if (page.cursor === undefined || sameCursor(page.cursor, cursor)) return false;
-    const newCursor = page.cursor;
-    await withTransaction(pool, (client) => record(client, page.facts, [...(page.passed ?? []), newCursor]));
+    if (page.cursor === undefined || sameCursor(canonical(page.cursor), cursor)) return false;
+    const newCursor = canonical(page.cursor);
+    const passed = (page.passed ?? []).map(canonical);
+    await withTransaction(pool, (client) => record(client, page.facts, [...passed, newCursor]));
     observe(page.head, newCursor.position);
     return page.more;
   };

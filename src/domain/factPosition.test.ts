@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { factPosition, indexPosition } from "./factPosition.js";
+import { factPosition, indexPosition, int32Position } from "./factPosition.js";
 
 describe("factPosition", () => {
   it("is a number while the position is a safe integer, whatever it was read from", () => {
@@ -23,5 +23,11 @@ describe("factPosition", () => {
   it("reads an index (a vout) only from a number position", () => {
     expect(indexPosition(factPosition("3"))).toBe(3);
     expect(() => indexPosition(factPosition(2n ** 60n))).toThrow(RangeError);
+  });
+
+  it("shows as a GraphQL Int only what fits in 32 bits", () => {
+    expect(int32Position(factPosition("2147483647"))).toBe(2_147_483_647);
+    expect(int32Position(factPosition("2147483648"))).toBeNull();
+    expect(int32Position(factPosition(2n ** 60n + 1n))).toBeNull();
   });
 });

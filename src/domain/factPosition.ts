@@ -18,3 +18,8 @@ export function indexPosition(position: FactPosition): number {
   if (typeof position !== "number") throw new RangeError(`position ${position} is no index of a transaction`);
   return position;
 }
+
+/** GraphQL's `Int` is 32-bit signed: what a position shows there, or null when it does not fit (a TON lt). */
+export function int32Position(position: FactPosition): number | null {
+  return position <= 2_147_483_647 ? Number(position) : null;
+}

@@ -1,6 +1,5 @@
 /**
- * The perps exchange chain: the service-chosen id the spec and the official client use (a reserved id, written in
- * reservedChainIds.ts), and the name order data and signed messages carry for it.
+ * The name order data and signed messages carry for the perps exchange chain (its id, PERPS_CHAIN_ID, is a reserved
+ * id in reservedChainIds.ts).
  */
-export { PERPS_CHAIN_ID } from "./reservedChainIds.js";
 export const PERPS_CHAIN_NAME = "hyperliquid";

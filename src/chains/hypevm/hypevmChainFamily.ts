@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PERPS_CHAIN_ID } from "../../domain/perpsChain.js";
+import { PERPS_CHAIN_ID } from "../../domain/reservedChainIds.js";
 import type { ChainFamily } from "../chainFamily.js";
 import { commonChainFields, nativeCurrencySchema } from "../commonChainFields.js";
 import { evmFamily } from "../evm/evmFamily.js";

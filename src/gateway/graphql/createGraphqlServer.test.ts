@@ -98,7 +98,7 @@ describe("GraphQL over HTTP", () => {
 
   const REQUEST_FIELDS = `id status user sender recipient amountIn amountOut originChain { name } destinationChain { id }
     currencyIn { symbol chain { id } } currencyOut { symbol address }
-    deposits { chainId txHash amount depositor currency { symbol } txFee } fills { txHash amount logIndex txFee }
+    deposits { chainId txHash amount depositor currency { symbol } txFee } fills { txHash amount logIndex position txFee }
     statusEvents { fromStatus status details createdAt }`;
 
   it("answers a request with its deposits, fills and timeline, and batches: the same 4 queries for 1 request or 6", async () => {
@@ -120,7 +120,7 @@ describe("GraphQL over HTTP", () => {
       currencyIn: { symbol: "ETH", chain: { id: 31338 } },
       currencyOut: { symbol: "USDC" },
       deposits: [{ chainId: 31338, txHash: made[0].deposit, amount: "1000", currency: { symbol: "ETH" }, txFee: null }],
-      fills: [{ txHash: made[0].fill, amount: "990", logIndex: 3, txFee: "42000000000000" }],
+      fills: [{ txHash: made[0].fill, amount: "990", logIndex: 3, position: "3", txFee: "42000000000000" }],
     });
     expect(record.statusEvents.map((event: { status: string }) => event.status)).toEqual([
       "waiting",
@@ -144,6 +144,31 @@ describe("GraphQL over HTTP", () => {
     ]);
     expect(singleQueries).toBe(4);
     expect(queries).toBe(4);
+  });
+
+  it("shows a position past GraphQL's 32-bit Int exactly in `position` and as a null `logIndex`, never an error", async () => {
+    const { request, deposit, fill } = await requestWithHistory();
+    // 2^31 is the first position no Int holds; 2^60 + 1 (a TON lt's size) is no double either.
+    await pool.query(`UPDATE crossfill.request_deposits SET log_index = 2147483648 WHERE tx_hash = $1`, [deposit]);
+    await pool.query(`UPDATE crossfill.request_fills SET log_index = 1152921504606846977 WHERE tx_hash = $1`, [fill]);
+    const { status, body } = await gql(
+      `query ($id: String!) { request(id: $id) { deposits { txHash logIndex position } fills { txHash logIndex position } } }`,
+      { id: request.id },
+    );
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data.request).toEqual({
+      deposits: [{ txHash: deposit, logIndex: null, position: "2147483648" }],
+      fills: [{ txHash: fill, logIndex: null, position: "1152921504606846977" }],
+    });
+
+    // The largest Int still shows in both.
+    await pool.query(`UPDATE crossfill.request_deposits SET log_index = 2147483647 WHERE tx_hash = $1`, [deposit]);
+    const fits = await gql(`query ($id: String!) { request(id: $id) { deposits { logIndex position } } }`, {
+      id: request.id,
+    });
+    expect(fits.body.errors).toBeUndefined();
+    expect(fits.body.data.request.deposits).toEqual([{ logIndex: 2147483647, position: "2147483647" }]);
   });
 
   it("shows, with no key, a deposit reorged out and the failure it caused, with the reorg's context", async () => {

@@ -1,15 +1,14 @@
 import type { RequestDeposit } from "../../../../schema/requestChainFacts.js";
 import { builder } from "../builder.js";
 import { CurrencyRef } from "./currency.js";
-import { indexPosition } from "../../../domain/factPosition.js";
+import { LocatedFactRef } from "./locatedFact.js";
 
 export const DepositRef = builder.objectRef<RequestDeposit>("Deposit").implement({
   description: "A deposit on the origin chain applied to the request.",
+  interfaces: [LocatedFactRef],
   fields: (t) => ({
     chainId: t.exposeInt("chainId"),
     txHash: t.exposeString("txHash"),
-    // GraphQL's Int is 32-bit: a position beyond it (a TON lt) has no Int to show; EVM and Bitcoin positions fit.
-    logIndex: t.int({ resolve: (deposit) => indexPosition(deposit.logIndex) }),
     depositor: t.exposeString("depositor"),
     currencyAddress: t.exposeString("currency"),
     currency: t.field({

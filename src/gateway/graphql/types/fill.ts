@@ -1,16 +1,15 @@
 import type { RequestFill } from "../../../../schema/requestChainFacts.js";
 import { builder } from "../builder.js";
-import { indexPosition } from "../../../domain/factPosition.js";
+import { LocatedFactRef } from "./locatedFact.js";
 
 export const FillRef = builder.objectRef<RequestFill>("Fill").implement({
   description:
     "The solver's fill on the destination chain: from its own receipt as soon as the request succeeds on it " +
     "(`provisional`), then as indexed.",
+  interfaces: [LocatedFactRef],
   fields: (t) => ({
     chainId: t.exposeInt("chainId"),
     txHash: t.exposeString("txHash"),
-    // GraphQL's Int is 32-bit: a position beyond it (a TON lt) has no Int to show; EVM and Bitcoin positions fit.
-    logIndex: t.int({ resolve: (fill) => indexPosition(fill.logIndex) }),
     amount: t.string({ resolve: (fill) => fill.amount.toString() }),
     blockNumber: t.string({ resolve: (fill) => fill.blockNumber.toString() }),
     timestamp: t.exposeInt("timestamp", { description: "Block time, unix seconds." }),
