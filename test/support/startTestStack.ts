@@ -127,9 +127,10 @@ export async function startTestStack(
     prices?: Record<string, string>;
     /**
      * Live prices as npm start has them instead of the static TEST_PRICES: the devnet Hermes (`stack.hermes`, not
-     * walking) first, the EVM devnet's aggregators fed from it second, the chains naming their feeds.
+     * walking) first, the EVM devnet's aggregators fed from it second, the chains naming their feeds; with the layer's
+     * PRICE_MAX_AGE_SECONDS and PRICE_REFRESH_MS when given.
      */
-    livePrices?: boolean;
+    livePrices?: { maxAgeSeconds?: number; refreshMs?: number };
     /** The worker's and the API's Prometheus registries (createMetrics), for tests that read what they observed. */
     metrics?: { worker?: Metrics; api?: Metrics };
   } = {},
@@ -151,6 +152,8 @@ export async function startTestStack(
       EVM_DEPOSIT_WATCHER: String(options.depositWatcher ?? true),
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
       DEVNET_SOLANA_SLOT_MS: "50",
+      ...(options.livePrices?.maxAgeSeconds ? { PRICE_MAX_AGE_SECONDS: String(options.livePrices.maxAgeSeconds) } : {}),
+      ...(options.livePrices?.refreshMs ? { PRICE_REFRESH_MS: String(options.livePrices.refreshMs) } : {}),
     });
     const hermes = options.livePrices ? await startDevnetHermes({ walkBps: 0 }) : undefined;
     if (hermes) stops.push(() => hermes.stop());
