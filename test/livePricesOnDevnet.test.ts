@@ -1,10 +1,10 @@
-import { type Address, zeroAddress } from "viem";
+import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetAggregatorArtifact } from "../contracts/artifacts.js";
 import { devnetAccounts } from "../devnet/devnetAccounts.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
+import { ethToUsdcQuoteBody } from "./support/ethToUsdcQuoteBody.js";
 import { postGraphql } from "./support/postGraphql.js";
-import { route } from "./support/route.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 // The devnet as npm start composes its prices: Hermes first, the EVM devnet's aggregators (fed from Hermes' book every
@@ -14,15 +14,7 @@ describe("live prices on the devnet stack: Hermes, then the chain's aggregators,
   let body: Record<string, unknown>;
   beforeAll(async () => {
     stack = await startTestStack({ pipeline: false, livePrices: { maxAgeSeconds: 8, refreshMs: 200 } });
-    const [origin, destination] = stack.devnet.chains;
-    const usdc = destination.currencies.find((currency) => currency.symbol === "USDC")!.address;
-    // 0.1 ETH into USDC: the rate is the ratio of the two feeds.
-    body = {
-      user: stack.devnet.accounts[0].address,
-      ...route(origin, destination, zeroAddress, usdc),
-      amount: "100000000000000000",
-      tradeType: "EXACT_INPUT",
-    };
+    body = ethToUsdcQuoteBody(stack.devnet);
   }, 120_000);
   afterAll(() => stack?.stop());
 
