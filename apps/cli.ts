@@ -140,7 +140,7 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       refuseRoleKeys(keys, "api");
       const settings = apiSettings(config);
       // Refuses to start without prices (rolePrices), in the cluster's primary too; each process has its own layer.
-      const priceSettings = rolePrices(config, role)!;
+      const priceSettings = rolePrices(config, role, productionChains(config))!;
       const workers = apiWorkers(argv.slice(1), config, availableParallelism());
       if (cluster.isPrimary && workers > 1) {
         // Migrated once here, before the workers start, instead of N times at once.
@@ -165,15 +165,16 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
         logger.warn(
           "ORDER_SIGNER_URL is not set: quotes to EVM chains with includeProtocolData are refused (no orderSignature)",
         );
+      const adapters = familyAdapters(chains, roleAdapterKeys(keys, "api"), { pool });
       const api = await startApi({
         pool,
         chains,
-        adapters: familyAdapters(chains, roleAdapterKeys(keys, "api"), { pool }),
+        adapters,
         logger,
         host: config.HOST,
         port: config.PORT,
         settings,
-        prices: createConfiguredPriceSource(priceSettings),
+        prices: createConfiguredPriceSource(priceSettings, { adapters }),
         statusBus,
         rest,
         webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false },
@@ -190,7 +191,8 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       ]);
     }
     case "worker": {
-      const prices = createConfiguredPriceSource(rolePrices(config, role)!);
+      // Refuses to start without prices before anything starts; the aggregators are read through the adapters.
+      const priceSettings = rolePrices(config, role, productionChains(config))!;
       const pool = createPool(databaseUrl(), logConnectionError(logger));
       await migrate(pool);
       const metrics = createMetrics("worker", { processMetrics: true });
@@ -210,6 +212,7 @@ async function main(argv: string[], config: Config): Promise<Shutdown | undefine
       const chains = productionChains(config);
       const workerKeys = roleAdapterKeys(keys, "worker");
       const adapters = familyAdapters(chains, workerKeys, { pool });
+      const prices = createConfiguredPriceSource(priceSettings, { adapters });
       const worker = await startWorker({
         pool,
         chains,

@@ -25,10 +25,11 @@ const DEVNET_SPONSOR_FUNDING_MICRO_USD = 10_000_000_000n;
 import { restSettings } from "../src/gateway/restSettings.js";
 import { webhookDeliveryLimits } from "../jobs/webhookDeliveryLimits.js";
 import { apiKeyEncryptionKey, apiSettings, statusCacheSettings } from "../src/roleSettings.js";
-import { priceSettingsWith, rolePrices } from "../src/rolePrices.js";
+import { configuredPriceSources, rolePrices } from "../src/rolePrices.js";
+import { devnetPriceSettings } from "./devnetPriceSettings.js";
 import { createConfiguredPriceSource } from "../src/pricing/createConfiguredPriceSource.js";
-import { DEVNET_FEED_IDS } from "../devnet/prices/devnetPriceFeeds.js";
-import { startDevnetHermes } from "../devnet/prices/startDevnetHermes.js";
+import { type DevnetHermes, startDevnetHermes } from "../devnet/prices/startDevnetHermes.js";
+import { withDevnetPythFeeds } from "../devnet/prices/withDevnetPythFeeds.js";
 import { createPool } from "./createPool.js";
 import { type BannerChain, devnetBanner } from "./devnetBanner.js";
 import type { z } from "zod";
@@ -89,6 +90,15 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       logger.info({ port: config.DEVNET_POSTGRES_PORT, dataDir: postgresDir }, "embedded postgres started");
     }
 
+    // Prices: the devnet's own Hermes (moving at random, moved by tests) and the aggregators the EVM devnet deploys and
+    // feeds from it, unless PRICE_SOURCES/PRICES choose others.
+    let hermes: DevnetHermes | undefined;
+    if (!configuredPriceSources(config)) {
+      hermes = await startDevnetHermes();
+      stops.push({ name: "devnet hermes", stop: hermes.stop });
+      logger.info({ hermesUrl: hermes.hermesUrl }, "devnet price service started");
+    }
+
     // Each family's devnet, one after another; the keys they sign with are the roles' keys.
     const chains: ChainConfig[] = [];
     const manifestChains: unknown[] = [];
@@ -97,7 +107,11 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     const keys: Record<string, unknown> = {};
     for (const factories of allFamilyFactories()) {
       const start = factories.devnet as DevnetStarter<unknown>;
-      const devnet = await start({ config, keys: environmentKeys[factories.vmType] });
+      const devnet = await start({
+        config,
+        keys: environmentKeys[factories.vmType],
+        ...(hermes ? { priceBook: hermes.book } : {}),
+      });
       stops.push({ name: `devnet ${factories.vmType}`, stop: devnet.stop });
       chains.push(...devnet.chains);
       manifestChains.push(...devnet.manifest.chains);
@@ -109,20 +123,15 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     }
     const devnetKeys = keys as FamilyKeys;
 
-    // Prices: the devnet's own Hermes (moving at random, moved by tests), unless PRICE_SOURCES/PRICES choose others.
-    let priceSettings = rolePrices(config, "dev");
-    let manifestPrices: { hermesUrl: string; maxAgeSeconds: number } | undefined;
-    if (!priceSettings) {
-      const hermes = await startDevnetHermes();
-      stops.push({ name: "devnet hermes", stop: hermes.stop });
-      priceSettings = priceSettingsWith(config, [
-        { kind: "pyth", hermesUrl: hermes.hermesUrl, feedIds: DEVNET_FEED_IDS, maxConfidenceBps: 200n },
-      ]);
-      manifestPrices = { hermesUrl: hermes.hermesUrl, maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS };
-      logger.info({ hermesUrl: hermes.hermesUrl }, "devnet price service started");
-    }
-    // Worker and API share this process, and so one price layer and its cache.
-    const prices = createConfiguredPriceSource(priceSettings);
+    // The chains file the service reads names each currency's Pyth feed (the devnet Hermes serves Pyth's ids).
+    if (hermes) chains.splice(0, chains.length, ...withDevnetPythFeeds(chains));
+    const pricesOfChain = new Map(chains.map((chain) => [chain.id, chain.prices]));
+    const priceSettings = hermes
+      ? devnetPriceSettings(config, hermes.hermesUrl, chains)
+      : rolePrices(config, "dev", chains)!;
+    const manifestPrices = hermes
+      ? { hermesUrl: hermes.hermesUrl, maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS }
+      : undefined;
 
     const apiUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
     const manifest = {
@@ -140,7 +149,10 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
       } satisfies z.input<typeof devnetOperatorFields>),
       ...manifestFields,
       ...(manifestPrices ? { prices: manifestPrices } : {}),
-      chains: manifestChains,
+      chains: manifestChains.map((entry) => ({
+        ...(entry as { id: number }),
+        prices: pricesOfChain.get((entry as { id: number }).id),
+      })),
     };
     const manifestPath = path.join(dataDir, "manifest.json");
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -202,11 +214,14 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
     stops.push({ name: "queues", stop: () => queues.close() });
     // One registry for the process (role "dev"): the gateway's /metrics shows the worker's series too.
     const metrics = createMetrics("dev", { processMetrics: true });
+    const workerAdapters = familyAdapters(chains, roleAdapterKeys(devnetKeys, "worker"), { pool });
+    // Worker and API share this process, and so one price layer and its cache.
+    const prices = createConfiguredPriceSource(priceSettings, { adapters: workerAdapters });
     const worker = await startWorker({
       pool,
       chains,
       metrics,
-      adapters: familyAdapters(chains, roleAdapterKeys(devnetKeys, "worker"), { pool }),
+      adapters: workerAdapters,
       queues,
       // The views the EVM indexer publishes (its role passes ONCHAIN_SCHEMA to Ponder).
       onchainSchema: config.ONCHAIN_SCHEMA,

@@ -11,6 +11,8 @@ export type DevnetAccounts = {
   solver: DevnetAccount;
   /** indexes 1..5: users for tests and demos */
   testAccounts: DevnetAccount[];
+  /** index 9: the devnet price service, owner of the aggregators (its own nonces, apart from the solver's fills) */
+  priceService: DevnetAccount;
 };
 
 /** The accounts anvil funds with 10,000 ETH when started with `mnemonic` (BIP-44 m/44'/60'/0'/0/i). */
@@ -21,5 +23,5 @@ export function devnetAccounts(mnemonic: string = anvilMnemonic): DevnetAccounts
     if (!key) throw new Error(`no private key derived for index ${addressIndex}`);
     return { address: account.address, privateKey: toHex(key) };
   };
-  return { solver: derive(0), testAccounts: [1, 2, 3, 4, 5].map(derive) };
+  return { solver: derive(0), testAccounts: [1, 2, 3, 4, 5].map(derive), priceService: derive(9) };
 }

@@ -1,3 +1,4 @@
+import type { CurrencyPriceConfig } from "../src/chains/commonChainFields.js";
 import type { ConfirmationTier } from "../src/domain/requiredConfirmations.js";
 import type { Address, Hex, PrivateKeyAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -28,6 +29,8 @@ export type DevnetChain = {
   nativeCurrency: { symbol: string; name: string; decimals: number };
   currencies: DevnetCurrency[];
   confirmations: ConfirmationTier[];
+  /** The price feeds the chain names (commonChainFields `prices`): none until the devnet's price service adds them. */
+  prices: Record<string, CurrencyPriceConfig>;
 };
 
 /** A viem local account that also carries its key (devnet keys are public anyway). */
@@ -126,6 +129,7 @@ export async function startDevnetChains(options: StartDevnetChainsOptions): Prom
           nativeCurrency,
           currencies,
           confirmations: confirmations ?? [],
+          prices: {},
         };
       }),
     );

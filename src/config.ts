@@ -89,36 +89,23 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   CROSSFILL_DATA_DIR: z.string().default(".devnet"),
   // --- Prices (docs/OPERATIONS.md, "Prices"; src/rolePrices.ts) ---
-  // The price sources in order of preference: "pyth" (Hermes over HTTP), or "static" (the PRICES table, alone: a
-  // devnet/test source, never behind a live one). Unset: "static" when PRICES is set; `api` and `worker` refuse to
-  // start without either; `dev` quotes from the devnet's own Hermes.
+  // The price sources in order of preference: "pyth" (Hermes over HTTP), "aggregator" (the chains file's on-chain
+  // aggregators), or "static" (the PRICES table, alone: a devnet/test source, never behind a live one). Unset:
+  // "static" when PRICES is set; `api` and `worker` refuse to start without either; `dev` quotes from the devnet's
+  // own Hermes and aggregators.
   PRICE_SOURCES: z
     .string()
     .transform((value) => value.split(",").map((part) => part.trim()))
-    .pipe(z.array(z.enum(["pyth", "static"])).min(1))
+    .pipe(z.array(z.enum(["pyth", "aggregator", "static"])).min(1))
     .optional(),
   // The static table, USD by symbol: "ETH=3000,USDC=1".
   PRICES: priceList.optional(),
-  // Pyth's Hermes (https://hermes.pyth.network, or a paid endpoint) and the feed id of each symbol it prices.
+  // Pyth's Hermes (https://hermes.pyth.network, or a paid endpoint); each symbol's feed id is in the chains file.
   PYTH_HERMES_URL: z.string().url().optional(),
-  PYTH_FEED_IDS: symbolList
-    .pipe(z.record(z.string().min(1), z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, "a 32-byte hex Pyth feed id")))
-    .optional(),
   // A Pyth price whose confidence interval is wider than this share of it (basis points) is no answer.
   PYTH_MAX_CONFIDENCE_BPS: basisPoints.default(200n),
-  // The oldest price a quote may use (from its source's publish time), and per symbol over it: "USDC=3600".
+  // The oldest price a quote may use (from its source's publish time); a chain's prices.<SYMBOL>.maxAgeSeconds over it.
   PRICE_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(60),
-  PRICE_MAX_AGES: symbolList
-    .pipe(
-      z.record(
-        z.string().min(1),
-        z
-          .string()
-          .regex(/^[1-9][0-9]*$/, "whole seconds")
-          .transform(Number),
-      ),
-    )
-    .default({}),
   // The first source against the next fresh one: further apart than this, a price is suspect and not quoted.
   PRICE_DEVIATION_BPS: basisPoints.default(100n),
   // A source's round trip is abandoned after this long; a source is read at most once per PRICE_REFRESH_MS.

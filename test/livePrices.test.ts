@@ -1,4 +1,3 @@
-import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVNET_FEED_IDS } from "../devnet/prices/devnetPriceFeeds.js";
 import { type DevnetHermes, startDevnetHermes } from "../devnet/prices/startDevnetHermes.js";
@@ -6,8 +5,8 @@ import { parseConfig } from "../src/config.js";
 import { createConfiguredPriceSource } from "../src/pricing/createConfiguredPriceSource.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { priceSettingsWith } from "../src/rolePrices.js";
+import { ethToUsdcQuoteBody } from "./support/ethToUsdcQuoteBody.js";
 import { postGraphql } from "./support/postGraphql.js";
-import { route } from "./support/route.js";
 import { type RestAppStack, startRestApp } from "./support/startRestApp.js";
 
 /** A price layer over a Hermes, as `crossfill api` builds it from PRICE_SOURCES=pyth; 3 s of age, 100 ms period. */
@@ -34,15 +33,7 @@ describe("live prices: quotes priced from the devnet's Hermes over HTTP", () => 
       usdPriceE18: (currency) => layer.usdPriceE18(currency),
     };
     stack = await startRestApp({}, { prices });
-    const [origin, destination] = stack.devnet.chains;
-    // 0.1 ETH into USDC: the rate is the ratio of the two feeds.
-    const usdc = destination.currencies.find((currency) => currency.symbol === "USDC")!.address;
-    body = {
-      user: stack.devnet.accounts[0].address,
-      ...route(origin, destination, zeroAddress, usdc),
-      amount: "100000000000000000",
-      tradeType: "EXACT_INPUT",
-    };
+    body = ethToUsdcQuoteBody(stack.devnet);
   });
   afterAll(async () => {
     await stack?.stop();

@@ -1,3 +1,5 @@
+import { devnetAccounts } from "../../devnet/devnetAccounts.js";
+import { type DevnetAggregators, startDevnetAggregators } from "../../devnet/prices/startDevnetAggregators.js";
 import { type DevnetChains, startDevnetChains } from "../../devnet/startDevnetChains.js";
 import { startEvmIndexer } from "../../indexers/evm/startEvmIndexer.js";
 import { recordIndexerHeads } from "../../indexers/recordIndexerHeads.js";
@@ -96,13 +98,30 @@ export const evmFactories: FamilyFactories<
     },
   },
   // The devnet solver's key is public (devnet/devnetAccounts.ts); it signs on the devnet whatever the environment says.
-  devnet: async ({ config, freePorts }) => {
+  devnet: async ({ config, freePorts, priceBook }) => {
     const devnet = await startDevnetChains({
       chainIds: [...config.DEVNET_CHAIN_IDS],
       ...(freePorts ? {} : { basePort: config.DEVNET_BASE_PORT }),
       blockTime: config.DEVNET_BLOCK_TIME,
     });
+    let aggregators: DevnetAggregators | undefined;
+    const stop = async () => {
+      await aggregators?.stop();
+      await devnet.stop();
+    };
     try {
+      // The price service's aggregators on the first chain (as Chainlink's BTC/USD lives on Ethereum): one chain's
+      // rounds every few seconds price every symbol; on each chain they would only multiply the posting.
+      if (priceBook) {
+        const host = devnet.chains[0]!;
+        aggregators = await startDevnetAggregators({
+          book: priceBook,
+          chain: host,
+          ownerPrivateKey: devnetAccounts().priceService.privateKey,
+        });
+        for (const [symbol, address] of Object.entries(aggregators.aggregators))
+          host.prices[symbol] = { ...host.prices[symbol], aggregator: address };
+      }
       // The manifest names each chain's genesis block: the indexer's schema changes with it (a new devnet each start).
       const genesis = await Promise.all(devnet.chains.map((chain) => genesisHash(chain.rpcUrl)));
       return {
@@ -122,10 +141,10 @@ export const evmFactories: FamilyFactories<
           },
         },
         devnet,
-        stop: devnet.stop,
+        stop,
       };
     } catch (error) {
-      await devnet.stop();
+      await stop();
       throw error;
     }
   },

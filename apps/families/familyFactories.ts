@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { z } from "zod";
+import type { DevnetPriceBook } from "../../devnet/prices/devnetPriceBook.js";
 import type { PollerChain } from "../../indexers/startPollers.js";
 import type { ChainRoles } from "../../src/chains/adapter.js";
 import type { ChainConfig } from "../../src/chains/chainConfig.js";
@@ -51,6 +52,8 @@ export type DevnetOptions<K> = {
   keys: K;
   /** Every chain on a port the OS picks, whatever DEVNET_BASE_PORT says (test stacks, several at once). */
   freePorts?: boolean;
+  /** The devnet price service's book: a family with on-chain price aggregators (EVM) deploys and feeds them from it. */
+  priceBook?: DevnetPriceBook;
 };
 
 export type StartedDevnet<K, D = unknown> = {

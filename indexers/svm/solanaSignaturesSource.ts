@@ -76,7 +76,7 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
       const head = await connection.getSlot("confirmed");
       const lists = await Promise.all(watched.map((address) => newer(address, key[address])));
       // The cursor never goes back: a solver's fill finalized late is older than deposits read before it.
-      const position = (slot: number) => Math.max(slot, after?.position ?? 0);
+      const position = (slot: number) => Math.max(slot, Number(after?.position ?? 0));
       // One entry a signature (a transfer to the depository's token account may list both), oldest first.
       const bySignature = new Map<string, Listed>();
       for (const entry of lists.flat()) if (!bySignature.has(entry.signature)) bySignature.set(entry.signature, entry);

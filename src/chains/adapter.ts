@@ -9,6 +9,7 @@ import type { AppliedDeposit, DepositFact } from "./chainFacts.js";
 import type { FillLedger, FillLedgerTransaction, StoredFillAttempt } from "./fillLedger.js";
 import type { Currency } from "./chainRegistry.js";
 import type { VmFamily } from "./vmFamily.js";
+import type { ReadAggregatorRound } from "../pricing/aggregator/aggregatorRound.js";
 
 export type VmType = ChainConfig["vmType"];
 
@@ -225,6 +226,11 @@ export interface QuotePort extends ChainPort, VmFamily<VmType> {
   signOrder?(order: OrderData): Promise<string>;
   /** Runs a fill against the current state without sending it; `blockNumber` is the state it ran on. */
   simulateFill(order: FillOrder): Promise<{ blockNumber: bigint; refusal: FillRefusal | undefined }>;
+  /**
+   * Reads a Chainlink-style aggregator on this chain for the price layer (a chain's `prices.<SYMBOL>.aggregator`).
+   * Absent where the family has no such contracts.
+   */
+  readAggregatorRound?: ReadAggregatorRound;
 }
 
 /** Deposits and their finality (the reconcile, the manual index, the fill's deposit check, deposit-address sweeps). */

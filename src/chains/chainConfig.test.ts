@@ -38,6 +38,7 @@ describe("chainConfigSchema", () => {
       refundUnmatchedAfterBlocks: 144,
       nativeCurrency: { symbol: "BTC", name: "Bitcoin", decimals: 8 },
       currencies: [],
+      prices: {},
     });
   });
 

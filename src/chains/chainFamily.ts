@@ -1,5 +1,6 @@
 import type { ConfirmationTier } from "../domain/requiredConfirmations.js";
 import type { z } from "zod";
+import type { CurrencyPriceConfig } from "./commonChainFields.js";
 import type { VmFamily } from "./vmFamily.js";
 
 /** The fields every family's chains-file entry has (commonChainFields, an id, a depository and a native currency). */
@@ -20,6 +21,8 @@ export type BaseChainConfig = {
   confirmations: ConfirmationTier[];
   depository: string;
   nativeCurrency: { symbol: string; name: string; decimals: number; logoURI?: string };
+  /** The price feeds of currencies by symbol (commonChainFields `prices`). */
+  prices?: Readonly<Record<string, CurrencyPriceConfig>>;
 };
 
 /**

@@ -1,5 +1,23 @@
 import { z } from "zod";
 
+/**
+ * How one currency is priced (src/pricing/chainPriceFeeds.ts): its Pyth feed id (the `pyth` source), its
+ * Chainlink-style aggregator on this chain (the `aggregator` source; a family whose adapter reads aggregators: EVM),
+ * and the oldest price of it a quote may use (PRICE_MAX_AGE_SECONDS when unset).
+ */
+export const currencyPriceSchema = z
+  .object({
+    pythFeedId: z
+      .string()
+      .regex(/^(0x)?[0-9a-fA-F]{64}$/, "a 32-byte hex Pyth feed id")
+      .optional(),
+    aggregator: z.string().min(1).optional(),
+    maxAgeSeconds: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export type CurrencyPriceConfig = z.infer<typeof currencyPriceSchema>;
+
 /** What every chain of the chains file has, whatever its VM; each family's entry spreads these into its own. */
 export const commonChainFields = {
   name: z.string().regex(/^[a-z0-9-]+$/, "lowercase letters, digits and dashes"),
@@ -34,6 +52,11 @@ export const commonChainFields = {
       }),
     )
     .default([]),
+  /**
+   * The price feeds of currencies, by symbol (the price key: one price for a symbol on every chain). A chain may name
+   * an aggregator it hosts for a symbol it does not carry (BTC/USD on an EVM chain).
+   */
+  prices: z.record(z.string().min(1), currencyPriceSchema).default({}),
 };
 
 /** How a currency is shown to clients (its `metadata`): a logo, and whether the operator vouches for it (default yes). */

@@ -6,10 +6,9 @@ import { createConfiguredPriceSource } from "./createConfiguredPriceSource.js";
 describe("createConfiguredPriceSource", () => {
   it("builds the static table as a source that never ages; an unpriced symbol is UNSUPPORTED_CURRENCY", async () => {
     const clock = { now: 1_000_000 };
-    const prices = createConfiguredPriceSource(
-      rolePrices(parseConfig({ PRICES: "ETH=3000,USDC=1" }), "api")!,
-      () => clock.now,
-    );
+    const prices = createConfiguredPriceSource(rolePrices(parseConfig({ PRICES: "ETH=3000,USDC=1" }), "api", [])!, {
+      now: () => clock.now,
+    });
     expect(await prices.usdPriceE18({ symbol: "eth" })).toBe(3000n * 10n ** 18n);
     clock.now += 365 * 24 * 3_600_000;
     expect((await prices.pricesOf([{ symbol: "USDC" }]))[0]).toMatchObject({ priceE18: 10n ** 18n, source: "static" });
@@ -27,5 +26,13 @@ describe("createConfiguredPriceSource", () => {
       status: 503,
     });
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+  it("refuses aggregators on a chain whose adapter reads none", () => {
+    const settings = priceSettingsWith(parseConfig({}), [
+      { kind: "aggregator", aggregators: [{ chainId: 8253038, key: "BTC", address: "x" }] },
+    ]);
+    expect(() => createConfiguredPriceSource(settings, { adapters: { quoterOf: () => undefined } })).toThrow(
+      /chain 8253038 names price aggregators, but its family reads none/,
+    );
   });
 });

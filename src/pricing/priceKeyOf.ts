@@ -1,6 +1,6 @@
 /**
  * What a currency is priced by: its symbol in upper case, on every chain (USDC on two chains is one price). The
- * configuration of each source names the keys it prices (PYTH_FEED_IDS, PRICES).
+ * chains file names each key's feeds (a chain's `prices`), the static table its own (PRICES).
  */
 export function priceKeyOf(currency: { symbol: string }): string {
   return currency.symbol.toUpperCase();

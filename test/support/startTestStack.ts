@@ -23,6 +23,11 @@ import type { DevnetChains } from "../../devnet/startDevnetChains.js";
 import type { DevnetSolana } from "../../devnet/svm/startDevnetSolana.js";
 import type { SvmChainConfig } from "../../src/chains/svm/svmChainFamily.js";
 import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
+import { createConfiguredPriceSource } from "../../src/pricing/createConfiguredPriceSource.js";
+import type { ChainAdapters } from "../../src/chains/chainAdapters.js";
+import { devnetPriceSettings } from "../../apps/devnetPriceSettings.js";
+import { type DevnetHermes, startDevnetHermes } from "../../devnet/prices/startDevnetHermes.js";
+import { withDevnetPythFeeds } from "../../devnet/prices/withDevnetPythFeeds.js";
 import { freePort } from "../../devnet/freePort.js";
 import { type QueueBackend, createQueueBackend } from "../../jobs/queueBackend.js";
 import { migrate } from "../../schema/migrate.js";
@@ -44,6 +49,8 @@ export type TestStack = {
   devnet: DevnetChains;
   /** With `bitcoin: true`: the devnet Bitcoin (mined on demand) and its chain as the service sees it. */
   bitcoin?: { devnet: DevnetBitcoin; chain: BitcoinChainConfig; proxy?: EsploraProxy };
+  /** With `livePrices: true`: the devnet Hermes the stack's prices come from (its book moves them, freezes them). */
+  hermes?: DevnetHermes;
   /** With `solana: true`: the devnet Solana (slots every 50 ms, `advance`) and its chain as the service sees it. */
   solana?: { devnet: DevnetSolana; chain: SvmChainConfig };
   /** Seals API keys' webhook secrets: create keys with it for the worker to sign their webhooks. */
@@ -121,6 +128,12 @@ export async function startTestStack(
     families?: readonly AnyFamilyFactories[];
     /** Prices beside TEST_PRICES (API and worker), e.g. a test family's native currency. */
     prices?: Record<string, string>;
+    /**
+     * Live prices as npm start has them instead of the static TEST_PRICES: the devnet Hermes (`stack.hermes`, not
+     * walking) first, the EVM devnet's aggregators fed from it second, the chains naming their feeds; with the layer's
+     * PRICE_MAX_AGE_SECONDS and PRICE_REFRESH_MS when given.
+     */
+    livePrices?: { maxAgeSeconds?: number; refreshMs?: number };
     /** The worker's and the API's Prometheus registries (createMetrics), for tests that read what they observed. */
     metrics?: { worker?: Metrics; api?: Metrics };
   } = {},
@@ -142,9 +155,13 @@ export async function startTestStack(
       EVM_DEPOSIT_WATCHER: String(options.depositWatcher ?? true),
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
       DEVNET_SOLANA_SLOT_MS: "50",
+      ...(options.livePrices?.maxAgeSeconds ? { PRICE_MAX_AGE_SECONDS: String(options.livePrices.maxAgeSeconds) } : {}),
+      ...(options.livePrices?.refreshMs ? { PRICE_REFRESH_MS: String(options.livePrices.refreshMs) } : {}),
     });
+    const hermes = options.livePrices ? await startDevnetHermes({ walkBps: 0 }) : undefined;
+    if (hermes) stops.push(() => hermes.stop());
     const startDevnet = async <K, D>(factories: FamilyFactories<ChainConfig, K, unknown, D>) => {
-      const started = await startFamilyDevnet(factories, config);
+      const started = await startFamilyDevnet(factories, config, hermes?.book);
       stops.push(() => started.stop());
       return started;
     };
@@ -200,13 +217,13 @@ export async function startTestStack(
     const ownChains = [...started.entries()].flatMap(([factories, devnet]) =>
       allFamilyFactories().includes(factories) ? [] : devnet.chains,
     );
-    const chains: ChainConfig[] = [
+    const familyChains: ChainConfig[] = [
       ...evmChains,
       ...(bitcoin ? [bitcoin.chain] : []),
       ...(solana ? [solana.chain] : []),
       ...(exchangeDevnet?.chains ?? []),
-      ...ownChains,
     ];
+    const chains: ChainConfig[] = [...(hermes ? withDevnetPythFeeds(familyChains) : familyChains), ...ownChains];
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });
     // Dropping the database at stop ends idle clients; that must not crash the test process.
     pool.on("error", (error) => logger.debug({ err: error }, "idle postgres client ended"));
@@ -256,19 +273,24 @@ export async function startTestStack(
       bvm: bitcoinKeys,
     };
     const prices = { ...TEST_PRICES, ...options.prices };
+    // Each role its own layer, as in production (two processes); live ones read the aggregators through its adapters.
+    const priceSettings = hermes ? devnetPriceSettings(config, hermes.hermesUrl, chains) : undefined;
+    const rolePriceSource = (adapters: ChainAdapters, table: Record<string, string>) =>
+      priceSettings ? createConfiguredPriceSource(priceSettings, { adapters }) : createStaticPriceSource(table);
     const chainFamilies = families.map((factories) => factories.family);
     if (pipeline) {
+      const workerAdapters = familyAdapters(chains, roleAdapterKeys(keys, "worker", families), { pool }, families);
       const worker: RunningWorker = await startWorker({
         pool,
         chains,
         families: chainFamilies,
-        adapters: familyAdapters(chains, roleAdapterKeys(keys, "worker", families), { pool }, families),
+        adapters: workerAdapters,
         queues,
         // The views the EVM indexer role publishes (it passes ONCHAIN_SCHEMA to Ponder).
         onchainSchema: config.ONCHAIN_SCHEMA,
         logger,
         statusBus,
-        prices: createStaticPriceSource(options.workerPrices ?? prices),
+        prices: rolePriceSource(workerAdapters, options.workerPrices ?? prices),
         debugReferrers: true,
         ...(options.stuckFill ? { stuckFill: options.stuckFill } : {}),
         ...(options.appFeeClaimRetry ? { appFeeClaimRetry: options.appFeeClaimRetry } : {}),
@@ -286,11 +308,12 @@ export async function startTestStack(
     const orderSigner = await serveDevnetOrderSigner(keys.evm, logger);
     stops.push(() => orderSigner.close());
     const apiKeys = { ...keys, evm: orderSigner.gatewayKeys };
+    const apiAdapters = familyAdapters(apiChains, roleAdapterKeys(apiKeys, "api", families), { pool }, families);
     const api = await startApi({
       pool,
       chains: apiChains,
       families: chainFamilies,
-      adapters: familyAdapters(apiChains, roleAdapterKeys(apiKeys, "api", families), { pool }, families),
+      adapters: apiAdapters,
       logger,
       host: "127.0.0.1",
       port: 0,
@@ -298,7 +321,7 @@ export async function startTestStack(
       webhooks: { allowPrivate: true },
       serverKey,
       routeLimits: testRouteLimits(options.rateLimits),
-      prices: createStaticPriceSource(prices),
+      prices: rolePriceSource(apiAdapters, prices),
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
       ...(options.metrics?.api ? { metrics: options.metrics.api } : {}),
       // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
@@ -307,6 +330,7 @@ export async function startTestStack(
     stops.push(() => api.close());
     return {
       devnet,
+      ...(hermes ? { hermes } : {}),
       bitcoin,
       solana,
       // The map holds each family's own handle.

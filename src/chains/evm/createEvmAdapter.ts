@@ -10,6 +10,7 @@ import { checkEvmDeposit } from "./checkEvmDeposit.js";
 import { classifyFillRevert } from "./classifyFillRevert.js";
 import { encodeFillCall } from "./encodeFillCall.js";
 import { ensureReceiverAllowances } from "./ensureReceiverAllowances.js";
+import { aggregatorRoundReader } from "./aggregatorRoundReader.js";
 import { createEvmChainClient } from "./evmChainClient.js";
 import { evmFamily } from "./evmFamily.js";
 import type { EvmSolver } from "./evmSolver.js";
@@ -115,6 +116,7 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
         return (gas + perCall) * (await client.gasPrice());
       }),
     balanceOf: (owner, currency) => rpc(() => client.balanceOf(owner as Address, currency as Address)),
+    readAggregatorRound: aggregatorRoundReader(client.publicClient),
     headHeight: () => rpc(() => client.publicClient.getBlockNumber({ cacheTime: 0 })),
     readDepositAccount: (user, currency) =>
       rpc(async () => {

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { ChainFamily } from "../chainFamily.js";
-import { commonChainFields, currencyPresentationFields, nativeCurrencySchema } from "../commonChainFields.js";
+import {
+  commonChainFields,
+  currencyPresentationFields,
+  currencyPriceSchema,
+  nativeCurrencySchema,
+} from "../commonChainFields.js";
 import { BITCOIN_CHAIN_ID, PERPS_CHAIN_ID, SOLANA_CHAIN_ID, isReservedChainId } from "../../domain/reservedChainIds.js";
 import { evmFamily } from "./evmFamily.js";
 
@@ -54,6 +59,8 @@ export const evmChainConfigSchema = z.object({
   /** The chain's Multicall3 (canonically 0xcA11bde05977b3631167028862bE2a173976CA11), shown as `contracts.multicall3`. */
   multicall3: address.optional(),
   nativeCurrency: nativeCurrencySchema.default({ symbol: "ETH", name: "Ether", decimals: 18 }),
+  /** commonChainFields' `prices`, whose aggregators are contracts on this chain (AggregatorV3Interface). */
+  prices: z.record(z.string().min(1), currencyPriceSchema.extend({ aggregator: address.optional() })).default({}),
   currencies: z
     .array(currencyConfigSchema)
     .default([])
