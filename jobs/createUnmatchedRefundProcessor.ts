@@ -8,6 +8,7 @@ import {
   markUnmatchedRefundSent,
   markUnmatchedRefundStuck,
   touchUnmatchedRefund,
+  unmatchedRefundIndexed,
   unmatchedRefundObstacle,
 } from "../schema/unmatchedRefunds.js";
 import { fillLedgerIn } from "../schema/fillLedger.js";
@@ -35,7 +36,8 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
     const refunder = deps.adapters.refunder(refund.chainId);
     if (refund.status === "sent") {
       const signed = { rawTx: refund.rawTx!, txHash: refund.refundTxHash! };
-      if (await refunder.transactionMined?.(signed.txHash)) {
+      // Mined as the chain's node tells (Bitcoin), or as its poller read it (the exchange's depository transfers).
+      if ((await refunder.transactionMined?.(signed.txHash)) || (await unmatchedRefundIndexed(pool, deposit))) {
         await markUnmatchedRefundConfirmed(pool, deposit);
         return `confirmed: ${signed.txHash}`;
       }
