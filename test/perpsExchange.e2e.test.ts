@@ -1,4 +1,4 @@
-import { type Address, type Hex, zeroAddress } from "viem";
+import { type Address, type Hex, parseSignature, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hypevmFactories } from "../apps/families/hypevmFactories.js";
@@ -8,6 +8,7 @@ import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { PERPS_USDC_CURRENCY } from "../src/chains/hypevm/hypevmFamily.js";
 import { exchangeTransferHash } from "../src/chains/hypevm/exchangeTransferHash.js";
 import { SEND_ASSET_TYPES } from "../src/chains/hypevm/sendAssetTypes.js";
+import { ACTIVATION_FEE } from "../src/chains/hypevm/transferFee.js";
 import { signExchangeAction } from "../src/chains/hypevm/signExchangeAction.js";
 import { depositNative } from "./support/depositNative.js";
 import { pollStatus } from "./support/pollStatus.js";
@@ -111,7 +112,10 @@ describe("the perps exchange (1337), end to end", () => {
     const { last } = await pollStatus(stack.api.url, quote.body.steps.at(-1).requestId, { timeoutMs: 45_000 });
     expect(last.status).toBe("success");
     expect(exchange.ledger.perpsBalance(recipient)).toBe(out);
-    expect(solverBefore - exchange.ledger.perpsBalance(exchange.solver.address)).toBe(out);
+    // The solver paid the recipient and the exchange's activation of the new account, which the quote charged for.
+    expect(solverBefore - exchange.ledger.perpsBalance(exchange.solver.address)).toBe(out + ACTIVATION_FEE);
+    // That fee, 1 perps USDC, is the relayer's gas in the input's USDC (6 decimals, both at $1).
+    expect(quote.body.fees.relayerGas.amount).toBe("1000000");
     // The fill is the ledger's transfer from the solver to the recipient.
     const [fillHash] = last.txHashes as string[];
     expect(exchange.ledger.tx(fillHash!)).toMatchObject({
@@ -201,6 +205,25 @@ describe("the perps exchange (1337), end to end", () => {
     await authorize(alice!, quote.body);
     const { parameters } = quote.body.steps[1].items[0].data.action;
     const nonce = parameters.nonce as number;
+    // Signed on another chain than the signatureChainId it names, or for the other network: refused by the exchange.
+    const action = { type: "sendAsset", signatureChainId: "0xa4b1", ...parameters };
+    const signedOn = async (chainId: number, signed: Record<string, unknown>) => {
+      const { r, s, v } = parseSignature(
+        await alice!.signTypedData({
+          domain: { name: "HyperliquidSignTransaction", version: "1", chainId, verifyingContract: zeroAddress },
+          types: SEND_ASSET_TYPES,
+          primaryType: "HyperliquidTransaction:SendAsset",
+          message: signed as any,
+        }),
+      );
+      return fetch(`${exchange.url}/exchange`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ action: signed, nonce, signature: { r, s, v: Number(v) } }),
+      }).then((res) => res.json());
+    };
+    expect((await signedOn(1, action)).status).toBe("err");
+    expect((await signedOn(0xa4b1, { ...action, hyperliquidChain: "Mainnet" })).status).toBe("err");
     // Another nonce (not the authorized one), another destination with the authorized nonce, another signer's
     // transfer under the authorized nonce.
     const otherNonce = await transfer(alice!, { ...parameters, nonce: nonce + 1 });
