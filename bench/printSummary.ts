@@ -8,6 +8,7 @@ import type { WebhookBenchResult } from "./webhookBench.js";
 import type { PushBenchResult } from "./pushBench.js";
 import type { LookupsBenchResult } from "./lookupsBench.js";
 import type { BitcoinBenchResult } from "./bitcoinBench.js";
+import type { ExchangeBenchResult } from "./exchangeBench.js";
 import type { ScalingBenchResult } from "./scalingBench.js";
 
 function table(header: string[], rows: Array<Array<string | number>>): string {
@@ -37,6 +38,7 @@ export type BenchResult =
   | PushBenchResult
   | LookupsBenchResult
   | BitcoinBenchResult
+  | ExchangeBenchResult
   | ScalingBenchResult;
 
 export function printSummary(result: BenchResult): string {
@@ -83,6 +85,19 @@ export function printSummary(result: BenchResult): string {
       ],
     );
     return `${head}\n${targets}\n\n${stages}\n(${result.completed} deposits completed, ${result.failed.length} not; poller every ${result.floor.pollEveryMs} ms; peak RSS: ${rssLine(result.peakRssMb)})`;
+  }
+  if (result.benchmark === "exchange") {
+    const l = result.latencyMs;
+    const stages = table(
+      ["interval (ms)", "p50 / p95 / p99 / max"],
+      [
+        ["transfer accepted → pending row", ms(l.acceptedToPending)],
+        ["transfer accepted → success row", ms(l.acceptedToSuccess)],
+        ["POST /exchange (sign verified, ledger written)", ms(l.exchangePost)],
+        ["floor: POST /info userNonFundingLedgerUpdates", ms(result.floor.ledgerUpdatesMs)],
+      ],
+    );
+    return `${head}\n${targets}\n\n${stages}\n(${result.completed} withdrawals completed, ${result.failed.length} not; poller every ${result.floor.pollEveryMs} ms; peak RSS: ${rssLine(result.peakRssMb)})`;
   }
   if (result.benchmark === "requests")
     return `${head}\n${targets}\n(${result.requests} requests seeded in ${result.seedSeconds} s, ${result.samples} samples per case, rate limiter on ${result.limiter})`;

@@ -19,6 +19,7 @@
  *   lookups    --lookups-connections=32 --lookups-duration=10   (bare route vs GET /intents/status/v3 vs GET /chains)
  *   scaling    --scaling-sizes=10000,100000,1000000   (status lookup, quote, slowest /requests/v3 families per table size)
  *   bitcoin    --btc-deposits=25   (BTC → EVM on the devnet Esplora: broadcast → pending, confirmation block → submitted)
+ *   exchange   --exchange-withdrawals=20   (perps exchange → EVM: transfer accepted → pending, → success)
  *   --no-write   print only
  *   --quiet-wait=60000   how long to wait for the CPUs to be ≥ 85 % idle before each benchmark (0: don't)
  */
@@ -34,6 +35,7 @@ import { waitForQuietMachine } from "./quietMachine.js";
 import { defaultLookupsBenchOptions, lookupsBench } from "./lookupsBench.js";
 import { writeResult } from "./writeResult.js";
 import { bitcoinBench, defaultBitcoinBenchOptions } from "./bitcoinBench.js";
+import { defaultExchangeBenchOptions, exchangeBench } from "./exchangeBench.js";
 import { defaultScalingBenchOptions, scalingBench } from "./scalingBench.js";
 
 const BENCHMARKS = [
@@ -46,6 +48,7 @@ const BENCHMARKS = [
   "push",
   "lookups",
   "bitcoin",
+  "exchange",
   "scaling",
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
@@ -119,6 +122,10 @@ function parseArgs(argv: string[]) {
     ...defaultBitcoinBenchOptions,
     deposits: number("btc-deposits", defaultBitcoinBenchOptions.deposits),
   };
+  const exchange = {
+    ...defaultExchangeBenchOptions,
+    withdrawals: number("exchange-withdrawals", defaultExchangeBenchOptions.withdrawals),
+  };
   const scaling = {
     ...defaultScalingBenchOptions,
     sizes: flags.has("scaling-sizes")
@@ -139,6 +146,7 @@ function parseArgs(argv: string[]) {
     push,
     lookups,
     bitcoin,
+    exchange,
     scaling,
   };
 }
@@ -162,6 +170,7 @@ async function main(): Promise<number> {
         push: () => pushBench(args.push, log),
         lookups: () => lookupsBench(args.lookups, log),
         bitcoin: () => bitcoinBench(args.bitcoin, log),
+        exchange: () => exchangeBench(args.exchange, log),
         scaling: () => scalingBench(args.scaling, log),
       };
       const result = await runners[name]();
