@@ -8,6 +8,7 @@ import { startTestStack } from "../test/support/startTestStack.js";
 import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
 import { type Summary, summarize } from "./percentiles.js";
 import { peakRssMbByGroup } from "./peakRss.js";
+import { statusEvents } from "./statusEvents.js";
 import { cpuBetween, cpuSnapshot } from "./processCpu.js";
 import type { Target } from "./target.js";
 import { wallClockMs } from "./wallClock.js";
@@ -102,14 +103,7 @@ export async function bitcoinBench(
       }
       return null;
     };
-    const statusAt = async (requestId: string, status: string): Promise<number | null> => {
-      const { rows } = await stack.pool.query<{ ms: number }>(
-        `SELECT (extract(epoch from created_at) * 1000)::float8 AS ms FROM crossfill.status_events
-          WHERE request_id = $1 AND to_status = $2 ORDER BY id LIMIT 1`,
-        [requestId, status],
-      );
-      return rows[0]?.ms ?? null;
-    };
+    const { at: statusAt, of: statusesOf } = statusEvents(stack.pool);
     const factIn = async (txid: string, blockHash: string) =>
       (
         await stack.pool.query(
@@ -117,13 +111,6 @@ export async function bitcoinBench(
           [chain.id, txid, blockHash],
         )
       ).rowCount! > 0;
-    const statusesOf = async (requestId: string) =>
-      (
-        await stack.pool.query<{ to_status: string }>(
-          "SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
-          [requestId],
-        )
-      ).rows.map((row) => row.to_status);
 
     log(`bitcoin: ${options.deposits} deposits of ${options.amountSats} sats, one at a time`);
     const cpuBefore = cpuSnapshot();

@@ -9,6 +9,7 @@ import type { PushBenchResult } from "./pushBench.js";
 import type { LookupsBenchResult } from "./lookupsBench.js";
 import type { BitcoinBenchResult } from "./bitcoinBench.js";
 import type { SolanaBenchResult } from "./solanaBench.js";
+import type { ExchangeBenchResult } from "./exchangeBench.js";
 import type { ScalingBenchResult } from "./scalingBench.js";
 
 function table(header: string[], rows: Array<Array<string | number>>): string {
@@ -39,6 +40,7 @@ export type BenchResult =
   | LookupsBenchResult
   | BitcoinBenchResult
   | SolanaBenchResult
+  | ExchangeBenchResult
   | ScalingBenchResult;
 
 export function printSummary(result: BenchResult): string {
@@ -99,6 +101,19 @@ export function printSummary(result: BenchResult): string {
     );
     const { slotMs, confirmedAfterSlots, finalizedAfterSlots } = result.slot;
     return `${head}\n${targets}\n\n${stages}\n(${result.completed} deposits completed, ${result.failed.length} not; slot ${slotMs} ms, confirmed ${confirmedAfterSlots} and finalized ${finalizedAfterSlots} slots after landing; peak RSS: ${rssLine(result.peakRssMb)})`;
+  }
+  if (result.benchmark === "exchange") {
+    const l = result.latencyMs;
+    const stages = table(
+      ["interval (ms)", "p50 / p95 / p99 / max"],
+      [
+        ["transfer accepted → pending row", ms(l.acceptedToPending)],
+        ["transfer accepted → success row", ms(l.acceptedToSuccess)],
+        ["POST /exchange (sign verified, ledger written)", ms(l.exchangePost)],
+        ["floor: POST /info userNonFundingLedgerUpdates", ms(result.floor.ledgerUpdatesMs)],
+      ],
+    );
+    return `${head}\n${targets}\n\n${stages}\n(${result.completed} withdrawals completed, ${result.failed.length} not; poller every ${result.floor.pollEveryMs} ms; peak RSS: ${rssLine(result.peakRssMb)})`;
   }
   if (result.benchmark === "requests")
     return `${head}\n${targets}\n(${result.requests} requests seeded in ${result.seedSeconds} s, ${result.samples} samples per case, rate limiter on ${result.limiter})`;

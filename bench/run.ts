@@ -20,6 +20,7 @@
  *   scaling    --scaling-sizes=10000,100000,1000000   (status lookup, quote, slowest /requests/v3 families per table size)
  *   bitcoin    --btc-deposits=25   (BTC → EVM on the devnet Esplora: broadcast → pending, confirmation block → submitted)
  *   solana     --sol-deposits=24   (SOL → EVM on the devnet Solana: landed → pending, finalized → success, slot time)
+ *   exchange   --exchange-withdrawals=20   (perps exchange → EVM: transfer accepted → pending, → success)
  *   --no-write   print only
  *   --quiet-wait=60000   how long to wait for the CPUs to be ≥ 85 % idle before each benchmark (0: don't)
  */
@@ -36,6 +37,7 @@ import { defaultLookupsBenchOptions, lookupsBench } from "./lookupsBench.js";
 import { writeResult } from "./writeResult.js";
 import { bitcoinBench, defaultBitcoinBenchOptions } from "./bitcoinBench.js";
 import { defaultSolanaBenchOptions, solanaBench } from "./solanaBench.js";
+import { defaultExchangeBenchOptions, exchangeBench } from "./exchangeBench.js";
 import { defaultScalingBenchOptions, scalingBench } from "./scalingBench.js";
 
 const BENCHMARKS = [
@@ -49,6 +51,7 @@ const BENCHMARKS = [
   "lookups",
   "bitcoin",
   "solana",
+  "exchange",
   "scaling",
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
@@ -126,6 +129,10 @@ function parseArgs(argv: string[]) {
     ...defaultSolanaBenchOptions,
     deposits: number("sol-deposits", defaultSolanaBenchOptions.deposits),
   };
+  const exchange = {
+    ...defaultExchangeBenchOptions,
+    withdrawals: number("exchange-withdrawals", defaultExchangeBenchOptions.withdrawals),
+  };
   const scaling = {
     ...defaultScalingBenchOptions,
     sizes: flags.has("scaling-sizes")
@@ -147,6 +154,7 @@ function parseArgs(argv: string[]) {
     lookups,
     bitcoin,
     solana,
+    exchange,
     scaling,
   };
 }
@@ -171,6 +179,7 @@ async function main(): Promise<number> {
         lookups: () => lookupsBench(args.lookups, log),
         bitcoin: () => bitcoinBench(args.bitcoin, log),
         solana: () => solanaBench(args.solana, log),
+        exchange: () => exchangeBench(args.exchange, log),
         scaling: () => scalingBench(args.scaling, log),
       };
       const result = await runners[name]();

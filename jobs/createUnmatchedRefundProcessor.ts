@@ -10,6 +10,7 @@ import {
   replaceSentUnmatchedRefund,
   touchUnmatchedRefund,
   unmatchedDepositFact,
+  unmatchedRefundIndexed,
   unmatchedRefundObstacle,
 } from "../schema/unmatchedRefunds.js";
 import { fillLedgerIn } from "../schema/fillLedger.js";
@@ -51,7 +52,8 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
     const refunder = deps.adapters.refunder(refund.chainId);
     if (refund.status === "sent") {
       const signed = { rawTx: refund.rawTx!, txHash: refund.refundTxHash! };
-      if (await refunder.transactionMined?.(signed.txHash)) {
+      // Mined as the chain's node tells (Bitcoin), or as its poller read it (the exchange's depository transfers).
+      if ((await refunder.transactionMined?.(signed.txHash)) || (await unmatchedRefundIndexed(pool, deposit))) {
         await markUnmatchedRefundConfirmed(pool, deposit);
         return `confirmed: ${signed.txHash}`;
       }

@@ -26,3 +26,19 @@ export async function requestOfSignedFill(
   );
   return rows[0]?.request_id;
 }
+
+/**
+ * The order whose stored refund on a chain is the transaction with this hash: a request's refund or an unmatched
+ * deposit's. Undefined for any other transaction (the depository's transfer that refunds nothing).
+ */
+export async function orderOfSentRefund(db: Queryable, chainId: number, txHash: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ order_id: string }>(
+    `SELECT r.order_id FROM crossfill.refunds f JOIN crossfill.requests r ON r.id = f.request_id
+      WHERE f.chain_id = $1 AND f.tx_hash = lower($2)
+     UNION ALL
+     SELECT u.order_id FROM crossfill.unmatched_refunds u WHERE u.chain_id = $1 AND u.tx_hash = lower($2)
+     LIMIT 1`,
+    [chainId, txHash],
+  );
+  return rows[0]?.order_id;
+}

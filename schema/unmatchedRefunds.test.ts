@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
-import { type DepositFact, MEMPOOL_BLOCK_HASH, NO_ORDER, POLLER_SOURCE, insertDepositFacts } from "./chainFacts.js";
+import {
+  type DepositFact,
+  MEMPOOL_BLOCK_HASH,
+  NO_ORDER,
+  POLLER_SOURCE,
+  insertDepositFacts,
+  insertWithdrawalFacts,
+} from "./chainFacts.js";
 import { recordRequestDeposit } from "./requestDeposits.js";
 import { findUnappliedDeposits } from "./unappliedFacts.js";
 import { recordPollerCursors } from "./pollerCursors.js";
@@ -15,6 +22,7 @@ import {
   markUnmatchedRefundSent,
   markUnmatchedRefundStuck,
   queueUnmatchedRefunds,
+  unmatchedRefundIndexed,
   unmatchedRefundObstacle,
 } from "./unmatchedRefunds.js";
 import { withTransaction } from "./withTransaction.js";
@@ -162,7 +170,25 @@ describe("unmatchedRefunds", () => {
       refundTxHash: "refund tx",
       rawTx: "raw",
     });
+    // Indexed once a poller read a withdrawal with its hash on its chain: another transaction, or another chain's, is not it.
+    const withdrawal = (txHash: string, onChain = chainId) => ({
+      chainId: onChain,
+      txHash,
+      position: 0,
+      orderId: NO_ORDER,
+      recipient: "bcrt1qpayer",
+      currency: "btc",
+      amount: 9_800n,
+      blockNumber: 31n,
+      blockHash: "block 31",
+      timestamp: 2n,
+    });
+    await insertWithdrawalFacts(db.pool, [withdrawal("another tx"), withdrawal("refund tx", chainId + 50_000)]);
+    expect(await unmatchedRefundIndexed(db.pool, toSend)).toBe(false);
+    await insertWithdrawalFacts(db.pool, [withdrawal("refund tx")]);
+    expect(await unmatchedRefundIndexed(db.pool, toSend)).toBe(true);
     await markUnmatchedRefundConfirmed(db.pool, toSend);
+    expect(await unmatchedRefundIndexed(db.pool, toSend)).toBe(false);
     await markUnmatchedRefundStuck(db.pool, dust, "unrefundable", "AMOUNT_TOO_LOW_TO_REFUND", "300 against 187");
     // Stuck only from queued: a sent refund is not marked.
     await markUnmatchedRefundStuck(db.pool, toSend, "manual", "MANUAL_REFUND_REQUIRED", "no");

@@ -187,6 +187,21 @@ export async function markUnmatchedRefundConfirmed(db: Queryable, deposit: Depos
   );
 }
 
+/**
+ * Whether a sent refund's transaction is among the withdrawals a poller read (the exchange's depository transfers):
+ * mined, as a chain without receipts (`transactionMined`) shows it.
+ */
+export async function unmatchedRefundIndexed(db: Queryable, deposit: DepositOutpoint): Promise<boolean> {
+  const { rows } = await db.query<{ indexed: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM crossfill.unmatched_refunds u JOIN crossfill.withdrawal_facts w
+                     ON w.chain_id = u.chain_id AND w.tx_hash = u.tx_hash
+                     WHERE u.chain_id = $1 AND u.deposit_tx_hash = $2 AND u.deposit_log_index = $3
+                       AND u.status = 'sent') AS indexed`,
+    keyOf(deposit),
+  );
+  return rows[0]!.indexed;
+}
+
 /** A sent refund looked at again (re-sent, not mined yet): the recheck waits its interval from now. */
 export async function touchUnmatchedRefund(db: Queryable, deposit: DepositOutpoint): Promise<void> {
   await db.query(`UPDATE crossfill.unmatched_refunds SET updated_at = now() WHERE ${KEY}`, keyOf(deposit));

@@ -93,6 +93,9 @@ describe("POST /authorize (perps withdrawal nonce mapping)", () => {
     }
     const wrongNonce = await post(`?signature=${step.signature}`, { ...step.body, nonce: "5" });
     expect(wrongNonce).toMatchObject({ status: 400, body: { errorCode: "INVALID_SIGNATURE" } });
+    // Signed on chain 1, posted as signed on another chain: any chain is taken, but the signature must be that chain's.
+    const wrongChain = await post(`?signature=${step.signature}`, { ...step.body, signatureChainId: 42161 });
+    expect(wrongChain).toMatchObject({ status: 400, body: { errorCode: "INVALID_SIGNATURE" } });
     expect(await post(`?signature=${step.signature}`, step.body, "cf_unknown")).toMatchObject({
       status: 401,
       body: { errorCode: "UNAUTHORIZED" },

@@ -1,11 +1,14 @@
-import { type Address, type Hex, zeroAddress } from "viem";
+import { type Address, type Hex, parseSignature, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hypevmFactories } from "../apps/families/hypevmFactories.js";
+import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import type { DevnetExchange } from "../devnet/hypevm/startDevnetExchange.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { PERPS_USDC_CURRENCY } from "../src/chains/hypevm/hypevmFamily.js";
+import { exchangeTransferHash } from "../src/chains/hypevm/exchangeTransferHash.js";
 import { SEND_ASSET_TYPES } from "../src/chains/hypevm/sendAssetTypes.js";
+import { ACTIVATION_FEE } from "../src/chains/hypevm/transferFee.js";
 import { signExchangeAction } from "../src/chains/hypevm/signExchangeAction.js";
 import { depositNative } from "./support/depositNative.js";
 import { pollStatus } from "./support/pollStatus.js";
@@ -15,6 +18,8 @@ import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 type Signer = DevnetExchange["accounts"][number];
 
+const UNMATCHED_AFTER_SECONDS = 3;
+
 // Deposits to the perps exchange (EVM → 1337: the solver's signed sendAsset pays the recipient on the exchange) and
 // withdrawals from it (1337 → EVM: the user's authorize step, then the user's sendAsset to the depository under the
 // authorized nonce), over the whole service and the devnet's local exchange.
@@ -22,7 +27,8 @@ describe("the perps exchange (1337), end to end", () => {
   let stack: TestStack;
   let exchange: DevnetExchange;
   beforeAll(async () => {
-    stack = await startTestStack({ exchange: true });
+    // Unmapped transfers to the depository are refunded after 3 s of the exchange's ledger instead of an hour.
+    stack = await startTestStack({ exchange: true, exchangeRefundUnmatchedAfterBlocks: UNMATCHED_AFTER_SECONDS });
     exchange = stack.devnetOf(hypevmFactories)!;
   });
   afterAll(async () => stack?.stop());
@@ -106,7 +112,10 @@ describe("the perps exchange (1337), end to end", () => {
     const { last } = await pollStatus(stack.api.url, quote.body.steps.at(-1).requestId, { timeoutMs: 45_000 });
     expect(last.status).toBe("success");
     expect(exchange.ledger.perpsBalance(recipient)).toBe(out);
-    expect(solverBefore - exchange.ledger.perpsBalance(exchange.solver.address)).toBe(out);
+    // The solver paid the recipient and the exchange's activation of the new account, which the quote charged for.
+    expect(solverBefore - exchange.ledger.perpsBalance(exchange.solver.address)).toBe(out + ACTIVATION_FEE);
+    // That fee, 1 perps USDC, is the relayer's gas in the input's USDC (6 decimals, both at $1).
+    expect(quote.body.fees.relayerGas.amount).toBe("1000000");
     // The fill is the ledger's transfer from the solver to the recipient.
     const [fillHash] = last.txHashes as string[];
     expect(exchange.ledger.tx(fillHash!)).toMatchObject({
@@ -181,21 +190,46 @@ describe("the perps exchange (1337), end to end", () => {
     expect(await requestCount()).toBe(before);
   });
 
-  it("credits no transfer signed for another nonce, destination or signer, or for less than the quote", async () => {
+  it("credits no transfer signed for another nonce, destination or signer, or for less than the quote; refunds each through the exchange", async () => {
     const destination = evm();
     const [, alice, bob] = exchange.accounts as Signer[];
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     const client = createEvmChainClient(destination);
+    const perps = (user: Signer) => exchange.ledger.perpsBalance(user.address);
+    const [aliceBefore, bobBefore] = [perps(alice!), perps(bob!)];
+    // The depository holds other users' withdrawals too (run alone, this test would find it empty).
+    exchange.ledger.fund(exchange.depository.address, { perpsUsdc: 100n * 10n ** 8n });
 
     const quote = await withdrawalQuote(alice!, recipient, "500000000");
     expect(quote.status).toBe(200);
     await authorize(alice!, quote.body);
     const { parameters } = quote.body.steps[1].items[0].data.action;
     const nonce = parameters.nonce as number;
+    // Signed on another chain than the signatureChainId it names, or for the other network: refused by the exchange.
+    const action = { type: "sendAsset", signatureChainId: "0xa4b1", ...parameters };
+    const signedOn = async (chainId: number, signed: Record<string, unknown>) => {
+      const { r, s, v } = parseSignature(
+        await alice!.signTypedData({
+          domain: { name: "HyperliquidSignTransaction", version: "1", chainId, verifyingContract: zeroAddress },
+          types: SEND_ASSET_TYPES,
+          primaryType: "HyperliquidTransaction:SendAsset",
+          message: signed as any,
+        }),
+      );
+      return fetch(`${exchange.url}/exchange`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ action: signed, nonce, signature: { r, s, v: Number(v) } }),
+      }).then((res) => res.json());
+    };
+    expect((await signedOn(1, action)).status).toBe("err");
+    expect((await signedOn(0xa4b1, { ...action, hyperliquidChain: "Mainnet" })).status).toBe("err");
     // Another nonce (not the authorized one), another destination with the authorized nonce, another signer's
     // transfer under the authorized nonce.
-    expect((await transfer(alice!, { ...parameters, nonce: nonce + 1 })).answer.status).toBe("ok");
-    expect((await transfer(bob!, { ...parameters })).answer.status).toBe("ok");
+    const otherNonce = await transfer(alice!, { ...parameters, nonce: nonce + 1 });
+    expect(otherNonce.answer.status).toBe("ok");
+    const otherSigner = await transfer(bob!, { ...parameters });
+    expect(otherSigner.answer.status).toBe("ok");
     const elsewhere = await quoteAndAuthorizeElsewhere(alice!);
     expect(elsewhere.status).toBe("ok");
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -203,24 +237,100 @@ describe("the perps exchange (1337), end to end", () => {
     expect(status.status).toBe("waiting");
     expect(await client.balanceOf(recipient, usdcOf(destination))).toBe(0n);
     // Their deposits are recorded without an order, for the unmatched refund.
+    const unmatchedHashes = [otherNonce, otherSigner].map(({ signed }) => exchangeTransferHash(signed.signature));
     const { rows } = await stack.pool.query(
-      "SELECT depositor, order_id FROM crossfill.deposit_facts WHERE chain_id = 1337 AND order_id = '' ORDER BY depositor",
+      "SELECT depositor, order_id FROM crossfill.deposit_facts WHERE chain_id = 1337 AND tx_hash = ANY($1) ORDER BY depositor",
+      [unmatchedHashes],
     );
-    expect(rows.map((row) => row.depositor)).toEqual(
-      expect.arrayContaining([alice!.address.toLowerCase(), bob!.address.toLowerCase()]),
+    expect(rows.map((row) => [row.depositor, row.order_id]).sort()).toEqual(
+      [
+        [alice!.address.toLowerCase(), ""],
+        [bob!.address.toLowerCase(), ""],
+      ].sort(),
     );
 
-    // Less than the quote under the authorized nonce of a second request: matched, underpaid, never filled.
+    // Less than the quote under the authorized nonce of a second request: matched, underpaid, never filled, refunded.
     const second = await withdrawalQuote(alice!, recipient, "500000000");
     await authorize(alice!, second.body);
     const secondParameters = second.body.steps[1].items[0].data.action.parameters;
     expect((await transfer(alice!, { ...secondParameters, amount: "1.0" })).answer.status).toBe("ok");
+    // Attack: the depository's own transfer to alice of the same amount, which is no refund of ours, before ours.
+    const stray = await signExchangeAction(
+      exchange.depository,
+      {
+        type: "sendAsset",
+        signatureChainId: "0xa4b1",
+        ...secondParameters,
+        destination: alice!.address.toLowerCase(),
+        amount: "1.0",
+        nonce: Date.now() - 2_000,
+      } as any,
+      SEND_ASSET_TYPES,
+    );
+    expect(await exchange.ledger.submit(stray as any)).toEqual({ status: "ok", response: { type: "default" } });
+    const strayHash = exchangeTransferHash(stray.signature);
     const { last } = await pollStatus(stack.api.url, second.body.requestId, {
-      until: ["refund", "failure", "success", "pending"],
+      until: ["refund", "success"],
+      timeoutMs: 45_000,
     });
-    expect(last.status).not.toBe("success");
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(last.status).toBe("refund");
     expect(await client.balanceOf(recipient, usdcOf(destination))).toBe(0n);
+    const [refund] = (
+      await stack.pool.query("SELECT * FROM crossfill.refunds WHERE request_id = $1", [second.body.requestId])
+    ).rows;
+    // The depository's sendAsset back of the whole deposit (the exchange charges nothing to an existing account),
+    // its hash the ledger's; the stray transfer confirmed nothing.
+    expect(refund).toMatchObject({ status: "confirmed", amount: "100000000", recipient: alice!.address.toLowerCase() });
+    expect(refund.tx_hash).not.toBe(strayHash);
+    expect(exchange.ledger.tx(refund.tx_hash)).toMatchObject({
+      user: exchange.depository.address,
+      action: { type: "sendAsset", destination: alice!.address.toLowerCase(), amount: "1" },
+    });
+    const key = await createApiKey(stack.pool, stack.serverKey, { name: "perps refund" });
+    const record = await fetch(`${stack.api.url}/requests/v3?id=${second.body.requestId}`, {
+      headers: { "x-api-key": key.key },
+    }).then((response) => response.json());
+    // The record names the ledger's transfer as the refund, and the status the same hash.
+    expect(record.requests[0].protocol.settlement.destination.refunds).toEqual([
+      { chainId: 1337, transactionId: refund.tx_hash },
+    ]);
+    expect(last.txHashes).toContain(refund.tx_hash);
+    expect(
+      (
+        await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.withdrawal_facts WHERE tx_hash = $1", [
+          strayHash,
+        ])
+      ).rows[0].n,
+    ).toBe(0);
+
+    // The unmapped transfers, after the (shortened) hour: each paid back to its signer through the exchange, whole.
+    const refunded = await waitForUnmatchedRefunds(unmatchedHashes);
+    expect(refunded.map((row) => [row.recipient, row.amount, row.fee]).sort()).toEqual(
+      [
+        [alice!.address.toLowerCase(), "500000000", "0"],
+        [bob!.address.toLowerCase(), "500000000", "0"],
+      ].sort(),
+    );
+    for (const row of refunded)
+      expect(exchange.ledger.tx(row.tx_hash)).toMatchObject({
+        user: exchange.depository.address,
+        action: { type: "sendAsset", destination: row.recipient, amount: "5" },
+      });
+    // To the unit: alice lost only what she sent bob; bob gained it; the stray transfer is alice's too.
+    expect(perps(alice!)).toBe(aliceBefore - 500_000_000n + 100_000_000n);
+    expect(perps(bob!)).toBe(bobBefore + 500_000_000n);
+
+    async function waitForUnmatchedRefunds(hashes: string[]) {
+      for (const deadline = Date.now() + 45_000; ;) {
+        const { rows: found } = await stack.pool.query(
+          "SELECT * FROM crossfill.unmatched_refunds WHERE chain_id = 1337 AND deposit_tx_hash = ANY($1)",
+          [hashes],
+        );
+        if (found.length === hashes.length && found.every((row) => row.status === "confirmed")) return found;
+        if (Date.now() > deadline) throw new Error(`unmatched refunds not confirmed: ${JSON.stringify(found)}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
 
     /** The authorized nonce spent on a transfer to another account than the depository. */
     async function quoteAndAuthorizeElsewhere(user: Signer) {

@@ -3,7 +3,7 @@ import { devnetExchangeChain } from "../../devnet/hypevm/devnetExchangeChain.js"
 import { type DevnetExchange, startDevnetExchange } from "../../devnet/hypevm/startDevnetExchange.js";
 import { exchangeLedgerSource } from "../../indexers/hypevm/exchangeLedgerSource.js";
 import type { PollerChain } from "../../indexers/startPollers.js";
-import { orderOfMappedTransfer, requestOfSignedFill } from "../../schema/exchangeTransfers.js";
+import { orderOfMappedTransfer, orderOfSentRefund, requestOfSignedFill } from "../../schema/exchangeTransfers.js";
 import { createExchangeApi } from "../../src/chains/hypevm/exchangeApi.js";
 import {
   type HypevmChainConfig,
@@ -17,7 +17,7 @@ import { startPollerIndexer } from "./startPollerIndexer.js";
 
 type HypevmRoleKeys = { solverPrivateKey?: `0x${string}`; depositoryPrivateKey?: `0x${string}` };
 
-/** The exchange's poller: the depository's and the solver's ledgers from the chain's `startBlock` (seconds), every 250 ms. */
+/** The exchange's poller (deposits, fills, refunds): the depository's and the solver's ledgers from the chain's `startBlock` (seconds), every 250 ms. */
 function hypevmPollerChain(chain: HypevmChainConfig, pool: pg.Pool): PollerChain {
   return {
     chainId: chain.id,
@@ -29,6 +29,7 @@ function hypevmPollerChain(chain: HypevmChainConfig, pool: pg.Pool): PollerChain
       startTimeMs: chain.startBlock * 1000,
       orderOf: (sender, nonce) => orderOfMappedTransfer(pool, sender, nonce),
       fillOf: (solver, nonce) => requestOfSignedFill(pool, chain.id, solver, nonce),
+      refundOf: (txHash) => orderOfSentRefund(pool, chain.id, txHash),
     }),
   };
 }

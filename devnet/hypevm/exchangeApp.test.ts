@@ -22,6 +22,8 @@ function devnet() {
   let clock = start;
   const ledger = createExchangeLedger({ network: "Testnet", tokens: devnetExchangeTokens, now: () => clock });
   ledger.fund(alice.address, { perpsUsdc: 1_000n * 10n ** 8n, spot: { HYPE: 50n * 10n ** 8n } });
+  // Bob has an account (holding nothing): transfers to him cost no activation fee.
+  ledger.fund(bob.address, {});
   const app = exchangeApp(ledger, () => clock);
   const post = async (path: string, body: unknown) => {
     const res = await app.request(path, {
@@ -81,6 +83,37 @@ describe("the devnet exchange's POST /exchange", () => {
       type: "txDetails",
       tx: { user: alice.address, error: null, action: { type: "usdSend" } },
     });
+  });
+
+  it("charges the sender 1 USDC on top of a transfer to an account it has never seen, once; refuses one without it", async () => {
+    const { ledger, post, now } = devnet();
+    const carol = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    expect((await post("/exchange", await sign(alice, usdSend(now(), "2", { destination: carol })))).body).toEqual(ok);
+    expect(ledger.perpsBalance(alice.address)).toBe(100_000_000_000n - 200_000_000n - 100_000_000n);
+    expect(ledger.perpsBalance(carol)).toBe(200_000_000n);
+    expect(ledger.updates(carol)[0]!.delta).toMatchObject({ type: "internalTransfer", usdc: "2.0", fee: "1.0" });
+    // Carol exists now: the next transfer to her costs nothing more.
+    expect((await post("/exchange", await sign(alice, usdSend(now() + 1, "2", { destination: carol })))).body).toEqual(
+      ok,
+    );
+    expect(ledger.perpsBalance(alice.address)).toBe(100_000_000_000n - 500_000_000n);
+    // From spot, the fee is spot USDC: alice has HYPE there but no USDC, so a HYPE transfer to a new account fails.
+    const dave = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const spotSend = {
+      type: "spotSend",
+      signatureChainId: "0x66eee",
+      hyperliquidChain: "Testnet",
+      destination: dave,
+      token: tokenSpec(hype),
+      amount: "1",
+      time: now() + 2,
+    } as Action;
+    expect((await post("/exchange", await sign(alice, spotSend))).body).toEqual({
+      status: "err",
+      response: "Insufficient USDC balance for token transfer gas",
+    });
+    expect(ledger.spotBalances(dave)).toEqual([]);
+    expect(ledger.spotBalances(alice.address)).toEqual([{ token: hype, amount: 50n * 10n ** 8n }]);
   });
 
   it("accepts any signatureChainId: the domain takes the chain the action names", async () => {

@@ -1,6 +1,7 @@
 import { type Address, type Hex, getAddress } from "viem";
 import { formatExchangeAmount, parseExchangeAmount } from "../../src/chains/hypevm/exchangeAmount.js";
 import { exchangeTransferHash } from "../../src/chains/hypevm/exchangeTransferHash.js";
+import { transferFee } from "../../src/chains/hypevm/transferFee.js";
 import { type ExchangeToken, PERPS_USDC_DECIMALS, tokenOfSpec } from "./exchangeTokens.js";
 import { actionNonce, type ExchangeRequest, type UserSignedAction } from "./parseExchangeRequest.js";
 import { recoverActionSigner } from "./recoverActionSigner.js";
@@ -46,7 +47,9 @@ const ok: ExchangeResponse = { status: "ok", response: { type: "default" } };
 /**
  * The devnet exchange's state: perps USDC (8 decimals) and spot balances per address, each signer's nonces, and
  * the non-funding ledger. Accepts the user-signed transfers `usdSend`, `spotSend` and `sendAsset` (between the
- * perps account, `""`, and `"spot"`; the devnet has no other dexes and no sub-accounts). Transfers carry no fee.
+ * perps account, `""`, and `"spot"`; the devnet has no other dexes and no sub-accounts). A transfer to an account the
+ * exchange has never seen costs its sender the activation fee (1 USDC, from the USDC of the side it sends from), as
+ * the exchange charges it; other transfers carry no fee.
  */
 export function createExchangeLedger(options: {
   network: ExchangeNetwork;
@@ -100,13 +103,14 @@ export function createExchangeLedger(options: {
     return { from, to, token, amount };
   };
 
-  const deltaOf = (action: UserSignedAction, user: string, token: ExchangeToken, amount: bigint) => {
+  const deltaOf = (action: UserSignedAction, user: string, token: ExchangeToken, amount: bigint, fee: bigint) => {
     const destination = action.destination.toLowerCase();
     const human = formatExchangeAmount(amount, token.weiDecimals);
     // The devnet prices nothing but USDC: other tokens' usdcValue is 0.
     const usdcValue = token === usdc ? human : "0.0";
-    const fees = { fee: "0.0", nativeTokenFee: "0.0" };
-    if (action.type === "usdSend") return { type: "internalTransfer", usdc: human, user, destination, fee: "0.0" };
+    const paid = formatExchangeAmount(fee, PERPS_USDC_DECIMALS);
+    const fees = { fee: paid, nativeTokenFee: "0.0" };
+    if (action.type === "usdSend") return { type: "internalTransfer", usdc: human, user, destination, fee: paid };
     if (action.type === "spotSend")
       return {
         type: "spotTransfer",
@@ -117,7 +121,7 @@ export function createExchangeLedger(options: {
         destination,
         ...fees,
         nonce: action.time,
-        feeToken: "",
+        feeToken: fee ? usdc.name : "",
       };
     return {
       type: "send",
@@ -130,7 +134,7 @@ export function createExchangeLedger(options: {
       usdcValue,
       ...fees,
       nonce: action.nonce,
-      feeToken: "",
+      feeToken: fee ? usdc.name : "",
     };
   };
 
@@ -174,12 +178,16 @@ export function createExchangeLedger(options: {
       const { from, to, token, amount } = transfer;
       if (balance(user, from, token) < amount) return err("Insufficient balance for token transfer");
       const destination = action.destination.toLowerCase();
+      const fee = transferFee(!known.has(destination));
+      if (balance(user, from, usdc) - (token === usdc ? amount : 0n) < fee)
+        return err("Insufficient USDC balance for token transfer gas");
       add(user, from, token, -amount);
+      if (fee) add(user, from, usdc, -fee);
       add(destination, to, token, amount);
       const time = now();
       const hash = exchangeTransferHash(request.signature as { r: Hex; s: Hex; v: number });
       txs.set(hash, { action, block: ++block, error: null, hash, time, user: getAddress(user) });
-      const entry = { time, hash, delta: deltaOf(action, user, token, amount) };
+      const entry = { time, hash, delta: deltaOf(action, user, token, amount, fee) };
       record(user, entry);
       if (destination !== user) record(destination, entry);
       return ok;

@@ -118,6 +118,48 @@ describe("exchangeLedgerSource", () => {
     expect(page.facts.deposits.every((d) => d.depositor.toLowerCase() !== depository.toLowerCase())).toBe(true);
     expect(page.facts.deposits).toHaveLength(4);
   });
+
+  it("reads the depository's transfer out whose hash is a stored refund as its order's withdrawal, no other", async () => {
+    const depository = exchange.depository.address;
+    const [, , carol, dave] = exchange.accounts as DevnetExchange["accounts"];
+    const orderId = `0x${"33".repeat(32)}`;
+    clock += 1_000;
+    const from = clock;
+    await send(exchange.depository, sendAsset(carol!.address, { amount: "0.75", nonce: clock + 1 })); // our refund
+    const refundHash = exchange.ledger.updates(depository).at(-1)!.hash;
+    // The depository's other transfers: same recipient and amount, and another recipient; a deposit in.
+    await send(exchange.depository, sendAsset(carol!.address, { amount: "0.75", nonce: clock + 2 }));
+    await send(exchange.depository, sendAsset(dave!.address, { amount: "0.75", nonce: clock + 3 }));
+    await send(dave!, sendAsset(depository, { amount: "0.75", nonce: clock + 4 }));
+    const asked: string[] = [];
+    const source = exchangeLedgerSource({
+      api: createExchangeApi({ chainId: 1337, exchangeUrl: exchange.url }),
+      depository,
+      startTimeMs: from,
+      orderOf: async () => undefined,
+      refundOf: async (txHash) => {
+        asked.push(txHash);
+        return txHash === refundHash ? orderId : undefined;
+      },
+    });
+    const page = await readPages(source)(undefined, new AbortController().signal);
+    expect(page.facts.withdrawals).toEqual([
+      {
+        txHash: refundHash,
+        position: 0,
+        orderId,
+        recipient: carol!.address.toLowerCase(),
+        currency: PERPS_USDC_CURRENCY,
+        amount: 75_000_000n,
+        blockNumber: BigInt(Math.floor(clock / 1000)),
+        blockHash: refundHash,
+        timestamp: BigInt(Math.floor(clock / 1000)),
+      },
+    ]);
+    // Only transfers out of the depository are looked up; the deposit in is a deposit.
+    expect(asked).toHaveLength(3);
+    expect(page.facts.deposits.map((d) => d.depositor)).toEqual([dave!.address.toLowerCase()]);
+  });
 });
 
 describe("exchangeLedgerSource with a solver", () => {

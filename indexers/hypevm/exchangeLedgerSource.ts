@@ -1,7 +1,7 @@
 import { type ExchangeApi, LEDGER_PAGE, type LedgerUpdate } from "../../src/chains/hypevm/exchangeApi.js";
 import { ledgerTransfer } from "../../src/chains/hypevm/ledgerTransfer.js";
 import { NO_ORDER } from "../../schema/chainFacts.js";
-import type { DepositFact, FillFact } from "../../schema/chainFacts.js";
+import type { DepositFact, FillFact, WithdrawalFact } from "../../schema/chainFacts.js";
 import type { Polled, PollerCursor, PollerSource, SourcePage } from "../poller/pollerSource.js";
 
 export type ExchangeLedgerSourceOptions = {
@@ -16,6 +16,8 @@ export type ExchangeLedgerSourceOptions = {
   orderOf(sender: string, nonce: bigint): Promise<string | undefined>;
   /** The request the solver's transfer with this nonce fills (its stored fill); undefined when none. */
   fillOf?(solver: string, nonce: bigint): Promise<string | undefined>;
+  /** The order whose stored refund (a request's or an unmatched deposit's) is the depository's transfer with this hash. */
+  refundOf?(txHash: string): Promise<string | undefined>;
 };
 
 /** The cursor: the last millisecond read and the hashes read in it (more may land in the same millisecond later). */
@@ -30,11 +32,12 @@ const cursorAt = (time: number, hashes: readonly string[]): PollerCursor => ({
  * (`send`, `spotTransfer`, `internalTransfer`) is a deposit fact: depositor = the signer, the currency and amount it
  * moved (ledgerTransfer), order id from the nonce mapping of (signer, nonce), or none (a transfer without a mapping;
  * `internalTransfer` carries no nonce). Each transfer of the solver's whose nonce is a stored fill's is that request's
- * fill fact. A transfer's hash is its transaction; a "block" is a second of the ledger, whose history never changes
- * (no reorg check). Transfers from the depository (refunds) are not read yet.
+ * fill fact. Each transfer of the depository's whose hash is a stored refund's is that order's withdrawal fact, which
+ * confirms the refund; any other transfer out of the depository is no fact (it refunds nothing). A transfer's hash is
+ * its transaction; a "block" is a second of the ledger, whose history never changes (no reorg check).
  */
 export function exchangeLedgerSource(options: ExchangeLedgerSourceOptions): PollerSource {
-  const { api, depository, solver, startTimeMs, orderOf, fillOf } = options;
+  const { api, depository, solver, startTimeMs, orderOf, fillOf, refundOf } = options;
   const self = depository.toLowerCase();
   const payer = solver?.toLowerCase();
   const accounts = payer ? [self, payer] : [self];
@@ -55,6 +58,7 @@ export function exchangeLedgerSource(options: ExchangeLedgerSourceOptions): Poll
       const tokens = fresh.length ? await api.spotTokens(signal) : [];
       const deposits: Polled<DepositFact>[] = [];
       const fills: Polled<FillFact>[] = [];
+      const withdrawals: Polled<WithdrawalFact>[] = [];
       for (const update of fresh) {
         const transfer = ledgerTransfer(update, tokens);
         if (!transfer) continue;
@@ -78,6 +82,16 @@ export function exchangeLedgerSource(options: ExchangeLedgerSourceOptions): Poll
             txFrom: sender,
             txFee: 0n,
           });
+        } else if (sender === self && refundOf) {
+          const orderId = await refundOf(update.hash);
+          if (orderId !== undefined)
+            withdrawals.push({
+              ...located,
+              orderId,
+              recipient: transfer.destination,
+              currency: transfer.currency,
+              amount: transfer.amount,
+            });
         } else if (sender === payer && nonce !== undefined && fillOf) {
           const requestId = await fillOf(sender, nonce);
           if (requestId)
@@ -99,7 +113,7 @@ export function exchangeLedgerSource(options: ExchangeLedgerSourceOptions): Poll
           ])
         : after;
       return {
-        facts: { deposits, fills, withdrawals: [] },
+        facts: { deposits, fills, withdrawals },
         cursor,
         head: Math.floor(Date.now() / 1000),
         // A full page may have more behind it (unless it held nothing new: reading it again would give the same).

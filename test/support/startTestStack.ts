@@ -118,6 +118,8 @@ export async function startTestStack(
     solanaRefundUnmatchedAfterBlocks?: number;
     /** Adds the devnet perps exchange (chain 1337, its devnet starter) and its poller: `stack.devnetOf(hypevmFactories)`. */
     exchange?: boolean;
+    /** The exchange's `refundUnmatchedAfterBlocks` (seconds of its ledger; its default is an hour). */
+    exchangeRefundUnmatchedAfterBlocks?: number;
     /** The API's RATE_LIMITS (default TEST_RATE_LIMITS: the routes flows hammer are not counted). */
     rateLimits?: string;
     /**
@@ -221,7 +223,11 @@ export async function startTestStack(
       ...evmChains,
       ...(bitcoin ? [bitcoin.chain] : []),
       ...(solana ? [solana.chain] : []),
-      ...(exchangeDevnet?.chains ?? []),
+      ...(exchangeDevnet?.chains ?? []).map((chain) =>
+        options.exchangeRefundUnmatchedAfterBlocks === undefined
+          ? chain
+          : { ...chain, refundUnmatchedAfterBlocks: options.exchangeRefundUnmatchedAfterBlocks },
+      ),
     ];
     const chains: ChainConfig[] = [...(hermes ? withDevnetPythFeeds(familyChains) : familyChains), ...ownChains];
     const pool = new pg.Pool({ connectionString: db.url, max: 10 });

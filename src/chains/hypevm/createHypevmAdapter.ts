@@ -22,6 +22,7 @@ import { ledgerTransfer } from "./ledgerTransfer.js";
 import { type SendAssetAction, sendAssetTo } from "./sendAssetTo.js";
 import { SEND_ASSET_TYPES } from "./sendAssetTypes.js";
 import { signExchangeAction } from "./signExchangeAction.js";
+import { transferFee } from "./transferFee.js";
 import { withdrawalSteps } from "./withdrawalSteps.js";
 
 /** The chain the service's own transfers name in `signatureChainId` (any works: Arbitrum's, as the SDKs default). */
@@ -172,8 +173,10 @@ export function createHypevmAdapter(
         return { errorCode: "INVALID_RECIPIENT", message: `recipient ${recipient} is a currency id, not an account` };
       return undefined;
     },
-    // The devnet exchange's transfers carry no fee; the real one's are paid by the sender in the token, not priced here.
-    estimateFee: async () => 0n,
+    // What the sender pays the exchange, in perps USDC: a deposit goes to the depository and a refund to the depositor,
+    // accounts the exchange knows; a fill's recipient may be new (this port is not told which), so a fill is quoted
+    // and paid for with the activation fee.
+    estimateFee: async (operation) => transferFee(operation === "fill"),
     balanceOf,
     headHeight: head,
     readDepositAccount: async (user, currency) => ({ balance: await balanceOf(user, currency), allowance: 0n }),
