@@ -76,7 +76,29 @@ describe("one chain, end to end: send, wrap, unwrap, same-chain swap, pushed lik
       expect(await client.balanceOf(recipient, currencies[to])).toBe(
         before + BigInt(quote.body.details.currencyOut.amount),
       );
-      expect(await listedAs(quote.body.requestId, operation)).toMatchObject({ requestType, status: "success" });
+      const record = await listedAs(quote.body.requestId, operation);
+      expect(record).toMatchObject({ requestType, status: "success" });
+      // One chain, one side: no destination, the origin's output is what the recipient received.
+      expect(record.data.route.quoted.destination).toBeUndefined();
+      expect(record.data.route.actual.destination).toBeUndefined();
+      expect(record.data.route.actual.origin.inputCurrency).toMatchObject({
+        amount: amount,
+        currency: { address: currencies[from] },
+      });
+      expect(record.data.route.actual.origin.outputCurrency).toMatchObject({
+        amount: quote.body.details.currencyOut.amount,
+        currency: { address: currencies[to] },
+      });
+      const graphql = await postGraphql(
+        stack.api.url,
+        `query ($id: String!) { request(id: $id) { route { actual {
+          origin { outputCurrency { amount } } destination { outputCurrency { amount } } } } } }`,
+        { id: quote.body.requestId },
+      );
+      expect(graphql.data.request.route.actual).toEqual({
+        origin: { outputCurrency: { amount: quote.body.details.currencyOut.amount } },
+        destination: null,
+      });
     },
   );
 
