@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { type Address, type Hex, erc20Abi, parseEventLogs, zeroAddress } from "viem";
 import { wrappedNativeAbi } from "../contracts/abis.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -16,7 +14,7 @@ import { refundChecks } from "./support/refundChecks.js";
 import { postQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
-import { webhookSignatureIsValid } from "./support/webhookSignatureIsValid.js";
+import { startWebhookReceiver } from "./support/startWebhookReceiver.js";
 
 describe("one chain, end to end: send, wrap, unwrap, same-chain swap, pushed like any request", () => {
   let stack: TestStack;
@@ -76,7 +74,29 @@ describe("one chain, end to end: send, wrap, unwrap, same-chain swap, pushed lik
       expect(await client.balanceOf(recipient, currencies[to])).toBe(
         before + BigInt(quote.body.details.currencyOut.amount),
       );
-      expect(await listedAs(quote.body.requestId, operation)).toMatchObject({ requestType, status: "success" });
+      const record = await listedAs(quote.body.requestId, operation);
+      expect(record).toMatchObject({ requestType, status: "success" });
+      // One chain, one side: no destination, the origin's output is what the recipient received.
+      expect(record.data.route.quoted.destination).toBeUndefined();
+      expect(record.data.route.actual.destination).toBeUndefined();
+      expect(record.data.route.actual.origin.inputCurrency).toMatchObject({
+        amount: amount,
+        currency: { address: currencies[from] },
+      });
+      expect(record.data.route.actual.origin.outputCurrency).toMatchObject({
+        amount: quote.body.details.currencyOut.amount,
+        currency: { address: currencies[to] },
+      });
+      const graphql = await postGraphql(
+        stack.api.url,
+        `query ($id: String!) { request(id: $id) { route { actual {
+          origin { outputCurrency { amount } } destination { outputCurrency { amount } } } } } }`,
+        { id: quote.body.requestId },
+      );
+      expect(graphql.data.request.route.actual).toEqual({
+        origin: { outputCurrency: { amount: quote.body.details.currencyOut.amount } },
+        destination: null,
+      });
     },
   );
 
@@ -170,30 +190,11 @@ describe("one chain, end to end: send, wrap, unwrap, same-chain swap, pushed lik
 
   it("posts a same-chain Send's every status to the key's signed webhook and pushes it on /ws", async () => {
     const { chain, usdc } = setup();
-    const received: Array<{ status: string; requestId: string; valid: boolean }> = [];
     const key = await createApiKey(stack.pool, stack.serverKey, { name: "same-chain-push", integrator: "push" });
-    const server = http.createServer((req, res) => {
-      let raw = "";
-      req.on("data", (chunk) => (raw += chunk));
-      req.on("end", () => {
-        const { data } = JSON.parse(raw);
-        received.push({
-          status: data.status,
-          requestId: data.requestId,
-          valid: webhookSignatureIsValid(
-            key.key,
-            req.headers["x-signature-timestamp"] as string | undefined,
-            raw,
-            req.headers["x-signature-sha256"] as string | undefined,
-          ),
-        });
-        res.statusCode = 204;
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const hooks = await startWebhookReceiver(key.key);
+    const received = () => hooks.received.map(({ body, valid }) => ({ ...body.data, valid }));
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const url = hooks.url;
       const set = await postGraphql(
         stack.api.url,
         `mutation ($url: String!) { setWebhook(url: $url) { enabled } }`,
@@ -225,20 +226,19 @@ describe("one chain, end to end: send, wrap, unwrap, same-chain swap, pushed lik
         expect(recorded).toEqual(["waiting", "pending", "submitted", "success"]);
         await vi.waitFor(
           () => {
-            expect(received.map((r) => r.status)).toEqual(recorded);
+            expect(received().map((r) => r.status)).toEqual(recorded);
             // 'waiting' was recorded with the quote, before the feed subscribed: it arrives or not, by timing.
             expect(viaFeed).toEqual(recorded.slice(recorded.length - viaFeed.length));
             expect(viaFeed.filter((status) => status !== "waiting")).toEqual(recorded.slice(1));
           },
           { timeout: 30_000, interval: 50 },
         );
-        expect(received.every((r) => r.valid && r.requestId === quote.requestId)).toBe(true);
+        expect(received().every((r) => r.valid && r.requestId === quote.requestId)).toBe(true);
       } finally {
         feed.close();
       }
     } finally {
-      server.closeAllConnections();
-      server.close();
+      hooks.close();
     }
   });
 

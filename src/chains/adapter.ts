@@ -5,7 +5,7 @@ import type { FailedTransaction } from "../domain/failedTransaction.js";
 import type { OrderData } from "../domain/order.js";
 import type { NativeConversion } from "../domain/nativeConversion.js";
 import type { ChainConfig } from "./chainConfig.js";
-import type { AppliedDeposit, DepositFact } from "./chainFacts.js";
+import type { AppliedDeposit, DepositFact, FillFact, WithdrawalFact } from "./chainFacts.js";
 import type { FillLedger, FillLedgerTransaction, StoredFillAttempt } from "./fillLedger.js";
 import type { Currency } from "./chainRegistry.js";
 import type { VmFamily } from "./vmFamily.js";
@@ -237,6 +237,11 @@ export interface QuotePort extends ChainPort, VmFamily<VmType> {
 export interface DepositPort extends ChainPort {
   /** The deposits a transaction made; 404 TRANSACTION_NOT_FOUND when it is unknown or not yet included. */
   readDepositFacts(txHash: string): Promise<DepositFact[]>;
+  /**
+   * The fills our solver made and the depository's withdrawals (refunds) a transaction made, for the manual index
+   * (the worker's reconcile and refund confirmer apply them as the indexer's own); absent where not read by hand.
+   */
+  readSettlementFacts?(txHash: string): Promise<{ fills: FillFact[]; withdrawals: WithdrawalFact[] }>;
   /** The finality rule: blocks a deposit of this value (its USD worth, its amount and currency) needs before it is filled. */
   requiredConfirmations(value: DepositValue): number;
   /** Whether a deposit is deep enough and still where it was indexed (asked of the node, not the indexer). */

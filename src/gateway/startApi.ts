@@ -57,6 +57,8 @@ export type ApiDeps = {
   readinessChecks?: readonly ReadinessCheck[];
   /** The role's Prometheus registry, served at `/metrics`. */
   metrics?: Metrics;
+  /** The clock of rate windows and the v2 retirement (tests read v2 before its sunset). */
+  now?: () => Date;
 };
 
 export type RunningApi = GatewayServer;
@@ -89,6 +91,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     logger: deps.logger,
     quoteEngine,
     ...(deps.routeLimits ? { routeLimits: deps.routeLimits } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
     ...deps.rest,
     ...(deps.serverKey ? { serverKey: deps.serverKey } : {}),
     host: deps.host,

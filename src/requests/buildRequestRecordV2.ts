@@ -154,7 +154,7 @@ export function buildRequestRecordV2(
         sender: view.user,
         recipient: view.recipient,
         currencyIn: route.actual.origin.inputCurrency ?? route.quotedIn,
-        currencyOut: route.actual.destination?.outputCurrency ?? route.quotedOut,
+        currencyOut: (route.actual.destination ?? route.actual.origin).outputCurrency ?? route.quotedOut,
         rate: route.actual.rate,
         route: route.quoted,
         currencyGasTopup: quote.details?.currencyGasTopup ?? null,

@@ -18,7 +18,8 @@ export type Amount = {
 };
 export type RouteSide = { inputCurrency: Amount | null; outputCurrency: Amount | null; router: string };
 export type RequestRoute = {
-  quoted: { origin: RouteSide; destination: RouteSide };
+  /** A same-chain request (Send, Wrap, Unwrap, Same-chain Swap, a Call on one chain) has no destination side. */
+  quoted: { origin: RouteSide; destination: RouteSide | undefined };
   actual: { rate: string; origin: RouteSide; destination: RouteSide | undefined };
   currencyIn: CurrencyObject;
   currencyOut: CurrencyObject;
@@ -76,7 +77,8 @@ function rateOf(amountIn: bigint, decimalsIn: number, amountOut: bigint, decimal
  * The quoted and actual route of a request, with the spec's fallbacks: before any deposit `actual` is
  * `quoted`; with a deposit but no fill, `actual.origin.inputCurrency` is the deposited amount,
  * `actual.origin.outputCurrency` is null and the destination side stays quoted; once filled, the destination's
- * output is the filled amount and its input the quoted output.
+ * output is the filled amount and its input the quoted output. A same-chain request has no destination side
+ * (quoted or actual): its origin side's output is the quoted output, then what was received.
  */
 export function requestRoute(view: RequestView, currencyOf: CurrencyLookup): RequestRoute {
   const quote = (view.quote ?? {}) as StoredQuote;
@@ -100,10 +102,13 @@ export function requestRoute(view: RequestView, currencyOf: CurrencyLookup): Req
     ...fallback(currencyOut, view.amountOut),
     minimumAmount: view.minimumAmountOut.toString(),
   };
-  const quoted = {
-    origin: { inputCurrency: quotedIn, outputCurrency: quotedIn, router: ROUTER },
-    destination: { inputCurrency: quotedOut, outputCurrency: quotedOut, router: ROUTER },
-  };
+  const sameChain = view.originChainId === view.destinationChainId;
+  const quoted = sameChain
+    ? { origin: { inputCurrency: quotedIn, outputCurrency: quotedOut, router: ROUTER }, destination: undefined }
+    : {
+        origin: { inputCurrency: quotedIn, outputCurrency: quotedIn, router: ROUTER },
+        destination: { inputCurrency: quotedOut, outputCurrency: quotedOut, router: ROUTER },
+      };
   const quotedRate =
     quote.details?.rate ?? rateOf(view.amountIn, currencyIn.decimals, view.amountOut, currencyOut.decimals);
   const originDeposits = view.deposits.filter((deposit) => deposit.chainId === view.originChainId && !deposit.reorg);
@@ -122,11 +127,20 @@ export function requestRoute(view: RequestView, currencyOf: CurrencyLookup): Req
     };
   } else {
     const depositedAmount = amountLike(quotedIn, deposited);
-    actual = {
-      rate: rateOf(deposited, currencyIn.decimals, received, currencyOut.decimals),
-      origin: { inputCurrency: depositedAmount, outputCurrency: depositedAmount, router: ROUTER },
-      destination: { inputCurrency: quotedOut, outputCurrency: amountLike(quotedOut, received), router: ROUTER },
-    };
+    const receivedAmount = amountLike(quotedOut, received);
+    const rate = rateOf(deposited, currencyIn.decimals, received, currencyOut.decimals);
+    // One chain: the origin side is the whole route, its output what the recipient received.
+    actual = sameChain
+      ? {
+          rate,
+          origin: { inputCurrency: depositedAmount, outputCurrency: receivedAmount, router: ROUTER },
+          destination: undefined,
+        }
+      : {
+          rate,
+          origin: { inputCurrency: depositedAmount, outputCurrency: depositedAmount, router: ROUTER },
+          destination: { inputCurrency: quotedOut, outputCurrency: receivedAmount, router: ROUTER },
+        };
   }
   return { quoted, actual, currencyIn, currencyOut, quotedIn, quotedOut, deposited, received };
 }

@@ -138,6 +138,8 @@ export async function startTestStack(
     livePrices?: { maxAgeSeconds?: number; refreshMs?: number };
     /** The worker's and the API's Prometheus registries (createMetrics), for tests that read what they observed. */
     metrics?: { worker?: Metrics; api?: Metrics };
+    /** The API's clock of rate windows and the v2 retirement: a date before the sunset lets a test read v2. */
+    apiNow?: () => Date;
   } = {},
 ): Promise<TestStack> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "warn" });
@@ -330,6 +332,7 @@ export async function startTestStack(
       prices: rolePriceSource(apiAdapters, prices),
       settings: { serviceFeeBps: 5n, defaultSlippageBps: 50n, quoteTtlSeconds: 600 },
       ...(options.metrics?.api ? { metrics: options.metrics.api } : {}),
+      ...(options.apiNow ? { now: options.apiNow } : {}),
       // As `crossfill dev`: the worker publishes on this bus, so lookups are served from the gateway's cache.
       ...(pipeline || options.statusCache ? { statusCache: { ttlMs: 5_000, maxEntries: 100_000 } } : {}),
     });

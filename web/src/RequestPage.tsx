@@ -13,6 +13,7 @@ import { timelineEntries } from "./timelineEntries";
 import { TransactionLink } from "./TransactionLink";
 import { useChains } from "./useChains";
 import type { Chain, RequestDetail } from "./types";
+import { receivedAmount } from "./receivedAmount.js";
 
 const FEES = ["execution", "platform", "app", "swap", "sponsored"] as const;
 
@@ -132,7 +133,7 @@ export function RequestPage({ id }: { id: string }) {
     stepInWords(request.statusEvents, request.statusEvents.indexOf(event));
   const chainName = (chainId: number) => chain(chainId)?.displayName ?? `chain ${chainId}`;
   const input = request.route.actual.origin.inputCurrency;
-  const output = request.route.actual.destination?.outputCurrency;
+  const output = receivedAmount(request.route.actual);
   const failedFill = request.failedTransaction?.txHash;
   // What was sent back (signed refunds in a known currency); a refunded request shows that, not the fee table of a
   // fill that never happened.

@@ -4,6 +4,7 @@ import { formatUsd } from "./formatUsd";
 import { shortHash } from "./shortHash";
 import { StatusBadge } from "./StatusBadge";
 import type { Chain, RequestSummary } from "./types";
+import { receivedAmount } from "./receivedAmount.js";
 
 // Each is also its cell's data-label: the label a phone shows before the value, where the columns are gone.
 const COLUMNS = ["Request", "Status", "Route", "Amount in", "Amount out", "Sender", "Recipient", "Age"];
@@ -74,7 +75,7 @@ export function RequestTable({ requests, chains, now }: { requests: RequestSumma
               <Amount side={request.route.actual.origin.inputCurrency} />
             </td>
             <td data-label="Amount out">
-              <Amount side={request.route.actual.destination?.outputCurrency} />
+              <Amount side={receivedAmount(request.route.actual)} />
             </td>
             <td data-label="Sender">
               <Wallet address={request.user} role="sender" />

@@ -36,7 +36,7 @@ export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($apiKeyId: ID, $after
 
 const REQUEST_ROW = `id status createdAt originChainId destinationChainId user recipient referrer failReason
   route { actual {
-    origin { inputCurrency { amountFormatted amountUsd currency { symbol } } }
+    origin { inputCurrency { amountFormatted amountUsd currency { symbol } } outputCurrency { amountFormatted currency { symbol } } }
     destination { outputCurrency { amountFormatted currency { symbol } } }
   } }
   deposits { txHash } fills { txHash }`;

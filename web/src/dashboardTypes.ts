@@ -51,7 +51,7 @@ export type IntegratorRequest = {
   failReason: string | null;
   route: {
     actual: {
-      origin: { inputCurrency: Amount | null };
+      origin: { inputCurrency: Amount | null; outputCurrency: Amount | null };
       destination: { outputCurrency: Amount | null } | null;
     };
   };

@@ -4,7 +4,10 @@ const REQUEST_FIELDS = `
   originChainId destinationChainId depositAddress { address type } supersededByRequestId parentRequestId
   amountIn currencyIn { symbol decimals address metadata { isNative } }
   route { actual {
-    origin { inputCurrency { amountFormatted amountUsd currency { symbol } } }
+    origin {
+      inputCurrency { amountFormatted amountUsd currency { symbol } }
+      outputCurrency { amountFormatted amountUsd currency { symbol } }
+    }
     destination { outputCurrency { amountFormatted amountUsd currency { symbol } } }
   } }
   fees { actual {
@@ -34,7 +37,10 @@ export const EXPLORER_REQUESTS = `query ExplorerRequests(
   explorerRequests(term: $term, status: $status, chainId: $chainId, after: $after, first: $first) {
     id status createdAt originChainId destinationChainId parentRequestId user recipient
     route { actual {
-      origin { inputCurrency { amountFormatted amountUsd currency { symbol } } }
+      origin {
+        inputCurrency { amountFormatted amountUsd currency { symbol } }
+        outputCurrency { amountFormatted amountUsd currency { symbol } }
+      }
       destination { outputCurrency { amountFormatted amountUsd currency { symbol } } }
     } }
   }

@@ -16,7 +16,10 @@ describe("requestsCsv", () => {
       failReason: null,
       route: {
         actual: {
-          origin: { inputCurrency: { amountFormatted: "0.1", amountUsd: "300", currency: { symbol: "ETH" } } },
+          origin: {
+            inputCurrency: { amountFormatted: "0.1", amountUsd: "300", currency: { symbol: "ETH" } },
+            outputCurrency: { amountFormatted: "0.1", currency: { symbol: "ETH" } },
+          },
           destination: { outputCurrency: { amountFormatted: "0.0998", currency: { symbol: "ETH" } } },
         },
       },

@@ -1,5 +1,6 @@
 import type { IntegratorRequest } from "./dashboardTypes";
 import { toCsv } from "./toCsv";
+import { receivedAmount } from "./receivedAmount.js";
 
 const HEADER = [
   "id",
@@ -26,7 +27,7 @@ export function requestsCsv(requests: readonly IntegratorRequest[]): string {
     HEADER,
     ...requests.map((request) => {
       const input = request.route.actual.origin.inputCurrency;
-      const output = request.route.actual.destination?.outputCurrency;
+      const output = receivedAmount(request.route.actual);
       return [
         request.id,
         request.status,

@@ -61,7 +61,10 @@ export type RequestDetail = {
   /** A regenerated deposit-address request: the one that now owns the address, its fill and sweep. */
   supersededByRequestId: string | null;
   route: {
-    actual: { origin: { inputCurrency: Amount | null }; destination: { outputCurrency: Amount | null } | null };
+    actual: {
+      origin: { inputCurrency: Amount | null; outputCurrency: Amount | null };
+      destination: { outputCurrency: Amount | null } | null;
+    };
   };
   fees: {
     actual: Record<"execution" | "platform" | "app" | "swap" | "sponsored", FeeComponent>;
@@ -84,6 +87,9 @@ export type RequestSummary = {
   user: string;
   recipient: string;
   route: {
-    actual: { origin: { inputCurrency: Amount | null }; destination: { outputCurrency: Amount | null } | null };
+    actual: {
+      origin: { inputCurrency: Amount | null; outputCurrency: Amount | null };
+      destination: { outputCurrency: Amount | null } | null;
+    };
   };
 };

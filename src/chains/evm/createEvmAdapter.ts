@@ -19,7 +19,9 @@ import { findRevert } from "./findRevert.js";
 import { followFill } from "./followFill.js";
 import { readReceipt, waitForReceipt } from "./waitForReceipt.js";
 import { GAS_ESTIMATES } from "./gasEstimates.js";
-import { readDepositFacts } from "./readDepositFacts.js";
+import { depositFactsOfReceipt } from "./depositFactsOfReceipt.js";
+import { readReceiptFacts } from "./readReceiptFacts.js";
+import { settlementFactsOfReceipt } from "./settlementFactsOfReceipt.js";
 import {
   type PreparedSolverTransaction,
   type SolverCall,
@@ -146,7 +148,22 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
         }
       }),
 
-    readDepositFacts: (txHash) => rpc(() => readDepositFacts(client, txHash as Hex)),
+    readDepositFacts: (txHash) =>
+      rpc(() =>
+        readReceiptFacts(client, txHash as Hex, (receipt, timestamp) =>
+          depositFactsOfReceipt(chain.id, chain.depository, receipt, timestamp),
+        ),
+      ),
+    readSettlementFacts: (txHash) =>
+      rpc(async () => {
+        const facts = await readReceiptFacts(client, txHash as Hex, (receipt, timestamp) =>
+          settlementFactsOfReceipt(chain, solver.address, receipt, timestamp),
+        );
+        return {
+          fills: facts.flatMap((settled) => (settled.kind === "fill" ? [settled.fact] : [])),
+          withdrawals: facts.flatMap((settled) => (settled.kind === "withdrawal" ? [settled.fact] : [])),
+        };
+      }),
     requiredConfirmations: (value) => requiredConfirmations(chain.confirmations, value),
     checkDeposit: (deposit, required) => rpc(() => checkEvmDeposit(client, deposit, required)),
     refundSpendsDeposit: false,

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type pg from "pg";
 import { z } from "zod";
-import { insertManualDepositFacts } from "../../../schema/chainFacts.js";
+import { insertFillFacts, insertManualDepositFacts, insertWithdrawalFacts } from "../../../schema/chainFacts.js";
 import type { ChainAdapters } from "../../chains/chainAdapters.js";
 import type { ChainRegistry } from "../../chains/chainRegistry.js";
 import { anyTransactionHash } from "../../chains/vmFamilies.js";
@@ -33,8 +33,8 @@ export const indexBody = z.object({
 });
 
 /**
- * POST /transactions/index: records the deposits of a mined transaction the indexer has not seen yet, as the chain's
- * adapter reads them (EVM: its receipt; Bitcoin: Esplora, 404 until it is in a block), as chain facts (the reconcile
+ * POST /transactions/index: records the deposits — and, where the family reads them (EVM), our solver's fills and the
+ * depository's withdrawals (refunds) — of a mined transaction the indexer has not seen yet, as the chain's adapter reads them (EVM: its receipt; Bitcoin: Esplora, 404 until it is in a block), as chain facts (the reconcile
  * tick applies them like the indexer's own; a mempool sighting of the same deposit gives way to it). Rate limited
  * before the body is read: each call costs a chain read.
  */
@@ -61,10 +61,18 @@ export function transactionRoutes(
         throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
       const facts = await deposits.readDepositFacts(txHash);
       const recorded = await insertManualDepositFacts(deps.pool, facts);
+      // Fills and refunds are recorded as chain facts only: the worker's reconcile and refund confirmer decide
+      // what they mean for a request (a fill of an unknown request, or a withdrawal we did not send, means nothing).
+      const settled = (await deposits.readSettlementFacts?.(txHash)) ?? { fills: [], withdrawals: [] };
+      await insertFillFacts(deps.pool, settled.fills);
+      await insertWithdrawalFacts(deps.pool, settled.withdrawals);
+      const indexed = facts.length + settled.fills.length + settled.withdrawals.length;
       return c.json({
-        message: facts.length ? "Transaction indexed" : "Transaction has no deposit",
+        message: indexed ? "Transaction indexed" : "Transaction has no deposit, fill or refund",
         deposits: facts.length,
         recorded,
+        fills: settled.fills.length,
+        refunds: settled.withdrawals.length,
       });
     },
   );

@@ -11,7 +11,8 @@ const RequestRouteSideRef = builder.objectRef<RouteSide>("RequestRouteSide").imp
     outputCurrency: t.field({
       type: AmountRef,
       nullable: true,
-      description: "Null on the actual origin side while a deposit is seen but no fill attempted.",
+      description:
+        "Null on the actual origin side while a deposit is seen but no fill attempted; on a same-chain request's origin side, the output (received once filled).",
       resolve: (side) => side.outputCurrency,
     }),
     router: t.exposeString("router", { description: "On the actual route, the provider that filled the leg." }),
@@ -21,7 +22,12 @@ const RequestRouteSideRef = builder.objectRef<RouteSide>("RequestRouteSide").imp
 const RequestQuotedRouteRef = builder.objectRef<Route["quoted"]>("RequestQuotedRoute").implement({
   fields: (t) => ({
     origin: t.field({ type: RequestRouteSideRef, resolve: (route) => route.origin }),
-    destination: t.field({ type: RequestRouteSideRef, resolve: (route) => route.destination }),
+    destination: t.field({
+      type: RequestRouteSideRef,
+      nullable: true,
+      description: "Null on a same-chain request: its origin side is the whole route.",
+      resolve: (route) => route.destination ?? null,
+    }),
   }),
 });
 
@@ -30,7 +36,12 @@ const RequestActualRouteRef = builder.objectRef<Route["actual"]>("RequestActualR
   fields: (t) => ({
     rate: t.exposeString("rate"),
     origin: t.field({ type: RequestRouteSideRef, resolve: (route) => route.origin }),
-    destination: t.field({ type: RequestRouteSideRef, nullable: true, resolve: (route) => route.destination ?? null }),
+    destination: t.field({
+      type: RequestRouteSideRef,
+      nullable: true,
+      description: "Null on a same-chain request: origin.outputCurrency is then what was received.",
+      resolve: (route) => route.destination ?? null,
+    }),
   }),
 });
 
