@@ -197,6 +197,37 @@ describe("EVM → Solana, end to end", () => {
     expect(await connection.getAccountInfo(account)).toBeNull();
   });
 
+  it("refuses a quote whose rent the solver's SOL cannot pay (INSUFFICIENT_FUNDS_FOR_RENT), with nothing stored", async () => {
+    const solver = solana().devnet.solver;
+    const parking = Keypair.generate();
+    const held = await lamports(solver.publicKey.toBase58());
+    // The solver keeps 1,000,000 lamports: less than a token account's rent, more than a fill's fee.
+    const parked = held - 1_000_000n - 5_000n;
+    const move = (from: Keypair, to: PublicKey, amount: bigint) =>
+      sendInstructions(connection, from, [
+        SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: amount }),
+      ]).then((signature) => connection.confirmTransaction(signature, "confirmed"));
+    await move(solver, parking.publicKey, parked);
+    try {
+      // The solver's balance is read at most a second stale.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const recipient = Keypair.generate().publicKey.toBase58();
+      const refused = await quote(recipient, evmUsdc(), solana().devnet.usdcMint, 20_000_000n);
+      expect(refused).toMatchObject({ status: 400, body: { errorCode: "INSUFFICIENT_FUNDS_FOR_RENT" } });
+      expect(await requestsTo(recipient)).toBe(0);
+      // A wallet whose token account exists needs no rent: quoted.
+      const { wallet } = await walletWithTokenAccount();
+      expect((await quote(wallet.publicKey.toBase58(), evmUsdc(), solana().devnet.usdcMint, 20_000_000n)).status).toBe(
+        200,
+      );
+    } finally {
+      // Back, less the fee of the way back.
+      await move(parking, solver.publicKey, parked - 5_000n);
+      // Past the inventory's cached read of the parked balance, for the tests after this one.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+    }
+  });
+
   it("refuses a Solana recipient that is no wallet, with nothing stored", async () => {
     const wallet = Keypair.generate().publicKey;
     const tokenAccount = getAssociatedTokenAddressSync(new PublicKey(solana().devnet.usdcMint), wallet).toBase58();
