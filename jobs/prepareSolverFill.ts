@@ -11,6 +11,8 @@ function fillOrder(
   currencySymbol: string,
   conversion: FillOrder["conversion"],
 ): FillOrder {
+  // The rent the quote charged for opening the recipient's account, in the destination's native unit.
+  const quotedRent = (request.quote as { fillRent?: { amount: string } } | null)?.fillRent;
   return {
     requestId: request.id,
     orderId: request.orderId,
@@ -20,6 +22,7 @@ function fillOrder(
     calls: request.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data })),
     currencySymbol,
     ...(conversion ? { conversion } : {}),
+    ...(quotedRent ? { quotedRent: BigInt(quotedRent.amount) } : {}),
   };
 }
 

@@ -1,7 +1,12 @@
-import { getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { Connection, Keypair, PublicKey } from "@solana/web3.js";
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createCloseAccountInstruction,
+  getAssociatedTokenAddressSync,
+} from "@solana/spl-token";
+import { Connection, Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendInstructions } from "../devnet/svm/sendInstructions.js";
 import { QUEUES } from "../jobs/queues.js";
 import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
 import { pollStatus } from "./support/pollStatus.js";
@@ -112,20 +117,115 @@ describe("EVM → Solana, end to end", () => {
     expect(solverBefore - (await lamports(solana().chain.solver!))).toBe(amountOut + BigInt(tx!.meta!.fee));
   });
 
-  it("pays USDC → USDC to a wallet without a token account: opened by the solver, paid to the unit", async () => {
+  /** The quote's `rent` fee component, and the rest of what the solver keeps (`fees.relayer` is their sum). */
+  const rentCharged = (body: any) => {
+    const rent = BigInt(body.feeSponsorship.quoted.components.rent.total.amount);
+    const { relayer, relayerGas, relayerService } = body.fees;
+    expect(BigInt(relayer.amount)).toBe(BigInt(relayerGas.amount) + BigInt(relayerService.amount) + rent);
+    return rent;
+  };
+  /** A wallet whose USDC token account exists, empty, and which holds SOL to close it. */
+  async function walletWithTokenAccount() {
+    const wallet = Keypair.generate();
+    const funder = solana().devnet.accounts[4]!;
+    const mint = new PublicKey(solana().devnet.usdcMint);
+    const account = getAssociatedTokenAddressSync(mint, wallet.publicKey);
+    const signature = await sendInstructions(connection, funder, [
+      SystemProgram.transfer({ fromPubkey: funder.publicKey, toPubkey: wallet.publicKey, lamports: 10_000_000 }),
+      createAssociatedTokenAccountIdempotentInstruction(funder.publicKey, account, wallet.publicKey, mint),
+    ]);
+    await connection.confirmTransaction(signature, "confirmed");
+    return { wallet, account };
+  }
+
+  it("pays USDC → USDC to a wallet without a token account: opened by the solver, its rent charged in the quote", async () => {
     const recipient = Keypair.generate().publicKey.toBase58();
+    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
+    // The same quote to a wallet whose token account exists charges no rent: the output differs by the rent fee.
+    const existing = await walletWithTokenAccount();
+    const toExisting = await quote(
+      existing.wallet.publicKey.toBase58(),
+      evmUsdc(),
+      solana().devnet.usdcMint,
+      50_000_000n,
+    );
+    const toNew = await quote(recipient, evmUsdc(), solana().devnet.usdcMint, 50_000_000n);
+    expect(rentCharged(toExisting.body)).toBe(0n);
+    const rentFee = rentCharged(toNew.body);
+    // 2,039,280 lamports at the devnet's SOL price, in USDC, rounded up.
+    expect(rentFee).toBeGreaterThan(0n);
+    expect(BigInt(toExisting.body.details.currencyOut.amount) - BigInt(toNew.body.details.currencyOut.amount)).toBe(
+      rentFee,
+    );
+    expect(toNew.body.feeSponsorship.quoted.components.rent.userPays.amount).toBe(rentFee.toString());
     const solverLamports = await lamports(solana().chain.solver!);
     const solverTokens = await tokens(solana().chain.solver!);
     const { requestId, amountOut } = await bridge(recipient, evmUsdc(), solana().devnet.usdcMint, 50_000_000n);
+    expect(amountOut).toBe(BigInt(toNew.body.details.currencyOut.amount));
     expect(amountOut).toBeGreaterThan(49_000_000n);
     expect(amountOut).toBeLessThan(50_000_000n);
     expect(await tokens(recipient)).toBe(amountOut);
     expect(solverTokens - (await tokens(solana().chain.solver!))).toBe(amountOut);
     const [attempt] = await fillAttempts(requestId);
     expect(attempt).toMatchObject({ currency: solana().devnet.usdcMint, recipient });
-    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
     expect(solverLamports - (await lamports(solana().chain.solver!))).toBe(rent + 5_000n);
     await expect.poll(async () => (await fills(requestId)).length, { timeout: 10_000 }).toBe(1);
+  });
+
+  it("refunds, paying nothing on Solana, when the recipient closed its token account after a quote that charged no rent", async () => {
+    const { wallet, account } = await walletWithTokenAccount();
+    const recipient = wallet.publicKey.toBase58();
+    const response = await quote(recipient, evmUsdc(), solana().devnet.usdcMint, 20_000_000n);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(rentCharged(response.body)).toBe(0n);
+    // The attack: the account is closed (its rent back to the wallet) before the deposit, so the fill would open it.
+    const closed = await sendInstructions(connection, wallet, [
+      createCloseAccountInstruction(account, wallet.publicKey, wallet.publicKey),
+    ]);
+    await connection.confirmTransaction(closed, "confirmed");
+    expect(await connection.getAccountInfo(account)).toBeNull();
+    const solverLamports = await lamports(solana().chain.solver!);
+    const solverTokens = await tokens(solana().chain.solver!);
+    const requestId: string = response.body.steps.at(-1).requestId;
+    const polling = pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 60_000 });
+    await sendSteps(response.body, stack.devnet.accounts[0], origin());
+    const { last } = await polling;
+    expect(last).toMatchObject({ status: "refund", failReason: "NEW_CALLDATA_INCLUDES_HIGHER_RENT_FEE" });
+    expect(await fillAttempts(requestId)).toEqual([]);
+    expect(await lamports(solana().chain.solver!)).toBe(solverLamports);
+    expect(await tokens(solana().chain.solver!)).toBe(solverTokens);
+    expect(await connection.getAccountInfo(account)).toBeNull();
+  });
+
+  it("refuses a quote whose rent the solver's SOL cannot pay (INSUFFICIENT_FUNDS_FOR_RENT), with nothing stored", async () => {
+    const solver = solana().devnet.solver;
+    const parking = Keypair.generate();
+    const held = await lamports(solver.publicKey.toBase58());
+    // The solver keeps 1,000,000 lamports: less than a token account's rent, more than a fill's fee.
+    const parked = held - 1_000_000n - 5_000n;
+    const move = (from: Keypair, to: PublicKey, amount: bigint) =>
+      sendInstructions(connection, from, [
+        SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: amount }),
+      ]).then((signature) => connection.confirmTransaction(signature, "confirmed"));
+    await move(solver, parking.publicKey, parked);
+    try {
+      // The solver's balance is read at most a second stale.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const recipient = Keypair.generate().publicKey.toBase58();
+      const refused = await quote(recipient, evmUsdc(), solana().devnet.usdcMint, 20_000_000n);
+      expect(refused).toMatchObject({ status: 400, body: { errorCode: "INSUFFICIENT_FUNDS_FOR_RENT" } });
+      expect(await requestsTo(recipient)).toBe(0);
+      // A wallet whose token account exists needs no rent: quoted.
+      const { wallet } = await walletWithTokenAccount();
+      expect((await quote(wallet.publicKey.toBase58(), evmUsdc(), solana().devnet.usdcMint, 20_000_000n)).status).toBe(
+        200,
+      );
+    } finally {
+      // Back, less the fee of the way back.
+      await move(parking, solver.publicKey, parked - 5_000n);
+      // Past the inventory's cached read of the parked balance, for the tests after this one.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+    }
   });
 
   it("refuses a Solana recipient that is no wallet, with nothing stored", async () => {

@@ -41,6 +41,12 @@ export type FillOrder = {
    * WETH9) instead of paying `currency` from inventory; `amount` is both what is converted and what is paid.
    */
   conversion?: { kind: NativeConversion; wrappedNative: string };
+  /**
+   * The rent, in the chain's native currency, the quote charged for opening the recipient's account (Solana: its
+   * associated token account); none when absent. A fill that would have to pay more is refused
+   * (NEW_CALLDATA_INCLUDES_HIGHER_RENT_FEE): the recipient closed its account after the quote.
+   */
+  quotedRent?: bigint;
 };
 
 export type FillFailure = { failReason: FailReason; details: Record<string, unknown> };
@@ -206,6 +212,12 @@ export interface QuotePort extends ChainPort, VmFamily<VmType> {
   minimumDeposit(currency: string): bigint;
   /** The smallest fill the chain carries to this (parsed) recipient (Bitcoin: its output's dust limit; EVM: 1). */
   minimumPayout(currency: string, recipient: string): bigint;
+  /**
+   * The rent, in the native currency, the solver's fill pays to open the (parsed) recipient's account for `currency`
+   * as the chain stands now (Solana: a missing associated token account); the quote charges it as its `rent` fee.
+   * Absent where a payout opens nothing at the solver's cost.
+   */
+  payoutRent?(currency: string, recipient: string): Promise<bigint>;
   /**
    * The origin steps of a quote: whatever must precede the deposit, then the deposit committing to the order.
    * Bitcoin reads the user's outputs and the fee rate for its PSBT (INSUFFICIENT_FUNDS when they fall short).

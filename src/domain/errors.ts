@@ -37,6 +37,8 @@ export type ErrorCode =
   | "SPONSOR_BALANCE_TOO_LOW"
   /** The spec's: a Solana deposit transaction past the 1,232-byte wire limit. */
   | "SOLANA_TX_TOO_LARGE"
+  /** The spec's fail reason, also a quote's: the solver cannot pay the rent of the recipient's new account. */
+  | "INSUFFICIENT_FUNDS_FOR_RENT"
   | "NONCE_ALREADY_MAPPED"
   | "REQUEST_NOT_WAITING"
   | "UNKNOWN_ERROR";

@@ -21,7 +21,7 @@ export async function checkedQuotePrice(
   sponsor: string | undefined,
 ): Promise<PriceQuote> {
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
-  const { origin, destination, kind, fillCurrency, fillGasCost, priceIn, priceOut } = market;
+  const { origin, destination, kind, fillCurrency, fillGasCost, fillRentCost, priceIn, priceOut } = market;
   const minimumDeposit = origin.minimumDeposit(currencyIn.address);
   const tooSmall = (amountIn: bigint) =>
     new InvalidInputError(
@@ -35,6 +35,7 @@ export async function checkedQuotePrice(
     currencyIn: { decimals: currencyIn.decimals, usdPriceE18: priceIn },
     currencyOut: { decimals: currencyOut.decimals, usdPriceE18: priceOut },
     fillGasCost,
+    fillRentCost,
     destinationNative: { decimals: market.destinationNative.decimals, usdPriceE18: market.priceDestinationNative },
     serviceFeeBps: deps.settings.serviceFeeBps,
     slippageBps: request.slippageBps ?? deps.settings.defaultSlippageBps,
@@ -95,6 +96,16 @@ export async function checkedQuotePrice(
       "INSUFFICIENT_LIQUIDITY",
       `the solver can fill at most ${formatAmount(most > 0n ? most : 0n, fillCurrency.decimals)} ${fillCurrency.symbol} on chain ${destinationChain.id} right now`,
     );
+  }
+  // The rent of the recipient's new account is paid in the native currency, beside a payout in another one.
+  if (fillRentCost > 0n) {
+    const native = market.destinationNative;
+    const nativeAvailable = await deps.inventory.available(destinationChain.id, native.address);
+    if (nativeAvailable < fillRentCost + fillGasCost)
+      throw new InvalidInputError(
+        "INSUFFICIENT_FUNDS_FOR_RENT",
+        `the solver holds ${formatAmount(nativeAvailable, native.decimals)} ${native.symbol} on chain ${destinationChain.id} and opening ${request.recipient}'s account needs ${formatAmount(fillRentCost, native.decimals)} of rent and ${formatAmount(fillGasCost, native.decimals)} of fee`,
+      );
   }
   return price;
 }

@@ -10,6 +10,7 @@ const base: PriceQuoteInput = {
   currencyIn: eth,
   currencyOut: eth,
   fillGasCost: 21_000n * 10n ** 9n,
+  fillRentCost: 0n,
   destinationNative: eth,
   serviceFeeBps: 5n,
   slippageBps: 50n,
@@ -135,6 +136,39 @@ describe("priceQuote", () => {
     expect(half.sponsored!.total).toBe(plain.relayerGasFee / 2n + plain.relayerServiceFee / 2n);
     expect(half.amountIn).toBe(plain.amountIn - half.sponsored!.total);
     expect(priceQuote({ ...body, sponsorship: sponsorAll })!.amountIn).toBe(100_000_000n);
+  });
+
+  it("charges the fill's rent in the input currency, beside the gas, both ways, and sponsors it only when named", () => {
+    // USDC → USDC on Solana: 2,039,280 lamports of rent at 200 USD a SOL is 0.407856 USDC.
+    const sol = { decimals: 9, usdPriceE18: 200n * 10n ** 18n };
+    const body = {
+      ...base,
+      amount: 10_000_000n,
+      currencyIn: usdc,
+      currencyOut: usdc,
+      fillGasCost: 5_000n,
+      destinationNative: sol,
+    };
+    const without = priceQuote({ ...body, fillRentCost: 0n })!;
+    const withRent = priceQuote({ ...body, fillRentCost: 2_039_280n })!;
+    expect(without.rentFee).toBe(0n);
+    expect(withRent.rentFee).toBe(407_856n);
+    expect(withRent.relayerGasFee).toBe(without.relayerGasFee);
+    expect(without.amountOut - withRent.amountOut).toBe(407_856n);
+    const exactOut = { ...body, tradeType: "EXACT_OUTPUT" as const };
+    const outWithout = priceQuote({ ...exactOut, fillRentCost: 0n })!;
+    const outWith = priceQuote({ ...exactOut, fillRentCost: 2_039_280n })!;
+    expect(outWith.amountOut).toBe(10_000_000n);
+    expect(outWith.amountIn - outWith.relayerGasFee - outWith.relayerServiceFee - outWith.rentFee).toBe(10_000_000n);
+    expect(outWith.amountIn).toBeGreaterThan(outWithout.amountIn + 407_855n);
+    // The default buckets leave the rent with the user; naming it gives it back.
+    expect(priceQuote({ ...body, fillRentCost: 2_039_280n, sponsorship: sponsorAll })!.sponsored!.sponsored.rent).toBe(
+      0n,
+    );
+    const rentToo = { ...sponsorAll, components: [...sponsorAll.components, "rent" as const] };
+    const sponsored = priceQuote({ ...body, fillRentCost: 2_039_280n, sponsorship: rentToo })!;
+    expect(sponsored.sponsored!.sponsored.rent).toBe(407_856n);
+    expect(sponsored.amountOut).toBe(10_000_000n);
   });
 
   it("answers undefined when fees exceed the input", () => {

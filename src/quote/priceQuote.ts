@@ -10,6 +10,8 @@ export type PriceQuoteInput = {
   currencyOut: PricedCurrency;
   /** The solver's cost of the destination fill, in the destination chain's native currency. */
   fillGasCost: bigint;
+  /** The rent the fill pays to open the recipient's account, in the destination chain's native currency (0: none). */
+  fillRentCost: bigint;
   destinationNative: PricedCurrency;
   serviceFeeBps: bigint;
   slippageBps: bigint;
@@ -28,6 +30,8 @@ export type PriceQuote = {
   /** Both fees are charged in the input currency and taken out of `amountIn`. */
   relayerGasFee: bigint;
   relayerServiceFee: bigint;
+  /** The fill's rent (`fillRentCost`) in the input currency, taken out of `amountIn` like the gas. */
+  rentFee: bigint;
   /** Each app fee recipient's share of `amountIn`, in the input currency, in the order of the request. */
   appFees: bigint[];
   /** What the sponsor pays of the fees above (the user pays the rest); undefined without sponsorship. */
@@ -39,13 +43,19 @@ const sum = (amounts: readonly bigint[]) => amounts.reduce((total, amount) => to
 /** The sponsor's part of these fees, valued in USD micro-units at the input currency's price. */
 function sponsorship(
   input: PriceQuoteInput,
-  fees: { relayerGasFee: bigint; relayerServiceFee: bigint; appFees: readonly bigint[] },
+  fees: { relayerGasFee: bigint; relayerServiceFee: bigint; rentFee: bigint; appFees: readonly bigint[] },
 ): SponsoredFees | undefined {
   if (!input.sponsorship) return undefined;
   const { decimals, usdPriceE18 } = input.currencyIn;
   const unit = 10n ** BigInt(decimals);
   return sponsorFees(
-    { execution: fees.relayerGasFee, swap: 0n, relay: fees.relayerServiceFee, app: sum(fees.appFees), rent: 0n },
+    {
+      execution: fees.relayerGasFee,
+      swap: 0n,
+      relay: fees.relayerServiceFee,
+      app: sum(fees.appFees),
+      rent: fees.rentFee,
+    },
     input.sponsorship,
     (amount) => (amount * usdPriceE18) / unit / 10n ** 12n,
     (microUsd) => (microUsd * 10n ** 12n * unit) / usdPriceE18,
@@ -57,14 +67,15 @@ function sponsorship(
  */
 export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
   const relayerGasFee = convertAmount(input.fillGasCost, input.destinationNative, input.currencyIn, true);
+  const rentFee = convertAmount(input.fillRentCost, input.destinationNative, input.currencyIn, true);
   const appFeeShares = input.appFees ?? [];
   if (input.tradeType === "EXACT_INPUT") {
     const amountIn = input.amount;
     const relayerServiceFee = divCeil(amountIn * input.serviceFeeBps, 10_000n);
     const appFees = splitAppFees(amountIn, appFeeShares);
-    const sponsored = sponsorship(input, { relayerGasFee, relayerServiceFee, appFees });
+    const sponsored = sponsorship(input, { relayerGasFee, relayerServiceFee, rentFee, appFees });
     // What the sponsor pays of the fees comes back to the user as output.
-    const netIn = amountIn - relayerGasFee - relayerServiceFee - sum(appFees) + (sponsored?.total ?? 0n);
+    const netIn = amountIn - relayerGasFee - relayerServiceFee - rentFee - sum(appFees) + (sponsored?.total ?? 0n);
     if (netIn <= 0n || netIn > amountIn) return undefined;
     const amountOut = convertAmount(netIn, input.currencyIn, input.currencyOut);
     if (amountOut <= 0n) return undefined;
@@ -75,6 +86,7 @@ export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
       minimumAmountOut: amountOut - slippage,
       relayerGasFee,
       relayerServiceFee,
+      rentFee,
       appFees,
       sponsored,
     };
@@ -83,11 +95,11 @@ export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
   const netIn = convertAmount(amountOut, input.currencyOut, input.currencyIn, true);
   const shareBps = input.serviceFeeBps + sum(appFeeShares.map((fee) => fee.bps));
   if (shareBps >= 10_000n) return undefined;
-  const grossIn = divCeil((netIn + relayerGasFee) * 10_000n, 10_000n - shareBps);
+  const grossIn = divCeil((netIn + relayerGasFee + rentFee) * 10_000n, 10_000n - shareBps);
   // App fees round down; what rounding leaves over stays with the service fee, so the input adds up exactly.
   const appFees = splitAppFees(grossIn, appFeeShares);
-  const relayerServiceFee = grossIn - netIn - relayerGasFee - sum(appFees);
-  const sponsored = sponsorship(input, { relayerGasFee, relayerServiceFee, appFees });
+  const relayerServiceFee = grossIn - netIn - relayerGasFee - rentFee - sum(appFees);
+  const sponsored = sponsorship(input, { relayerGasFee, relayerServiceFee, rentFee, appFees });
   // The fees are priced on the gross input; the user deposits it less what the sponsor pays.
   return {
     amountIn: grossIn - (sponsored?.total ?? 0n),
@@ -95,6 +107,7 @@ export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
     minimumAmountOut: amountOut,
     relayerGasFee,
     relayerServiceFee,
+    rentFee,
     appFees,
     sponsored,
   };

@@ -38,7 +38,8 @@ export function quoteResponse(args: {
   const { currencyIn, currencyOut, originChain } = request;
   const { kind, priceIn, priceOut } = market;
   const sponsored = price.sponsored;
-  const relayerFee = price.relayerGasFee + price.relayerServiceFee;
+  // What the solver keeps: its gas, its fee and the rent it pays for the recipient's new account.
+  const relayerFee = price.relayerGasFee + price.relayerServiceFee + price.rentFee;
   const appFeeTotal = price.appFees.reduce((sum, amount) => sum + amount, 0n);
   // Kept with the request: its records show each recipient's share, and the fill credits them (appFeeLedger).
   const appFees = request.appFees.map((fee, index) => {
@@ -56,7 +57,8 @@ export function quoteResponse(args: {
   };
   const usdOut = usdValueE18(price.amountOut, currencyOut, priceOut);
   const inUsd = (amount: bigint) => usdValueE18(amount, currencyIn, priceIn);
-  const feesUsd = inUsd(price.relayerGasFee) + inUsd(price.relayerServiceFee) + inUsd(appFeeTotal);
+  const feesUsd =
+    inUsd(price.relayerGasFee) + inUsd(price.rentFee) + inUsd(price.relayerServiceFee) + inUsd(appFeeTotal);
   const sponsoredUsd = inUsd(sponsored?.total ?? 0n);
   const swapImpact = swapImpactUsdE18({ usdIn, usdOut, feesUsd, sponsoredUsd });
   const slippageOut = price.amountOut - price.minimumAmountOut;
@@ -74,7 +76,8 @@ export function quoteResponse(args: {
     swapImpact: { usd: formatUsd(swapImpact), percent: percentOf(swapImpact, usdIn) },
     expandedPriceImpact: {
       swap: { usd: formatUsd(swapImpact) },
-      execution: { usd: formatUsd(-inUsd(price.relayerGasFee)) },
+      // The spec's impacts name no rent: opening the recipient's account is part of the fill's execution.
+      execution: { usd: formatUsd(-inUsd(price.relayerGasFee) - inUsd(price.rentFee)) },
       relay: { usd: formatUsd(-inUsd(price.relayerServiceFee)) },
       app: { usd: formatUsd(-inUsd(appFeeTotal)) },
       // Positive: what the sponsor pays is a gain to the user.
@@ -116,7 +119,7 @@ export function quoteResponse(args: {
     swap: 0n,
     relay: price.relayerServiceFee,
     app: appFeeTotal,
-    rent: 0n,
+    rent: price.rentFee,
   };
   const sponsoredOf = (component: FeeComponent) => sponsored?.sponsored[component] ?? 0n;
   const money = (amount: bigint) => amountObject(currencyIn, amount, priceIn);

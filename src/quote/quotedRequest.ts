@@ -56,6 +56,9 @@ export function quotedRequest(args: {
       // The fill's gas as priced, in the destination's native unit: the record's actual execution fee converts the
       // gas the fill paid at the same rate (src/requests/requestFees.ts).
       fillGas: { amount: args.market.fillGasCost.toString() },
+      // The rent the quote charged for opening the recipient's account (destination native): the most a fill may
+      // pay for it (jobs/prepareSolverFill.ts).
+      ...(args.market.fillRentCost > 0n ? { fillRent: { amount: args.market.fillRentCost.toString() } } : {}),
       // The prices the quote was made at, as observed by their sources: the request keeps them whatever the market
       // does next (a late deposit is re-priced at the prices of its own time, jobs/repriceDeposit.ts).
       prices: {

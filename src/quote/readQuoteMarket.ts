@@ -25,6 +25,8 @@ export type QuoteMarket = {
   observedIn: PriceObservation;
   observedOut: PriceObservation;
   fillGasCost: bigint;
+  /** The rent the fill pays to open the recipient's account (destination native; 0 when it opens none). */
+  fillRentCost: bigint;
   originGasFee: bigint;
   depositAccount: { balance: bigint; allowance: bigint };
 };
@@ -41,10 +43,11 @@ export async function readQuoteMarket(deps: QuoteEngineDeps, request: QuoteReque
   // A wrap or unwrap is filled by converting the input currency (one chain): the solver spends that, not the output.
   const conversion = nativeConversionOf(kind.requestType);
   const fillCurrency = conversion ? currencyIn : currencyOut;
-  const [prices, fillGasCost, originGasFee, depositAccount] = await Promise.all([
+  const [prices, fillGasCost, fillRentCost, originGasFee, depositAccount] = await Promise.all([
     // All four in one read of the price layer: one round trip per source at most, none while its prices are fresh.
     quotePrices(deps.prices, [currencyIn, currencyOut, destinationNative, originNative]),
     destination.estimateFee("fill", fillCurrency.address, request.calls.length, conversion),
+    destination.payoutRent?.(fillCurrency.address, request.recipient) ?? 0n,
     origin.estimateFee("deposit", currencyIn.address),
     origin.readDepositAccount(request.user, currencyIn.address),
   ]);
@@ -64,6 +67,7 @@ export async function readQuoteMarket(deps: QuoteEngineDeps, request: QuoteReque
     observedIn,
     observedOut,
     fillGasCost,
+    fillRentCost,
     originGasFee,
     depositAccount,
   };

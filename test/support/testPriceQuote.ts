@@ -7,6 +7,7 @@ export const testPriceQuote: PriceQuote = {
   minimumAmountOut: 980n,
   relayerGasFee: 7n,
   relayerServiceFee: 3n,
+  rentFee: 0n,
   appFees: [],
   sponsored: undefined,
 };

@@ -114,6 +114,15 @@ describe("createSvmAdapter", () => {
     });
   });
 
+  it("charges the rent of a recipient's missing token account, none for an existing one or for SOL", async () => {
+    const rent = BigInt(await new Connection(solana.rpcUrl).getMinimumBalanceForRentExemption(165));
+    const fresh = Keypair.generate().publicKey.toBase58();
+    expect(await adapter.payoutRent!(solana.usdcMint, fresh)).toBe(rent);
+    expect(await adapter.payoutRent!(SOLANA_NATIVE_CURRENCY, fresh)).toBe(0n);
+    // The test accounts hold USDC: their token accounts exist.
+    expect(await adapter.payoutRent!(solana.usdcMint, user().publicKey.toBase58())).toBe(0n);
+  });
+
   it("pays refunds only with the depository's key (else an operator does), fills only with the solver's", async () => {
     const chain = svmChainConfigSchema.parse(devnetSolanaChain(solana));
     const refund = { orderId, currency: SOLANA_NATIVE_CURRENCY, recipient: chain.solver!, amount: 1n };

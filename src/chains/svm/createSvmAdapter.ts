@@ -1,4 +1,4 @@
-import { getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { ACCOUNT_SIZE, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Connection, PublicKey, TransactionMessage } from "@solana/web3.js";
 import { InvalidInputError, NotFoundError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
@@ -52,6 +52,11 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
   const balanceOf = async (owner: string, currency: string) =>
     currency === SOLANA_NATIVE_CURRENCY ? BigInt(await lamportsOf(owner)) : tokensOf(owner, currency);
   const fee = (operation: FeeOperation) => LAMPORTS_PER_SIGNATURE * SIGNATURES[operation];
+  /** The rent-exempt minimum of a token account, what opening one costs whoever pays it. */
+  const tokenAccountRent = async () =>
+    BigInt(
+      await call("getMinimumBalanceForRentExemption", () => connection.getMinimumBalanceForRentExemption(ACCOUNT_SIZE)),
+    );
 
   const readDepositFacts = async (signature: string) => {
     const tx = await call("getTransaction", () =>
@@ -100,6 +105,15 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
     // A SOL payment may open the recipient's account, which then must be rent-exempt; a token account exists or is
     // opened by the solver.
     minimumPayout: (currency) => (currency === SOLANA_NATIVE_CURRENCY ? SOLANA_RENT_EXEMPT_EMPTY_ACCOUNT : 1n),
+    // An SPL payout to a wallet without its associated token account opens it, the solver paying the rent (a SOL
+    // payout opening an account is itself the rent: minimumPayout).
+    async payoutRent(currency, recipient) {
+      if (currency === SOLANA_NATIVE_CURRENCY) return 0n;
+      const account = await call("getAccountInfo", () =>
+        connection.getAccountInfo(tokenAccountOf(recipient, currency)),
+      );
+      return account ? 0n : tokenAccountRent();
+    },
     async depositSteps(input) {
       const currency = input.currency.address;
       const decimals = decimalsOf(currency);
@@ -130,11 +144,7 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
           `the deposit transaction takes ${size} bytes, ${size - SOLANA_MAX_TRANSACTION_SIZE} over Solana's limit of ${SOLANA_MAX_TRANSACTION_SIZE}`,
         );
       // The fee, and the rent of the depository's token account when the deposit creates it.
-      const rent = depositoryTokenAccountExists
-        ? 0n
-        : BigInt(
-            await call("getMinimumBalanceForRentExemption", () => connection.getMinimumBalanceForRentExemption(165)),
-          );
+      const rent = depositoryTokenAccountExists ? 0n : await tokenAccountRent();
       const [lamports, tokens] = await Promise.all([
         lamportsOf(input.user).then(BigInt),
         native ? Promise.resolve(0n) : tokensOf(input.user, currency),

@@ -29,7 +29,12 @@ describe("createSvmSolver", () => {
   });
   afterAll(() => solana?.stop());
 
-  const orderOf = async (currency: string, amount: bigint, recipient: string): Promise<FillOrder> => {
+  const orderOf = async (
+    currency: string,
+    amount: bigint,
+    recipient: string,
+    quotedRent?: bigint,
+  ): Promise<FillOrder> => {
     const request = await insertTestRequest(db.pool, {
       destinationChainId: 792703809,
       destinationCurrency: currency,
@@ -43,6 +48,7 @@ describe("createSvmSolver", () => {
       recipient,
       calls: [],
       currencySymbol: currency === SOLANA_NATIVE_CURRENCY ? "SOL" : "USDC",
+      ...(quotedRent === undefined ? {} : { quotedRent }),
     };
   };
   /** prepare → sign → store, as the fill job does; the stored fill (the first run's, on a second run). */
@@ -101,14 +107,14 @@ describe("createSvmSolver", () => {
 
   it("pays USDC to a wallet without a token account: creates it (the solver pays its rent), then transferChecked", async () => {
     const recipient = Keypair.generate().publicKey.toBase58();
-    const order = await orderOf(solana.usdcMint, 1_234_567n, recipient);
+    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
+    const order = await orderOf(solana.usdcMint, 1_234_567n, recipient, rent);
     const solverLamports = await lamports(solana.solver.publicKey);
     const attempt = await signAndStore(order);
     await follow(attempt);
     solana.advance(2);
     expect(await follow(attempt)).toMatchObject({ state: "mined", txHash: attempt.txHash });
     expect(await tokens(recipient)).toBe(1_234_567n);
-    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
     expect(solverLamports - (await lamports(solana.solver.publicKey))).toBe(rent + 5_000n);
     const receipt = await solver.readReceipt!(attempt.txHash);
     expect(receipt?.fills).toEqual([
@@ -121,6 +127,21 @@ describe("createSvmSolver", () => {
     await follow(again);
     expect(await tokens(recipient)).toBe(1_234_568n);
     expect((await solver.readReceipt!(again.txHash))?.fills?.[0]?.position).toBe(0);
+  });
+
+  it("refuses to open a token account for more rent than the quote charged (closed after the quote), paying nothing", async () => {
+    const recipient = Keypair.generate().publicKey.toBase58();
+    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
+    const solverLamports = await lamports(solana.solver.publicKey);
+    // Quoted while the account existed (no rent charged), or charged a lamport short: the fill is refused unsent.
+    for (const charged of [undefined, rent - 1n]) {
+      const refused = await solver.prepareFill(await orderOf(solana.usdcMint, 1_000n, recipient, charged));
+      expect(refused).toMatchObject({ refusal: { failure: { failReason: "NEW_CALLDATA_INCLUDES_HIGHER_RENT_FEE" } } });
+    }
+    expect(await lamports(solana.solver.publicKey)).toBe(solverLamports);
+    expect(await solver.prepareFill(await orderOf(solana.usdcMint, 1_000n, recipient, rent))).toHaveProperty(
+      "transaction",
+    );
   });
 
   it("refuses to pay SPL to an address off the curve, and SOL below rent-exemption to a new account", async () => {

@@ -1,4 +1,4 @@
-import { getAssociatedTokenAddressSync } from "@solana/spl-token";
+import { ACCOUNT_SIZE, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import {
   Connection,
   type Keypair,
@@ -150,6 +150,22 @@ export function createSvmSolver(chain: SvmChainConfig & { solver: string }, solv
           "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
           `a payment of ${order.amount} lamports cannot open account ${recipient}: it needs ${SOLANA_RENT_EXEMPT_EMPTY_ACCOUNT} to be rent-exempt`,
         );
+      // The recipient's token account is missing (closed since the quote, maybe): opening it must not cost the
+      // solver more rent than the quote charged.
+      if (!native && !account) {
+        const rent = BigInt(
+          await call("getMinimumBalanceForRentExemption", () =>
+            connection.getMinimumBalanceForRentExemption(ACCOUNT_SIZE),
+          ),
+        );
+        const charged = order.quotedRent ?? 0n;
+        if (rent > charged)
+          return refusal(
+            order,
+            "NEW_CALLDATA_INCLUDES_HIGHER_RENT_FEE",
+            `the recipient's token account ${watched.toBase58()} is missing: opening it costs ${rent} lamports of rent and the quote charged ${charged}`,
+          );
+      }
       // A fill is a deposit's payment the other way: the solver pays the recipient (opening its token account when
       // missing, the solver paying the rent) with a Memo of the request id.
       const instructions = solanaDepositInstructions({
