@@ -95,8 +95,8 @@ describe("crossfill refunds", () => {
       [chainId],
     );
     await database.pool.query(
-      `INSERT INTO crossfill.unmatched_refunds (chain_id, deposit_tx_hash, deposit_log_index, order_id, recipient, deposited, status, amount, fee, tx_hash, raw_tx)
-       VALUES ($1, 'paid', 0, '', 'bcrt1qpayer', 20000, 'sent', 19813, 187, 'refund tx', 'raw')`,
+      `INSERT INTO crossfill.unmatched_refunds (chain_id, deposit_tx_hash, deposit_log_index, order_id, recipient, currency, deposited, status, amount, fee, tx_hash, raw_tx)
+       VALUES ($1, 'paid', 0, '', 'bcrt1qpayer', 'bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8', 20000, 'sent', 19813, 187, 'refund tx', 'raw')`,
       [chainId],
     );
     const all = await run("unmatched");
@@ -109,6 +109,7 @@ describe("crossfill refunds", () => {
       depositPosition: 0,
       orderId: "",
       depositor: "bcrt1qpayer",
+      currency: "bc1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqmql8k8",
       deposited: "20000",
       status: "sent",
       amount: "19813",

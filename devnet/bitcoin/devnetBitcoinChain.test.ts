@@ -26,6 +26,8 @@ describe("devnetBitcoinChain", () => {
       confirmations: [{ blocks: 1 }, { blocks: 2, minAmounts: { BTC: "0.1" } }],
       refundUnmatchedAfterBlocks: 144,
       nativeCurrency: { symbol: "BTC", name: "Bitcoin", decimals: 8 },
+      // no price feeds of its own: the devnet adds them (withDevnetPythFeeds)
+      prices: {},
     });
   });
 });
