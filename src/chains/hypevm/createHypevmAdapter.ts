@@ -289,7 +289,8 @@ export function createHypevmAdapter(
             state: "mined" as const,
             txHash: found.hash,
             blockNumber: BigInt(Math.floor(found.time / 1000)),
-            fee: 0n,
+            // The activation fee of a new recipient, perps USDC the solver paid on top (the ledger's `fee`).
+            fee: parseExchangeAmount(String(found.delta.fee ?? "0"), decimalsOf(PERPS_USDC_CURRENCY)!) ?? 0n,
           }
         );
       };
