@@ -49,7 +49,7 @@ export async function runDev(config: Config, environmentKeys: FamilyKeys, logger
   const startedAt = performance.now();
   const shutdown = async () => {
     stopping = true;
-    // Last started, first stopped: the API, the worker, the indexers, the chains, Postgres.
+    // Last started, first stopped: the API, the worker, the indexers, the chains, the price service, Postgres.
     for (const { name, stop } of stops.splice(0).reverse()) {
       await stop().then(
         () => process.stderr.write(`  ${name} stopped\n`),

@@ -49,7 +49,7 @@ describe("Ctrl-C on npm start", () => {
   });
   afterAll(() => started?.cleanUp());
 
-  it("stops the API, the worker, the indexers, the price service, the chains and Postgres in that order, and nothing is left", async () => {
+  it("stops the API, the worker, the indexers, the chains, the price service and Postgres in that order, and nothing is left", async () => {
     if (!started) throw new Error("npm start did not start");
     const group = started.child.pid!;
     const children = descendants(group);
@@ -72,11 +72,12 @@ describe("Ctrl-C on npm start", () => {
       "api",
       "worker",
       "indexers",
-      "devnet hermes",
       "devnet hypevm",
       "devnet svm",
       "devnet bvm",
+      // started before the chains, whose aggregators follow its prices
       "devnet evm",
+      "devnet hermes",
       "embedded postgres",
     ].map((name) => output.indexOf(`  ${name} stopped\n`));
     expect({ order, output }).toEqual({ order: [...order].sort((a, b) => a - b), output });
