@@ -84,8 +84,7 @@ export async function reconcileFillsAndRefunds(
       if (result.current === "success") {
         // Succeeded on the solver's receipt already (without a receipt fill: a family whose receipts carry none):
         // the indexed fill must be one of the solver's own versions.
-        const attempt = await getFillAttempt(client, fill.requestId);
-        const ours = attempt ? [attempt.txHash, ...attempt.previousTxHashes] : [];
+        const ours = await solverTxHashes(client, fill.requestId);
         if (!ours.includes(fill.txHash)) {
           logger.error(
             { requestId: fill.requestId, indexedTxHash: fill.txHash, solverTxHashes: ours },
@@ -106,6 +105,12 @@ export async function reconcileFillsAndRefunds(
     });
   }
 
+  /** Every transaction Crossfill's own fill attempt of the request signed (the current one and those it replaced). */
+  async function solverTxHashes(client: pg.PoolClient, requestId: string): Promise<string[]> {
+    const attempt = await getFillAttempt(client, requestId);
+    return attempt ? [attempt.txHash, ...attempt.previousTxHashes] : [];
+  }
+
   /**
    * Only the solver's key can make a fill, but one signed outside Crossfill's own attempts (an operator by hand, a
    * leaked key) may pay the recipient less than the request owes: that is no success. The fill is not applied (its
@@ -114,8 +119,7 @@ export async function reconcileFillsAndRefunds(
   async function heldShortFill(client: pg.PoolClient, request: StoredRequest, fill: FillFact) {
     const owed = request.fillAmount ?? request.amountOut;
     if (fill.amount >= owed) return false;
-    const attempt = await getFillAttempt(client, fill.requestId);
-    if (attempt && [attempt.txHash, ...attempt.previousTxHashes].includes(fill.txHash)) return false;
+    if ((await solverTxHashes(client, fill.requestId)).includes(fill.txHash)) return false;
     const details = {
       requestId: fill.requestId,
       fillChainId: fill.chainId,
