@@ -177,9 +177,10 @@ export function createRefundProcessor(deps: RefundDeps) {
       return stuck("manual", "MANUAL_REFUND_REQUIRED", "its deposit is not recorded as applied: it cannot be checked");
     if (unsettled) return unsettled === "signed meanwhile" ? processRefund(job) : unsettled;
 
-    const gasCost = await refundFeeIn(deps.adapters.quoter(refund.chainId), refund.currency, deps);
-    if (gasCost === undefined)
+    const charge = await refundFeeIn(deps.adapters.quoter(refund.chainId), refund.currency, refund.recipient, deps);
+    if (charge === undefined)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `no price to charge the refund's gas in ${refund.currency}`);
+    const gasCost = charge.fee;
     const payable = refundAmount(refund.deposited, gasCost);
     if ("refundFailReason" in payable) {
       return stuck(
@@ -195,6 +196,7 @@ export function createRefundProcessor(deps: RefundDeps) {
       recipient: refund.recipient,
       amount,
       deposit: { txHash: refund.depositTxHash, position: refund.depositPosition },
+      chargedRent: charge.rent,
     });
     if ("refusal" in prepared)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund withdrawal reverts: ${prepared.refusal}`);

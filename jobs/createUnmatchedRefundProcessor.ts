@@ -94,9 +94,10 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
     if (!recipient)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `the depositor ${refund.recipient || "(none)"} is no address`);
     const { currency } = fact;
-    const fee = await refundFeeIn(chain, currency, deps);
-    if (fee === undefined)
+    const charge = await refundFeeIn(chain, currency, recipient, deps);
+    if (charge === undefined)
       return stuck("manual", "MANUAL_REFUND_REQUIRED", `no price to charge the refund's fee in ${currency}`);
+    const { fee } = charge;
     const payable = refundAmount(refund.deposited, fee);
     if ("refundFailReason" in payable)
       return stuck(
@@ -117,6 +118,7 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
       recipient,
       amount: payable.amount,
       deposit: { txHash: refund.txHash, position: refund.position },
+      chargedRent: charge.rent,
     });
     if ("refusal" in prepared) return stuck("manual", "MANUAL_REFUND_REQUIRED", prepared.refusal);
     const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {

@@ -4,17 +4,24 @@ import { convertAmount } from "../src/pricing/convertAmount.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 
 /**
- * The network fee of a refund paying `currency` on `chain`, in that currency: the chain's native fee as it is, a
- * token's converted at the current prices (rounded up: the refund never pays its fee out of other deposits).
+ * What a refund paying `currency` to the (parsed) `recipient` on `chain` costs, in that currency (`fee`): the network
+ * fee and whatever opening the recipient's account costs the payer (`rent`, native: a Solana token account's rent, the
+ * exchange's activation fee; the refundee names the recipient, so the refundee pays it) — the chain's native fee as it
+ * is, a token's converted at the current prices (rounded up: the refund never pays its fee out of other deposits).
  * Undefined when a price is missing.
  */
 export async function refundFeeIn(
   chain: QuotePort,
   currency: string,
+  recipient: string,
   deps: { registry: ChainRegistry; prices: PriceSource },
-): Promise<bigint | undefined> {
-  const fee = await chain.estimateFee("refund", currency);
-  if (currency === chain.nativeCurrency) return fee;
+): Promise<{ fee: bigint; rent: bigint } | undefined> {
+  const [networkFee, rent] = await Promise.all([
+    chain.estimateFee("refund", currency),
+    chain.payoutRent?.(currency, recipient) ?? 0n,
+  ]);
+  const fee = networkFee + rent;
+  if (currency === chain.nativeCurrency) return { fee, rent };
   const nativeCurrency = deps.registry.currency(chain.chain.id, chain.nativeCurrency)!;
   const token = deps.registry.currency(chain.chain.id, currency);
   const [nativePrice, tokenPrice] = await Promise.all([
@@ -22,10 +29,11 @@ export async function refundFeeIn(
     token && deps.prices.usdPriceE18(token),
   ]);
   if (!token || !nativePrice || !tokenPrice) return undefined;
-  return convertAmount(
+  const converted = convertAmount(
     fee,
     { decimals: nativeCurrency.decimals, usdPriceE18: nativePrice },
     { decimals: token.decimals, usdPriceE18: tokenPrice },
     true,
   );
+  return { fee: converted, rent };
 }

@@ -203,6 +203,8 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
         recipient,
         calls: [],
         currencySymbol: adapter.chain.nativeCurrency.symbol,
+        // What opening the new recipient's account costs, as its quote charges it.
+        quotedRent: await quoter().payoutRent?.(native(), recipient),
       };
       const solverBefore = await chain.balance(adapter.solverAddress);
 
@@ -242,13 +244,17 @@ describe.each(FIXTURES)("the $name adapter keeps the chain adapter contract", (f
       // Final first, as a refund of pooled funds waits for (one spending the deposit does not need to).
       await chain.mine(1);
       const refundee = chain.newAddress();
-      const amount = (chain.amount * 9n) / 10n;
+      // The deposit less what the refund costs whoever pays it out to this refundee, as the refund job charges it.
+      const rent = (await quoter().payoutRent?.(native(), refundee)) ?? 0n;
+      const amount = chain.amount - (await quoter().estimateFee("refund", native())) - rent;
+      expect(amount).toBeGreaterThan(0n);
       const refund = {
         orderId: order.orderId,
         currency: native(),
         recipient: refundee,
         amount,
         deposit: { txHash: fact.txHash, position: fact.position },
+        chargedRent: rent,
       };
       const prepared = await adapter.prepareRefund(refund);
       if (!("transaction" in prepared)) throw new Error(prepared.refusal);

@@ -114,8 +114,14 @@ describe("the perps exchange (1337), end to end", () => {
     expect(exchange.ledger.perpsBalance(recipient)).toBe(out);
     // The solver paid the recipient and the exchange's activation of the new account, which the quote charged for.
     expect(solverBefore - exchange.ledger.perpsBalance(exchange.solver.address)).toBe(out + ACTIVATION_FEE);
-    // That fee, 1 perps USDC, is the relayer's gas in the input's USDC (6 decimals, both at $1).
-    expect(quote.body.fees.relayerGas.amount).toBe("1000000");
+    // That fee, 1 perps USDC, is the quote's rent (opening the account) in the input's USDC (6 decimals, both at $1);
+    // the transfer itself costs no gas.
+    expect(quote.body.feeSponsorship.quoted.components.rent.total.amount).toBe("1000000");
+    expect(quote.body.fees.relayerGas.amount).toBe("0");
+    // The same deposit to an account the exchange knows charges no rent.
+    const again = await depositQuote(user.address, recipient, usdcOf(origin), "25000000");
+    expect(again.body.feeSponsorship.quoted.components.rent.total.amount).toBe("0");
+    expect(BigInt(again.body.details.currencyOut.amount)).toBeGreaterThan(out);
     // The fill is the ledger's transfer from the solver to the recipient.
     const [fillHash] = last.txHashes as string[];
     expect(exchange.ledger.tx(fillHash!)).toMatchObject({
@@ -342,5 +348,29 @@ describe("the perps exchange (1337), end to end", () => {
       expect(after.status).toBe("waiting");
       return result.answer;
     }
+  });
+
+  it("charges a refund to an exchange account never seen its activation fee: a fresh refundTo drains nothing", async () => {
+    const user = exchange.accounts[3]!;
+    const refundTo = privateKeyToAccount(generatePrivateKey()).address;
+    // Attack: an underpaid withdrawal refunded to a new account, whose activation the depository would pay.
+    const quote = await withdrawalQuote(user, stack.devnet.accounts[4]!.address, "500000000", { refundTo });
+    expect(quote.status).toBe(200);
+    await authorize(user, quote.body);
+    const { parameters } = quote.body.steps[1].items[0].data.action;
+    const depositoryBefore = exchange.ledger.perpsBalance(exchange.depository.address);
+    expect((await transfer(user, { ...parameters, amount: "2.0" })).answer.status).toBe("ok");
+    const { last } = await pollStatus(stack.api.url, quote.body.requestId, {
+      until: ["refund", "success"],
+      timeoutMs: 45_000,
+    });
+    expect(last.status).toBe("refund");
+    const [refund] = (
+      await stack.pool.query("SELECT * FROM crossfill.refunds WHERE request_id = $1", [quote.body.requestId])
+    ).rows;
+    // The refundee gets the deposit less the 1 USDC activation; the depository pays out exactly what came in.
+    expect(refund).toMatchObject({ status: "confirmed", amount: "100000000", recipient: refundTo.toLowerCase() });
+    expect(exchange.ledger.perpsBalance(refundTo)).toBe(100_000_000n);
+    expect(exchange.ledger.perpsBalance(exchange.depository.address)).toBe(depositoryBefore);
   });
 });

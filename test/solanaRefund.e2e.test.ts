@@ -1,5 +1,5 @@
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { Connection, type Keypair, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
+import { Connection, Keypair, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
 import { zeroAddress } from "viem";
 import { privateKeyToAddress, generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -223,5 +223,50 @@ describe("Solana refunds, end to end", () => {
       expect(value).toMatchObject({ err: null, confirmationStatus: "finalized" });
     }
     expect(Number((await stack.pool.query("SELECT count(*) FROM crossfill.request_deposits")).rows[0].count)).toBe(1);
+  }, 120_000);
+
+  it("charges a USDC refund to a wallet without a token account the account's rent: a fresh refundTo drains nothing", async () => {
+    const user = devnet().accounts[4]!;
+    const refundTo = Keypair.generate().publicKey;
+    const deposit = 5_000_000n;
+    // Attack: each refund to a new wallet would open its token account at the depository's cost (rent the wallet's
+    // owner can take back by closing it).
+    const response = await postQuote(stack.api.url, {
+      user: user.publicKey.toBase58(),
+      originChainId: stack.solana!.chain.id,
+      destinationChainId: stack.devnet.chains[0].id,
+      originCurrency: devnet().usdcMint,
+      destinationCurrency: zeroAddress,
+      amount: deposit.toString(),
+      tradeType: "EXACT_INPUT",
+      recipient: privateKeyToAddress(generatePrivateKey()),
+      refundTo: refundTo.toBase58(),
+      referrer: DEBUG_FORCE_REFUND_REFERRER,
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const { requestId } = response.body.steps[0];
+    const before = { lamports: await lamports(depository()), tokens: await tokens(depository()) };
+    await paySolanaStep(connection, user, response.body.steps[0].items[0].data);
+    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 60_000, until: ["refund"] });
+    expect(last.status).toBe("refund");
+    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
+    // The fee and the rent, 2,044,280 lamports at $150 a SOL, are $0.306642: that many USDC units at $1.
+    const charged = ((REFUND_FEE + rent) * 150n) / 1_000n;
+    const [refund] = (
+      await stack.pool.query(
+        "SELECT status, amount, gas_cost, recipient FROM crossfill.refunds WHERE request_id = $1",
+        [requestId],
+      )
+    ).rows;
+    expect(refund).toMatchObject({
+      status: "confirmed",
+      recipient: refundTo.toBase58(),
+      amount: (deposit - charged).toString(),
+      gas_cost: charged.toString(),
+    });
+    await expect.poll(() => tokens(refundTo), { timeout: 15_000 }).toBe(deposit - charged);
+    // The depository paid the rent and the fee in SOL and kept their worth in USDC.
+    expect(before.lamports - (await lamports(depository()))).toBe(REFUND_FEE + rent);
+    expect((await tokens(depository())) - before.tokens).toBe(charged);
   }, 120_000);
 });

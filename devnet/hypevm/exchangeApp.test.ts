@@ -300,3 +300,16 @@ describe("the devnet exchange's POST /info", () => {
     ).toMatchObject({ withdrawable: "0.0" });
   });
 });
+
+describe("the devnet exchange's userRole", () => {
+  it("is missing for an account never seen and user once it has received funds", async () => {
+    const { post, now } = devnet();
+    const fresh = privateKeyToAccount(generatePrivateKey()).address;
+    const role = async (user: string) => (await post("/info", { type: "userRole", user })).body;
+    expect(await role(fresh)).toEqual({ role: "missing" });
+    expect(await role(bob.address)).toEqual({ role: "user" });
+    await post("/exchange", await sign(alice, usdSend(now(), "2", { destination: fresh.toLowerCase() })));
+    expect(await role(fresh)).toEqual({ role: "user" });
+    expect((await post("/info", { type: "userRole", user: "0x12" })).status).toBe(422);
+  });
+});

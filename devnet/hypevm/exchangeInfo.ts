@@ -12,6 +12,7 @@ const infoRequest = z.discriminatedUnion("type", [
   z.object({ type: z.literal("clearinghouseState"), user, dex: z.string().optional() }),
   z.object({ type: z.literal("spotClearinghouseState"), user }),
   z.object({ type: z.literal("spotMeta") }),
+  z.object({ type: z.literal("userRole"), user }),
   z.object({ type: z.literal("userNonFundingLedgerUpdates"), user, startTime: time, endTime: time.nullish() }),
 ]);
 
@@ -48,6 +49,9 @@ export function exchangeInfo(ledger: ExchangeLedger, body: unknown, now: number)
           entryNtl: "0.0",
         })),
       };
+    // The devnet has no agents, vaults or sub-accounts: an account is a user once it has held funds.
+    case "userRole":
+      return { role: ledger.isKnown(request.user) ? "user" : "missing" };
     case "spotMeta": {
       const [usdc, ...others] = ledger.tokens;
       return {

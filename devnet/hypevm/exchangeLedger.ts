@@ -36,6 +36,8 @@ export type ExchangeLedger = {
   /** Verifies and applies one signed `POST /exchange` request, all or nothing. */
   submit(request: ExchangeRequest): Promise<ExchangeResponse>;
   perpsBalance(user: string): bigint;
+  /** Whether the exchange has seen the account (it has held funds): a transfer to one it has not costs the fee. */
+  isKnown(user: string): boolean;
   spotBalances(user: string): Array<{ token: ExchangeToken; amount: bigint }>;
   updates(user: string): readonly LedgerUpdate[];
   tx(hash: string): ExchangeTx | undefined;
@@ -193,6 +195,7 @@ export function createExchangeLedger(options: {
       return ok;
     },
     perpsBalance: (user) => perps.get(user.toLowerCase()) ?? 0n,
+    isKnown: (user) => known.has(user.toLowerCase()),
     spotBalances: (user) =>
       [...(spot.get(user.toLowerCase()) ?? new Map<number, bigint>())].map(([index, amount]) => ({
         token: tokens.find((t) => t.index === index)!,

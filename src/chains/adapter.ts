@@ -65,6 +65,12 @@ export type RefundOrder = {
   amount: bigint;
   /** The deposit paid back, when the chain spends it itself (Bitcoin); none for a withdrawal of pooled funds. */
   deposit?: { txHash: string; position: FactPosition };
+  /**
+   * The rent, in the chain's native currency, the refund's fee charged for opening the recipient's account (`payoutRent`
+   * when it was priced); none when absent. A refund that would have to pay more is refused: the refundee names the
+   * recipient, so it never opens an account at the payer's cost.
+   */
+  chargedRent?: bigint;
 };
 
 export type DepositCheck =

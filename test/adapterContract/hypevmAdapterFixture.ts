@@ -39,7 +39,8 @@ export const hypevmAdapterFixture: AdapterFixture = {
       // Shorter than a currency id, odd hex, and a prefix the exchange never writes (a currency id is no refusal:
       // the codec reads both; recipientRefusal turns it away).
       refusedAddresses: [`0x${"ab".repeat(15)}`, `0x${"a".repeat(41)}`, user.address.replace("0x", "0X")],
-      amount: 1_000_000n,
+      // 3 USDC: above the 1 USDC a refund to a new account costs.
+      amount: 300_000_000n,
       newAddress: () => privateKeyToAccount(generatePrivateKey()).address,
       async deposit(order, amount) {
         // A second of its own, which is the head.
@@ -60,12 +61,7 @@ export const hypevmAdapterFixture: AdapterFixture = {
         return { txHash: update.hash, depositor: user.address, amount, factOrderId: order.orderId };
       },
       mine: async (blocks) => void (clock += blocks * 1_000),
-      unsupported: {
-        reorgs: "the exchange's ledger has no reorgs",
-        // Refunds to their senders are tested in test/perpsExchange.e2e.test.ts.
-        refunds:
-          "a refund to an account the exchange never saw costs the depository the 1 USDC activation fee, which refunds do not charge yet (issue 25)",
-      },
+      unsupported: { reorgs: "the exchange's ledger has no reorgs" },
       balance: async (address) => exchange.ledger.perpsBalance(address),
       stop: () => exchange.stop(),
     };

@@ -9,7 +9,7 @@ import { SEND_ASSET_TYPES } from "./sendAssetTypes.js";
 import { sendAssetTo } from "./sendAssetTo.js";
 import { signExchangeAction } from "./signExchangeAction.js";
 
-describe("createHypevmAdapter's estimateFee", () => {
+describe("createHypevmAdapter's transfer costs", () => {
   let exchange: DevnetExchange;
   beforeAll(async () => {
     exchange = await startDevnetExchange();
@@ -35,20 +35,89 @@ describe("createHypevmAdapter's estimateFee", () => {
     return before - exchange.ledger.perpsBalance(signer.address) - amount;
   };
 
-  it("quotes a fill at what the exchange charges for a new recipient, a deposit and a refund at what it charges known ones", async () => {
+  /** What the adapter charges for a transfer to `recipient`: the operation's network fee and the payout's rent. */
+  const chargedFor = async (
+    adapter: ReturnType<typeof createHypevmAdapter>,
+    operation: "deposit" | "fill" | "refund",
+    recipient: string,
+  ) =>
+    (await adapter.estimateFee(operation, PERPS_USDC_CURRENCY)) +
+    (await adapter.payoutRent!(PERPS_USDC_CURRENCY, recipient));
+
+  it("charges a transfer what the exchange takes for it: the activation fee to a new account, nothing to a known one", async () => {
     const chain = hypevmChainConfigSchema.parse(devnetExchangeChain(exchange));
     const adapter = createHypevmAdapter(chain, { orderOf: async () => undefined });
     const fresh = privateKeyToAccount(generatePrivateKey()).address;
-    // A fill may pay an account the exchange has never seen: the solver pays its activation.
-    expect(await adapter.estimateFee("fill", PERPS_USDC_CURRENCY)).toBe(await costOf(exchange.solver, fresh, 5n));
-    // A refund pays the depositor back (an account that signed a transfer), a deposit pays the depository.
+    const charged = await chargedFor(adapter, "fill", fresh);
+    expect(charged).toBe(100_000_000n);
+    expect(charged).toBe(await costOf(exchange.solver, fresh, 5n));
+    // The account exists now: paying it again costs nothing.
+    expect(await chargedFor(adapter, "fill", fresh)).toBe(await costOf(exchange.solver, fresh, 5n));
     exchange.ledger.fund(exchange.depository.address, { perpsUsdc: 100n });
     const depositor = exchange.accounts[0]!;
-    expect(await adapter.estimateFee("refund", PERPS_USDC_CURRENCY)).toBe(
+    expect(await chargedFor(adapter, "refund", depositor.address)).toBe(
       await costOf(exchange.depository, depositor.address, 5n),
     );
-    expect(await adapter.estimateFee("deposit", PERPS_USDC_CURRENCY)).toBe(
+    expect(await chargedFor(adapter, "deposit", exchange.depository.address)).toBe(
       await costOf(depositor, exchange.depository.address, 5n),
     );
+  });
+
+  it("refuses a fill or a refund whose sender holds the amount but not the activation fee of a new recipient", async () => {
+    const poor = await startDevnetExchange();
+    try {
+      const poorChain = hypevmChainConfigSchema.parse(devnetExchangeChain(poor));
+      const depositoryHolds = poor.ledger.perpsBalance(poor.depository.address);
+      const solverHolds = poor.ledger.perpsBalance(poor.solver.address);
+      const adapter = createHypevmAdapter(poorChain, {
+        orderOf: async () => undefined,
+        depository: poor.depository,
+        solver: poor.solver,
+      });
+      const fresh = privateKeyToAccount(generatePrivateKey()).address;
+      const known = poor.accounts[0]!.address;
+      const refund = (recipient: string, amount: bigint, chargedRent?: bigint) =>
+        adapter.prepareRefund({
+          orderId: `0x${"11".repeat(32)}`,
+          currency: PERPS_USDC_CURRENCY,
+          recipient,
+          amount,
+          deposit: { txHash: `0x${"22".repeat(32)}`, position: 0 },
+          chargedRent,
+        });
+      const fee = 100_000_000n;
+      // All it holds to a known account; to a new one, only with the fee charged and room for it beside the amount.
+      expect(await refund(known, depositoryHolds)).toHaveProperty("transaction");
+      expect(await refund(fresh, 5n)).toMatchObject({
+        refusal: expect.stringMatching(/activation fee .* not charged/),
+      });
+      expect(await refund(fresh, depositoryHolds, fee)).toMatchObject({
+        refusal: expect.stringMatching(/pays the activation fee/),
+      });
+      expect(await refund(fresh, depositoryHolds - fee, fee)).toHaveProperty("transaction");
+      const order = (recipient: string, amount: bigint, quotedRent?: bigint) => ({
+        requestId: `0x${"33".repeat(32)}`,
+        orderId: `0x${"33".repeat(32)}`,
+        currency: PERPS_USDC_CURRENCY,
+        currencySymbol: "USDC",
+        amount,
+        recipient,
+        calls: [],
+        quotedRent,
+      });
+      const failReasonOf = async (filled: ReturnType<typeof order>) => {
+        const prepared = await adapter.prepareFill(filled);
+        const simulated = await adapter.simulateFill(filled);
+        const reason = "refusal" in prepared ? prepared.refusal.failure.failReason : undefined;
+        expect(simulated.refusal?.failure.failReason).toBe(reason);
+        return reason;
+      };
+      expect(await failReasonOf(order(fresh, 5n))).toBe("NEW_CALLDATA_INCLUDES_HIGHER_RENT_FEE");
+      expect(await failReasonOf(order(fresh, solverHolds, fee))).toBe("SOLVER_BALANCE_TOO_LOW");
+      expect(await failReasonOf(order(fresh, solverHolds - fee, fee))).toBeUndefined();
+      expect(await failReasonOf(order(known, solverHolds))).toBeUndefined();
+    } finally {
+      await poor.stop();
+    }
   });
 });

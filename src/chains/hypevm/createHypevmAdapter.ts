@@ -1,6 +1,7 @@
 import type { PrivateKeyAccount } from "viem";
 import { InvalidInputError, NotFoundError, UpstreamFailureError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
+import type { FailReason } from "../../domain/failReasons.js";
 import type {
   DepositPort,
   FillOrder,
@@ -101,6 +102,52 @@ export function createHypevmAdapter(
     return unsigned;
   };
 
+  /** The activation fee a transfer to `recipient` costs its sender now, perps USDC: nothing to a known account. */
+  const activationFee = async (_currency: string, recipient: string) =>
+    transferFee(!(await api.accountExists(recipient)));
+
+  const spotUsdc = chain.currencies.find(
+    (listed) => listed.symbol === "USDC" && parseCurrencyId(listed.address) !== PERPS_USDC_CURRENCY,
+  );
+  /** The USDC of the side a transfer is sent from, which pays its activation fee: perps USDC or spot USDC. */
+  const usdcOf = (sourceDex: string) =>
+    sourceDex === "" ? PERPS_USDC_CURRENCY : spotUsdc && parseCurrencyId(spotUsdc.address);
+
+  /**
+   * Why `sender` cannot pay `amount` of `currency` to `recipient` with this transfer now, or undefined when it can: the
+   * activation fee a new recipient costs must have been charged (`charged`, perps USDC), and the sender must hold the
+   * amount and that fee in the USDC of the side it leaves from (the same balance when the currency is that USDC).
+   */
+  const shortfall = async (
+    transfer: { sender: string; action: Omit<SendAssetAction, "nonce">; recipient: string; charged?: bigint },
+    currency: string,
+    amount: bigint,
+    symbol: string,
+  ): Promise<{ reason: FailReason; message: string } | undefined> => {
+    const { sender, action, recipient } = transfer;
+    const feeCurrency = usdcOf(action.sourceDex);
+    const [balance, fee] = await Promise.all([balanceOf(sender, currency), activationFee(currency, recipient)]);
+    if (fee > (transfer.charged ?? 0n))
+      return {
+        reason: "NEW_CALLDATA_INCLUDES_HIGHER_RENT_FEE",
+        message: `${recipient} is new to the exchange: its activation fee ${fee} was not charged (${transfer.charged ?? 0n})`,
+      };
+    const short = (message: string) => ({ reason: "SOLVER_BALANCE_TOO_LOW" as const, message });
+    if (balance < amount) return short(`${sender} holds ${balance} of ${symbol}; the transfer needs ${amount}`);
+    if (fee === 0n) return undefined;
+    const usdc =
+      feeCurrency === parseCurrencyId(currency)
+        ? balance - amount
+        : feeCurrency === undefined
+          ? 0n
+          : await balanceOf(sender, feeCurrency);
+    if (usdc < fee)
+      return short(
+        `${sender} holds ${usdc} of the USDC that pays the activation fee ${fee} of the new account ${recipient}`,
+      );
+    return undefined;
+  };
+
   /** The ledger entry of a signer's transfer with this nonce, looked for from a little before it. */
   const findTransfer = async (signer: string, nonce: number) => {
     let from = nonce - LOOKBACK_MS;
@@ -149,9 +196,13 @@ export function createHypevmAdapter(
     return { refused: answer.response };
   };
 
-  const fillRefusal = (order: FillOrder, message: string): { refusal: FillRefusal } => ({
+  const fillRefusal = (
+    order: FillOrder,
+    message: string,
+    failReason: FailReason = "SOLVER_BALANCE_TOO_LOW",
+  ): { refusal: FillRefusal } => ({
     refusal: {
-      failure: { failReason: "SOLVER_BALANCE_TOO_LOW", details: { message } },
+      failure: { failReason, details: { message } },
       call: { from: solverAddress, to: order.recipient, data: "0x", value: order.amount },
       revertData: undefined,
     },
@@ -173,10 +224,10 @@ export function createHypevmAdapter(
         return { errorCode: "INVALID_RECIPIENT", message: `recipient ${recipient} is a currency id, not an account` };
       return undefined;
     },
-    // What the sender pays the exchange, in perps USDC: a deposit goes to the depository and a refund to the depositor,
-    // accounts the exchange knows; a fill's recipient may be new (this port is not told which), so a fill is quoted
-    // and paid for with the activation fee.
-    estimateFee: async (operation) => transferFee(operation === "fill"),
+    // A transfer costs its sender nothing unless its recipient is new to the exchange: that is the activation fee,
+    // charged as the payout's rent (a fill's quote, a refund's fee), since only the recipient decides it.
+    estimateFee: async () => 0n,
+    payoutRent: activationFee,
     balanceOf,
     headHeight: head,
     readDepositAccount: async (user, currency) => ({ balance: await balanceOf(user, currency), allowance: 0n }),
@@ -217,13 +268,22 @@ export function createHypevmAdapter(
       ];
     },
     simulateFill: async (order) => {
-      const [blockNumber, balance] = await Promise.all([head(), balanceOf(solverAddress, order.currency)]);
-      const refusal =
-        balance < order.amount
-          ? fillRefusal(order, `the solver holds ${balance} of ${order.currencySymbol}; the fill needs ${order.amount}`)
-              .refusal
-          : undefined;
-      return { blockNumber, refusal };
+      const action = transfer(order.recipient, order.currency, order.amount);
+      const [blockNumber, short] = await Promise.all([
+        head(),
+        action
+          ? shortfall(
+              { sender: solverAddress, action, recipient: order.recipient, charged: order.quotedRent },
+              order.currency,
+              order.amount,
+              order.currencySymbol,
+            )
+          : {
+              reason: "SOLVER_BALANCE_TOO_LOW" as const,
+              message: `${order.currency} is not a currency chain ${chain.id} pays`,
+            },
+      ]);
+      return { blockNumber, refusal: short && fillRefusal(order, short.message, short.reason).refusal };
     },
 
     readDepositFacts,
@@ -246,12 +306,13 @@ export function createHypevmAdapter(
     async prepareFill(order) {
       const action = transfer(order.recipient, order.currency, order.amount);
       if (!action) return fillRefusal(order, `${order.currency} is not a currency chain ${chain.id} pays`);
-      const balance = await balanceOf(solverAddress, order.currency);
-      if (balance < order.amount)
-        return fillRefusal(
-          order,
-          `the solver holds ${balance} of ${order.currencySymbol}; the fill needs ${order.amount}`,
-        );
+      const short = await shortfall(
+        { sender: solverAddress, action, recipient: order.recipient, charged: order.quotedRent },
+        order.currency,
+        order.amount,
+        order.currencySymbol,
+      );
+      if (short) return fillRefusal(order, short.message, short.reason);
       return { transaction: { chainId: chain.id, payload: { signer: "solver", action } satisfies TransferPayload } };
     },
     refundSpendsDeposit: false,
@@ -260,9 +321,13 @@ export function createHypevmAdapter(
       if (!action) return { refusal: `${refund.currency} is not a currency chain ${chain.id} refunds` };
       if (!deps.depository)
         return { refusal: `no depository key for chain ${chain.id} (PERPS_DEPOSITORY_PRIVATE_KEY)` };
-      const balance = await balanceOf(chain.depository, refund.currency);
-      if (balance < refund.amount)
-        return { refusal: `the depository holds ${balance} of ${refund.currency}; the refund needs ${refund.amount}` };
+      const short = await shortfall(
+        { sender: chain.depository, action, recipient: refund.recipient, charged: refund.chargedRent },
+        refund.currency,
+        refund.amount,
+        refund.currency,
+      );
+      if (short) return { refusal: short.message };
       return {
         transaction: { chainId: chain.id, payload: { signer: "depository", action } satisfies TransferPayload },
       };

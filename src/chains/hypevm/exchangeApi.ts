@@ -18,6 +18,8 @@ export type ExchangeApi = {
   exchange(body: unknown): Promise<ExchangeAnswer>;
   /** An accepted transfer by its ledger hash (the explorer's `txDetails`); undefined when the exchange has none. */
   txDetails(hash: string): Promise<{ time: number; user: string; hash: string } | undefined>;
+  /** Whether the exchange has ever seen an account (`userRole` is `missing` until it has held funds). */
+  accountExists(user: string, signal?: AbortSignal): Promise<boolean>;
   /** The spot tokens (read once, asked again after a failure). */
   spotTokens(signal?: AbortSignal): Promise<SpotToken[]>;
   /** An account's ledger from `startTime` (ms), oldest first, one page. */
@@ -64,6 +66,8 @@ export function createExchangeApi(options: { chainId: number; exchangeUrl: strin
         throw new UpstreamFailureError(`chain ${chainId}'s exchange answered txDetails with HTTP ${response.status}`);
       return ((await response.json()) as { tx: { time: number; user: string; hash: string } }).tx;
     },
+    accountExists: async (user, signal) =>
+      (await json<{ role: string }>("/info", { type: "userRole", user }, signal)).role !== "missing",
     spotTokens(signal) {
       tokens ??= json<{ tokens: SpotToken[] }>("/info", { type: "spotMeta" }, signal).then((meta) => meta.tokens);
       tokens.catch(() => (tokens = undefined));

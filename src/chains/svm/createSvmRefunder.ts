@@ -30,6 +30,7 @@ export function createSvmRefunder(chain: SvmChainConfig, depositoryKey?: Keypair
         recipient: refund.recipient,
         calls: [],
         currencySymbol: refund.currency,
+        quotedRent: refund.chargedRent,
       });
       if ("refusal" in prepared) return { refusal: String(prepared.refusal.failure.details.message) };
       return prepared;
