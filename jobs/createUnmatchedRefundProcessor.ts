@@ -21,7 +21,7 @@ import type { ChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import { checkDeposit } from "./checkDeposit.js";
 import { refundFeeIn } from "./refundFeeIn.js";
-import { resendWithdrawal } from "./resendWithdrawal.js";
+import { followSentWithdrawal } from "./followSentWithdrawal.js";
 import { type PositionPayload, withPosition } from "./withPosition.js";
 import { refundAmount } from "../src/domain/refundAmount.js";
 
@@ -57,13 +57,13 @@ export function createUnmatchedRefundProcessor(deps: UnmatchedRefundDeps) {
         await markUnmatchedRefundConfirmed(pool, deposit);
         return `confirmed: ${signed.txHash}`;
       }
-      const sent = await resendWithdrawal(refunder, signed, (next) =>
+      const sent = await followSentWithdrawal(refunder, signed, (next) =>
         replaceSentUnmatchedRefund(pool, deposit, signed.txHash, next),
       );
       if (sent.state === "resigned")
         logger.info({ ...deposit, replaced: signed.txHash, refundTxHash: sent.txHash }, "expired refund re-signed");
       await touchUnmatchedRefund(pool, deposit);
-      return sent.txHash;
+      return "txHash" in sent ? sent.txHash : `${sent.state}: ${signed.txHash}`;
     }
     if (refund.status !== "queued") return `skipped: ${refund.status}`;
 

@@ -39,4 +39,21 @@ describe("followSentWithdrawal", () => {
     expect(await followSentWithdrawal(bitcoin, sent)).toEqual({ state: "sent", txHash: "0xhash" });
     expect(broadcasts).toEqual(["0xraw"]);
   });
+
+  it("stores a mined withdrawal under the chain's own hash when its receipt names another, and nothing else", async () => {
+    const replaced: Array<{ rawTx: string; txHash: string }> = [];
+    const replace = async (next: { rawTx: string; txHash: string }) => replaced.push(next) > 0;
+    const named = chainShowing({ succeeded: true, blockNumber: 7n, txHash: "0xledger" });
+    expect(await followSentWithdrawal(named.chain, sent, replace)).toEqual({ state: "mined" });
+    expect(replaced).toEqual([{ rawTx: "0xraw", txHash: "0xledger" }]);
+    // The same name, or none, replaces nothing.
+    await followSentWithdrawal(
+      chainShowing({ succeeded: true, blockNumber: 7n, txHash: "0xhash" }).chain,
+      sent,
+      replace,
+    );
+    await followSentWithdrawal(chainShowing({ succeeded: true, blockNumber: 7n }).chain, sent, replace);
+    expect(replaced).toHaveLength(1);
+    expect(named.broadcasts).toEqual([]);
+  });
 });

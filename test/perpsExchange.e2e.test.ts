@@ -6,7 +6,6 @@ import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import type { DevnetExchange } from "../devnet/hypevm/startDevnetExchange.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { PERPS_USDC_CURRENCY } from "../src/chains/hypevm/hypevmFamily.js";
-import { exchangeTransferHash } from "../src/chains/hypevm/exchangeTransferHash.js";
 import { SEND_ASSET_TYPES } from "../src/chains/hypevm/sendAssetTypes.js";
 import { ACTIVATION_FEE } from "../src/chains/hypevm/transferFee.js";
 import { signExchangeAction } from "../src/chains/hypevm/signExchangeAction.js";
@@ -62,7 +61,8 @@ describe("the perps exchange (1337), end to end", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(signed),
     }).then((res) => res.json());
-    return { signed, answer };
+    // The exchange names an accepted transfer in its ledger (a hash of where it committed it).
+    return { signed, answer, hash: exchange.ledger.updates(user.address).at(-1)?.hash };
   };
   /** A deposit to the exchange: the first EVM chain's currency in, perps USDC out. */
   const depositQuote = (user: string, recipient: string, originCurrency: string, amount: string) =>
@@ -243,7 +243,7 @@ describe("the perps exchange (1337), end to end", () => {
     expect(status.status).toBe("waiting");
     expect(await client.balanceOf(recipient, usdcOf(destination))).toBe(0n);
     // Their deposits are recorded without an order, for the unmatched refund.
-    const unmatchedHashes = [otherNonce, otherSigner].map(({ signed }) => exchangeTransferHash(signed.signature));
+    const unmatchedHashes = [otherNonce, otherSigner].map(({ hash }) => hash!);
     const { rows } = await stack.pool.query(
       "SELECT depositor, order_id FROM crossfill.deposit_facts WHERE chain_id = 1337 AND tx_hash = ANY($1) ORDER BY depositor",
       [unmatchedHashes],
@@ -274,7 +274,7 @@ describe("the perps exchange (1337), end to end", () => {
       SEND_ASSET_TYPES,
     );
     expect(await exchange.ledger.submit(stray as any)).toEqual({ status: "ok", response: { type: "default" } });
-    const strayHash = exchangeTransferHash(stray.signature);
+    const strayHash = exchange.ledger.updates(exchange.depository.address).at(-1)!.hash;
     const { last } = await pollStatus(stack.api.url, second.body.requestId, {
       until: ["refund", "success"],
       timeoutMs: 45_000,

@@ -1,6 +1,6 @@
-import { type Address, type Hex, getAddress } from "viem";
+import { randomBytes } from "node:crypto";
+import { type Address, concat, getAddress, type Hex, keccak256, toHex } from "viem";
 import { formatExchangeAmount, parseExchangeAmount } from "../../src/chains/hypevm/exchangeAmount.js";
-import { exchangeTransferHash } from "../../src/chains/hypevm/exchangeTransferHash.js";
 import { transferFee } from "../../src/chains/hypevm/transferFee.js";
 import { type ExchangeToken, PERPS_USDC_DECIMALS, tokenOfSpec } from "./exchangeTokens.js";
 import { actionNonce, type ExchangeRequest, type UserSignedAction } from "./parseExchangeRequest.js";
@@ -69,6 +69,7 @@ export function createExchangeLedger(options: {
   const ledger = new Map<string, LedgerUpdate[]>();
   const txs = new Map<string, ExchangeTx>();
   let block = 0;
+  const salt = toHex(randomBytes(8));
 
   const balance = (user: string, side: Side, token: ExchangeToken) =>
     side === "perps" ? (perps.get(user) ?? 0n) : (spot.get(user)?.get(token.index) ?? 0n);
@@ -187,8 +188,10 @@ export function createExchangeLedger(options: {
       if (fee) add(user, from, usdc, -fee);
       add(destination, to, token, amount);
       const time = now();
-      const hash = exchangeTransferHash(request.signature as { r: Hex; s: Hex; v: number });
-      txs.set(hash, { action, block: ++block, error: null, hash, time, user: getAddress(user) });
+      // As the exchange's, a hash of where the transfer was committed (its block and index there), which no one can
+      // know before: salted per ledger, so two devnets never share hashes.
+      const hash = keccak256(concat([salt, toHex(++block, { size: 8 }), toHex(0, { size: 4 })]));
+      txs.set(hash, { action, block, error: null, hash, time, user: getAddress(user) });
       const entry = { time, hash, delta: deltaOf(action, user, token, amount, fee) };
       record(user, entry);
       if (destination !== user) record(destination, entry);

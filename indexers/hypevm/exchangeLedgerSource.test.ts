@@ -6,6 +6,7 @@ import { type DevnetExchange, startDevnetExchange } from "../../devnet/hypevm/st
 import { NO_ORDER } from "../../schema/chainFacts.js";
 import { PERPS_USDC_CURRENCY } from "../../src/chains/hypevm/hypevmFamily.js";
 import { createExchangeApi } from "../../src/chains/hypevm/exchangeApi.js";
+import { exchangeTransferId } from "../../src/chains/hypevm/exchangeTransferId.js";
 import { exchangeLedgerSource } from "./exchangeLedgerSource.js";
 
 const [usdc, hype] = devnetExchangeTokens as [(typeof devnetExchangeTokens)[0], (typeof devnetExchangeTokens)[0]];
@@ -119,7 +120,7 @@ describe("exchangeLedgerSource", () => {
     expect(page.facts.deposits).toHaveLength(4);
   });
 
-  it("reads the depository's transfer out whose hash is a stored refund as its order's withdrawal, no other", async () => {
+  it("reads the depository's transfers out that are stored refunds, by the exchange's hash or by their stored id, as their orders' withdrawals, no other", async () => {
     const depository = exchange.depository.address;
     const [, , carol, dave] = exchange.accounts as DevnetExchange["accounts"];
     const orderId = `0x${"33".repeat(32)}`;
@@ -127,9 +128,13 @@ describe("exchangeLedgerSource", () => {
     const from = clock;
     await send(exchange.depository, sendAsset(carol!.address, { amount: "0.75", nonce: clock + 1 })); // our refund
     const refundHash = exchange.ledger.updates(depository).at(-1)!.hash;
-    // The depository's other transfers: same recipient and amount, and another recipient; a deposit in.
+    // The depository's other transfer (same recipient and amount); a refund still stored under its (signer, nonce)
+    // id, the exchange's hash not read yet; a deposit in.
     await send(exchange.depository, sendAsset(carol!.address, { amount: "0.75", nonce: clock + 2 }));
+    const storedId = exchangeTransferId(depository, clock + 3);
+    const unreadOrderId = `0x${"44".repeat(32)}`;
     await send(exchange.depository, sendAsset(dave!.address, { amount: "0.75", nonce: clock + 3 }));
+    const unreadHash = exchange.ledger.updates(depository).at(-1)!.hash;
     await send(dave!, sendAsset(depository, { amount: "0.75", nonce: clock + 4 }));
     const asked: string[] = [];
     const source = exchangeLedgerSource({
@@ -139,25 +144,29 @@ describe("exchangeLedgerSource", () => {
       orderOf: async () => undefined,
       refundOf: async (txHash) => {
         asked.push(txHash);
-        return txHash === refundHash ? orderId : undefined;
+        return txHash === refundHash ? orderId : txHash === storedId ? unreadOrderId : undefined;
       },
     });
     const page = await readPages(source)(undefined, new AbortController().signal);
+    const second = BigInt(Math.floor(clock / 1000));
+    /** A refund of 0.75 perps USDC read from the ledger entry `hash`. */
+    const withdrawal = (hash: string, refunded: string, recipient: string) => ({
+      txHash: hash,
+      position: 0,
+      orderId: refunded,
+      recipient: recipient.toLowerCase(),
+      currency: PERPS_USDC_CURRENCY,
+      amount: 75_000_000n,
+      blockNumber: second,
+      blockHash: hash,
+      timestamp: second,
+    });
     expect(page.facts.withdrawals).toEqual([
-      {
-        txHash: refundHash,
-        position: 0,
-        orderId,
-        recipient: carol!.address.toLowerCase(),
-        currency: PERPS_USDC_CURRENCY,
-        amount: 75_000_000n,
-        blockNumber: BigInt(Math.floor(clock / 1000)),
-        blockHash: refundHash,
-        timestamp: BigInt(Math.floor(clock / 1000)),
-      },
+      withdrawal(refundHash, orderId, carol!.address),
+      withdrawal(unreadHash, unreadOrderId, dave!.address),
     ]);
-    // Only transfers out of the depository are looked up; the deposit in is a deposit.
-    expect(asked).toHaveLength(3);
+    // Only transfers out of the depository are looked up (by hash, then by id); the deposit in is a deposit.
+    expect(asked).toEqual([refundHash, expect.any(String), expect.any(String), unreadHash, storedId]);
     expect(page.facts.deposits.map((d) => d.depositor)).toEqual([dave!.address.toLowerCase()]);
   });
 });

@@ -1,5 +1,6 @@
 import { type ExchangeApi, LEDGER_PAGE, type LedgerUpdate } from "../../src/chains/hypevm/exchangeApi.js";
 import { ledgerTransfer } from "../../src/chains/hypevm/ledgerTransfer.js";
+import { exchangeTransferId } from "../../src/chains/hypevm/exchangeTransferId.js";
 import { NO_ORDER } from "../../schema/chainFacts.js";
 import type { DepositFact, FillFact, WithdrawalFact } from "../../schema/chainFacts.js";
 import type { Polled, PollerCursor, PollerSource, SourcePage } from "../poller/pollerSource.js";
@@ -32,7 +33,8 @@ const cursorAt = (time: number, hashes: readonly string[]): PollerCursor => ({
  * (`send`, `spotTransfer`, `internalTransfer`) is a deposit fact: depositor = the signer, the currency and amount it
  * moved (ledgerTransfer), order id from the nonce mapping of (signer, nonce), or none (a transfer without a mapping;
  * `internalTransfer` carries no nonce). Each transfer of the solver's whose nonce is a stored fill's is that request's
- * fill fact. Each transfer of the depository's whose hash is a stored refund's is that order's withdrawal fact, which
+ * fill fact. Each transfer of the depository's that is a stored refund (by the exchange's hash, or by its nonce under the
+ * id the refund is stored by until the refund job reads that hash) is that order's withdrawal fact, which
  * confirms the refund; any other transfer out of the depository is no fact (it refunds nothing). A transfer's hash is
  * its transaction; a "block" is a second of the ledger, whose history never changes (no reorg check).
  */
@@ -83,7 +85,10 @@ export function exchangeLedgerSource(options: ExchangeLedgerSourceOptions): Poll
             txFee: 0n,
           });
         } else if (sender === self && refundOf) {
-          const orderId = await refundOf(update.hash);
+          // Stored under the exchange's hash once the refund job read it, under the depository's (signer, nonce) before.
+          const orderId =
+            (await refundOf(update.hash)) ??
+            (nonce === undefined ? undefined : await refundOf(exchangeTransferId(self, Number(nonce))));
           if (orderId !== undefined)
             withdrawals.push({
               ...located,

@@ -114,6 +114,11 @@ export type MinedReceipt = {
   fee?: bigint;
   /** The Receiver's Fill events it emitted, in the encodings the indexer records (lower case). */
   fills?: ReceiptFill[];
+  /**
+   * The chain's own hash of the transaction, where it differs from the id it was asked by: the perps exchange names a
+   * transfer only once it commits it, so the service stores another id until then and this one after.
+   */
+  txHash?: string;
 };
 
 /** One Receiver Fill event of a receipt. */

@@ -54,6 +54,8 @@ export type FixtureChain = {
   deposit(order: { orderId: string; requestId: string }, amount: bigint): Promise<FixtureDeposit>;
   /** Mines `blocks` blocks, with whatever was broadcast. */
   mine(blocks: number): Promise<void>;
+  /** Whether the chain names a transaction only once it commits it, so its stored id is not its hash (the exchange). */
+  readonly namesTransactionsOnCommit?: boolean;
   /** What of the contract the family does not keep (yet), and why: the suite skips those tests and names the reason. */
   readonly unsupported?: { reorgs?: string; refunds?: string };
   /** A reorg from the deposit's block on that leaves its transaction out of the chain for good. */

@@ -62,6 +62,7 @@ export const hypevmAdapterFixture: AdapterFixture = {
       },
       mine: async (blocks) => void (clock += blocks * 1_000),
       unsupported: { reorgs: "the exchange's ledger has no reorgs" },
+      namesTransactionsOnCommit: true,
       balance: async (address) => exchange.ledger.perpsBalance(address),
       stop: () => exchange.stop(),
     };

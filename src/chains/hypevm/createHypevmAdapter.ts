@@ -16,7 +16,7 @@ import type {
 import type { DepositFact } from "../chainFacts.js";
 import { parseExchangeAmount } from "./exchangeAmount.js";
 import { createExchangeApi, LEDGER_PAGE } from "./exchangeApi.js";
-import { exchangeTransferHash } from "./exchangeTransferHash.js";
+import { exchangeTransferId, parseExchangeTransferId } from "./exchangeTransferId.js";
 import type { HypevmChainConfig } from "./hypevmChainFamily.js";
 import { hypevmFamily, PERPS_USDC_CURRENCY, parseCurrencyId, subExchangeOf } from "./hypevmFamily.js";
 import { ledgerTransfer } from "./ledgerTransfer.js";
@@ -339,7 +339,7 @@ export function createHypevmAdapter(
       const nonce = await ledger.lockNextNonce(chain.id, account.address, now());
       await ledger.saveNextNonce(chain.id, account.address, nonce + 1);
       const signed = await signExchangeAction(account, { ...action, nonce }, SEND_ASSET_TYPES);
-      return { nonce, rawTx: JSON.stringify(signed), txHash: exchangeTransferHash(signed.signature) };
+      return { nonce, rawTx: JSON.stringify(signed), txHash: exchangeTransferId(account.address, nonce) };
     },
     async broadcast(signed) {
       const { refused } = await send(signed);
@@ -369,6 +369,15 @@ export function createHypevmAdapter(
       return { state: "in-flight", txHash: attempt.txHash, action: "re-sent" };
     },
     async readReceipt(txHash) {
+      // A transfer of ours is stored under its signer and nonce until the exchange names it: found in the signer's
+      // ledger, its receipt carries the exchange's hash, which the caller stores in its place.
+      const ours = parseExchangeTransferId(txHash);
+      if (ours && [solverAddress, chain.depository].some((signer) => signer.toLowerCase() === ours.signer)) {
+        const found = await findTransfer(ours.signer, ours.nonce);
+        if (!found) return null;
+        const second = BigInt(Math.floor(found.time / 1000));
+        return { succeeded: true, blockNumber: second, blockHash: found.hash, timestamp: second, txHash: found.hash };
+      }
       const tx = await api.txDetails(txHash);
       if (!tx) return null;
       const second = BigInt(Math.floor(tx.time / 1000));
