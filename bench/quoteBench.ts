@@ -299,11 +299,15 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
             const mode = METRICS_MODES[(i + round - 1) % METRICS_MODES.length];
             const phase = { kind: "concurrent", concurrency, durationMs: options.metricsRoundMs } as const;
             const run = () => runPhase(child, gateways.urls[mode], bodies, phase);
-            const report =
-              mode === "on" ? (await whileScraped(gateways.urls.on, options.metricsScrapeMs, run))[0] : await run();
+            const [report, cpuMs] = await measureRoundCpu(stack.pool, async () =>
+              mode === "on" ? (await whileScraped(gateways.urls.on, options.metricsScrapeMs, run))[0] : run(),
+            );
             const { quotesPerSecond, completed, errors, latencyMs } = phaseResult(report);
-            log(`quote: metrics round ${round}, ${mode}: ${quotesPerSecond} quotes/s, p50 ${latencyMs.p50} ms`);
-            rounds.push({ round, mode, quotesPerSecond, p50Ms: latencyMs.p50, completed, errors });
+            const cpuUsPerQuote = Math.round(((cpuMs.gateway + cpuMs.postgres) * 1000) / completed);
+            log(
+              `quote: metrics round ${round}, ${mode}: ${quotesPerSecond} quotes/s, p50 ${latencyMs.p50} ms, ${cpuUsPerQuote} µs CPU a quote`,
+            );
+            rounds.push({ round, mode, quotesPerSecond, p50Ms: latencyMs.p50, completed, errors, cpuUsPerQuote });
           }
         }
         return metricsOverhead(concurrency, options.metricsRoundMs, options.metricsScrapeMs, rounds);
