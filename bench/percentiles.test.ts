@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentile, summarize } from "./percentiles.js";
+import { median, percentile, summarize } from "./percentiles.js";
 
 describe("percentile (nearest rank)", () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -37,5 +37,14 @@ describe("summarize", () => {
 
   it("rejects no samples", () => {
     expect(() => summarize([])).toThrow();
+  });
+});
+
+describe("median", () => {
+  it("is the middle sample, or the mean of the two middle ones, whatever the order", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([40, 10, 30, 20])).toBe(25);
+    expect(median([7])).toBe(7);
+    expect(() => median([])).toThrow();
   });
 });

@@ -28,3 +28,11 @@ export function summarize(samples: readonly number[]): Summary {
     max: round(sorted[sorted.length - 1]),
   };
 }
+
+/** The middle of the samples (in any order), the mean of the two middle ones for an even count. */
+export function median(samples: readonly number[]): number {
+  if (samples.length === 0) throw new Error("median of no samples");
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}

@@ -23,6 +23,15 @@ import {
   measureRoundCpu,
   startLimiterGateways,
 } from "./quoteLimiterRounds.js";
+import {
+  METRICS_MODES,
+  type MetricsOverhead,
+  type MetricsRound,
+  metricsOverhead,
+  metricsTargets,
+  startMetricsGateways,
+  whileScraped,
+} from "./quoteMetricsRounds.js";
 
 export type QuoteBenchOptions = {
   warmup: number;
@@ -44,6 +53,13 @@ export type QuoteBenchOptions = {
   limiterRoundMs: number;
   /** 0: the rounds' load comes from one address (a burst); N: spread over N client addresses (X-Forwarded-For). */
   limiterAddresses: number;
+  /**
+   * Rounds of the metrics' cost (in-process API only): each round loads a gateway without metrics and one with them
+   * (its /metrics scraped every `metricsScrapeMs`), `metricsRoundMs` each, at the largest concurrency; 0 skips them.
+   */
+  metricsRounds: number;
+  metricsRoundMs: number;
+  metricsScrapeMs: number;
 };
 const BENCH_APP_FEES = [
   { recipient: "0x00000000000000000000000000000000000000a1", fee: "50" },
@@ -60,6 +76,9 @@ export const defaultQuoteBenchOptions: QuoteBenchOptions = {
   limiterRounds: 4,
   limiterRoundMs: 5_000,
   limiterAddresses: 0,
+  metricsRounds: 6,
+  metricsRoundMs: 5_000,
+  metricsScrapeMs: 1_000,
 };
 
 type PhaseResult = {
@@ -89,6 +108,8 @@ export type QuoteBenchResult = {
   serverProfile: (CpuProfileSummary & { concurrency: number; quotesPerSecondWhileProfiled: number }) | null;
   /** The quote rate limit's cost, measured against gateways without it in the same run (null: not measured). */
   limiterOverhead: LimiterOverhead | null;
+  /** The metrics' cost, measured against a gateway without them in the same run (null: not measured). */
+  metricsOverhead: MetricsOverhead | null;
   /** Each process group's largest peak resident set (VmHWM) at the end of the run. */
   peakRssMb: Record<string, { maxMb: number; processes: number }>;
   requestsStored: number;
@@ -260,6 +281,41 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
       }
     }
 
+    const metricsCost = cluster || options.metricsRounds === 0 ? null : await measureMetrics();
+    async function measureMetrics(): Promise<MetricsOverhead> {
+      const concurrency = Math.max(...options.concurrency);
+      const gateways = await startMetricsGateways(stack);
+      try {
+        for (const mode of METRICS_MODES) {
+          log(`quote: warming the gateway with metrics ${mode}, ${options.warmup} quotes`);
+          phaseResult(
+            await runPhase(child, gateways.urls[mode], bodies, { kind: "sequential", count: options.warmup }),
+          );
+        }
+        const rounds: MetricsRound[] = [];
+        for (let round = 1; round <= options.metricsRounds; round++) {
+          // Each round starts with the other mode, so neither always follows the other.
+          for (let i = 0; i < METRICS_MODES.length; i++) {
+            const mode = METRICS_MODES[(i + round - 1) % METRICS_MODES.length];
+            const phase = { kind: "concurrent", concurrency, durationMs: options.metricsRoundMs } as const;
+            const run = () => runPhase(child, gateways.urls[mode], bodies, phase);
+            const [report, cpuMs] = await measureRoundCpu(stack.pool, async () =>
+              mode === "on" ? (await whileScraped(gateways.urls.on, options.metricsScrapeMs, run))[0] : run(),
+            );
+            const { quotesPerSecond, completed, errors, latencyMs } = phaseResult(report);
+            const cpuUsPerQuote = Math.round(((cpuMs.gateway + cpuMs.postgres) * 1000) / completed);
+            log(
+              `quote: metrics round ${round}, ${mode}: ${quotesPerSecond} quotes/s, p50 ${latencyMs.p50} ms, ${cpuUsPerQuote} µs CPU a quote`,
+            );
+            rounds.push({ round, mode, quotesPerSecond, p50Ms: latencyMs.p50, completed, errors, cpuUsPerQuote });
+          }
+        }
+        return metricsOverhead(concurrency, options.metricsRoundMs, options.metricsScrapeMs, rounds);
+      } finally {
+        await gateways.stop();
+      }
+    }
+
     const profileConcurrency = options.concurrency[0] ?? 16;
     // The API's thread is profiled only where it is this process's.
     const serverProfile = cluster || options.profileMs === 0 ? null : await profileServer();
@@ -331,6 +387,7 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
           ]
         : []),
       ...(limiter ? limiterTargets(limiter) : []),
+      ...(metricsCost ? metricsTargets(metricsCost) : []),
     ];
     return {
       benchmark: "quote",
@@ -354,6 +411,7 @@ export async function quoteBench(options: QuoteBenchOptions, log: (line: string)
       dependenciesMs,
       serverProfile,
       limiterOverhead: limiter,
+      metricsOverhead: metricsCost,
       peakRssMb: peakRssMbByGroup({ "load generator": child.pid, ...cluster?.processes }),
       requestsStored: rows[0].n,
       targets,

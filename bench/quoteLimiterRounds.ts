@@ -1,16 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { type CpuSnapshot, cpuSnapshot } from "./processCpu.js";
-import { createStatusBus } from "../src/events/createStatusBus.js";
 import {
   type RateLimiter,
   createPostgresRateLimiter,
   createRedisRateLimiter,
 } from "../src/gateway/http/rateLimiter.js";
-import type { RunningApi } from "../src/gateway/startApi.js";
 import type { TestStack } from "../test/support/startTestStack.js";
 import { testRouteLimits } from "../test/support/testRateLimits.js";
-import { startStackApi } from "./startStackApi.js";
+import { median } from "./percentiles.js";
+import { stackRest, startModeGateways } from "./startStackApi.js";
 import type { Target } from "./target.js";
 
 /** The gateways the rounds alternate between: the same quote engine and database, only the quote limit differs. */
@@ -68,44 +67,28 @@ export async function startLimiterGateways(
   stack: TestStack,
   options: { trustForwardedFor: boolean },
 ): Promise<{ urls: Record<LimiterMode, string>; stop(): Promise<void> }> {
-  const bus = createStatusBus();
   const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
   const limiters: Record<LimiterMode, RateLimiter> = {
     off: createPostgresRateLimiter(stack.pool),
     redis: createRedisRateLimiter(redisUrl, `bench-quote-${randomBytes(4).toString("hex")}`),
     postgres: createPostgresRateLimiter(stack.pool),
   };
-  const apis: RunningApi[] = [];
-  const urls = {} as Record<LimiterMode, string>;
-  for (const mode of LIMITER_MODES) {
-    const api = await startStackApi(stack, bus, {
-      rest: {
-        cursorSecret: randomBytes(32),
-        serverKey: stack.serverKey,
-        rateLimiter: limiters[mode],
-        routeLimits: testRouteLimits(mode === "off" ? "quote=off" : COUNTED_NEVER_REFUSED),
-        trustForwardedFor: options.trustForwardedFor,
-        websocketConnectionsPerAddress: 500,
-      },
-    });
-    apis.push(api);
-    urls[mode] = api.url;
-  }
-  return {
-    urls,
-    async stop() {
-      for (const api of apis) await api.close();
+  return startModeGateways(
+    stack,
+    LIMITER_MODES,
+    (mode) => ({
+      rest: stackRest(
+        stack,
+        limiters[mode],
+        testRouteLimits(mode === "off" ? "quote=off" : COUNTED_NEVER_REFUSED),
+        options.trustForwardedFor,
+      ),
+    }),
+    async () => {
       for (const limiter of Object.values(limiters)) await limiter.close();
-      await bus.close();
     },
-  };
+  );
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /** The rounds summed up per mode; each mode's cost is against the rounds without the limiter of the same run. */
 export function limiterOverhead(

@@ -8,6 +8,8 @@
  *              --limiter-rounds=4 --limiter-round=5000   (the quote rate limit's cost: gateways without it, counting on
  *              Redis, counting on Postgres, alternated; 0 rounds skips it; --profile=0 skips the profile)
  *              [--limiter-addresses=N]   (the rounds' load from N client addresses instead of one)
+ *              --metrics-rounds=6 --metrics-round=5000 --metrics-scrape=1000   (the metrics' cost: a gateway without
+ *              them and one with them, /metrics scraped every --metrics-scrape ms, alternated; 0 rounds skips it)
  *   pipeline   --intents=50 --accounts=5 --timeout=90000
  *              [--no-deposit-watcher]   (deposits from Ponder's rows alone, without the EVM head watcher)
  *              [--in-process]   (API, worker and head watcher in the bench process, not as crossfill processes)
@@ -90,6 +92,9 @@ function parseArgs(argv: string[]) {
     limiterRounds: number("limiter-rounds", defaultQuoteBenchOptions.limiterRounds),
     limiterRoundMs: number("limiter-round", defaultQuoteBenchOptions.limiterRoundMs),
     limiterAddresses: number("limiter-addresses", defaultQuoteBenchOptions.limiterAddresses),
+    metricsRounds: number("metrics-rounds", defaultQuoteBenchOptions.metricsRounds),
+    metricsRoundMs: number("metrics-round", defaultQuoteBenchOptions.metricsRoundMs),
+    metricsScrapeMs: number("metrics-scrape", defaultQuoteBenchOptions.metricsScrapeMs),
   };
   if (quote.concurrency.some((c) => !Number.isInteger(c) || c < 1))
     throw new Error("--concurrency takes positive integers, comma-separated");

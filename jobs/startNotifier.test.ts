@@ -3,6 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../schema/migrate.js";
 import { ensureNotifyCursor } from "../schema/notifyCursor.js";
+import type { OutboxEvent } from "../schema/statusEvents.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createStatusBus } from "../src/events/createStatusBus.js";
@@ -183,6 +184,29 @@ describe("notify", () => {
     });
     expect(result).toMatchObject({ published: 0, gaps: 0 });
     expect(updates.map((update) => update.body.data.status)).toEqual(["pending", "pending", "submitted"]);
+  });
+
+  it("hands publishEvents the new rows as read, with the status each left, instead of publishing", async () => {
+    const name = "rows";
+    await ensureNotifyCursor(pool, name);
+    const request = await insertTestRequest(pool);
+    await move(request.id, "pending");
+    const rows: OutboxEvent[] = [];
+    const tick = await notifyTick({
+      pool,
+      logger,
+      cursorName: name,
+      publish: async () => {
+        throw new Error("publish is not called beside publishEvents");
+      },
+      publishEvents: async (events) => void rows.push(...events),
+    });
+    expect(tick).toMatchObject({ published: rows.length });
+    const own = rows.filter((row) => row.requestId === request.id);
+    expect(own.map(({ fromStatus, status, depositedAt }) => ({ fromStatus, status, depositedAt }))).toEqual([
+      { fromStatus: null, status: "waiting", depositedAt: null },
+      { fromStatus: "waiting", status: "pending", depositedAt: null },
+    ]);
   });
 
   it("two notifiers on one cursor never publish an event twice", async () => {

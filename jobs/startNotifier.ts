@@ -17,6 +17,8 @@ export type NotifyDeps = {
   publish: (update: StatusUpdate) => Promise<void>;
   /** Instead of `publish` once per event: all new events of a pass at once, in id order (a fan-out that batches its writes). */
   publishMany?: (updates: StatusUpdate[]) => Promise<void>;
+  /** Instead of either: the pass's new outbox rows themselves, as read (the metrics count them from that one read). */
+  publishEvents?: (events: OutboxEvent[]) => Promise<void>;
   logger: Logger;
   /** Several notifiers may share one database under different names (one per fan-out target). */
   cursorName?: string;
@@ -95,7 +97,9 @@ export async function notifyTick(deps: NotifyDeps): Promise<NotifyTickResult> {
     const { events, snapshot } = await readOutboxAfter(client, cursor.lastEventId, batchSize);
     const already = new Set(cursor.publishedAbove.map(String));
     const fresh = events.filter((event) => !already.has(event.id.toString()));
-    if (deps.publishMany) {
+    if (deps.publishEvents) {
+      if (fresh.length > 0) await deps.publishEvents(fresh);
+    } else if (deps.publishMany) {
       if (fresh.length > 0) await deps.publishMany(fresh.map((event) => toStatusUpdate(event, now())));
     } else {
       for (const event of fresh) await deps.publish(toStatusUpdate(event, now()));

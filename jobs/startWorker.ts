@@ -5,6 +5,7 @@ import { createFillProcessor } from "./createFillProcessor.js";
 import { createReceiptConfirmer } from "./createReceiptConfirmer.js";
 import type { StuckFillPolicy } from "../src/chains/adapter.js";
 import { startNotifier } from "./startNotifier.js";
+import { observeStatusEvents } from "./observeStatusEvents.js";
 import { startStatsFold } from "./startStatsFold.js";
 import type { QueueBackend } from "./queueBackend.js";
 import { createWebhookProcessor } from "./createWebhookProcessor.js";
@@ -57,15 +58,7 @@ import type { StatusBus } from "../src/events/createStatusBus.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
 import type { PriceSource } from "../src/pricing/priceSource.js";
 import type { Metrics } from "../src/metrics/createMetrics.js";
-import { observeStatusTransitions } from "../src/metrics/observeStatusTransitions.js";
 import { observeWebhookPoster } from "../src/metrics/observeWebhookPoster.js";
-import { observeOpenRefunds } from "../src/metrics/observeOpenRefunds.js";
-import { readStatusTransitions } from "../schema/statusTransitions.js";
-import { openRefundCounts } from "../schema/openRefundCounts.js";
-import { observeSolverInventory } from "../src/metrics/observeSolverInventory.js";
-import { observeSponsorBalances } from "../src/metrics/observeSponsorBalances.js";
-import { listSolverInventory } from "../schema/solverBalances.js";
-import { listSponsorBalances } from "../schema/sponsorLedger.js";
 import { startSolverBalanceReader } from "./startSolverBalanceReader.js";
 
 export type WorkerDeps = {
@@ -370,29 +363,4 @@ async function startWebhooks(deps: WorkerDeps, settings: WebhookSettings): Promi
       poster.close();
     },
   };
-}
-
-/**
- * Every status change into the metrics, read from the status_events outbox under a cursor of its own ("metrics"):
- * whichever job made the change, and each change counted by one worker of many (sum the workers' series). The open
- * refunds are counted at each scrape.
- */
-async function observeStatusEvents(deps: WorkerDeps, metrics: Metrics): Promise<RunningWorker> {
-  const observe = observeStatusTransitions(metrics);
-  observeOpenRefunds(metrics, () => openRefundCounts(deps.pool));
-  observeSolverInventory(metrics, () => listSolverInventory(deps.pool));
-  observeSponsorBalances(metrics, () => listSponsorBalances(deps.pool));
-  return startNotifier({
-    pool: deps.pool,
-    cursorName: "metrics",
-    logger: deps.logger,
-    publish: async () => undefined,
-    publishMany: async (updates) =>
-      observe(
-        await readStatusTransitions(
-          deps.pool,
-          updates.map((update) => BigInt(update.eventId)),
-        ),
-      ),
-  });
 }

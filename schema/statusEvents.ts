@@ -7,6 +7,8 @@ import { inTxHashesSql, outTxHashesSql } from "./requestTxHashes.js";
 export type OutboxEvent = {
   id: bigint;
   requestId: string;
+  /** The status it left (null for a new request): the metrics count the move. */
+  fromStatus: RequestStatus | null;
   status: RequestStatus;
   failReason: string | null;
   refundFailReason: string | null;
@@ -31,6 +33,8 @@ export type OutboxEvent = {
     depositor: string | null;
     depositTxHash: string | null;
   } | null;
+  /** The block time (seconds) of the request's first deposit still on its chain, null before any: deposit latency. */
+  depositedAt: number | null;
 };
 
 /** The reading transaction's snapshot: xmin = oldest running transaction, xmax = first xid not yet assigned. */
@@ -49,7 +53,7 @@ export async function readOutboxAfter(
     `WITH snap AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, pg_snapshot_xmax(pg_current_snapshot())::text AS xmax)
      SELECT snap.xmin, snap.xmax, ev.*
        FROM snap LEFT JOIN LATERAL (
-         SELECT e.id::text AS id, e.request_id, e.to_status, e.fail_reason, e.refund_fail_reason, e.details, e.created_at,
+         SELECT e.id::text AS id, e.request_id, e.from_status, e.to_status, e.fail_reason, e.refund_fail_reason, e.details, e.created_at,
                 r.origin_chain_id, r.destination_chain_id, r.referrer, r.user_address, r.recipient, r.api_key_id,
                 k.integrator AS api_key_integrator, r.fail_reason AS request_fail_reason, r.refund_fail_reason AS request_refund_fail_reason,
                 ${inTxHashesSql("r")} AS in_tx_hashes,
@@ -59,7 +63,9 @@ export async function readOutboxAfter(
                    LEFT JOIN LATERAL (SELECT d.depositor, d.tx_hash FROM crossfill.request_deposits d
                                        WHERE d.request_id = r.id AND d.chain_id = r.origin_chain_id AND d.reorg IS NULL
                                        ORDER BY d.timestamp, d.block_number, d.log_index LIMIT 1) fd ON true
-                  WHERE da.request_id = coalesce(r.parent_request_id, r.id)) AS deposit_address
+                  WHERE da.request_id = coalesce(r.parent_request_id, r.id)) AS deposit_address,
+                (SELECT min(d.timestamp) FROM crossfill.request_deposits d
+                  WHERE d.request_id = r.id AND d.reorg IS NULL)::text AS deposited_at
            FROM crossfill.status_events e JOIN crossfill.requests r ON r.id = e.request_id
                 LEFT JOIN crossfill.api_keys k ON k.id = r.api_key_id
           WHERE e.id > $1
@@ -73,6 +79,7 @@ export async function readOutboxAfter(
     .map((row) => ({
       id: BigInt(row.id),
       requestId: row.request_id,
+      fromStatus: row.from_status,
       status: row.to_status,
       failReason: row.fail_reason,
       refundFailReason: row.refund_fail_reason,
@@ -90,6 +97,7 @@ export async function readOutboxAfter(
       inTxHashes: row.in_tx_hashes,
       txHashes: row.out_tx_hashes,
       depositAddress: row.deposit_address,
+      depositedAt: row.deposited_at === null ? null : Number(row.deposited_at),
     }));
   return { events, snapshot };
 }

@@ -3,7 +3,8 @@ import { insertTestRequest } from "../test/support/insertTestRequest.js";
 import { useMigratedDatabase } from "../test/support/useMigratedDatabase.js";
 import type { NewRequest } from "./requests.js";
 import { markDepositReorged, recordRequestDeposit } from "./requestDeposits.js";
-import { readStatusTransitions } from "./statusTransitions.js";
+import { readOutboxAfter } from "./statusEvents.js";
+import { statusTransitionOf } from "./statusTransitions.js";
 import { transitionRequest } from "./transitionRequest.js";
 import { withTransaction } from "./withTransaction.js";
 
@@ -23,7 +24,14 @@ const depositOf = (request: NewRequest, txByte: string, timestamp: bigint) => ({
   txFee: null,
 });
 
-describe("readStatusTransitions", () => {
+/** The transitions of these outbox ids as the metrics count them: the notifier's one read, mapped. */
+async function readStatusTransitions(db: Parameters<typeof readOutboxAfter>[0], ids: readonly bigint[]) {
+  const wanted = new Set(ids);
+  const { events } = await readOutboxAfter(db, 0n, 1_000);
+  return events.filter((event) => wanted.has(event.id)).map(statusTransitionOf);
+}
+
+describe("statusTransitionOf an outbox row read by readOutboxAfter", () => {
   const db = useMigratedDatabase();
   const move = async (requestId: string, to: "pending" | "failure" | "refund", failReason?: "SLIPPAGE") => {
     const result = await withTransaction(db.pool, (client) => transitionRequest(client, { requestId, to, failReason }));

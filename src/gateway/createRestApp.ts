@@ -47,16 +47,19 @@ export type RestAppDeps = {
   statusLookup?: (requestId: string) => Promise<StatusRecord | undefined>;
   /** What `/readyz` asks besides Postgres and each chain's node (the root adds Redis where it has one). */
   readinessChecks?: readonly ReadinessCheck[];
-  /** The role's Prometheus registry: requests observed, served at `/metrics`. A registry of its own when absent. */
-  metrics?: Metrics;
+  /**
+   * The role's Prometheus registry: requests observed, served at `/metrics`. A registry of its own when absent; `false`
+   * observes nothing and serves no `/metrics` (the benchmark's gateway without metrics).
+   */
+  metrics?: Metrics | false;
 };
 
 /** The REST surface: one route module per domain, errors translated to the spec's body here only. */
 export function createRestApp(deps: RestAppDeps): Hono {
   const app = new Hono();
   const { cursorSecret, limits, routeLimits } = deps;
-  const metrics = deps.metrics ?? createMetrics("api");
-  app.use("*", observeRequests(metrics));
+  const metrics = deps.metrics === false ? undefined : (deps.metrics ?? createMetrics("api"));
+  if (metrics) app.use("*", observeRequests(metrics));
   app.use("*", corsHeaders(["RateLimit", "RateLimit-Policy", "Retry-After"]));
   app.use("*", limitBody());
   app.onError((error, c) => {
@@ -71,7 +74,7 @@ export function createRestApp(deps: RestAppDeps): Hono {
     { logger: deps.logger },
   );
   app.route("/", healthRoutes(readiness));
-  app.route("/", metricsRoute(metrics.registry));
+  if (metrics) app.route("/", metricsRoute(metrics.registry));
   app.route("/", chainRoutes(deps));
   app.route("/", quoteRoutes({ ...deps, ...limits, limit: routeLimits.quote }));
   app.route(

@@ -80,10 +80,10 @@ export async function startGatewayServer(deps: GatewayServerDeps): Promise<Gatew
     deps.statusCache &&
     createStatusLookup((requestId) => getStatusRecord(deps.pool, requestId), deps.statusBus, deps.statusCache);
   // One registry for REST and GraphQL: the role's, or one of the server's own.
-  const metrics = deps.metrics ?? createMetrics("api");
+  const metrics = deps.metrics === false ? undefined : (deps.metrics ?? createMetrics("api"));
   const app = createRestApp({
     ...deps,
-    metrics,
+    metrics: metrics ?? false,
     statusLookup: statusLookup?.get,
     cursorSecret,
     limits,

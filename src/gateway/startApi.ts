@@ -55,8 +55,8 @@ export type ApiDeps = {
   serverKey?: Buffer;
   /** What `/readyz` asks besides Postgres and each chain's node (Redis, where the role has it). */
   readinessChecks?: readonly ReadinessCheck[];
-  /** The role's Prometheus registry, served at `/metrics`. */
-  metrics?: Metrics;
+  /** The role's Prometheus registry, served at `/metrics`; `false`: none (nothing observed, no `/metrics`). */
+  metrics?: Metrics | false;
   /** The clock of rate windows and the v2 retirement (tests read v2 before its sunset). */
   now?: () => Date;
 };

@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { type Address, parseAbiItem } from "viem";
+import { bitcoinFactories } from "../../apps/families/bitcoinFactories.js";
 import { evmFactories } from "../../apps/families/evmFactories.js";
+import type { DevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import type { DevnetChains } from "../../devnet/startDevnetChains.js";
 import { startFamilyDevnet, testDevnetConfig } from "./startFamilyDevnet.js";
 import { freePort } from "../../devnet/freePort.js";
@@ -18,10 +20,13 @@ import { createTestDatabase } from "./testDatabase.js";
 import { solverKeyEnv } from "./solverKeyEnv.js";
 
 export type Role = "api" | "worker" | "indexer";
-const READY: Record<Role, { args: string[]; message: string }> = {
+/** The roles a cluster starts: the crashable ones and, with `bitcoinPoller`, the Bitcoin poller. */
+type StartedRole = Role | "poller";
+const READY: Record<StartedRole, { args: string[]; message: string }> = {
   api: { args: ["api"], message: "api listening" },
   worker: { args: ["worker"], message: "worker started" },
   indexer: { args: ["indexer", "evm"], message: "indexer ready" },
+  poller: { args: ["indexer", "bitcoin"], message: "bitcoin pollers started" },
 };
 
 export type CrashCluster = {
@@ -37,6 +42,10 @@ export type CrashCluster = {
   apiUrls: string[];
   /** The roles' API_KEY_ENCRYPTION_KEY: keys created with it get their webhooks signed by the worker. */
   serverKey: Buffer;
+  /** Each worker's health port (`/healthz`, `/readyz`, `/metrics`), in replica order. */
+  workerHealthUrls: string[];
+  /** With `bitcoinPoller`: the devnet Bitcoin (mined on demand) and its poller role's health port. */
+  bitcoin?: { devnet: DevnetBitcoin; chainId: number; healthUrl: string };
   /** Each running role process's pid, keyed `role#n` (the n-th replica). */
   pids(): Record<string, number>;
   /** SIGKILLs a role's (first) process group, starts it again and resolves once it is ready (ms it took). */
@@ -55,6 +64,8 @@ export async function startCrashCluster(
     workers?: number;
     /** The EVM head watcher (on by default, as in production). */
     depositWatcher?: boolean;
+    /** Adds the devnet Bitcoin and `crossfill indexer bitcoin`, a poller role of its own (its chains file has only it). */
+    bitcoinPoller?: boolean;
   } = {},
 ): Promise<CrashCluster> {
   const db = await createTestDatabase("crossfill_crash");
@@ -67,6 +78,11 @@ export async function startCrashCluster(
   const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-crash-")), "chains.json");
   writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
   const ports = await Promise.all(Array.from({ length: options.apis ?? 1 }, () => freePort()));
+  const healthPorts = await Promise.all(Array.from({ length: options.workers ?? 1 }, () => freePort()));
+  const bitcoinDevnet = options.bitcoinPoller ? await startFamilyDevnet(bitcoinFactories) : undefined;
+  const bitcoinChainsFile = path.join(path.dirname(chainsFile), "bitcoin-chains.json");
+  if (bitcoinDevnet) writeFileSync(bitcoinChainsFile, JSON.stringify({ chains: bitcoinDevnet.chains }));
+  const pollerHealthPort = await freePort();
   const serverKey = randomBytes(32);
   const env = {
     DATABASE_URL: db.url,
@@ -79,7 +95,6 @@ export async function startCrashCluster(
     WEBHOOK_ALLOW_PRIVATE: "true",
     INDEXER_PORT: String(await freePort()),
     QUEUE_PREFIX: `crash-${db.name}`,
-    HEALTH_PORT: "0",
     LOG_LEVEL: "info",
     // One process per gateway replica: these tests kill and count replicas (`--workers` has its own test).
     API_WORKERS: "1",
@@ -88,19 +103,27 @@ export async function startCrashCluster(
   };
   // Keyed `role#n`: the n-th replica of a role, each gateway on its own port.
   const roles = new Map<string, RoleProcess>();
-  const start = async (role: Role, replica = 0) => {
+  const start = async (role: StartedRole, replica = 0) => {
     const keys = solverKeyEnv(role, devnet.solver.privateKey);
-    const roleEnv = role === "api" ? { ...env, ...keys, PORT: String(ports[replica]) } : { ...env, ...keys };
+    const own: Record<StartedRole, Record<string, string>> = {
+      api: { PORT: String(ports[replica]) },
+      worker: { HEALTH_PORT: String(healthPorts[replica]) },
+      indexer: { HEALTH_PORT: "0" },
+      poller: { HEALTH_PORT: String(pollerHealthPort), CROSSFILL_CHAINS_FILE: bitcoinChainsFile },
+    };
+    const roleEnv = { ...env, ...keys, ...own[role] };
     roles.set(`${role}#${replica}`, await startRoleProcess(READY[role].args, roleEnv, READY[role].message));
   };
   const stop = async () => {
     for (const role of [...roles.values()].reverse()) await role.stop().catch(() => undefined);
     await pool.end();
     await devnet.stop();
+    await bitcoinDevnet?.stop();
     await db.drop();
   };
   try {
     await start("indexer");
+    if (bitcoinDevnet) await start("poller");
     for (let n = 0; n < (options.workers ?? 1); n++) await start("worker", n);
     for (let n = 0; n < ports.length; n++) await start("api", n);
   } catch (error) {
@@ -116,6 +139,16 @@ export async function startCrashCluster(
     apiUrl: `http://127.0.0.1:${ports[0]}`,
     apiUrls: ports.map((port) => `http://127.0.0.1:${port}`),
     serverKey,
+    workerHealthUrls: healthPorts.map((port) => `http://127.0.0.1:${port}`),
+    ...(bitcoinDevnet
+      ? {
+          bitcoin: {
+            devnet: bitcoinDevnet.devnet,
+            chainId: bitcoinDevnet.chains[0]!.id,
+            healthUrl: `http://127.0.0.1:${pollerHealthPort}`,
+          },
+        }
+      : {}),
     pids: () => Object.fromEntries([...roles].map(([key, role]) => [key, role.pid])),
     async crash(role) {
       await roles.get(`${role}#0`)?.kill();
