@@ -21,7 +21,8 @@ import { ONCHAIN_FIXTURE, insertIndexedFill } from "../test/support/onchainFixtu
 import { createTestDatabase } from "../test/support/testDatabase.js";
 import { chainConfigSchema } from "../src/chains/chainConfig.js";
 import { createChainRegistry } from "../src/chains/chainRegistry.js";
-import { createStaticPriceSource } from "../src/pricing/priceSource.js";
+import { createPriceChain } from "../src/pricing/createPriceChain.js";
+import { createStaticPriceSource, priceSourceOf } from "../src/pricing/priceSource.js";
 import { childRequestId } from "../src/domain/childRequestId.js";
 import { insertFillAttempt } from "../schema/fillAttempts.js";
 import { recordReceiptFill } from "../schema/receiptFills.js";
@@ -627,6 +628,78 @@ describe("reconcile", () => {
     const { rows } = await pool.query("SELECT fill_amount FROM crossfill.requests WHERE id = $1", [tolerant.id]);
     // 1000 in, 10 of quoted fees, ETH to ETH at one price: 990, the quoted output
     expect(rows[0].fill_amount).toBe("990");
+  });
+
+  it("attack: a late deposit with no fresh price is neither filled at the stale one nor refunded; applied once one is back", async () => {
+    // The real price layer over one source whose ETH answer is as old as the test says (max age 1 s).
+    let observedAt = Date.now() - 60_000;
+    const prices = priceSourceOf(
+      createPriceChain({
+        feeds: [
+          {
+            name: "feed",
+            keys: new Set(["ETH"]),
+            fetch: async () => new Map([["ETH", { priceE18: 3000n * 10n ** 18n, observedAt, source: "feed" }]]),
+          },
+        ],
+        maxAgeMs: () => 1_000,
+        deviationBps: 100n,
+        timeoutMs: 1_000,
+        refreshMs: 0,
+        backoff: { baseMs: 0, maxMs: 0 },
+      }),
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const past = new Date(Date.now() - 60_000);
+    const tolerant = await insertTestRequest(pool, {
+      deadline: past,
+      latePaymentSlippageBps: 100n,
+      quote: { fees: { relayer: { amount: "10" } } },
+    });
+    // Another request's late deposit, which needs no price (its quote allowed no late payment): not held up.
+    const expired = await insertTestRequest(pool, { deadline: past });
+    const [first, second] = [hash(), hash()];
+    await deposit(tolerant.orderId, { tx_hash: first, log_index: 1, timestamp: now });
+    await deposit(expired.orderId, { log_index: 2, timestamp: now });
+    // The tolerant order paid twice: the second waits with the first, so the first stays the request's deposit.
+    await deposit(tolerant.orderId, { tx_hash: second, log_index: 3, timestamp: now });
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push(line) });
+
+    const stale = await reconcileDeposits({ ...deps(logger), prices });
+    expect(stale.deferred).toEqual([tolerant.id]);
+    expect((await statuses(expired.id)).at(-1)).toEqual({ to_status: "failure", fail_reason: "ORDER_EXPIRED" });
+    expect((await statuses(tolerant.id)).map((event) => event.to_status)).toEqual(["waiting"]);
+    expect(await refundsOf(tolerant.id)).toEqual([]);
+    const recorded = await pool.query(
+      "SELECT count(*)::int AS n FROM crossfill.request_deposits WHERE tx_hash = ANY($1)",
+      [[first, second]],
+    );
+    expect(recorded.rows[0].n).toBe(0);
+    expect(enqueued).not.toContain(tolerant.id);
+    expect(warnings.map((line) => JSON.parse(line))).toMatchObject([
+      {
+        level: 40,
+        requestId: tolerant.id,
+        txHash: first,
+        reason: expect.stringMatching(/no fresh price of ETH/),
+        passesSinceLast: 0,
+      },
+    ]);
+    expect(warnings[0]).not.toContain('"stack"');
+    // Still stale on the next pass: still waiting, and not logged again within the minute.
+    expect((await reconcileDeposits({ ...deps(logger), prices })).deferred).toEqual([tolerant.id]);
+    expect(warnings).toHaveLength(1);
+
+    observedAt = Date.now();
+    expect((await reconcileDeposits({ ...deps(), prices })).deferred).toEqual([]);
+    expect((await statuses(tolerant.id)).map((event) => event.to_status)).toEqual(["waiting", "pending"]);
+    const { rows } = await pool.query("SELECT fill_amount FROM crossfill.requests WHERE id = $1", [tolerant.id]);
+    expect(rows[0].fill_amount).toBe("990");
+    // The second payment became its child (DOUBLE_SPEND), refunded; the first is the request's deposit.
+    expect(await refundsOf(childRequestId(tolerant.id, { chainId: 31338, txHash: second, position: 3 }))).toMatchObject(
+      [{ reason: "DOUBLE_SPEND" }],
+    );
   });
 
   it("leaves a fill indexed before its request's deposit is applied for the pass after it (the two passes run side by side)", async () => {

@@ -8,6 +8,8 @@ import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit, paidAfterDeadline } from "../src/domain/assessDeposit.js";
 import { overpaidBeyondTolerance, overpaymentRuleOf } from "../src/domain/overpaymentRule.js";
 import { childRequestId } from "../src/domain/childRequestId.js";
+import { isCrossfillError } from "../src/domain/errors.js";
+import { oncePerPeriod } from "../src/runtime/oncePerPeriod.js";
 import { forEachConcurrently } from "../src/runtime/forEachConcurrently.js";
 import { applyOnTimeDeposits } from "./applyOnTimeDeposits.js";
 import { depositEventDetails } from "./depositEventDetails.js";
@@ -21,13 +23,26 @@ import { chainLimitExceeded } from "./chainLimitExceeded.js";
 // another, so the rest of the worker is never starved for long.
 const DEPOSIT_CONCURRENCY = 8;
 
+// A deposit left for want of a price is taken again by every pass (several a second): it is logged once a minute.
+const DEFERRED_LOG_PERIOD_MS = 60_000;
+const deferredLogs = new WeakMap<object, ReturnType<typeof oncePerPeriod>>();
+
 type UnappliedDeposit = Awaited<ReturnType<typeof findUnappliedDeposits>>[number];
 
 /** What applying one deposit leaves to queue once its transaction commits. */
 type Queued = { fill?: string; fillKey?: string; refund?: string };
 
-/** What a deposits pass applied and queued; `more`: it read a full batch, so more may be waiting. */
-export type DepositsResult = { deposits: number; toFill: string[]; toRefund: string[]; more: boolean };
+/**
+ * What a deposits pass applied and queued; `more`: it read a full batch, so more may be waiting; `deferred`: the
+ * requests whose deposit needed a price that no source had fresh (left unapplied, taken again by a later pass).
+ */
+export type DepositsResult = {
+  deposits: number;
+  toFill: string[];
+  toRefund: string[];
+  more: boolean;
+  deferred: string[];
+};
 
 /**
  * The deposits part of a pass (see `reconcile`): a worker runs it on its own, so a deposit is never applied behind
@@ -39,6 +54,13 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
   const toRefund: string[] = [];
   const deposits = await findUnappliedDeposits(pool, deps.onchainSchema, window);
   const applied: Queued[] = [];
+  const deferred: string[] = [];
+  // One per worker (its logger), kept across passes.
+  let deferredLog = deferredLogs.get(logger);
+  if (!deferredLog) {
+    deferredLog = oncePerPeriod({ periodMs: DEFERRED_LOG_PERIOD_MS });
+    deferredLogs.set(logger, deferredLog);
+  }
   try {
     // Each request's first deposit: the common case in one transaction for all (applyOnTimeDeposits).
     const groups = groupsByRequest(deposits);
@@ -55,7 +77,26 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
       .map((ofRequest) => (left.has(ofRequest[0]!) ? ofRequest : ofRequest.slice(1)))
       .filter((ofRequest) => ofRequest.length > 0);
     await forEachConcurrently(rest, DEPOSIT_CONCURRENCY, async (ofRequest) => {
-      for (const deposit of ofRequest) applied.push(await applyDeposit(deposit));
+      for (const deposit of ofRequest) {
+        try {
+          applied.push(await applyDeposit(deposit));
+        } catch (error) {
+          // A late or overpaid deposit is judged at the current price; with none fresh (PRICE_FETCH_FAILED) its
+          // transaction rolled back: it is neither filled at a stale price nor refunded for want of one, but left
+          // unapplied for a later pass, and the pass goes on with the other requests. The request's later deposits
+          // wait with it, so the first paid stays its deposit.
+          if (!isCrossfillError(error) || error.errorCode !== "PRICE_FETCH_FAILED") throw error;
+          deferred.push(deposit.requestId);
+          const skipped = deferredLog(deposit.requestId);
+          if (skipped !== undefined) {
+            logger.warn(
+              { requestId: deposit.requestId, txHash: deposit.txHash, reason: error.message, passesSinceLast: skipped },
+              "deposit not applied yet: no fresh price to re-price it; retried on a later pass",
+            );
+          }
+          break;
+        }
+      }
     });
   } finally {
     // Queued once the pass's deposits are applied (those that were, if one failed): a fill started meanwhile would
@@ -158,5 +199,5 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
     });
     return queued;
   }
-  return { deposits: deposits.length, toFill, toRefund, more: deposits.length >= FACTS_PER_PASS };
+  return { deposits: deposits.length, toFill, toRefund, more: deposits.length >= FACTS_PER_PASS, deferred };
 }

@@ -1,3 +1,4 @@
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVNET_FEED_IDS } from "../devnet/prices/devnetPriceFeeds.js";
 import { type DevnetHermes, startDevnetHermes } from "../devnet/prices/startDevnetHermes.js";
@@ -18,6 +19,9 @@ function pythLayer(hermesUrl: string, feedIds: Record<string, string>): PriceSou
 }
 
 describe("live prices: quotes priced from the devnet's Hermes over HTTP", () => {
+  // What the gateway logs at warn and above, read back by the tests.
+  const logged: Array<{ level: number; errorCode?: string; subject?: string; err?: unknown }> = [];
+  const logger = pino({ level: "warn" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
   let stack: RestAppStack;
   let hermes: DevnetHermes;
   let layer: PriceSource;
@@ -32,7 +36,7 @@ describe("live prices: quotes priced from the devnet's Hermes over HTTP", () => 
       pricesOf: (currencies) => layer.pricesOf(currencies),
       usdPriceE18: (currency) => layer.usdPriceE18(currency),
     };
-    stack = await startRestApp({}, { prices });
+    stack = await startRestApp({ logger }, { prices });
     body = ethToUsdcQuoteBody(stack.devnet);
   });
   afterAll(async () => {
@@ -104,14 +108,20 @@ describe("live prices: quotes priced from the devnet's Hermes over HTTP", () => 
   });
 
   it("a frozen feed goes stale: 503 PRICE_FETCH_FAILED, nothing stored; it quotes again once the feed moves", async () => {
+    logged.length = 0;
     await moveHermes("/devnet/freeze", { symbol: "ETH", frozen: true });
     const stale = await quoteUntil((quote) => quote.status === 503, 6_000);
     expect(stale.quote.status).toBe(503);
     expect(stale.quote.body).toMatchObject({ errorCode: "PRICE_FETCH_FAILED" });
     expect(stale.quote.body.message).toMatch(/no fresh price of ETH \(pyth: stale\)/);
     const before = await requestCount();
-    expect((await post("/quote/v2")).status).toBe(503);
+    for (let i = 0; i < 20; i += 1) expect((await post("/quote/v2")).status).toBe(503);
     expect(await requestCount()).toBe(before);
+    // An expected, retryable refusal: one warning for ETH, no stack, not an error per quote.
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 40, errorCode: "PRICE_FETCH_FAILED", subject: "ETH", path: "/quote/v2" }),
+    ]);
+    expect(logged[0]!.err).toBeUndefined();
 
     await moveHermes("/devnet/freeze", { symbol: "ETH", frozen: false });
     const recovered = await quoteUntil((quote) => quote.status === 200, 2_000);

@@ -3,6 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetAggregatorArtifact } from "../contracts/artifacts.js";
 import { devnetAccounts } from "../devnet/devnetAccounts.js";
 import { devnetWalletClient } from "../devnet/devnetWalletClient.js";
+import {
+  type HermesControlPath,
+  type HermesControlPayload,
+  devnetHermesControl,
+} from "./support/devnetHermesControl.js";
 import { ethToUsdcQuoteBody } from "./support/ethToUsdcQuoteBody.js";
 import { postGraphql } from "./support/postGraphql.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
@@ -26,14 +31,8 @@ describe("live prices on the devnet stack: Hermes, then the chain's aggregators,
     });
     return { status: response.status, body: (await response.json()) as any };
   };
-  const hermes = async (path: string, payload: unknown) => {
-    const response = await fetch(`${stack.hermes!.hermesUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(payload),
-    });
-    expect(response.status).toBe(200);
-  };
+  const hermes = (path: HermesControlPath, payload: HermesControlPayload) =>
+    devnetHermesControl(stack.hermes!.hermesUrl, path, payload);
   const quoteUntil = async (done: (quote: { status: number; body: any }) => boolean, withinMs: number) => {
     const started = Date.now();
     for (;;) {

@@ -121,11 +121,14 @@ export class RateLimitedError extends CrossfillError {
   }
 }
 
-/** A dependency (RPC, database, price feed) failed in a way that may pass; safe to retry. */
+/**
+ * A dependency (RPC, database, price feed) failed in a way that may pass; safe to retry. `details` (never in the
+ * answer) name what failed, e.g. the currency whose price is missing, for the logs.
+ */
 export class TransientError extends CrossfillError {
   override name = "TransientError";
-  constructor(errorCode: ErrorCode, message: string, cause?: unknown) {
-    super(errorCode, message, { status: 503, retryable: true, cause });
+  constructor(errorCode: ErrorCode, message: string, cause?: unknown, details?: Record<string, unknown>) {
+    super(errorCode, message, { status: 503, retryable: true, cause, details });
   }
 }
 

@@ -29,6 +29,7 @@ import { healthRoutes } from "../health/healthRoutes.js";
 import { type Metrics, createMetrics } from "../metrics/createMetrics.js";
 import { metricsRoute } from "../metrics/metricsRoute.js";
 import { observeRequests } from "./http/observeRequests.js";
+import { createRequestFailureLog } from "./http/requestFailureLog.js";
 import { type ReadinessCheck, createReadinessProbe } from "../health/readinessProbe.js";
 
 export type RestAppDeps = {
@@ -62,9 +63,10 @@ export function createRestApp(deps: RestAppDeps): Hono {
   if (metrics) app.use("*", observeRequests(metrics));
   app.use("*", corsHeaders(["RateLimit", "RateLimit-Policy", "Retry-After"]));
   app.use("*", limitBody());
+  const logFailure = createRequestFailureLog(deps.logger);
   app.onError((error, c) => {
     const { status, body, headers } = errorBody(error);
-    if (status >= 500) deps.logger.error({ err: error, path: c.req.path }, "request failed");
+    logFailure(error, { path: c.req.path });
     return c.json(body, status as 400, headers);
   });
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, errorCode: "NOT_FOUND" }, 404));

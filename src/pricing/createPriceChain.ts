@@ -117,7 +117,9 @@ export function createPriceChain(options: PriceChainOptions): PriceChain {
         .filter((state) => state.feed.keys.has(key))
         .map((state) => `${state.feed.name}: ${state.lastError ?? (state.cache.has(key) ? "stale" : "no answer")}`)
         .join("; ");
-      throw new TransientError("PRICE_FETCH_FAILED", `no fresh price of ${key} (${why}); retry`);
+      throw new TransientError("PRICE_FETCH_FAILED", `no fresh price of ${key} (${why}); retry`, undefined, {
+        currency: key,
+      });
     }
     if (second) {
       const apart =
@@ -126,6 +128,8 @@ export function createPriceChain(options: PriceChainOptions): PriceChain {
         throw new TransientError(
           "PRICE_FETCH_FAILED",
           `the price of ${key} is suspect: ${first.source} and ${second.source} are ${(apart * 10_000n) / second.priceE18} bps apart (at most ${options.deviationBps}); retry`,
+          undefined,
+          { currency: key },
         );
       }
     }

@@ -14,6 +14,8 @@ export async function quotePrices(prices: PriceSource, currencies: readonly Curr
   } catch (error) {
     if (isCrossfillError(error)) throw error;
     const symbols = [...new Set(currencies.map((currency) => currency.symbol))].join(", ");
-    throw new TransientError("PRICE_FETCH_FAILED", `the prices of ${symbols} could not be fetched; retry`, error);
+    throw new TransientError("PRICE_FETCH_FAILED", `the prices of ${symbols} could not be fetched; retry`, error, {
+      currencies: symbols,
+    });
   }
 }

@@ -19,6 +19,7 @@ import { policyFor } from "../http/policyFor.js";
 import type { RouteLimit } from "../http/routeLimits.js";
 import { checkJsonValue } from "../http/checkJsonValue.js";
 import { domainErrorOf } from "../http/domainErrorOf.js";
+import { createRequestFailureLog } from "../http/requestFailureLog.js";
 import { ownError } from "./ownError.js";
 import { codeValidationErrors } from "./plugins/codeValidationErrors.js";
 import { codeVariableErrors } from "./plugins/codeVariableErrors.js";
@@ -124,6 +125,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
     webhookPolicy: options.webhookPolicy,
     keyRecheckMs: options.keyRecheckMs,
   };
+  const logFailure = createRequestFailureLog(logger);
   const yoga = createYoga<Record<string, unknown>, GraphqlContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -167,7 +169,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): GraphqlServe
         const original = error instanceof GraphQLError ? error.originalError : error;
         const domainError = domainErrorOf(original);
         if (domainError) {
-          if (domainError.status >= 500) logger.warn({ err: original }, "graphql operation failed");
+          logFailure(original, { graphql: true });
           return domainGraphqlError(domainError, error as GraphQLError);
         }
         if (!(error instanceof GraphQLError) || error.originalError)
