@@ -3,11 +3,9 @@ import { zeroAddress } from "viem";
 import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
 import { paySolanaStep } from "../test/support/paySolanaStep.js";
 import { postQuote } from "../test/support/postQuote.js";
-import { startTestStack } from "../test/support/startTestStack.js";
-import { type MachineInfo, gitCommit, machineInfo } from "./machineInfo.js";
+import { missed, roundMs, runFamilyLatencyBench } from "./familyLatencyBench.js";
+import type { MachineInfo } from "./machineInfo.js";
 import { type Summary, summarize } from "./percentiles.js";
-import { peakRssMbByGroup } from "./peakRss.js";
-import { cpuBetween, cpuSnapshot } from "./processCpu.js";
 import type { Target } from "./target.js";
 import { wallClockMs } from "./wallClock.js";
 
@@ -51,9 +49,6 @@ export type SolanaBenchResult = {
   targets: Target[];
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const round = (value: number) => Math.round(value * 100) / 100;
-
 /**
  * SOL → EVM on the devnet: the full stack of startTestStack({solana: true}) (the devnet Solana with its slot timer,
  * its poller, reconcile, BullMQ, the solver on an anvil with 1 s blocks). One deposit at a time (quote, compile and
@@ -65,122 +60,93 @@ export async function solanaBench(
   options: SolanaBenchOptions,
   log: (line: string) => void,
 ): Promise<SolanaBenchResult> {
-  const date = new Date();
-  const machine = machineInfo();
-  log("solana: starting the stack (devnet Solana, anvil, Postgres, Ponder, pollers, worker, API)");
-  const stack = await startTestStack({ solana: true });
-  stack.pool.on("error", (error) => log(`pool error (ignored): ${error.message}`));
-  try {
-    const solana = stack.solana!;
-    const connection = new Connection(solana.devnet.rpcUrl, "confirmed");
-    const statusAt = async (requestId: string, status: string): Promise<number | null> => {
-      const { rows } = await stack.pool.query<{ ms: number }>(
-        `SELECT (extract(epoch from created_at) * 1000)::float8 AS ms FROM crossfill.status_events
-          WHERE request_id = $1 AND to_status = $2 ORDER BY id LIMIT 1`,
-        [requestId, status],
-      );
-      return rows[0]?.ms ?? null;
-    };
-    /** Polls `probe` every 5 ms until it is true; the local time it first was, or null after the timeout. */
-    const waitUntil = async (probe: () => Promise<boolean>): Promise<number | null> => {
-      const deadline = Date.now() + options.timeoutMs;
-      while (Date.now() < deadline) {
-        if (await probe()) return wallClockMs();
-        await sleep(5);
-      }
-      return null;
-    };
-    const statusesOf = async (requestId: string) =>
-      (
-        await stack.pool.query<{ to_status: string }>(
-          "SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id",
-          [requestId],
-        )
-      ).rows.map((row) => row.to_status);
-
-    log(`solana: ${options.deposits} deposits of ${options.amountLamports} lamports, one at a time`);
-    const cpuBefore = cpuSnapshot();
-    const deposits: SolanaDepositTiming[] = [];
-    const failed: SolanaBenchResult["failed"] = [];
-    for (let index = 0; index < options.deposits; index++) {
-      const user = solana.devnet.accounts[index % solana.devnet.accounts.length]!;
-      const quote = await postQuote(stack.api.url, {
-        user: user.publicKey.toBase58(),
-        recipient: stack.devnet.accounts[1].address,
-        originChainId: solana.chain.id,
-        destinationChainId: stack.devnet.chains[0].id,
-        originCurrency: SOLANA_NATIVE_CURRENCY,
-        destinationCurrency: zeroAddress,
-        amount: options.amountLamports.toString(),
-        tradeType: "EXACT_INPUT",
-      });
-      if (quote.status !== 200) throw new Error(`quote ${index} failed: ${quote.status} ${JSON.stringify(quote.body)}`);
-      const [step] = quote.body.steps;
-      const requestId = step.requestId as string;
-      const sendStarted = wallClockMs();
-      const { signature } = await paySolanaStep(connection, user, step.items[0].data);
-      const landedAt = wallClockMs();
-      await waitUntil(async () => (await statusAt(requestId, "pending")) !== null);
-      const finalizedAt = await waitUntil(
-        async () => (await connection.getSignatureStatuses([signature])).value[0]?.confirmationStatus === "finalized",
-      );
-      await waitUntil(async () => (await statusAt(requestId, "success")) !== null);
-      const [pendingAt, successAt] = [await statusAt(requestId, "pending"), await statusAt(requestId, "success")];
-      if (pendingAt === null || successAt === null || finalizedAt === null) {
-        failed.push({ requestId, statuses: await statusesOf(requestId), error: "no pending or success row" });
-        continue;
-      }
-      deposits.push({
-        requestId,
-        signature,
-        sendMs: round(landedAt - sendStarted),
-        landedToPending: round(pendingAt - landedAt),
-        landedToFinalized: round(finalizedAt - landedAt),
-        finalizedToSuccess: round(successAt - finalizedAt),
-      });
-      log(
-        `solana: ${index + 1}/${options.deposits} pending +${round(pendingAt - landedAt)} ms, success +${round(successAt - finalizedAt)} ms after finalized`,
-      );
-    }
-    const cpuMsByProcess = cpuBetween(cpuBefore, cpuSnapshot());
-    const peakRssMb = peakRssMbByGroup();
-    if (deposits.length === 0) throw new Error(`no deposit completed: ${JSON.stringify(failed.slice(0, 3))}`);
-    const pick = (f: (d: SolanaDepositTiming) => number) => deposits.map(f);
-    return {
+  const result = await runFamilyLatencyBench(
+    {
       benchmark: "solana",
-      date: date.toISOString(),
-      commit: gitCommit(),
-      machine,
-      setup: {
-        stack:
-          "startTestStack({solana: true}): devnet Solana (litesvm behind the JSON-RPC) in the bench process with its slot timer, its poller, 2 anvil chains with 1 s blocks, fresh Postgres database, Ponder, BullMQ on Redis, worker and API in the bench process",
-        load: `${options.deposits} SOL → ETH deposits of ${options.amountLamports} lamports from ${solana.devnet.accounts.length} accounts in turn, one at a time: quote, sign the step's instructions as a v0 transaction, sendTransaction; wait for pending, finalized, success`,
-        landedTime:
-          "local wall clock when sendTransaction answered (the devnet lands a transaction in the open slot: processed)",
-        finalizedTime: "local wall clock at which a 5 ms poll of getSignatureStatuses first saw it finalized",
-        statusTimes: "crossfill.status_events.created_at (Postgres now(): the writing transaction's start), epoch ms",
-        deposits: options.deposits,
-        amountLamports: options.amountLamports.toString(),
-        timeoutMs: options.timeoutMs,
+      stack: { solana: true },
+      starting: "devnet Solana, anvil, Postgres, Ponder, pollers, worker, API",
+      count: options.deposits,
+      timeoutMs: options.timeoutMs,
+      samplesKey: "deposits",
+      noun: "deposit",
+      describeLoad: `${options.deposits} deposits of ${options.amountLamports} lamports, one at a time`,
+      async prepare({ stack }) {
+        const solana = stack.solana!;
+        return { solana, connection: new Connection(solana.devnet.rpcUrl, "confirmed") };
       },
-      slot: {
-        slotMs: solana.devnet.slotMs,
-        // As the devnet's commitments stand apart (a read, not its configuration copied).
-        confirmedAfterSlots: solana.devnet.ledger.slot("processed") - solana.devnet.ledger.slot("confirmed"),
-        finalizedAfterSlots: solana.devnet.ledger.slot("processed") - solana.devnet.ledger.slot("finalized"),
+      async one({ solana, connection }, index, { stack, statusAt, waitUntil }) {
+        const user = solana.devnet.accounts[index % solana.devnet.accounts.length]!;
+        const quote = await postQuote(stack.api.url, {
+          user: user.publicKey.toBase58(),
+          recipient: stack.devnet.accounts[1].address,
+          originChainId: solana.chain.id,
+          destinationChainId: stack.devnet.chains[0].id,
+          originCurrency: SOLANA_NATIVE_CURRENCY,
+          destinationCurrency: zeroAddress,
+          amount: options.amountLamports.toString(),
+          tradeType: "EXACT_INPUT",
+        });
+        if (quote.status !== 200)
+          throw new Error(`quote ${index} failed: ${quote.status} ${JSON.stringify(quote.body)}`);
+        const [step] = quote.body.steps;
+        const requestId = step.requestId as string;
+        const sendStarted = wallClockMs();
+        const { signature } = await paySolanaStep(connection, user, step.items[0].data);
+        const landedAt = wallClockMs();
+        await waitUntil(async () => (await statusAt(requestId, "pending")) !== null);
+        const finalizedAt = await waitUntil(
+          async () => (await connection.getSignatureStatuses([signature])).value[0]?.confirmationStatus === "finalized",
+        );
+        await waitUntil(async () => (await statusAt(requestId, "success")) !== null);
+        const [pendingAt, successAt] = [await statusAt(requestId, "pending"), await statusAt(requestId, "success")];
+        if (pendingAt === null || successAt === null || finalizedAt === null)
+          return missed(requestId, "no pending or success row");
+        return {
+          sample: {
+            requestId,
+            signature,
+            sendMs: roundMs(landedAt - sendStarted),
+            landedToPending: roundMs(pendingAt - landedAt),
+            landedToFinalized: roundMs(finalizedAt - landedAt),
+            finalizedToSuccess: roundMs(successAt - finalizedAt),
+          } satisfies SolanaDepositTiming,
+        };
       },
-      completed: deposits.length,
-      failed,
-      latencyMs: {
-        landedToPending: summarize(pick((d) => d.landedToPending)),
-        landedToFinalized: summarize(pick((d) => d.landedToFinalized)),
-        finalizedToSuccess: summarize(pick((d) => d.finalizedToSuccess)),
-        send: summarize(pick((d) => d.sendMs)),
+      progress: (d) => `pending +${d.landedToPending} ms, success +${d.finalizedToSuccess} ms after finalized`,
+      finish(deposits, { solana }) {
+        const pick = (f: (d: SolanaDepositTiming) => number) => deposits.map(f);
+        return {
+          setup: {
+            stack:
+              "startTestStack({solana: true}): devnet Solana (litesvm behind the JSON-RPC) in the bench process with its slot timer, its poller, 2 anvil chains with 1 s blocks, fresh Postgres database, Ponder, BullMQ on Redis, worker and API in the bench process",
+            load: `${options.deposits} SOL → ETH deposits of ${options.amountLamports} lamports from ${solana.devnet.accounts.length} accounts in turn, one at a time: quote, sign the step's instructions as a v0 transaction, sendTransaction; wait for pending, finalized, success`,
+            landedTime:
+              "local wall clock when sendTransaction answered (the devnet lands a transaction in the open slot: processed)",
+            finalizedTime: "local wall clock at which a 5 ms poll of getSignatureStatuses first saw it finalized",
+            statusTimes:
+              "crossfill.status_events.created_at (Postgres now(): the writing transaction's start), epoch ms",
+            deposits: options.deposits,
+            amountLamports: options.amountLamports.toString(),
+            timeoutMs: options.timeoutMs,
+          },
+          head: {
+            slot: {
+              slotMs: solana.devnet.slotMs,
+              // As the devnet's commitments stand apart (a read, not its configuration copied).
+              confirmedAfterSlots: solana.devnet.ledger.slot("processed") - solana.devnet.ledger.slot("confirmed"),
+              finalizedAfterSlots: solana.devnet.ledger.slot("processed") - solana.devnet.ledger.slot("finalized"),
+            },
+          },
+          tail: {},
+          latencyMs: {
+            landedToPending: summarize(pick((d) => d.landedToPending)),
+            landedToFinalized: summarize(pick((d) => d.landedToFinalized)),
+            finalizedToSuccess: summarize(pick((d) => d.finalizedToSuccess)),
+            send: summarize(pick((d) => d.sendMs)),
+          },
+        };
       },
-      cpuMsByProcess,
-      peakRssMb,
-      deposits,
-      targets: [
+      targets: (deposits) => [
         {
           metric: "deposits that reached success",
           target: `${options.deposits}`,
@@ -188,8 +154,8 @@ export async function solanaBench(
           met: deposits.length === options.deposits,
         },
       ],
-    };
-  } finally {
-    await stack.stop();
-  }
+    },
+    log,
+  );
+  return result as SolanaBenchResult;
 }

@@ -11,6 +11,7 @@ import { paySolanaStep } from "./support/paySolanaStep.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import { unmatchedRefundsCase } from "./support/unmatchedRefundsCase.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SOL = 1_000_000_000n;
@@ -130,99 +131,70 @@ describe("Solana refunds, end to end", () => {
         ) as TransactionInstruction,
         memoInstruction(memo),
       ]);
-    const before = {
-      bare: await lamports(bare.publicKey),
-      malformedLamports: await lamports(malformed.publicKey),
-      malformedTokens: await tokens(malformed.publicKey),
-      small: await lamports(small.publicKey),
-      depositoryLamports: await lamports(depository()),
-      depositoryTokens: await tokens(depository()),
-    };
-    const deposits = {
-      bare: await paySol(bare, SOL / 20n),
-      malformed: await payUsdc(malformed, 7_000_000n, "0x1234"),
-      // Less than a new account's rent-exempt minimum once the fee is taken: no refund could be paid.
-      small: await paySol(small, 100_000n, unknownOrder),
-    };
-    const unmatched = async () =>
-      (
-        await stack.pool.query<{
-          deposit_tx_hash: string;
-          order_id: string;
-          recipient: string;
-          currency: string;
-          status: string;
-          amount: string | null;
-          fee: string | null;
-          tx_hash: string | null;
-          refund_fail_reason: string | null;
-        }>(
-          `SELECT deposit_tx_hash, order_id, recipient, currency, status, amount, fee, tx_hash, refund_fail_reason
-             FROM crossfill.unmatched_refunds`,
-        )
-      ).rows;
-    // Recorded for no request, finalized, and not refunded before the chain's slots have passed.
-    await expect
-      .poll(
-        async () =>
-          Number(
-            (
-              await stack.pool.query("SELECT count(*) FROM crossfill.deposit_facts WHERE tx_hash = ANY($1)", [
-                Object.values(deposits),
-              ])
-            ).rows[0].count,
-          ),
-        { timeout: 15_000 },
-      )
-      .toBe(3);
-    await sleep(2_500);
-    expect(await unmatched()).toEqual([]);
-
-    await expect
-      .poll(async () => (await unmatched()).map((row) => row.status).sort(), { timeout: 30_000 })
-      .toEqual(["confirmed", "confirmed", "unrefundable"]);
-    const rows = new Map((await unmatched()).map((row) => [row.deposit_tx_hash, row]));
+    const payers = new Map([bare, malformed, small].map((payer) => [payer.publicKey.toBase58(), payer.publicKey]));
+    /** What an account holds of a currency. */
+    const holding = (owner: PublicKey, currency: string) =>
+      currency === SOLANA_NATIVE_CURRENCY ? lamports(owner) : tokens(owner);
+    const before = new Map<string, bigint>();
+    let depositoryBefore = { lamports: 0n, tokens: 0n };
+    let malformedDeposit = "";
     // 5,000 lamports at $150 a SOL is $0.00075: 750 units of USDC at $1.
     const usdcFee = 750n;
-    expect(rows.get(deposits.bare)).toMatchObject({
-      order_id: "",
-      recipient: bare.publicKey.toBase58(),
-      currency: SOLANA_NATIVE_CURRENCY,
-      amount: (SOL / 20n - REFUND_FEE).toString(),
-      fee: REFUND_FEE.toString(),
+    await unmatchedRefundsCase({
+      stack: () => stack,
+      async pay() {
+        for (const [address, owner] of payers)
+          for (const currency of [SOLANA_NATIVE_CURRENCY, devnet().usdcMint])
+            before.set(`${address}:${currency}`, await holding(owner, currency));
+        depositoryBefore = { lamports: await lamports(depository()), tokens: await tokens(depository()) };
+        const payment = (payer: Keypair, currency: string, amount: bigint, orderId: string, refundable = true) => ({
+          payer: payer.publicKey.toBase58(),
+          currency,
+          amount,
+          orderId,
+          refundable,
+        });
+        return [
+          { txHash: await paySol(bare, SOL / 20n), ...payment(bare, SOLANA_NATIVE_CURRENCY, SOL / 20n, "") },
+          {
+            txHash: (malformedDeposit = await payUsdc(malformed, 7_000_000n, "0x1234")),
+            ...payment(malformed, devnet().usdcMint, 7_000_000n, ""),
+          },
+          // Less than a new account's rent-exempt minimum once the fee is taken: no refund could be paid.
+          {
+            txHash: await paySol(small, 100_000n, unknownOrder),
+            ...payment(small, SOLANA_NATIVE_CURRENCY, 100_000n, unknownOrder, false),
+          },
+        ];
+      },
+      // The slots pass with time: the facts are recorded, and the rule is met, as they do.
+      record: async () => undefined,
+      shortOfRule: async () => undefined,
+      watchMs: 2_500,
+      pastRule: async () => undefined,
+      confirmSent: async () => undefined,
+      async payerLoss(payment) {
+        const owner = payers.get(payment.payer)!;
+        const lost = before.get(`${payment.payer}:${payment.currency}`)! - (await holding(owner, payment.currency!));
+        // The deposit's own network fee is paid in SOL.
+        return payment.currency === SOLANA_NATIVE_CURRENCY ? lost - (await feeOf(payment.txHash)) : lost;
+      },
+      async checkRefund(row, payment) {
+        expect(row.fee).toBe(payment.currency === SOLANA_NATIVE_CURRENCY ? REFUND_FEE.toString() : usdcFee.toString());
+        // One landed payment of the depository.
+        const { value } = await connection.getSignatureStatus(row.tx_hash!, { searchTransactionHistory: true });
+        expect(value).toMatchObject({ err: null, confirmationStatus: "finalized" });
+      },
+      timeoutMs: 30_000,
+      quietMs: 3_000,
     });
-    expect(rows.get(deposits.malformed)).toMatchObject({
-      order_id: "",
-      recipient: malformed.publicKey.toBase58(),
-      currency: devnet().usdcMint,
-      amount: (7_000_000n - usdcFee).toString(),
-      fee: usdcFee.toString(),
-    });
-    expect(rows.get(deposits.small)).toMatchObject({
-      order_id: unknownOrder,
-      status: "unrefundable",
-      refund_fail_reason: "AMOUNT_TOO_LOW_TO_REFUND",
-      tx_hash: null,
-    });
-
-    // Nothing is paid twice: a while later the balances are still exact to the lamport and the unit.
-    await sleep(3_000);
-    expect(before.bare - (await lamports(bare.publicKey))).toBe((await feeOf(deposits.bare)) + REFUND_FEE);
-    expect(before.malformedTokens - (await tokens(malformed.publicKey))).toBe(usdcFee);
-    expect(before.malformedLamports - (await lamports(malformed.publicKey))).toBe(await feeOf(deposits.malformed));
-    expect(before.small - (await lamports(small.publicKey))).toBe((await feeOf(deposits.small)) + 100_000n);
+    // A USDC payer pays no SOL for its refund: only its deposit's fee.
+    const malformedLamports = before.get(`${malformed.publicKey.toBase58()}:${SOLANA_NATIVE_CURRENCY}`)!;
+    expect(malformedLamports - (await lamports(malformed.publicKey))).toBe(await feeOf(malformedDeposit));
     // The depository keeps the small deposit and the USDC refund's fee, which it paid in SOL (the SOL refund's fee
     // came out of its deposit).
-    expect((await lamports(depository())) - before.depositoryLamports).toBe(100_000n - REFUND_FEE);
-    expect((await tokens(depository())) - before.depositoryTokens).toBe(usdcFee);
-    // Each refund is one landed payment of the depository.
-    for (const deposit of [deposits.bare, deposits.malformed]) {
-      const { value } = await connection.getSignatureStatus(rows.get(deposit)!.tx_hash!, {
-        searchTransactionHistory: true,
-      });
-      expect(value).toMatchObject({ err: null, confirmationStatus: "finalized" });
-    }
-    expect(Number((await stack.pool.query("SELECT count(*) FROM crossfill.request_deposits")).rows[0].count)).toBe(1);
+    expect((await lamports(depository())) - depositoryBefore.lamports).toBe(100_000n - REFUND_FEE);
+    expect((await tokens(depository())) - depositoryBefore.tokens).toBe(usdcFee);
   }, 120_000);
 
   it("charges a USDC refund to a wallet without a token account the account's rent: a fresh refundTo drains nothing", async () => {

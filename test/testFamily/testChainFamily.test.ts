@@ -8,23 +8,10 @@ import { createStaticPriceSource } from "../../src/pricing/priceSource.js";
 import { createQuote } from "../../src/quote/createQuote.js";
 import { createSolverInventory } from "../../src/quote/solverInventory.js";
 import type { NewRequest } from "../../schema/requests.js";
-import {
-  TEST_NATIVE_CURRENCY,
-  TestLedger,
-  testChainConfigSchema,
-  testFamilyModule,
-  testPollerSource,
-} from "./testChainFamily.js";
+import { TEST_NATIVE_CURRENCY, TestLedger, testChain, testFamilyModule, testPollerSource } from "./testChainFamily.js";
 
 const address = (digit: string) => `tst1${digit.repeat(40)}`;
-const chain = (id: number) =>
-  testChainConfigSchema.parse({
-    id,
-    vmType: "testvm",
-    name: `test-${id}`,
-    depository: address("d"),
-    solver: address("5"),
-  });
+const chain = testChain;
 const open: ChainAvailability = {
   disabled: false,
   depositEnabled: true,

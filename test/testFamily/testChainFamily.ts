@@ -42,6 +42,17 @@ export const testChainConfigSchema = z.object({
 
 export type TestChainConfig = z.infer<typeof testChainConfigSchema>;
 
+/** A test chain named after its id, with the depository (`tst1dd…`) and solver (`tst155…`) tests use. */
+export function testChain(id: number): TestChainConfig {
+  return testChainConfigSchema.parse({
+    id,
+    vmType: "testvm",
+    name: `test-${id}`,
+    depository: `tst1${"d".repeat(40)}`,
+    solver: `tst1${"5".repeat(40)}`,
+  });
+}
+
 export const testChainFamily = {
   vmType: "testvm",
   configSchema: testChainConfigSchema,
