@@ -69,6 +69,17 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     expect(receipt.status).toBe("success");
     return hash;
   };
+  /** The solver's key pays a native request on the destination's Receiver, outside Crossfill's own fill attempts. */
+  const fillByHand = (requestId: string, amount: bigint, recipient: Address) =>
+    send(stack.devnet.solver, chains().destination, {
+      to: chains().destination.receiver as Address,
+      data: encodeFunctionData({
+        abi: receiverAbi,
+        functionName: "fill",
+        args: [requestId as Hex, zeroAddress, amount, recipient, []],
+      }),
+      value: amount,
+    });
   /** Every chain fact and applied settlement the service holds: an abuse of the route must change none of them. */
   const written = async () => {
     const { rows } = await stack.pool.query(
@@ -153,15 +164,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       expect(await written()).toEqual(before);
 
       // The solver's key pays the request on the Receiver, outside Crossfill's own attempts.
-      const fill = await send(stack.devnet.solver, destination, {
-        to: destination.receiver as Address,
-        data: encodeFunctionData({
-          abi: receiverAbi,
-          functionName: "fill",
-          args: [requestId as Hex, zeroAddress, amountOut, user.address, []],
-        }),
-        value: amountOut,
-      });
+      const fill = await fillByHand(requestId, amountOut, user.address);
       await sleep(1_500);
       expect((await pollStatus(stack.api.url, requestId, { until: ["pending"] })).last.status).toBe("pending");
       // The fill's hash sent with the origin chain: that chain has no such transaction.
@@ -209,6 +212,43 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       await fillQueue.resume();
       await fillQueue.close();
     }
+  }, 90_000);
+
+  it("ORDER_ALREADY_FILLED: a fill the indexer missed lands before the deposit is indexed; the worker's own fill meets AlreadyFilled", async () => {
+    const { origin, destination } = chains();
+    const user = stack.devnet.accounts[3];
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"));
+    expect(quote.status).toBe(200);
+    const requestId = quote.body.steps[0].requestId as string;
+    const { deposit } = await sendSteps(quote.body, user, origin);
+    // The solver's key pays the request by hand while it still waits; the indexer is not there to see it.
+    const amountOut = BigInt(quote.body.details.currencyOut.amount);
+    await fillByHand(requestId, amountOut, user.address);
+    const recipientBefore = await createEvmChainClient(destination).publicClient.getBalance({ address: user.address });
+    expect((await index(deposit, origin.id)).body).toMatchObject({ deposits: 1, recorded: 1 });
+
+    const { last } = await pollStatus(stack.api.url, requestId);
+    expect(last).toMatchObject({
+      status: "failure",
+      failReason: "ORDER_ALREADY_FILLED",
+      refundFailReason: "N/A",
+      details: { errorCode: "DESTINATION_TX_FAILED", message: "the Receiver has this request filled" },
+    });
+    const { data } = await record(requestId);
+    expect(data).toMatchObject({ failReason: "ORDER_ALREADY_FILLED", failedTxHash: null });
+    expect([data.failedCallData.from, data.failedCallData.to].map((a: string) => a.toLowerCase())).toEqual([
+      stack.devnet.solver.address.toLowerCase(),
+      destination.receiver.toLowerCase(),
+    ]);
+    // The recipient was paid once, by the hand fill; the deposit is not paid back as well, and nothing was sent.
+    const refunds = await stack.pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [requestId]);
+    expect(refunds.rows).toEqual([]);
+    const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [requestId]);
+    expect(attempts.rows).toEqual([]);
+    expect(await createEvmChainClient(destination).publicClient.getBalance({ address: user.address })).toBe(
+      recipientBefore,
+    );
+    expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "failure"]);
   }, 90_000);
 
   it("a refund the indexer missed moves the failed request to refund once indexed", async () => {
