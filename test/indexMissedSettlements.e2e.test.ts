@@ -17,6 +17,7 @@ import { QUEUES } from "../jobs/queues.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import type { EvmChainConfig } from "../src/chains/chainConfig.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evm/evmChainClient.js";
+import { openapiRecordIssues } from "./support/openapiRecordIssues.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote } from "./support/postQuote.js";
 import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
@@ -96,12 +97,14 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
         requestId,
       ])
     ).rows.map((row) => row.to_status);
-  const record = async (requestId: string) =>
-    (
-      await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, { headers: { "x-api-key": readerKey } }).then((r) =>
-        r.json(),
-      )
-    ).requests[0];
+  /** The request's v3 record, checked against the record schema /openapi.json publishes. */
+  const record = async (requestId: string) => {
+    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
+      headers: { "x-api-key": readerKey },
+    }).then((r) => r.json());
+    expect(await openapiRecordIssues(stack.api.url, listed.requests[0])).toEqual([]);
+    return listed.requests[0];
+  };
   /**
    * A contract creation whose constructor emits `topics`/`data` as a log: the same event, from an address that is
    * not the service's contract.
@@ -182,9 +185,18 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
         [requestId],
       );
       expect(applied.rows).toEqual([{ tx_hash: fill, amount: amountOut.toString(), provisional: false }]);
-      expect((await record(requestId)).protocol.settlement.destination.fills).toEqual([
-        { chainId: destination.id, transactionId: fill },
+      const filled = await record(requestId);
+      expect(filled.protocol.settlement.destination.fills).toEqual([{ chainId: destination.id, transactionId: fill }]);
+      // Confirmed by the index (no `metadata.confirmedBy`: it never was the solver's receipt).
+      expect(filled.data.outTxs).toEqual([
+        expect.objectContaining({
+          txHash: fill,
+          chainId: destination.id,
+          status: "success",
+          data: expect.objectContaining({ amount: amountOut.toString() }),
+        }),
       ]);
+      expect(filled.data.outTxs[0]).not.toHaveProperty("metadata");
 
       // Indexed again: nothing more is recorded, the request moves no further.
       expect(await index(fill, destination.id)).toMatchObject({ status: 200, body: { fills: 1 } });
@@ -212,6 +224,31 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       await fillQueue.resume();
       await fillQueue.close();
     }
+  }, 90_000);
+
+  it("the worker's own fill the indexer missed: success on its receipt, confirmed once indexed", async () => {
+    const { origin, destination } = chains();
+    const user = stack.devnet.accounts[1];
+    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"));
+    const requestId = quote.body.steps[0].requestId as string;
+    const { deposit } = await sendSteps(quote.body, user, origin);
+    expect((await index(deposit, origin.id)).body).toMatchObject({ deposits: 1, recorded: 1 });
+    const { last } = await pollStatus(stack.api.url, requestId);
+    expect(last.status).toBe("success");
+    const [fill] = last.txHashes as string[];
+    // Known from the solver's receipt only: the record says so.
+    const byReceipt = await record(requestId);
+    expect(byReceipt.data.outTxs).toEqual([
+      expect.objectContaining({ txHash: fill, metadata: expect.objectContaining({ confirmedBy: "receipt" }) }),
+    ]);
+    expect(byReceipt.protocol.settlement.destination.fills).toEqual([{ chainId: destination.id, transactionId: fill }]);
+
+    expect((await index(fill, destination.id)).body).toMatchObject({ deposits: 0, fills: 1, refunds: 0 });
+    await vi.waitFor(async () => expect((await record(requestId)).data.outTxs[0]).not.toHaveProperty("metadata"), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
   }, 90_000);
 
   it("ORDER_ALREADY_FILLED: a fill the indexer missed lands before the deposit is indexed; the worker's own fill meets AlreadyFilled", async () => {
