@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, encodeFunctionData, erc20Abi, getAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callTargetAbi } from "../contracts/abis.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { listenForWebhooks, webhooksOf } from "./support/listenForWebhooks.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
@@ -10,6 +11,7 @@ import { route } from "./support/route.js";
 import { harmlessCall } from "./support/revertingCalls.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import type { WebhookReceiver } from "./support/startWebhookReceiver.js";
 
 type Call = { to: string; value: string; data: Hex };
 
@@ -23,11 +25,14 @@ type Call = { to: string; value: string; data: Hex };
 describe("fill fail reasons from revert data, end to end", () => {
   let stack: TestStack;
   let readerKey: string;
+  let hooks: WebhookReceiver;
   beforeAll(async () => {
     stack = await startTestStack();
     readerKey = (await createApiKey(stack.pool, stack.serverKey, { name: "reader" })).key;
+    hooks = await listenForWebhooks(stack.api.url, readerKey);
   });
   afterAll(async () => {
+    hooks?.close();
     await stack?.stop();
   });
 
@@ -160,13 +165,17 @@ describe("fill fail reasons from revert data, end to end", () => {
         args: [user.address, usdcOut, amount],
       }),
     };
-    const quote = await postQuote(stack.api.url, {
-      user: user.address,
-      ...route(origin, destination, usdcIn, usdcOut),
-      amount: amount.toString(),
-      tradeType: "EXACT_OUTPUT",
-      txs: [approve(amount), depositInto],
-    });
+    const quote = await postQuote(
+      stack.api.url,
+      {
+        user: user.address,
+        ...route(origin, destination, usdcIn, usdcOut),
+        amount: amount.toString(),
+        tradeType: "EXACT_OUTPUT",
+        txs: [approve(amount), depositInto],
+      },
+      readerKey,
+    );
     expect(quote.status, JSON.stringify(quote.body)).toBe(200);
     const requestId = quote.body.steps.at(-1).requestId as string;
     // Before the fill, the approval becomes its withdrawal: the vault's transferFrom is refused and says only that.
@@ -185,6 +194,14 @@ describe("fill fail reasons from revert data, end to end", () => {
       },
     });
     expect((await record(requestId)).data).toMatchObject({ failReason: "TRANSFER_FROM_FAILED", failedTxHash: null });
+    await vi.waitFor(
+      () =>
+        expect(webhooksOf(hooks, requestId).filter((update) => update.failReason !== "N/A")).toEqual([
+          expect.objectContaining({ status: "failure", failReason: "TRANSFER_FROM_FAILED" }),
+          expect.objectContaining({ status: "refund", failReason: "TRANSFER_FROM_FAILED" }),
+        ]),
+      { timeout: 15_000, interval: 100 },
+    );
     // The vault took nothing; the refund paid the deposit back.
     const credited = await createEvmChainClient(destination).publicClient.readContract({
       address: vault,

@@ -17,12 +17,15 @@ import { QUEUES } from "../jobs/queues.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import type { EvmChainConfig } from "../src/chains/chainConfig.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evm/evmChainClient.js";
+import { listenForWebhooks, webhooksOf } from "./support/listenForWebhooks.js";
 import { openapiRecordIssues } from "./support/openapiRecordIssues.js";
 import { pollStatus } from "./support/pollStatus.js";
-import { postBridgeQuote } from "./support/postQuote.js";
+import { postBridgeQuote, postQuote } from "./support/postQuote.js";
+import { route } from "./support/route.js";
 import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import type { WebhookReceiver } from "./support/startWebhookReceiver.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,12 +38,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("POST /transactions/index brings in fills and refunds the indexer missed", () => {
   let stack: TestStack;
   let readerKey: string;
+  let hooks: WebhookReceiver;
   beforeAll(async () => {
     stack = await startTestStack();
     readerKey = (await createApiKey(stack.pool, stack.serverKey, { name: "reader" })).key;
+    hooks = await listenForWebhooks(stack.api.url, readerKey);
     await stack.stopIndexers();
   }, 120_000);
   afterAll(async () => {
+    hooks?.close();
     await stack?.stop();
   });
 
@@ -254,7 +260,17 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
   it("ORDER_ALREADY_FILLED: a fill the indexer missed lands before the deposit is indexed; the worker's own fill meets AlreadyFilled", async () => {
     const { origin, destination } = chains();
     const user = stack.devnet.accounts[3];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"));
+    // Quoted with the key: its webhook follows the request.
+    const quote = await postQuote(
+      stack.api.url,
+      {
+        user: user.address,
+        ...route(origin, destination),
+        amount: parseEther("0.01").toString(),
+        tradeType: "EXACT_INPUT",
+      },
+      readerKey,
+    );
     expect(quote.status).toBe(200);
     const requestId = quote.body.steps[0].requestId as string;
     const { deposit } = await sendSteps(quote.body, user, origin);
@@ -286,6 +302,14 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       recipientBefore,
     );
     expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "failure"]);
+    await vi.waitFor(
+      () => {
+        const updates = webhooksOf(hooks, requestId);
+        expect(updates.map((update) => update.status)).toEqual(["waiting", "pending", "failure"]);
+        expect(updates.at(-1)).toMatchObject({ failReason: "ORDER_ALREADY_FILLED", refundFailReason: "N/A" });
+      },
+      { timeout: 15_000, interval: 100 },
+    );
   }, 90_000);
 
   it("a refund the indexer missed moves the failed request to refund once indexed", async () => {
