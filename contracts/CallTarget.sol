@@ -25,6 +25,15 @@ contract CallTarget {
         emit Deposited(depositCount++, beneficiary, token, amount, msg.sender);
     }
 
+    /// The same deposit taken as protocols using solmate's SafeTransferLib take it: a failed `transferFrom` loses the
+    /// token's own reason and reverts "TRANSFER_FROM_FAILED".
+    function depositSolmate(address beneficiary, address token, uint256 amount) external {
+        (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(0x23b872dd, msg.sender, address(this), amount));
+        require(ok && (ret.length == 0 || abi.decode(ret, (bool))), "TRANSFER_FROM_FAILED");
+        credited[beneficiary][token] += amount;
+        emit Deposited(depositCount++, beneficiary, token, amount, msg.sender);
+    }
+
     function alwaysReverts() external pure {
         revert("CallTarget: always reverts");
     }

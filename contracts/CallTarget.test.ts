@@ -42,6 +42,26 @@ describe("CallTarget", () => {
       args: [beneficiary, token],
     });
 
+  /** Mints `amount` of `token` to the user and lets the CallTarget take it. */
+  const fundAndApprove = async (token: Address, amount: bigint) => {
+    await mined(
+      user.writeContract({
+        address: token,
+        abi: testTokenAbi,
+        functionName: "mint",
+        args: [user.account.address, amount],
+      }),
+    );
+    await mined(
+      user.writeContract({
+        address: token,
+        abi: testTokenAbi,
+        functionName: "approve",
+        args: [deployed.callTarget, amount],
+      }),
+    );
+  };
+
   it("credits native value and pulled tokens to the beneficiary, numbering deposits", async () => {
     const first = await mined(
       user.writeContract({
@@ -53,22 +73,7 @@ describe("CallTarget", () => {
       }),
     );
     const token = deployed.currencies[0].address;
-    await mined(
-      user.writeContract({
-        address: token,
-        abi: testTokenAbi,
-        functionName: "mint",
-        args: [user.account.address, 500n],
-      }),
-    );
-    await mined(
-      user.writeContract({
-        address: token,
-        abi: testTokenAbi,
-        functionName: "approve",
-        args: [deployed.callTarget, 500n],
-      }),
-    );
+    await fundAndApprove(token, 500n);
     const second = await mined(
       user.writeContract({
         address: deployed.callTarget,
@@ -96,6 +101,25 @@ describe("CallTarget", () => {
       }),
     );
     expect(revert).toMatchObject({ errorName: "WrongValue", args: [1n, 2n] });
+  });
+
+  it("depositSolmate pulls approved tokens and, refused, reverts only TRANSFER_FROM_FAILED (the token's reason dropped)", async () => {
+    const token = deployed.currencies[0].address;
+    const deposit = (amount: bigint) => ({
+      address: deployed.callTarget,
+      abi: callTargetAbi,
+      functionName: "depositSolmate" as const,
+      args: [beneficiary, token, amount] as const,
+    });
+    const before = await credited(token);
+    await fundAndApprove(token, 70n);
+    await mined(user.writeContract(deposit(70n)));
+    expect(await credited(token)).toBe(before + 70n);
+    // The allowance is spent: the token refuses with InsufficientAllowance, which the vault does not pass on.
+    expect(await revertOf(user.simulateContract(deposit(1n)))).toMatchObject({
+      errorName: "Error",
+      args: ["TRANSFER_FROM_FAILED"],
+    });
   });
 
   it("alwaysReverts reverts with a reason string", async () => {

@@ -41,6 +41,10 @@ export async function failFill(
   });
   if (refundId === "sent elsewhere") return "skipped: a fill was sent meanwhile";
   if (refundId) await deps.enqueueRefund(refundId);
-  deps.logger.warn({ requestId: request.id, failReason, details }, "fill refused; refunding the deposit");
+  // ORDER_ALREADY_FILLED refunds nothing (the recipient was paid), nor does a request that had moved on.
+  deps.logger.warn(
+    { requestId: request.id, failReason, details, refundId: refundId ?? null },
+    refundId ? "fill refused; refunding the deposit" : "fill refused; nothing refunded",
+  );
   return `failed: ${failReason}`;
 }

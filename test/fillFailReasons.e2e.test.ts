@@ -1,13 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, encodeFunctionData, erc20Abi, getAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callTargetAbi } from "../contracts/abis.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
+import { listenForWebhooks, webhooksOf } from "./support/listenForWebhooks.js";
 import { pollStatus } from "./support/pollStatus.js";
-import { postBridgeQuote } from "./support/postQuote.js";
+import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { postBridgeQuote, postQuote } from "./support/postQuote.js";
+import { route } from "./support/route.js";
 import { harmlessCall } from "./support/revertingCalls.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import type { WebhookReceiver } from "./support/startWebhookReceiver.js";
 
 type Call = { to: string; value: string; data: Hex };
 
@@ -15,17 +19,20 @@ type Call = { to: string; value: string; data: Hex };
  * The fail reasons the devnet can provoke from a fill's revert data: each request is quoted with a harmless
  * destination call, which is changed after the quote (the quote's own simulation refuses a call that reverts), so
  * the worker's fill meets the revert; the status and the v3 record carry the classified reason. ORDER_ALREADY_FILLED
- * is provoked in jobs/createFillProcessor.test.ts: on the whole stack the indexer takes a fill sent outside Crossfill
- * as the request's, which then succeeds before the worker simulates its own.
+ * is provoked in test/indexMissedSettlements.e2e.test.ts: only a fill the indexer missed leaves the worker to meet it
+ * (one it sees makes the request succeed before the worker simulates its own).
  */
 describe("fill fail reasons from revert data, end to end", () => {
   let stack: TestStack;
   let readerKey: string;
+  let hooks: WebhookReceiver;
   beforeAll(async () => {
     stack = await startTestStack();
     readerKey = (await createApiKey(stack.pool, stack.serverKey, { name: "reader" })).key;
+    hooks = await listenForWebhooks(stack.api.url, readerKey);
   });
   afterAll(async () => {
+    hooks?.close();
     await stack?.stop();
   });
 
@@ -136,6 +143,73 @@ describe("fill fail reasons from revert data, end to end", () => {
       failReason: "TRANSFER_FAILED",
       details: { message: "destination call 0 reverts: NotAContract" },
     });
+  });
+
+  it("TRANSFER_FROM_FAILED: a token deposit into a solmate-style vault whose allowance was withdrawn before it", async () => {
+    const { origin, destination, usdcOut } = chains();
+    const usdcIn = origin.currencies.find((c) => c.symbol === "USDC")!.address;
+    const user = stack.devnet.accounts[0];
+    const vault = destination.callTarget as Address;
+    const amount = 5_000_000n;
+    const approve = (allowance: bigint): Call => ({
+      to: usdcOut,
+      value: "0",
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [vault, allowance] }),
+    });
+    const depositInto: Call = {
+      to: vault,
+      value: "0",
+      data: encodeFunctionData({
+        abi: callTargetAbi,
+        functionName: "depositSolmate",
+        args: [user.address, usdcOut, amount],
+      }),
+    };
+    const quote = await postQuote(
+      stack.api.url,
+      {
+        user: user.address,
+        ...route(origin, destination, usdcIn, usdcOut),
+        amount: amount.toString(),
+        tradeType: "EXACT_OUTPUT",
+        txs: [approve(amount), depositInto],
+      },
+      readerKey,
+    );
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    const requestId = quote.body.steps.at(-1).requestId as string;
+    // Before the fill, the approval becomes its withdrawal: the vault's transferFrom is refused and says only that.
+    await stack.pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
+      requestId,
+      JSON.stringify([approve(0n), depositInto]),
+    ]);
+    await sendSteps(quote.body, user, origin);
+    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    expect(last).toMatchObject({
+      failReason: "TRANSFER_FROM_FAILED",
+      details: {
+        errorCode: "DESTINATION_TX_FAILED",
+        callIndex: 1,
+        message: "destination call 1 reverts: TRANSFER_FROM_FAILED",
+      },
+    });
+    expect((await record(requestId)).data).toMatchObject({ failReason: "TRANSFER_FROM_FAILED", failedTxHash: null });
+    await vi.waitFor(
+      () =>
+        expect(webhooksOf(hooks, requestId).filter((update) => update.failReason !== "N/A")).toEqual([
+          expect.objectContaining({ status: "failure", failReason: "TRANSFER_FROM_FAILED" }),
+          expect.objectContaining({ status: "refund", failReason: "TRANSFER_FROM_FAILED" }),
+        ]),
+      { timeout: 15_000, interval: 100 },
+    );
+    // The vault took nothing; the refund paid the deposit back.
+    const credited = await createEvmChainClient(destination).publicClient.readContract({
+      address: vault,
+      abi: callTargetAbi,
+      functionName: "credited",
+      args: [user.address, usdcOut],
+    });
+    expect(credited).toBe(0n);
   });
 
   it("INSUFFICIENT_NATIVE_TOKENS_SUPPLIED: a call sending more ether than the fill brought", async () => {

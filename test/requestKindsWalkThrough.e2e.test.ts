@@ -7,6 +7,7 @@ import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { blockTokenRecipient } from "./support/blockTokenRecipient.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postGraphql } from "./support/postGraphql.js";
+import { openapiRecordIssues } from "./support/openapiRecordIssues.js";
 import { postQuote } from "./support/postQuote.js";
 import { refundChecks } from "./support/refundChecks.js";
 import { sendSteps } from "./support/sendSteps.js";
@@ -240,6 +241,8 @@ describe("every request kind walked through quote, status, v3 and v2 records, we
 
     // The v3 record.
     const v3 = (await getJson(`/requests/v3?id=${requestId}`)).requests[0];
+    // As /openapi.json describes it (its settlement in full).
+    expect(await openapiRecordIssues(stack.api.url, v3)).toEqual([]);
     expect(v3).toMatchObject({
       id: requestId,
       status: kind.ends,

@@ -62,6 +62,11 @@ export type TestStack = {
   queues: QueueBackend;
   /** Where the indexer publishes its views (with the pipeline). */
   onchainSchema?: string;
+  /**
+   * Stops every family's indexer role (Ponder, the head watcher, the pollers) and leaves the rest running: what the
+   * chains do from then on is seen only through POST /transactions/index. A no-op without the pipeline.
+   */
+  stopIndexers(): Promise<void>;
   /** The devnet handle of a family the stack composes (`families`), undefined when its devnet was not started. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any family's, typed by its devnet handle
   devnetOf<D>(factories: FamilyFactories<any, any, any, D>): D | undefined;
@@ -244,6 +249,7 @@ export async function startTestStack(
     // A chains file holds FAMILIES' chains only (a test family's chains reach its roles through the composition).
     writeFileSync(chainsFile, JSON.stringify({ chains: chains.filter((chain) => !ownChains.includes(chain)) }));
     // Each family's indexer role, as npm start and `crossfill indexer <command>` start it.
+    let stopIndexers: () => Promise<void> = async () => {};
     if (pipeline) {
       const indexers = await startFamilyIndexers(
         chains,
@@ -258,6 +264,8 @@ export async function startTestStack(
         families,
       );
       stops.push(indexers);
+      // Its stop empties its own list: stopping it again at the stack's stop does nothing.
+      stopIndexers = indexers;
     }
 
     const queues = createQueueBackend({
@@ -350,6 +358,7 @@ export async function startTestStack(
       api,
       queues,
       onchainSchema: pipeline ? config.ONCHAIN_SCHEMA : undefined,
+      stopIndexers: () => stopIndexers(),
       stop,
     };
   } catch (error) {

@@ -4,6 +4,7 @@ import { quoteDataQuerySchema, v2QuerySchema, v3QuerySchema } from "./requestsQu
 import { authorizeBody, authorizeQuery } from "./authorizeRoutes.js";
 import { claimBody, claimExecuteBody, signatureQuery } from "./appFeeRoutes.js";
 import { indexBody } from "./transactionRoutes.js";
+import { requestRecordV3Schema } from "./requestRecordV3Schema.js";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -12,6 +13,15 @@ function inputSchema(schema: z.ZodType): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
     io: "input",
     unrepresentable: "any",
+    target: "draft-2020-12",
+  }) as JsonSchema;
+  return rest;
+}
+
+/** JSON Schema of what a route answers (a schema's output side). */
+function outputSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: "output",
     target: "draft-2020-12",
   }) as JsonSchema;
   return rest;
@@ -148,7 +158,7 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
                 type: "object",
                 required: ["requests", "continuation"],
                 properties: {
-                  requests: { type: "array", items: anyObject },
+                  requests: { type: "array", items: outputSchema(requestRecordV3Schema) },
                   continuation: { type: ["string", "null"] },
                   total: { type: "integer" },
                 },
