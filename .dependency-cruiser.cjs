@@ -39,7 +39,8 @@ module.exports = {
           // How a receipt reads as deposit facts: the head watcher, Ponder and the manual index must agree.
           "^src/chains/evm/depositFactsOfReceipt\\.ts$",
           // How the perps exchange's API and ledger read as transfers: its poller and its adapter must agree.
-          "^src/chains/hypevm/(exchangeAmount|exchangeApi|ledgerTransfer)\\.ts$",
+          // and the id a transfer of the service's is stored under until the exchange names it.
+          "^src/chains/hypevm/(exchangeAmount|exchangeApi|ledgerTransfer|exchangeTransferId)\\.ts$",
           // How a landed Solana transaction reads as deposit and fill facts: the poller and the adapter must agree.
           "^src/chains/svm/svm(Deposit|Fill)Facts\\.ts$",
           "^src/runtime/",
