@@ -1,4 +1,5 @@
 import type { Queryable } from "./queryable.js";
+import { storedAddressSql } from "./storedAddress.js";
 
 /** One currency of the solver on one chain, as read from the chain. */
 export type SolverBalance = {
@@ -46,7 +47,8 @@ export async function listSolverInventory(db: Queryable): Promise<SolverInventor
   const { rows } = await db.query(
     `SELECT b.chain_id, b.currency, b.symbol, b.decimals, b.solver, b.balance::text, b.read_at,
             coalesce((SELECT sum(coalesce(r.fill_amount, r.amount_out)) FROM crossfill.requests r
-                       WHERE r.destination_chain_id = b.chain_id AND lower(r.destination_currency) = lower(b.currency)
+                       WHERE r.destination_chain_id = b.chain_id
+                         AND ${storedAddressSql("r.destination_currency")} = ${storedAddressSql("b.currency")}
                          AND r.${OWING}), 0)::text AS owed
        FROM crossfill.solver_balances b
       ORDER BY b.chain_id, b.symbol`,
@@ -63,10 +65,14 @@ export async function listSolverInventory(db: Queryable): Promise<SolverInventor
   }));
 }
 
-/** The currencies the solver held some of at its last read, by chain (lowercased ids; chains never read are absent). */
+/**
+ * The currencies the solver held some of at its last read, by chain, as stored addresses (EVM lower case, base58
+ * mints as written: their case is part of the key); chains never read are absent.
+ */
 export async function listHeldSolverCurrencies(db: Queryable): Promise<Map<number, string[]>> {
   const { rows } = await db.query<{ chain_id: string; currency: string }>(
-    "SELECT chain_id, lower(currency) AS currency FROM crossfill.solver_balances WHERE balance > 0 ORDER BY chain_id, currency",
+    `SELECT chain_id, ${storedAddressSql("currency")} AS currency FROM crossfill.solver_balances
+      WHERE balance > 0 ORDER BY chain_id, currency`,
   );
   const held = new Map<number, string[]>();
   for (const row of rows) held.set(Number(row.chain_id), [...(held.get(Number(row.chain_id)) ?? []), row.currency]);
@@ -77,7 +83,8 @@ export async function listHeldSolverCurrencies(db: Queryable): Promise<Map<numbe
 export async function owedBySolver(db: Queryable, chainId: number, currency: string): Promise<bigint> {
   const { rows } = await db.query(
     `SELECT coalesce(sum(coalesce(fill_amount, amount_out)), 0)::text AS owed FROM crossfill.requests
-      WHERE destination_chain_id = $1 AND lower(destination_currency) = lower($2) AND ${OWING}`,
+      WHERE destination_chain_id = $1 AND ${storedAddressSql("destination_currency")} = ${storedAddressSql("$2")}
+        AND ${OWING}`,
     [chainId, currency],
   );
   return BigInt(rows[0].owed);

@@ -160,6 +160,8 @@ export type DepositStepsInput = {
   depositAddress?: string;
   /** The quote's `protocolVersion`, for an origin that requires it (the perps exchange's withdrawals). */
   protocolVersion?: "v2";
+  /** `depositFeePayer` (an origin whose capabilities take it): who pays the deposit transaction's fee and rent. */
+  feePayer?: string;
 };
 
 /**

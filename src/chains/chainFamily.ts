@@ -66,6 +66,8 @@ export type ChainCapabilities = {
    * deposit names its request (EVM: a Depository call).
    */
   refundUnmatchedAfterBlocks: number | undefined;
+  /** `depositFeePayer`: another address signs the deposit transaction as its fee payer (Solana); absent: refused. */
+  depositFeePayer?: boolean;
 };
 
 /** The public chain fields a family fills in for GET /chains and GraphQL `chains` (one function serves both). */

@@ -80,6 +80,28 @@ describe("assessDeposit", () => {
     });
   });
 
+  it("refuses a Solana deposit of a mint differing from the quoted one only by case (another token); EVM ids match in any case", () => {
+    const solana = {
+      ...terms,
+      originChainId: 792703809,
+      originCurrency: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+    };
+    const paid = { ...deposit, chainId: 792703809 };
+    expect(assessDeposit(solana, { ...paid, currency: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1V" })).toEqual({
+      fill: false,
+      failReason: "INCORRECT_DEPOSIT_CURRENCY",
+    });
+    expect(assessDeposit(solana, { ...paid, currency: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" })).toEqual({
+      fill: true,
+      amountOut: 990n,
+    });
+    const token = { ...terms, originCurrency: "0x5FbDB2315678afecb367f032d93F642f64180aa3" };
+    expect(assessDeposit(token, { ...deposit, currency: "0x5fbdb2315678afecb367f032d93f642f64180aa3" })).toEqual({
+      fill: true,
+      amountOut: 990n,
+    });
+  });
+
   it("refunds a deposit after the deadline unless late payment was allowed and the re-priced output is within it", () => {
     expect(assessDeposit(terms, { ...deposit, timestamp: 1_800_000_000n })).toEqual({ fill: true, amountOut: 990n });
     expect(assessDeposit(terms, late, 990n)).toEqual({ fill: false, failReason: "ORDER_EXPIRED" });

@@ -1,6 +1,7 @@
 import type { FailReason } from "./failReasons.js";
 import { divCeil } from "./money.js";
 import { type OverpaymentRule, overpaidBeyondTolerance } from "./overpaymentRule.js";
+import { sameCurrencyId } from "./sameCurrencyId.js";
 
 export type DepositTerms = {
   originChainId: number;
@@ -37,7 +38,7 @@ export function assessDeposit(
   repricedAmountOut?: bigint,
 ): DepositAssessment {
   if (deposit.chainId !== terms.originChainId) return { fill: false, failReason: "DEPOSIT_CHAIN_MISMATCH" };
-  if (deposit.currency.toLowerCase() !== terms.originCurrency.toLowerCase())
+  if (!sameCurrencyId(deposit.currency, terms.originCurrency))
     return { fill: false, failReason: "INCORRECT_DEPOSIT_CURRENCY" };
   const atQuotedRate = entitlement(terms, deposit.amount);
   if (!atQuotedRate.fill) return atQuotedRate;

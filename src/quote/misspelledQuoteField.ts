@@ -25,7 +25,6 @@ export const ACCEPTED_UNUSED_QUOTE_FIELDS = [
   "includedOriginSwapSources",
   "includedDestinationSwapSources",
   "originGasOverhead",
-  "depositFeePayer",
   "maxRouteLength",
   "useSharedAccounts",
   "includeComputeUnitLimit",

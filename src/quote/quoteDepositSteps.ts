@@ -25,6 +25,7 @@ export function quoteDepositSteps(
     allowance: market.depositAccount.allowance,
     destinationName: destinationChain.displayName ?? destinationChain.name,
     protocolVersion: request.protocolVersion,
+    ...(request.depositFeePayer ? { feePayer: request.depositFeePayer } : {}),
     // `/price` hands out no address: its steps are never shown.
     ...(request.depositAddress ? { depositAddress: depositAddress?.address ?? "" } : {}),
   });

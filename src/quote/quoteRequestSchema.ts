@@ -22,6 +22,7 @@ export const quoteRequestSchema = z.object({
   tradeType: z.enum(["EXACT_INPUT", "EXACT_OUTPUT"]),
   recipient: z.string().min(1).max(128).optional(),
   refundTo: z.string().min(1).max(128).optional(),
+  depositFeePayer: z.string().min(1).max(128).optional(),
   useDepositAddress: z.boolean().optional(),
   strict: z.boolean().optional(),
   txs: z

@@ -1,4 +1,5 @@
 import type { ChainAdapters } from "../chains/chainAdapters.js";
+import { currencyKey } from "../chains/currencyKey.js";
 
 export type SolverInventory = { available(chainId: number, currency: string): Promise<bigint> };
 
@@ -27,7 +28,9 @@ export function createSolverInventory(adapters: ChainAdapters, options: SolverIn
   };
   return {
     available(chainId, currency) {
-      const key = `${chainId}:${currency.toLowerCase()}`;
+      // Keyed as the chain's family compares currencies: EVM in lower case, Solana's base58 mints as written.
+      const quoter = adapters.quoterOf(chainId);
+      const key = `${chainId}:${quoter ? currencyKey(quoter, currency) : currency}`;
       const hit = cache.get(key);
       if (hit && Date.now() - hit.at < ttlMs) return hit.value;
       const value = read(chainId, currency);

@@ -39,6 +39,8 @@ export type QuoteRequest = {
   sponsorship: SponsorshipTerms | undefined;
   /** `useDepositAddress: true` (Bitcoin origin): the user pays a fresh address; `strict` with a required refundTo. */
   depositAddress: { type: "open" | "strict" } | undefined;
+  /** `depositFeePayer` (origins whose capabilities take it): an origin address that pays the deposit's fee. */
+  depositFeePayer: string | undefined;
 };
 
 function slippage(value: unknown, field: string): bigint | undefined {
@@ -127,6 +129,13 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
   const refusal = destination.recipientRefusal(recipient, currencyOut.address);
   if (refusal) throw new InvalidInputError(refusal.errorCode, refusal.message);
   const refundTo = input.refundTo === undefined ? user : address(origin, input.refundTo, "refundTo");
+  if (input.depositFeePayer !== undefined && !originCan.depositFeePayer)
+    throw new InvalidInputError(
+      "INVALID_INPUT",
+      `depositFeePayer is taken for Solana origins only: chain ${originChain.id}'s deposits are paid by the user`,
+    );
+  const depositFeePayer =
+    input.depositFeePayer === undefined ? undefined : address(origin, input.depositFeePayer, "depositFeePayer");
 
   const depositAddress = depositAddressOf(input, origin, originCan);
   const appFees = parseAppFees(input.appFees);
@@ -191,6 +200,7 @@ export function validateQuoteRequest(body: unknown, registry: ChainRegistry, ada
     appFees,
     sponsorship,
     depositAddress,
+    depositFeePayer,
   };
 }
 

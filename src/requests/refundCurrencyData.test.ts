@@ -49,4 +49,15 @@ describe("refundCurrencyData", () => {
       minimumAmount: "1000000000000000000",
     });
   });
+
+  it("values a refund at the quote's price only in the quoted mint itself, not in one differing only by case", () => {
+    const mint = currency("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", 6);
+    const solanaRoute = { quotedIn: { ...route.quotedIn, currency: mint } };
+    const otherCase = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1V";
+    const refunded = refundCurrencyData({ refunds: [leg(5_000_000n, "sig", otherCase)] }, solanaRoute, currencyOf);
+    expect(refunded).toMatchObject({ currency: { address: otherCase, decimals: 0 }, amountUsd: "0" });
+    expect(
+      refundCurrencyData({ refunds: [leg(5_000_000n, "sig", mint.address)] }, solanaRoute, currencyOf),
+    ).toMatchObject({ currency: mint, amountUsd: "5" });
+  });
 });

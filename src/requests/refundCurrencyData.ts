@@ -1,4 +1,5 @@
 import { formatAmount } from "../domain/money.js";
+import { sameCurrencyId } from "../domain/sameCurrencyId.js";
 import type { RequestView } from "../../schema/requestsQuery.js";
 import { type Amount, type CurrencyLookup, type RequestRoute, amountLike } from "./requestRoute.js";
 
@@ -19,8 +20,7 @@ export function refundCurrencyData(
     .filter((refund) => refund.chainId === chainId && refund.currency === currency)
     .reduce((sum, refund) => sum + refund.amount!, 0n);
   const inInput =
-    route.quotedIn.currency.chainId === chainId &&
-    route.quotedIn.currency.address.toLowerCase() === currency.toLowerCase();
+    route.quotedIn.currency.chainId === chainId && sameCurrencyId(route.quotedIn.currency.address, currency);
   if (inInput) return amountLike(route.quotedIn, amount);
   const known = currencyOf(chainId, currency);
   const decimals = known?.decimals ?? 0;

@@ -1,6 +1,7 @@
 import {
   type Connection,
   type Keypair,
+  type MessageV0,
   PublicKey,
   TransactionInstruction,
   TransactionMessage,
@@ -19,16 +20,17 @@ export type SolanaStepData = {
 
 /**
  * What a wallet does with a Solana deposit step, as the official SVM adapter does: the instructions compiled into a
- * v0 transaction with the user paying its fee and a fresh blockhash, signed and sent; `edit` changes the
- * instructions first (an attacker's deposit). Returns the signature and the signed bytes (to send again).
+ * v0 transaction with the user (or `options.payer`, a `depositFeePayer`) paying its fee and a fresh blockhash, signed
+ * and sent; `edit` changes the instructions first (an attacker's deposit). Returns the signature, the signed bytes (to
+ * send again) and the compiled message.
  */
 export async function paySolanaStep(
   connection: Connection,
   user: Keypair,
   data: SolanaStepData,
   edit: (instructions: TransactionInstruction[]) => TransactionInstruction[] = (instructions) => instructions,
-  options: { skipPreflight?: boolean } = {},
-): Promise<{ signature: string; raw: Uint8Array }> {
+  options: { skipPreflight?: boolean; payer?: Keypair } = {},
+): Promise<{ signature: string; raw: Uint8Array; message: MessageV0 }> {
   const instructions = data.instructions.map(
     (instruction) =>
       new TransactionInstruction({
@@ -39,13 +41,13 @@ export async function paySolanaStep(
   );
   const { blockhash } = await connection.getLatestBlockhash();
   const message = new TransactionMessage({
-    payerKey: user.publicKey,
+    payerKey: (options.payer ?? user).publicKey,
     recentBlockhash: blockhash,
     instructions: edit(instructions),
   }).compileToV0Message();
   const tx = new VersionedTransaction(message);
-  tx.sign([user]);
+  tx.sign(options.payer ? [options.payer, user] : [user]);
   const raw = tx.serialize();
   const signature = await connection.sendRawTransaction(raw, { skipPreflight: options.skipPreflight ?? false });
-  return { signature, raw };
+  return { signature, raw, message };
 }

@@ -102,8 +102,11 @@ export async function startTestStack(
     /** Retries of app fee claims the Depository cannot cover (production: 10 s doubling, 10 attempts). */
     appFeeClaimRetry?: AppFeeClaimRetryPolicy;
     stuckFill?: StuckFillPolicy;
-    /** The API's chains get `<explorerUrl>/<chain id>` as explorerUrl (the devnet has no explorer): for link tests. */
-    explorerUrl?: string;
+    /**
+     * The API's chains get `<explorerUrl>/<chain id>` as explorerUrl (the devnet has no explorer), or what the function
+     * answers for each: for link tests.
+     */
+    explorerUrl?: string | ((chain: ChainConfig) => string);
     /** Serve status lookups from the gateway's cache without a worker (on by default with one). */
     statusCache?: boolean;
     /**
@@ -318,7 +321,10 @@ export async function startTestStack(
     }
     const explorerUrl = options.explorerUrl;
     const apiChains = explorerUrl
-      ? chains.map((chain) => ({ ...chain, explorerUrl: `${explorerUrl}/${chain.id}` }))
+      ? chains.map((chain) => ({
+          ...chain,
+          explorerUrl: typeof explorerUrl === "function" ? explorerUrl(chain) : `${explorerUrl}/${chain.id}`,
+        }))
       : chains;
     // The gateway holds the solver's address and asks the worker's order signer, as in production.
     const orderSigner = await serveDevnetOrderSigner(keys.evm, logger);

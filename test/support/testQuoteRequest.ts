@@ -21,4 +21,5 @@ export const testQuoteRequest: QuoteRequest = {
   appFees: [],
   sponsorship: undefined,
   depositAddress: { type: "open" },
+  depositFeePayer: undefined,
 };

@@ -16,4 +16,15 @@ describe("transactionUrl", () => {
     expect(transactionUrl(chain(""), "0xab")).toBeUndefined();
     expect(transactionUrl(undefined, "0xab")).toBeUndefined();
   });
+
+  it("puts the path before the explorer's query, where Solana's explorer names its cluster", () => {
+    const signature = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+    expect(transactionUrl(chain("https://explorer.solana.com/?cluster=devnet"), signature)).toBe(
+      `https://explorer.solana.com/tx/${signature}?cluster=devnet`,
+    );
+    expect(
+      transactionUrl(chain("https://solscan.io?cluster=custom&customUrl=http%3A%2F%2F127.0.0.1%3A8899"), signature),
+    ).toBe(`https://solscan.io/tx/${signature}?cluster=custom&customUrl=http%3A%2F%2F127.0.0.1%3A8899`);
+    expect(transactionUrl(chain("not a url"), signature)).toBeUndefined();
+  });
 });

@@ -4,11 +4,11 @@ import { InvalidInputError, NotFoundError } from "../../domain/errors.js";
 import { requiredConfirmations } from "../../domain/requiredConfirmations.js";
 import type { DepositPort, FeeOperation, QuotePort } from "../adapter.js";
 import { walletDepositStep } from "../walletDepositStep.js";
+import { checkSolanaTransactionSize } from "./checkSolanaTransactionSize.js";
 import { checkSvmDeposit } from "./checkSvmDeposit.js";
 import { SOLANA_RENT_EXEMPT_EMPTY_ACCOUNT } from "./solanaRentExemption.js";
 import { solanaCall } from "./solanaCall.js";
 import { solanaDepositInstructions } from "./solanaDepositInstructions.js";
-import { SOLANA_MAX_TRANSACTION_SIZE, solanaTransactionSize } from "./solanaTransactionSize.js";
 import type { SvmChainConfig } from "./svmChainFamily.js";
 import { svmDepositFacts } from "./svmDepositFacts.js";
 import { svmDepositTargets } from "./svmDepositTargets.js";
@@ -131,36 +131,49 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
         amount: input.amount,
         orderId: input.orderId,
         depositoryTokenAccountExists,
+        ...(input.feePayer === undefined ? {} : { payer: input.feePayer }),
       });
+      // `depositFeePayer`: another wallet signs as the fee payer (and pays any rent); the user still signs the transfer.
+      const payer = input.feePayer ?? input.user;
       const message = new TransactionMessage({
-        payerKey: new PublicKey(input.user),
+        payerKey: new PublicKey(payer),
         recentBlockhash: SIZE_PROBE_BLOCKHASH,
         instructions,
       }).compileToV0Message();
-      const size = solanaTransactionSize(message);
-      if (size > SOLANA_MAX_TRANSACTION_SIZE)
-        throw new InvalidInputError(
-          "SOLANA_TX_TOO_LARGE",
-          `the deposit transaction takes ${size} bytes, ${size - SOLANA_MAX_TRANSACTION_SIZE} over Solana's limit of ${SOLANA_MAX_TRANSACTION_SIZE}`,
-        );
-      // The fee, and the rent of the depository's token account when the deposit creates it.
+      // Counted, not serialised (web3.js throws past the limit): past Solana's packet size no wallet could send it.
+      checkSolanaTransactionSize(message);
+      // The fee (each signature's) and the rent of the depository's token account when the deposit creates it, of
+      // the fee payer; the SOL transferred, of the user (one wallet when the user pays its own fee).
       const rent = depositoryTokenAccountExists ? 0n : await tokenAccountRent();
-      const [lamports, tokens] = await Promise.all([
+      const fees = LAMPORTS_PER_SIGNATURE * BigInt(message.header.numRequiredSignatures) + rent;
+      const [userLamports, payerLamports, tokens] = await Promise.all([
         lamportsOf(input.user).then(BigInt),
+        payer === input.user ? Promise.resolve(0n) : lamportsOf(payer).then(BigInt),
         native ? Promise.resolve(0n) : tokensOf(input.user, currency),
       ]);
-      const lamportsNeeded = fee("deposit") + rent + (native ? input.amount : 0n);
-      if (lamports < lamportsNeeded)
+      const transferred = native ? input.amount : 0n;
+      if (payer === input.user && userLamports < fees + transferred)
         throw new InvalidInputError(
           "INSUFFICIENT_FUNDS",
-          `user ${input.user} holds ${lamports} lamports; the deposit needs ${lamportsNeeded} with its fee`,
+          `user ${input.user} holds ${userLamports} lamports; the deposit needs ${fees + transferred} with its fee`,
+        );
+      if (payer !== input.user && payerLamports < fees)
+        throw new InvalidInputError(
+          "INSUFFICIENT_FUNDS",
+          `depositFeePayer ${payer} holds ${payerLamports} lamports; the deposit's fee${rent > 0n ? " and rent" : ""} take ${fees}`,
+        );
+      if (payer !== input.user && userLamports < transferred)
+        throw new InvalidInputError(
+          "INSUFFICIENT_FUNDS",
+          `user ${input.user} holds ${userLamports} lamports; the deposit needs ${transferred}`,
         );
       if (!native && tokens < input.amount)
         throw new InvalidInputError(
           "INSUFFICIENT_FUNDS",
           `user ${input.user} holds ${tokens} of ${input.currency.symbol}; the deposit needs ${input.amount}`,
         );
-      // The official SVM adapter compiles these into a v0 transaction with the user paying its fee.
+      // The official SVM adapter compiles these into a v0 transaction with its payer (the user, or the wallet given as
+      // depositFeePayer) paying the fee.
       return [
         walletDepositStep(chain, input, {
           instructions: instructions.map((instruction) => ({

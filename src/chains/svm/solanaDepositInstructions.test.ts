@@ -39,4 +39,23 @@ describe("solanaDepositInstructions", () => {
     expect(created).toHaveLength(3);
     expect(created[0]!.keys[1]!.pubkey.toBase58()).toBe(ata(depository));
   });
+
+  it("has a depositFeePayer fund the depository's new token account, the user still the transfer's only authority", () => {
+    const payer = "GdJCc3t6rd4nmgqHkVZNg3DPtYcPntY1fH4VEH9V8iVT";
+    const [create, transfer] = solanaDepositInstructions({
+      ...base,
+      currency: { address: mint, decimals: 6 },
+      depositoryTokenAccountExists: false,
+      payer,
+    });
+    expect(create!.keys[0]!.pubkey.toBase58()).toBe(payer);
+    expect(create!.keys[0]!.isSigner).toBe(true);
+    expect(transfer!.keys.filter((key) => key.isSigner).map((key) => key.pubkey.toBase58())).toEqual([user]);
+    const [sol] = solanaDepositInstructions({
+      ...base,
+      currency: { address: SOLANA_NATIVE_CURRENCY, decimals: 9 },
+      payer,
+    });
+    expect(sol!.keys[0]!.pubkey.toBase58()).toBe(user);
+  });
 });

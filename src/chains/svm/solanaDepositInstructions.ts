@@ -16,6 +16,8 @@ export type SolanaDepositInput = {
   orderId: string;
   /** Whether the depository's associated token account of the mint exists; the user's transaction creates it if not. */
   depositoryTokenAccountExists: boolean;
+  /** Who pays the rent of an account the deposit creates (`depositFeePayer`); the user when absent. */
+  payer?: string;
 };
 
 /**
@@ -35,7 +37,14 @@ export function solanaDepositInstructions(input: SolanaDepositInput): Transactio
   return [
     ...(input.depositoryTokenAccountExists
       ? []
-      : [createAssociatedTokenAccountIdempotentInstruction(user, destination, depository, mint)]),
+      : [
+          createAssociatedTokenAccountIdempotentInstruction(
+            input.payer === undefined ? user : new PublicKey(input.payer),
+            destination,
+            depository,
+            mint,
+          ),
+        ]),
     createTransferCheckedInstruction(source, mint, destination, user, input.amount, input.currency.decimals),
     memo,
   ];

@@ -82,6 +82,7 @@ export const svmChainFamily = {
     appFees: false,
     depositAddresses: false,
     refundUnmatchedAfterBlocks: chain.refundUnmatchedAfterBlocks,
+    depositFeePayer: true,
   }),
   // Fills need no contract, so the native SOL id stands in for the receiver.
   publicFields: (chain) => ({

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { REGTEST_ADDRESS, TEST_BITCOIN_CHAIN } from "../../../test/support/testBitcoinChain.js";
 import { BITCOIN_NATIVE_CURRENCY } from "../../chains/bitcoin/bitcoinFamily.js";
-import { evmChainConfigSchema } from "../../chains/chainConfig.js";
+import { chainConfigSchema, evmChainConfigSchema } from "../../chains/chainConfig.js";
+import { SOLANA_NATIVE_CURRENCY } from "../../chains/svm/svmFamily.js";
 import { toChainRecord } from "./toChainRecord.js";
 
 const BTC = BITCOIN_NATIVE_CURRENCY;
@@ -120,5 +121,25 @@ describe("toChainRecord", () => {
     const chain = evmChainConfigSchema.parse(entry);
     const record = toChainRecord(chain, undefined, { ...open, solverCurrencies: [usdc.toLowerCase(), "0xunlisted"] });
     expect(record.solverCurrencies.map((currency) => currency.address)).toEqual([usdc]);
+  });
+
+  it("tells Solana mints differing only by case apart: only the one the solver holds is a solver currency", () => {
+    const mint = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+    const otherCase = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1V";
+    const chain = chainConfigSchema.parse({
+      id: 792703809,
+      vmType: "svm",
+      name: "solana-devnet",
+      rpcUrl: "http://127.0.0.1:8899",
+      depository: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+      solver: "HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH",
+      currencies: [
+        { symbol: "SOL", address: SOLANA_NATIVE_CURRENCY, decimals: 9 },
+        { symbol: "USDC", address: mint, decimals: 6 },
+        { symbol: "FAKE", address: otherCase, decimals: 6 },
+      ],
+    });
+    const record = toChainRecord(chain, undefined, { ...open, solverCurrencies: [SOLANA_NATIVE_CURRENCY, otherCase] });
+    expect(record.solverCurrencies.map((currency) => currency.address)).toEqual([SOLANA_NATIVE_CURRENCY, otherCase]);
   });
 });

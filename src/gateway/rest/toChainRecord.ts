@@ -2,6 +2,7 @@ import type { QuotePort } from "../../chains/adapter.js";
 import type { ChainConfig } from "../../chains/chainConfig.js";
 import type { ChainFamily } from "../../chains/chainFamily.js";
 import type { ChainAvailability } from "../../chains/createChainAvailability.js";
+import { currencyKey } from "../../chains/currencyKey.js";
 import { currencyMetadata } from "../../chains/currencyMetadata.js";
 import { EXPLORER_PATHS } from "../../chains/explorerPaths.js";
 import { familyOfChain } from "../../chains/familyOfChain.js";
@@ -19,7 +20,8 @@ export function toChainRecord(
   availability: ChainAvailability,
   family: ChainFamily<ChainConfig> = familyOfChain(chain),
 ) {
-  const { nativeCurrency } = family.codecOf(chain);
+  const codec = family.codecOf(chain);
+  const { nativeCurrency } = codec;
   const { receiver, tokens, publicRpcUrl, publicWsUrl, multicall3 } = family.publicFields(chain);
   const erc20Currencies = tokens.map((currency) => ({
     id: currency.symbol.toLowerCase(),
@@ -85,8 +87,9 @@ export function toChainRecord(
     featuredTokens: featured,
     erc20Currencies,
     // What the solver can pay out here: the listed currencies it held some of at the worker's last balance read.
+    // Compared as the family keys currencies: Solana's base58 mints are case-sensitive.
     solverCurrencies: featured.filter((currency) =>
-      availability.solverCurrencies.includes(currency.address.toLowerCase()),
+      availability.solverCurrencies.includes(currencyKey(codec, currency.address)),
     ),
     iconUrl: chain.iconUrl ?? "",
     contracts: {

@@ -188,6 +188,7 @@ const CreateQuoteInput = builder.inputType("CreateQuoteInput", {
     user: t.string({ required: true }),
     recipient: t.string(),
     refundTo: t.string(),
+    depositFeePayer: t.string({ description: "Solana origins: the wallet that signs and pays the deposit's fee." }),
     originChainId: t.int({ required: true }),
     destinationChainId: t.int({ required: true }),
     originCurrency: t.string({ required: true }),
