@@ -210,4 +210,21 @@ describe("checkedQuotePrice", () => {
       rentFee: 2_000n,
     });
   });
+
+  it("holds a native payout opening an account to the payout, its fee and the rent, all of one balance", async () => {
+    // The exchange's perps USDC: the activation fee of a new account comes out of the balance the payout leaves.
+    const { deps, request, market } = await quoting({}, { solverHolds: 10_000_000n });
+    const withRent = { ...market, fillRentCost: 2_000n };
+    const price = await checkedQuotePrice(deps, request, withRent, undefined);
+    const needs = price.amountOut + TEST_FEE + 2_000n;
+    const holding = async (solverHolds: bigint) => {
+      const held = await quoting({}, { solverHolds });
+      return checkedQuotePrice(held.deps, held.request, { ...held.market, fillRentCost: 2_000n }, undefined);
+    };
+    await expect(holding(needs)).resolves.toMatchObject({ amountOut: price.amountOut, rentFee: 2_000n });
+    await expect(holding(needs - 1n)).rejects.toMatchObject({
+      errorCode: "INSUFFICIENT_FUNDS_FOR_RENT",
+      message: expect.stringContaining("beside the payout of"),
+    });
+  });
 });

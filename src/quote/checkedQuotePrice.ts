@@ -97,14 +97,16 @@ export async function checkedQuotePrice(
       `the solver can fill at most ${formatAmount(most > 0n ? most : 0n, fillCurrency.decimals)} ${fillCurrency.symbol} on chain ${destinationChain.id} right now`,
     );
   }
-  // The rent of the recipient's new account is paid in the native currency, beside a payout in another one.
+  // The rent of the recipient's new account is paid in the native currency: beside a payout in another one, out of
+  // the same balance as a native payout (the exchange's activation fee on a perps USDC payout).
   if (fillRentCost > 0n) {
     const native = market.destinationNative;
     const nativeAvailable = await deps.inventory.available(destinationChain.id, native.address);
-    if (nativeAvailable < fillRentCost + fillGasCost)
+    const payout = fillCurrency.metadata.isNative ? price.amountOut : 0n;
+    if (nativeAvailable < fillRentCost + fillGasCost + payout)
       throw new InvalidInputError(
         "INSUFFICIENT_FUNDS_FOR_RENT",
-        `the solver holds ${formatAmount(nativeAvailable, native.decimals)} ${native.symbol} on chain ${destinationChain.id} and opening ${request.recipient}'s account needs ${formatAmount(fillRentCost, native.decimals)} of rent and ${formatAmount(fillGasCost, native.decimals)} of fee`,
+        `the solver holds ${formatAmount(nativeAvailable, native.decimals)} ${native.symbol} on chain ${destinationChain.id} and opening ${request.recipient}'s account needs ${formatAmount(fillRentCost, native.decimals)} of rent and ${formatAmount(fillGasCost, native.decimals)} of fee${payout ? ` beside the payout of ${formatAmount(payout, native.decimals)}` : ""}`,
       );
   }
   return price;
