@@ -79,6 +79,28 @@ describe("receipt fills", () => {
     expect((await fillsOfRequests(pool(), [request.id]))[0][0].blockNumber).toBe(9n);
   });
 
+  it("drops a not-indexed note once the index shows the fill, and keeps what a reorg did", async () => {
+    const request = await depositedRequest();
+    const late = receiptFill(request.id);
+    await recordReceiptFill(pool(), late);
+    await markFillDisagreement(pool(), late, { reason: "not indexed", detectedAt: 1 });
+    expect(await applyIndexedFill(pool(), late)).toEqual({ applied: "confirmed" });
+    expect((await fillsOfRequests(pool(), [request.id]))[0][0]).toMatchObject({
+      provisional: false,
+      disagreement: null,
+    });
+
+    const other = await depositedRequest();
+    const reorged = receiptFill(other.id);
+    await recordReceiptFill(pool(), reorged);
+    const note = { reason: "fill reorged out", blockNumber: "9", blockHash: "0xb9", action: "re-sent" };
+    await markFillDisagreement(pool(), reorged, note);
+    expect(await applyIndexedFill(pool(), { ...reorged, blockHash: "0xba", blockNumber: 10n })).toEqual({
+      applied: "confirmed",
+    });
+    expect((await fillsOfRequests(pool(), [other.id]))[0][0]).toMatchObject({ provisional: false, disagreement: note });
+  });
+
   it("replaces a provisional fill by another indexed fill of the request, keeping the receipt's hash as the disagreement", async () => {
     const request = await depositedRequest();
     const fact = receiptFill(request.id);

@@ -55,13 +55,15 @@ export type IndexedFillResult =
 
 /**
  * Applies an indexed fill to its request's fills; see IndexedFillResult. Its block's hash is kept whichever came first,
- * the receipt or the index, so a reorg that drops the fill is followed either way (checkReceiptFills).
+ * the receipt or the index, so a reorg that drops the fill is followed either way (checkReceiptFills). A "not indexed"
+ * note is no longer true once the index shows the fill: it goes; what a reorg did stays as what happened.
  */
 export async function applyIndexedFill(db: Queryable, fact: FillFact): Promise<IndexedFillResult> {
   const confirmed = await db.query(
     `UPDATE crossfill.request_fills
         SET provisional = false, amount = $4, block_number = $5, block_hash = $6, timestamp = $7,
-            tx_fee = coalesce($8, tx_fee)
+            tx_fee = coalesce($8, tx_fee),
+            disagreement = CASE WHEN disagreement->>'reason' = 'not indexed' THEN NULL ELSE disagreement END
       WHERE chain_id = $1 AND tx_hash = $2 AND log_index = $3 AND provisional`,
     [
       ...key(fact),
