@@ -63,6 +63,21 @@ describe("createHypevmAdapter's transfer costs", () => {
     );
   });
 
+  it("asks the exchange about an account until it exists, then no more", async () => {
+    const own = await startDevnetExchange();
+    const adapter = createHypevmAdapter(hypevmChainConfigSchema.parse(devnetExchangeChain(own)), {
+      orderOf: async () => undefined,
+    });
+    const known = own.accounts[0]!.address;
+    const fresh = privateKeyToAccount(generatePrivateKey()).address;
+    expect(await adapter.payoutRent!(PERPS_USDC_CURRENCY, known)).toBe(0n);
+    expect(await adapter.payoutRent!(PERPS_USDC_CURRENCY, fresh)).toBe(100_000_000n);
+    await own.stop();
+    // With the exchange gone, the account seen to exist still costs nothing; the missing one must be asked again.
+    expect(await adapter.payoutRent!(PERPS_USDC_CURRENCY, known.toLowerCase())).toBe(0n);
+    await expect(adapter.payoutRent!(PERPS_USDC_CURRENCY, fresh)).rejects.toThrow(/exchange/);
+  });
+
   it("refuses a fill or a refund whose sender holds the amount but not the activation fee of a new recipient", async () => {
     const poor = await startDevnetExchange();
     try {

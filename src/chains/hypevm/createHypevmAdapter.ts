@@ -28,6 +28,8 @@ import { withdrawalSteps } from "./withdrawalSteps.js";
 
 /** The chain the service's own transfers name in `signatureChainId` (any works: Arbitrum's, as the SDKs default). */
 const SIGNATURE_CHAIN_ID = 42161;
+/** How many accounts known to exist an adapter remembers (then it forgets them all and asks again). */
+const KNOWN_ACCOUNTS_HELD = 100_000;
 /** How far before its nonce a transfer is looked for in its signer's ledger (clocks differ a little). */
 const LOOKBACK_MS = 60_000;
 
@@ -56,6 +58,7 @@ export function createHypevmAdapter(
   deps: HypevmAdapterDeps,
 ): QuotePort & DepositPort & SolverPort & RefundPort {
   const api = createExchangeApi({ chainId: chain.id, exchangeUrl: chain.exchangeUrl });
+  const knownAccounts = new Set<string>();
   const now = deps.now ?? Date.now;
   const solverAddress = chain.solver ?? chain.depository;
   const key = (signer: TransferPayload["signer"]) => {
@@ -102,9 +105,21 @@ export function createHypevmAdapter(
     return unsigned;
   };
 
-  /** The activation fee a transfer to `recipient` costs its sender now, perps USDC: nothing to a known account. */
-  const activationFee = async (_currency: string, recipient: string) =>
-    transferFee(!(await api.accountExists(recipient)));
+  /**
+   * The activation fee a transfer to `recipient` costs its sender now, perps USDC: nothing to a known account. An
+   * account never stops existing, so one seen is not asked again (every quote to the exchange asks otherwise, and
+   * `/info` is rate limited).
+   */
+  const activationFee = async (_currency: string, recipient: string) => {
+    const account = recipient.toLowerCase();
+    if (knownAccounts.has(account)) return 0n;
+    const exists = await api.accountExists(recipient);
+    if (exists) {
+      if (knownAccounts.size >= KNOWN_ACCOUNTS_HELD) knownAccounts.clear();
+      knownAccounts.add(account);
+    }
+    return transferFee(!exists);
+  };
 
   const spotUsdc = chain.currencies.find(
     (listed) => listed.symbol === "USDC" && parseCurrencyId(listed.address) !== PERPS_USDC_CURRENCY,
