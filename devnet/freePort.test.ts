@@ -8,12 +8,16 @@ describe("freePort / isPortFree", () => {
     const port = await freePort();
     expect(port).toBeGreaterThan(0);
     expect(await isPortFree(port)).toBe(true);
-    const server = createServer();
-    await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+    // Connections are dropped at once: another test's client probing a port it once had must not hold close() open.
+    const server = createServer((socket) => socket.destroy());
+    await new Promise<void>((listening, failed) => {
+      server.once("error", failed);
+      server.listen(port, "127.0.0.1", listening);
+    });
     try {
       expect(await isPortFree(port)).toBe(false);
     } finally {
-      await new Promise((r) => server.close(r));
+      await new Promise((closed) => server.close(closed));
     }
   });
 });

@@ -6,7 +6,8 @@ import { createServer } from "node:net";
  */
 export function freePort(host = "127.0.0.1"): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
+    // A client probing the port meanwhile is dropped, or close() waits for it.
+    const server = createServer((socket) => socket.destroy());
     server.unref();
     server.once("error", reject);
     server.listen(0, host, () => {
