@@ -4,8 +4,6 @@ import { listHeldSolverCurrencies } from "../../schema/solverBalances.js";
 import type { Queryable } from "../../schema/queryable.js";
 import { blockProductionLagging } from "../domain/blockProductionLagging.js";
 import type { ChainConfig } from "./chainConfig.js";
-import { currencyKey } from "./currencyKey.js";
-import { familyOf } from "./vmFamilies.js";
 
 export type ChainAvailability = {
   disabled: boolean;
@@ -15,7 +13,8 @@ export type ChainAvailability = {
   blockProductionLagging: boolean;
   reason: string | null;
   /**
-   * The currencies (keyed as the chain's family compares them: EVM lower case, base58 as written) the solver held some of at the worker's last balance read: what it can fill here.
+   * The currencies the solver held some of at the worker's last balance read, as stored (EVM lower case, base58 as
+   * written: the keys `currencyKey` gives; read without the chain's family, which any registered family may be).
    * None before the worker's first read, and on a chain it does not fill.
    */
   solverCurrencies: readonly string[];
@@ -73,7 +72,7 @@ export function createChainAvailability(
       partialDisableLimitUsd: switched?.partialDisableLimitUsd ?? null,
       blockProductionLagging: blockProductionLagging(head, chain.blockTimeSeconds, now()),
       reason: switched?.reason ?? null,
-      solverCurrencies: (held.get(chain.id) ?? []).map((currency) => currencyKey(familyOf(chain), currency)),
+      solverCurrencies: held.get(chain.id) ?? [],
     };
   };
 }
