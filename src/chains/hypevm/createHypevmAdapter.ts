@@ -223,6 +223,22 @@ export function createHypevmAdapter(
     },
   });
 
+  /** The solver's signed-to-be `sendAsset` paying a fill, or why it cannot pay it now (shortfall). */
+  const prepareFill = async (
+    order: FillOrder,
+  ): Promise<{ transaction: PreparedTransaction } | { refusal: FillRefusal }> => {
+    const action = transfer(order.recipient, order.currency, order.amount);
+    if (!action) return fillRefusal(order, `${order.currency} is not a currency chain ${chain.id} pays`);
+    const short = await shortfall(
+      { sender: solverAddress, action, recipient: order.recipient, charged: order.quotedRent },
+      order.currency,
+      order.amount,
+      order.currencySymbol,
+    );
+    if (short) return fillRefusal(order, short.message, short.reason);
+    return { transaction: { chainId: chain.id, payload: { signer: "solver", action } satisfies TransferPayload } };
+  };
+
   return {
     ...hypevmFamily,
     chain,
@@ -282,23 +298,10 @@ export function createHypevmAdapter(
         }),
       ];
     },
+    // The exchange runs nothing ahead of a transfer: simulating a fill is checking what preparing it checks.
     simulateFill: async (order) => {
-      const action = transfer(order.recipient, order.currency, order.amount);
-      const [blockNumber, short] = await Promise.all([
-        head(),
-        action
-          ? shortfall(
-              { sender: solverAddress, action, recipient: order.recipient, charged: order.quotedRent },
-              order.currency,
-              order.amount,
-              order.currencySymbol,
-            )
-          : {
-              reason: "SOLVER_BALANCE_TOO_LOW" as const,
-              message: `${order.currency} is not a currency chain ${chain.id} pays`,
-            },
-      ]);
-      return { blockNumber, refusal: short && fillRefusal(order, short.message, short.reason).refusal };
+      const [blockNumber, prepared] = await Promise.all([head(), prepareFill(order)]);
+      return { blockNumber, refusal: "refusal" in prepared ? prepared.refusal : undefined };
     },
 
     readDepositFacts,
@@ -318,18 +321,7 @@ export function createHypevmAdapter(
       return depth >= required ? { state: "final" } : { state: "confirming", missingBlocks: required - depth };
     },
 
-    async prepareFill(order) {
-      const action = transfer(order.recipient, order.currency, order.amount);
-      if (!action) return fillRefusal(order, `${order.currency} is not a currency chain ${chain.id} pays`);
-      const short = await shortfall(
-        { sender: solverAddress, action, recipient: order.recipient, charged: order.quotedRent },
-        order.currency,
-        order.amount,
-        order.currencySymbol,
-      );
-      if (short) return fillRefusal(order, short.message, short.reason);
-      return { transaction: { chainId: chain.id, payload: { signer: "solver", action } satisfies TransferPayload } };
-    },
+    prepareFill,
     refundSpendsDeposit: false,
     async prepareRefund(refund) {
       const action = transfer(refund.recipient, refund.currency, refund.amount);
