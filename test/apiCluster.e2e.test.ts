@@ -7,7 +7,7 @@ import path from "node:path";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { freePort } from "../devnet/freePort.js";
+import { portRunBelowEphemeralRange } from "./support/portRunBelowEphemeralRange.js";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { createStatusBus } from "../src/events/createStatusBus.js";
 import type { StatusUpdate } from "../src/events/statusUpdate.js";
@@ -72,7 +72,7 @@ describe("crossfill api --workers 2", () => {
     ]);
     const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-cluster-")), "chains.json");
     writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
-    const port = await freePort();
+    const port = await portRunBelowEphemeralRange();
     url = `http://127.0.0.1:${port}`;
     api = await startRoleProcess(
       ["api", "--workers", "2"],

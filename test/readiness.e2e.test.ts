@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../devnet/freePort.js";
+import { portRunBelowEphemeralRange } from "./support/portRunBelowEphemeralRange.js";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { type RoleProcess, startRoleProcess } from "./support/startRoleProcess.js";
 import { TEST_PRICES_ENV } from "./support/startTestStack.js";
@@ -60,7 +60,7 @@ describe("/healthz, /readyz and /metrics of the gateway and the worker", () => {
     proxied.host = proxy.address;
     const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-ready-")), "chains.json");
     writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
-    const [apiPort, healthPort] = [await freePort(), await freePort()];
+    const [apiPort, healthPort] = [await portRunBelowEphemeralRange(), await portRunBelowEphemeralRange()];
     apiUrl = `http://127.0.0.1:${apiPort}`;
     workerUrl = `http://127.0.0.1:${healthPort}`;
     const env = {

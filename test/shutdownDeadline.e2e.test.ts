@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../devnet/freePort.js";
+import { portRunBelowEphemeralRange } from "./support/portRunBelowEphemeralRange.js";
 import { type DevnetChains, startDevnetChains } from "../devnet/startDevnetChains.js";
 import { type RoleProcess, startRoleProcess } from "./support/startRoleProcess.js";
 import { TEST_PRICES_ENV } from "./support/startTestStack.js";
@@ -52,7 +52,7 @@ describe("stopping a role: the shutdown deadline and the second signal", () => {
         CROSSFILL_CHAINS_FILE: chainsFile,
         SOLVER_PRIVATE_KEY: devnet.solver.privateKey,
         PRICES: TEST_PRICES_ENV,
-        HEALTH_PORT: String(await freePort()),
+        HEALTH_PORT: String(await portRunBelowEphemeralRange()),
         SHUTDOWN_TIMEOUT_SECONDS: "3",
         LOG_LEVEL: "info",
       },

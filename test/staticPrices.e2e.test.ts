@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../devnet/freePort.js";
+import { portRunBelowEphemeralRange } from "./support/portRunBelowEphemeralRange.js";
 import { type RoleProcess, startRoleProcess } from "./support/startRoleProcess.js";
 import { TEST_PRICES_ENV } from "./support/startTestStack.js";
 import { createTestDatabase } from "./support/testDatabase.js";
@@ -94,7 +94,7 @@ describe("static prices outside the devnet", () => {
     started.push(
       await startRoleProcess(
         ["api"],
-        { ...withPrices, ...solverKeyEnv("api", SOLVER_KEY), PORT: String(await freePort()) },
+        { ...withPrices, ...solverKeyEnv("api", SOLVER_KEY), PORT: String(await portRunBelowEphemeralRange()) },
         "api listening",
       ),
     );

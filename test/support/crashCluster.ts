@@ -10,7 +10,7 @@ import { evmFactories } from "../../apps/families/evmFactories.js";
 import type { DevnetBitcoin } from "../../devnet/bitcoin/startDevnetBitcoin.js";
 import type { DevnetChains } from "../../devnet/startDevnetChains.js";
 import { startFamilyDevnet, testDevnetConfig } from "./startFamilyDevnet.js";
-import { freePort } from "../../devnet/freePort.js";
+import { portRunBelowEphemeralRange } from "./portRunBelowEphemeralRange.js";
 import { migrate } from "../../schema/migrate.js";
 import { createEvmChainClient } from "../../src/chains/evm/evmChainClient.js";
 import { canTransition } from "../../src/domain/requestStatus.js";
@@ -77,12 +77,14 @@ export async function startCrashCluster(
   await migrate(pool);
   const chainsFile = path.join(mkdtempSync(path.join(tmpdir(), "crossfill-crash-")), "chains.json");
   writeFileSync(chainsFile, JSON.stringify({ chains: devnet.chains }));
-  const ports = await Promise.all(Array.from({ length: options.apis ?? 1 }, () => freePort()));
-  const healthPorts = await Promise.all(Array.from({ length: options.workers ?? 1 }, () => freePort()));
+  const ports = await Promise.all(Array.from({ length: options.apis ?? 1 }, () => portRunBelowEphemeralRange()));
+  const healthPorts = await Promise.all(
+    Array.from({ length: options.workers ?? 1 }, () => portRunBelowEphemeralRange()),
+  );
   const bitcoinDevnet = options.bitcoinPoller ? await startFamilyDevnet(bitcoinFactories) : undefined;
   const bitcoinChainsFile = path.join(path.dirname(chainsFile), "bitcoin-chains.json");
   if (bitcoinDevnet) writeFileSync(bitcoinChainsFile, JSON.stringify({ chains: bitcoinDevnet.chains }));
-  const pollerHealthPort = await freePort();
+  const pollerHealthPort = await portRunBelowEphemeralRange();
   const serverKey = randomBytes(32);
   const env = {
     DATABASE_URL: db.url,
@@ -93,7 +95,7 @@ export async function startCrashCluster(
     API_KEY_ENCRYPTION_KEY: serverKey.toString("hex"),
     // Webhooks go to a receiver on 127.0.0.1, as on the devnet.
     WEBHOOK_ALLOW_PRIVATE: "true",
-    INDEXER_PORT: String(await freePort()),
+    INDEXER_PORT: String(await portRunBelowEphemeralRange()),
     QUEUE_PREFIX: `crash-${db.name}`,
     LOG_LEVEL: "info",
     // One process per gateway replica: these tests kill and count replicas (`--workers` has its own test).

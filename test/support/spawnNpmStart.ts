@@ -3,8 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../devnet/freePort.js";
-import { isPortFree } from "../../devnet/isPortFree.js";
+import { portRunBelowEphemeralRange } from "./portRunBelowEphemeralRange.js";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -22,16 +21,6 @@ export type NpmStart = {
   cleanUp(): Promise<void>;
 };
 
-/** A first port of `count` consecutive free ones (anvil i listens on DEVNET_BASE_PORT + i). */
-async function freePortRun(count: number): Promise<number> {
-  for (;;) {
-    const first = await freePort();
-    if (first + count > 65000) continue;
-    const free = await Promise.all(Array.from({ length: count }, (_, i) => isPortFree(first + i)));
-    if (free.every(Boolean)) return first;
-  }
-}
-
 /**
  * `npm start` as a user runs it from a terminal: in a process group of its own (the terminal's), on ports and a data
  * folder of its own so parallel tests do not collide, and resolved once the devnet banner is printed.
@@ -43,11 +32,12 @@ export async function spawnNpmStart(env: Record<string, string> = {}, readyTimeo
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/root",
-      PORT: String(await freePort()),
-      INDEXER_PORT: String(await freePort()),
-      DEVNET_POSTGRES_PORT: String(await freePort()),
+      // Bound only once the devnets are up, so below the ports the OS hands out meanwhile.
+      PORT: String(await portRunBelowEphemeralRange()),
+      INDEXER_PORT: String(await portRunBelowEphemeralRange()),
+      DEVNET_POSTGRES_PORT: String(await portRunBelowEphemeralRange()),
       // One port per default devnet chain (31337, 31338, 31339, 999).
-      DEVNET_BASE_PORT: String(await freePortRun(4)),
+      DEVNET_BASE_PORT: String(await portRunBelowEphemeralRange(4)),
       CROSSFILL_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       ...env,

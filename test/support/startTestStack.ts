@@ -28,7 +28,7 @@ import type { ChainAdapters } from "../../src/chains/chainAdapters.js";
 import { devnetPriceSettings } from "../../apps/devnetPriceSettings.js";
 import { type DevnetHermes, startDevnetHermes } from "../../devnet/prices/startDevnetHermes.js";
 import { withDevnetPythFeeds } from "../../devnet/prices/withDevnetPythFeeds.js";
-import { freePort } from "../../devnet/freePort.js";
+import { portRunBelowEphemeralRange } from "./portRunBelowEphemeralRange.js";
 import { type QueueBackend, createQueueBackend } from "../../jobs/queueBackend.js";
 import { migrate } from "../../schema/migrate.js";
 import { createStatusBus } from "../../src/events/createStatusBus.js";
@@ -163,7 +163,7 @@ export async function startTestStack(
     const config = testDevnetConfig({
       DEVNET_CHAIN_IDS: (options.chainIds ?? [31338, 31339]).join(","),
       DEVNET_BLOCK_TIME: String(options.blockTime ?? 1),
-      INDEXER_PORT: String(await freePort()),
+      INDEXER_PORT: String(await portRunBelowEphemeralRange()),
       EVM_DEPOSIT_WATCHER: String(options.depositWatcher ?? true),
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn",
       DEVNET_SOLANA_SLOT_MS: "50",
