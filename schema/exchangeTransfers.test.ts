@@ -51,11 +51,13 @@ describe("orderOfSentRefund", () => {
       markUnmatchedRefundSent(client, unmatched, { amount: 9n, fee: 0n, txHash: hash("d4"), rawTx: "{}" }),
     );
 
-    expect(await orderOfSentRefund(db.pool, 1337, hash("b2"))).toBe(request.orderId);
-    expect(await orderOfSentRefund(db.pool, 1337, hash("B2"))).toBe(request.orderId);
-    expect(await orderOfSentRefund(db.pool, 1337, hash("d4"))).toBe(NO_ORDER);
+    expect(await orderOfSentRefund(db.pool, 1337, [hash("b2")])).toBe(request.orderId);
+    expect(await orderOfSentRefund(db.pool, 1337, [hash("B2")])).toBe(request.orderId);
+    expect(await orderOfSentRefund(db.pool, 1337, [hash("d4")])).toBe(NO_ORDER);
+    // Found by any of the keys it may be stored under.
+    expect(await orderOfSentRefund(db.pool, 1337, [hash("e5"), hash("d4")])).toBe(NO_ORDER);
     // The depository's other transfers, and a refund's hash on another chain, are no refund.
-    expect(await orderOfSentRefund(db.pool, 1337, hash("e5"))).toBeUndefined();
-    expect(await orderOfSentRefund(db.pool, 31338, hash("b2"))).toBeUndefined();
+    expect(await orderOfSentRefund(db.pool, 1337, [hash("e5")])).toBeUndefined();
+    expect(await orderOfSentRefund(db.pool, 31338, [hash("b2")])).toBeUndefined();
   });
 });

@@ -28,17 +28,24 @@ export async function requestOfSignedFill(
 }
 
 /**
- * The order whose stored refund on a chain is the transaction with this hash: a request's refund or an unmatched
- * deposit's. Undefined for any other transaction (the depository's transfer that refunds nothing).
+ * The order whose stored refund on a chain is the transaction stored under one of these hashes (the exchange's, or
+ * the id it is stored by until that is read): a request's refund or an unmatched deposit's. Undefined for any other
+ * transaction (the depository's transfer that refunds nothing).
  */
-export async function orderOfSentRefund(db: Queryable, chainId: number, txHash: string): Promise<string | undefined> {
+export async function orderOfSentRefund(
+  db: Queryable,
+  chainId: number,
+  txHashes: readonly string[],
+): Promise<string | undefined> {
   const { rows } = await db.query<{ order_id: string }>(
-    `SELECT r.order_id FROM crossfill.refunds f JOIN crossfill.requests r ON r.id = f.request_id
-      WHERE f.chain_id = $1 AND f.tx_hash = lower($2)
+    `WITH keys AS (SELECT lower(h) AS tx_hash FROM unnest($2::text[]) h)
+     SELECT r.order_id FROM crossfill.refunds f JOIN crossfill.requests r ON r.id = f.request_id
+      WHERE f.chain_id = $1 AND f.tx_hash IN (SELECT tx_hash FROM keys)
      UNION ALL
-     SELECT u.order_id FROM crossfill.unmatched_refunds u WHERE u.chain_id = $1 AND u.tx_hash = lower($2)
+     SELECT u.order_id FROM crossfill.unmatched_refunds u
+      WHERE u.chain_id = $1 AND u.tx_hash IN (SELECT tx_hash FROM keys)
      LIMIT 1`,
-    [chainId, txHash],
+    [chainId, txHashes],
   );
   return rows[0]?.order_id;
 }

@@ -29,7 +29,7 @@ function hypevmPollerChain(chain: HypevmChainConfig, pool: pg.Pool): PollerChain
       startTimeMs: chain.startBlock * 1000,
       orderOf: (sender, nonce) => orderOfMappedTransfer(pool, sender, nonce),
       fillOf: (solver, nonce) => requestOfSignedFill(pool, chain.id, solver, nonce),
-      refundOf: (txHash) => orderOfSentRefund(pool, chain.id, txHash),
+      refundOf: (txHashes) => orderOfSentRefund(pool, chain.id, txHashes),
     }),
   };
 }

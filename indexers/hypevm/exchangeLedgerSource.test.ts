@@ -136,15 +136,15 @@ describe("exchangeLedgerSource", () => {
     await send(exchange.depository, sendAsset(dave!.address, { amount: "0.75", nonce: clock + 3 }));
     const unreadHash = exchange.ledger.updates(depository).at(-1)!.hash;
     await send(dave!, sendAsset(depository, { amount: "0.75", nonce: clock + 4 }));
-    const asked: string[] = [];
+    const asked: string[][] = [];
     const source = exchangeLedgerSource({
       api: createExchangeApi({ chainId: 1337, exchangeUrl: exchange.url }),
       depository,
       startTimeMs: from,
       orderOf: async () => undefined,
-      refundOf: async (txHash) => {
-        asked.push(txHash);
-        return txHash === refundHash ? orderId : txHash === storedId ? unreadOrderId : undefined;
+      refundOf: async (txHashes) => {
+        asked.push([...txHashes]);
+        return txHashes.includes(refundHash) ? orderId : txHashes.includes(storedId) ? unreadOrderId : undefined;
       },
     });
     const page = await readPages(source)(undefined, new AbortController().signal);
@@ -165,8 +165,12 @@ describe("exchangeLedgerSource", () => {
       withdrawal(refundHash, orderId, carol!.address),
       withdrawal(unreadHash, unreadOrderId, dave!.address),
     ]);
-    // Only transfers out of the depository are looked up (by hash, then by id); the deposit in is a deposit.
-    expect(asked).toEqual([refundHash, expect.any(String), expect.any(String), unreadHash, storedId]);
+    // Only transfers out of the depository are looked up, once each, by hash and stored id; the deposit in is a deposit.
+    expect(asked).toEqual([
+      [refundHash, expect.any(String)],
+      [expect.any(String), expect.any(String)],
+      [unreadHash, storedId],
+    ]);
     expect(page.facts.deposits.map((d) => d.depositor)).toEqual([dave!.address.toLowerCase()]);
   });
 });

@@ -17,8 +17,9 @@ export type ExchangeLedgerSourceOptions = {
   orderOf(sender: string, nonce: bigint): Promise<string | undefined>;
   /** The request the solver's transfer with this nonce fills (its stored fill); undefined when none. */
   fillOf?(solver: string, nonce: bigint): Promise<string | undefined>;
-  /** The order whose stored refund (a request's or an unmatched deposit's) is the depository's transfer with this hash. */
-  refundOf?(txHash: string): Promise<string | undefined>;
+  /** The order whose stored refund (a request's or an unmatched deposit's) is the depository's transfer stored under
+   * one of these hashes. */
+  refundOf?(txHashes: readonly string[]): Promise<string | undefined>;
 };
 
 /** The cursor: the last millisecond read and the hashes read in it (more may land in the same millisecond later). */
@@ -86,9 +87,9 @@ export function exchangeLedgerSource(options: ExchangeLedgerSourceOptions): Poll
           });
         } else if (sender === self && refundOf) {
           // Stored under the exchange's hash once the refund job read it, under the depository's (signer, nonce) before.
-          const orderId =
-            (await refundOf(update.hash)) ??
-            (nonce === undefined ? undefined : await refundOf(exchangeTransferId(self, Number(nonce))));
+          const orderId = await refundOf(
+            nonce === undefined ? [update.hash] : [update.hash, exchangeTransferId(self, Number(nonce))],
+          );
           if (orderId !== undefined)
             withdrawals.push({
               ...located,

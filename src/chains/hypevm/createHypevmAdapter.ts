@@ -379,16 +379,20 @@ export function createHypevmAdapter(
       // A transfer of ours is stored under its signer and nonce until the exchange names it: found in the signer's
       // ledger, its receipt carries the exchange's hash, which the caller stores in its place.
       const ours = parseExchangeTransferId(txHash);
-      if (ours && [solverAddress, chain.depository].some((signer) => signer.toLowerCase() === ours.signer)) {
-        const found = await findTransfer(ours.signer, ours.nonce);
-        if (!found) return null;
-        const second = BigInt(Math.floor(found.time / 1000));
-        return { succeeded: true, blockNumber: second, blockHash: found.hash, timestamp: second, txHash: found.hash };
-      }
-      const tx = await api.txDetails(txHash);
-      if (!tx) return null;
-      const second = BigInt(Math.floor(tx.time / 1000));
-      return { succeeded: true, blockNumber: second, blockHash: tx.hash, timestamp: second, fee: 0n };
+      const signedByUs =
+        ours && [solverAddress, chain.depository].some((signer) => signer.toLowerCase() === ours.signer);
+      const found = signedByUs ? await findTransfer(ours.signer, ours.nonce) : await api.txDetails(txHash);
+      if (!found) return null;
+      const second = BigInt(Math.floor(found.time / 1000));
+      // No gas on the exchange: a transfer pays nothing beyond what it moves.
+      return {
+        succeeded: true,
+        blockNumber: second,
+        blockHash: found.hash,
+        timestamp: second,
+        fee: 0n,
+        txHash: found.hash,
+      };
     },
   };
 }
