@@ -115,6 +115,8 @@ describe("@relayprotocol/relay-sdk with @relayprotocol/relay-svm-wallet-adapter:
       const fee = BigInt(
         (await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))!.meta!.fee,
       );
+      // One signature's 5,000 lamports: the user's the only one (the adapter compiles the quote's instructions as is).
+      expect(fee).toBe(5_000n);
       expect(before.lamports - (await lamports(user.publicKey))).toBe(native ? amount + fee : fee);
       expect(before.tokens - (await tokens(user.publicKey))).toBe(native ? 0n : amount);
       expect((native ? await lamports(depository) : await tokens(depository)) - before.depository).toBe(amount);
