@@ -43,10 +43,11 @@ export type SortDirection = "asc" | "desc";
 export type Keyset = { value: string; id: string };
 
 /**
- * `term` as given, and as a transaction hash when some chain family reads it as one (in that family's canonical
- * form: EVM 0x-prefixed, a Bitcoin txid bare, both lower case); the caller asks the families (searchTerm).
+ * `term` as given, as a transaction hash when some chain family reads it as one (in that family's canonical form: EVM
+ * 0x-prefixed, a Bitcoin txid bare, both lower case), and as an address when some family reads it as one (its
+ * comparison key: EVM lower case, base58 as written); the caller asks the families (searchTerm).
  */
-export type SearchTerm = { text: string; transactionHash: string | undefined };
+export type SearchTerm = { text: string; transactionHash: string | undefined; address: string | undefined };
 
 export type RequestFilter = {
   /** AND-ed. `apiKey` values are key ids once authorised. */

@@ -1,4 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { Keypair } from "@solana/web3.js";
+import bs58 from "bs58";
+import { zeroAddress } from "viem";
+import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { parseRequestsV3Query } from "../src/gateway/rest/parseRequestsQuery.js";
 import { parseRequestsV2Query } from "../src/gateway/rest/parseRequestsV2Query.js";
@@ -8,7 +12,8 @@ import { type RequestFilter, emptyFilter } from "./requestFilter.js";
 import { queueRefund } from "./refunds.js";
 import { insertChildRequest } from "./requests.js";
 import { countRequests } from "./countRequests.js";
-import { listRequestViews, requestViewsByIds } from "./requestsQuery.js";
+import { explainRequestPage, listRequestViews, requestViewsByIds } from "./requestsQuery.js";
+import { seedBenchRequests } from "./seedBenchRequests.js";
 
 describe("request listings and child requests", () => {
   const database = useMigratedDatabase();
@@ -115,5 +120,74 @@ describe("request listings by a transaction hash of any chain family", () => {
     const v2 = (hash: string) => ids(parseRequestsV2Query({ hash: [hash] }).filter);
     expect(await v2(hashes.deposit)).toEqual([deposited.id]);
     expect(await v2(hashes.fill.toUpperCase())).toEqual([filled.id]);
+  });
+});
+
+describe("request listings compare base58 addresses exactly, EVM hex in any case", () => {
+  const database = useMigratedDatabase();
+  const ids = async (filter: RequestFilter) =>
+    (await listRequestViews(database.pool, { filter, sortBy: "createdAt", sortDirection: "asc", limit: 50 })).map(
+      (view) => view.id,
+    );
+  const v3 = (parameter: string, value: string) => ids(parseRequestsV3Query({ [parameter]: [value] }).filter);
+  /** The same address with one letter's case swapped: another valid 32-byte key, another wallet. */
+  const caseVariant = (address: string) => {
+    for (let i = 0; i < address.length; i++) {
+      const swapped = address[i] === address[i]!.toUpperCase() ? address[i]!.toLowerCase() : address[i]!.toUpperCase();
+      const variant = address.slice(0, i) + swapped + address.slice(i + 1);
+      if (swapped !== address[i] && bs58.decodeUnsafe(variant)?.length === 32) return variant;
+    }
+    throw new Error(`no case variant of ${address} is a key`);
+  };
+
+  it("finds a Solana wallet, mint or search term as written, never its case variant (another key)", async () => {
+    const wallet = Keypair.generate().publicKey.toBase58();
+    const mint = Keypair.generate().publicKey.toBase58();
+    const SOLANA = 792703809;
+    const request = await insertTestRequest(database.pool, {
+      originChainId: SOLANA,
+      user: wallet,
+      refundTo: wallet,
+      originCurrency: mint,
+    });
+    const toSolana = await insertTestRequest(database.pool, { destinationChainId: SOLANA, recipient: wallet });
+    // A request of the other wallet, whose address differs only by case.
+    const other = await insertTestRequest(database.pool, { originChainId: SOLANA, user: caseVariant(wallet) });
+
+    expect(await v3("user", wallet)).toEqual([request.id]);
+    expect(await v3("recipient", wallet)).toEqual([toSolana.id]);
+    expect(await v3("term", wallet)).toEqual([request.id, toSolana.id]);
+    expect(await v3("currencyInAddress", mint)).toEqual([request.id]);
+    expect(await v3("user", caseVariant(wallet))).toEqual([other.id]);
+    expect(await v3("term", caseVariant(wallet))).toEqual([other.id]);
+    expect(await v3("recipient", caseVariant(wallet))).toEqual([]);
+    expect(await v3("currencyInAddress", caseVariant(mint))).toEqual([]);
+  });
+
+  it("finds an EVM wallet stored checksummed by its lower, upper or checksummed case", async () => {
+    const wallet = privateKeyToAddress(generatePrivateKey());
+    const request = await insertTestRequest(database.pool, { user: wallet, recipient: wallet });
+    for (const written of [wallet, wallet.toLowerCase(), `0x${wallet.slice(2).toUpperCase()}`]) {
+      expect(await v3("user", written)).toEqual([request.id]);
+      expect(await v3("recipient", written)).toEqual([request.id]);
+      expect(await v3("term", written)).toEqual([request.id]);
+    }
+  });
+
+  it("serves address filters and the wallet term from the stored-address indexes (0420)", async () => {
+    // ~200 requests a wallet: a page of one wallet's is the index's first 51 entries, already in order.
+    await seedBenchRequests(database.pool, { integrators: 3, chainIds: [1, 10], wallets: 100, requests: 20_000 });
+    const plan = (parameters: Record<string, string[]>) =>
+      explainRequestPage(database.pool, parseRequestsV3Query({ limit: ["50"], ...parameters }));
+    // A seeded wallet, written in upper case.
+    const wallet = "0x000000000000000000000000000000000000002A";
+    expect(await plan({ user: [wallet] })).toContain("Index Scan Backward using requests_user_address_idx");
+    expect(await plan({ recipient: [wallet] })).toContain("Index Scan Backward using requests_recipient_address_idx");
+    expect(await plan({ currencyOutAddress: [zeroAddress] })).toContain("requests_destination_currency_address_idx");
+    // The term's id set: a look-up (plain or bitmap) in each wallet index.
+    const term = await plan({ term: [wallet] });
+    expect(term).toMatch(/Index Scan (using|on) requests_user_address_idx/);
+    expect(term).toMatch(/Index Scan (using|on) requests_recipient_address_idx/);
+    expect(term).not.toContain("Seq Scan on requests");
   });
 });

@@ -9,6 +9,7 @@ import type {
 import type { RequestDeposit, RequestFill } from "./requestChainFacts.js";
 import { type RequestRow, type StoredRequest, toStoredRequest } from "./requests.js";
 import type { Queryable } from "./queryable.js";
+import { storedAddress, storedAddressSql } from "./storedAddress.js";
 import { factPosition } from "../src/domain/factPosition.js";
 
 /** A request with everything the v3 and v2 records are built from. */
@@ -52,7 +53,7 @@ const SORT_COLUMNS: Record<SortKey, { column: string; cast: string }> = {
 };
 
 type FieldSql =
-  | { kind: "columns"; columns: string[]; cast: "text" | "bigint"; lower?: boolean }
+  | { kind: "columns"; columns: string[]; cast: "text" | "bigint"; address?: boolean }
   | { kind: "exists"; relation: (params: Params, values: string[] | null) => string }
   | { kind: "never" };
 
@@ -66,8 +67,9 @@ const fillHashes = (params: Params, values: string[] | null) => {
 const FIELD_SQL: Record<FieldKey, FieldSql> = {
   id: { kind: "columns", columns: ["r.id"], cast: "text" },
   orderId: { kind: "columns", columns: ["r.order_id"], cast: "text" },
-  user: { kind: "columns", columns: ["lower(r.user_address)"], cast: "text", lower: true },
-  recipient: { kind: "columns", columns: ["lower(r.recipient)"], cast: "text", lower: true },
+  // Addresses compare as stored (EVM hex case-blind, base58 exactly), each served by an index of 0420.
+  user: { kind: "columns", columns: [storedAddressSql("r.user_address")], cast: "text", address: true },
+  recipient: { kind: "columns", columns: [storedAddressSql("r.recipient")], cast: "text", address: true },
   // Deposit addresses are bech32 (lower case): compared lowered. A child request has its parent's.
   depositAddress: {
     kind: "exists",
@@ -92,8 +94,13 @@ const FIELD_SQL: Record<FieldKey, FieldSql> = {
   apiKey: { kind: "columns", columns: ["r.api_key_id"], cast: "text" },
   requestType: { kind: "columns", columns: ["r.request_type"], cast: "text" },
   referrer: { kind: "columns", columns: ["r.referrer"], cast: "text" },
-  currencyInAddress: { kind: "columns", columns: ["lower(r.origin_currency)"], cast: "text", lower: true },
-  currencyOutAddress: { kind: "columns", columns: ["lower(r.destination_currency)"], cast: "text", lower: true },
+  currencyInAddress: { kind: "columns", columns: [storedAddressSql("r.origin_currency")], cast: "text", address: true },
+  currencyOutAddress: {
+    kind: "columns",
+    columns: [storedAddressSql("r.destination_currency")],
+    cast: "text",
+    address: true,
+  },
   currencyInSymbol: { kind: "columns", columns: ["r.currency_in_symbol"], cast: "text" },
   currencyOutSymbol: { kind: "columns", columns: ["r.currency_out_symbol"], cast: "text" },
   depositTxHash: {
@@ -123,9 +130,7 @@ function conditionSql(condition: FieldCondition, params: Params, includeChildReq
   } else if (condition.values === null) {
     sql = `(${spec.columns.map((column) => `${column} IS NULL`).join(" AND ")})`;
   } else {
-    const values = condition.values.map((value) =>
-      spec.cast === "bigint" ? String(value) : spec.lower ? String(value).toLowerCase() : String(value),
-    );
+    const values = condition.values.map((value) => (spec.address ? storedAddress(String(value)) : String(value)));
     // Plain comparisons keep the column indexes usable (one value as `=`, so an index on (column, sort key) also
     // gives the order); a negation also keeps rows whose column is null.
     if (condition.negate) {
@@ -144,7 +149,7 @@ function conditionSql(condition: FieldCondition, params: Params, includeChildReq
  * family reads as a transaction hash is looked up as one (and as a request id, which has the EVM hash's shape).
  */
 function termSql(term: SearchTerm, params: Params): string {
-  const value = params.add(term.transactionHash ?? term.text.toLowerCase(), "text");
+  const value = params.add(term.transactionHash ?? term.address ?? storedAddress(term.text), "text");
   const sources = term.transactionHash
     ? [
         `SELECT id FROM crossfill.requests WHERE id = ${value}`,
@@ -154,8 +159,8 @@ function termSql(term: SearchTerm, params: Params): string {
         `SELECT request_id FROM crossfill.refunds WHERE tx_hash = ${value}`,
       ]
     : [
-        `SELECT id FROM crossfill.requests WHERE lower(user_address) = ${value}`,
-        `SELECT id FROM crossfill.requests WHERE lower(recipient) = ${value}`,
+        `SELECT id FROM crossfill.requests WHERE ${storedAddressSql("user_address")} = ${value}`,
+        `SELECT id FROM crossfill.requests WHERE ${storedAddressSql("recipient")} = ${value}`,
         `SELECT request_id FROM crossfill.request_deposit_addresses WHERE address = ${value}`,
         `SELECT c.id FROM crossfill.requests c JOIN crossfill.request_deposit_addresses da ON da.request_id = c.parent_request_id
           WHERE da.address = ${value}`,

@@ -1,5 +1,4 @@
-import { LogLevel, createClient, getClient } from "@relayprotocol/relay-sdk";
-import { configureDynamicChains } from "@relayprotocol/relay-sdk/chain-utils";
+import { getClient } from "@relayprotocol/relay-sdk";
 import { type Address, createWalletClient, http, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { fundSponsor, sponsorBalance } from "../schema/sponsorLedger.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
+import { connectRelayClient } from "./support/connectRelayClient.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 /** The official client of the interface, unmodified, pointed at our base URL. */
@@ -14,14 +14,7 @@ describe("@relayprotocol/relay-sdk against Crossfill", () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack();
-    createClient({
-      baseApiUrl: stack.api.url,
-      source: "crossfill-tests",
-      pollingInterval: 250,
-      maxPollingAttemptsBeforeTimeout: 120,
-      logLevel: LogLevel.None,
-    });
-    await configureDynamicChains();
+    await connectRelayClient(stack.api.url);
   });
   afterAll(async () => {
     await stack?.stop();

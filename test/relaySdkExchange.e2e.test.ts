@@ -1,5 +1,4 @@
-import { LogLevel, createClient, getClient, axios as sdkAxios } from "@relayprotocol/relay-sdk";
-import { configureDynamicChains } from "@relayprotocol/relay-sdk/chain-utils";
+import { getClient, axios as sdkAxios } from "@relayprotocol/relay-sdk";
 import axios from "axios";
 import { type Address, createWalletClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -8,6 +7,7 @@ import { hypevmFactories } from "../apps/families/hypevmFactories.js";
 import type { DevnetExchange } from "../devnet/hypevm/startDevnetExchange.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { PERPS_USDC_CURRENCY } from "../src/chains/hypevm/hypevmFamily.js";
+import { connectRelayClient } from "./support/connectRelayClient.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 /** Where the official client posts the exchange step, whatever chain it is given: the public exchange. */
@@ -30,14 +30,7 @@ describe("@relayprotocol/relay-sdk: the perps exchange ↔ EVM", () => {
   beforeAll(async () => {
     stack = await startTestStack({ exchange: true });
     exchange = stack.devnetOf(hypevmFactories)!;
-    createClient({
-      baseApiUrl: stack.api.url,
-      source: "crossfill-tests",
-      pollingInterval: 250,
-      maxPollingAttemptsBeforeTimeout: 160,
-      logLevel: LogLevel.None,
-    });
-    await configureDynamicChains();
+    await connectRelayClient(stack.api.url, 160);
     interceptors.exchange = axios.interceptors.request.use((config) => {
       if (config.url !== PUBLIC_EXCHANGE) return config;
       exchangePosts.push(config.data);

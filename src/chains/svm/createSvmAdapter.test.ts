@@ -11,13 +11,24 @@ import {
   startDevnetSolana,
 } from "../../../devnet/svm/startDevnetSolana.js";
 import type { DepositStepsInput } from "../adapter.js";
-import { createSvmAdapter } from "./createSvmAdapter.js";
+import { SVM_CONFIRMATION_WAIT_SLOTS, createSvmAdapter } from "./createSvmAdapter.js";
 import { MEMO_PROGRAM_ID } from "./memoInstruction.js";
 import { svmChainConfigSchema } from "./svmChainFamily.js";
 import { SOLANA_NATIVE_CURRENCY } from "./svmFamily.js";
 import { svmRoles } from "./svmRoles.js";
 
 const orderId = `0x${"12".repeat(32)}`;
+const SLOT_SECONDS = 0.02;
+/** The step's instructions as the official adapter rebuilds them. */
+const instructionsOf = (data: any) =>
+  data.instructions.map(
+    (instruction: any) =>
+      new TransactionInstruction({
+        keys: instruction.keys.map((key: any) => ({ ...key, pubkey: new PublicKey(key.pubkey) })),
+        programId: new PublicKey(instruction.programId),
+        data: Buffer.from(instruction.data, "hex"),
+      }),
+  );
 
 describe("createSvmAdapter", () => {
   let solana: DevnetSolana;
@@ -38,16 +49,6 @@ describe("createSvmAdapter", () => {
     allowance: 0n,
     destinationName: "Devnet A",
   });
-  /** The step's instructions as the official adapter rebuilds them. */
-  const instructionsOf = (data: any) =>
-    data.instructions.map(
-      (instruction: any) =>
-        new TransactionInstruction({
-          keys: instruction.keys.map((key: any) => ({ ...key, pubkey: new PublicKey(key.pubkey) })),
-          programId: new PublicKey(instruction.programId),
-          data: Buffer.from(instruction.data, "hex"),
-        }),
-    );
 
   it("quotes a SOL deposit as a transfer to the depository and a Memo of the order id, which lands as one fact", async () => {
     const [step] = await adapter.depositSteps(input(SOLANA_NATIVE_CURRENCY, 2_000_000n));
@@ -145,5 +146,58 @@ describe("createSvmAdapter", () => {
     expect(svmRoles(chain, { signsFills: true, solverSecretKey: solverKey }).solver?.solverAddress).toBe(chain.solver);
     expect("signOrder" in adapter).toBe(false);
     expect(await adapter.estimateFee("deposit", SOLANA_NATIVE_CURRENCY)).toBe(5_000n);
+  });
+});
+
+describe("createSvmAdapter reading a deposit as soon as it is sent", () => {
+  // Slots on demand, a transaction `confirmed` one slot after it lands; slots of 20 ms for the adapter's wait.
+  let solana: DevnetSolana;
+  let adapter: ReturnType<typeof createSvmAdapter>;
+  beforeAll(async () => {
+    solana = await startDevnetSolana({ slotMs: 0, confirmedAfterSlots: 1 });
+    adapter = createSvmAdapter(
+      svmChainConfigSchema.parse({ ...devnetSolanaChain(solana), blockTimeSeconds: SLOT_SECONDS }),
+    );
+  });
+  afterAll(() => solana?.stop());
+
+  /** A SOL deposit of the order, sent (landed `processed`), not yet confirmed. */
+  const sendDeposit = async (amount: bigint) => {
+    const [step] = await adapter.depositSteps({
+      user: solana.accounts[0]!.publicKey.toBase58(),
+      currency: { address: SOLANA_NATIVE_CURRENCY, symbol: "SOL" } as never,
+      amount,
+      orderId,
+      requestId: `0x${"34".repeat(32)}`,
+      allowance: 0n,
+      destinationName: "Devnet A",
+    });
+    const signature = await sendInstructions(
+      new Connection(solana.rpcUrl, "processed"),
+      solana.accounts[0]!,
+      instructionsOf(step!.items[0]!.data),
+    );
+    const { value } = await new Connection(solana.rpcUrl).getSignatureStatuses([signature]);
+    expect(value[0]?.confirmationStatus).toBe("processed");
+    return signature;
+  };
+
+  it("waits for a landed signature to be confirmed (the official client indexes it right after sending it)", async () => {
+    const signature = await sendDeposit(1_000_000n);
+    const read = adapter.readDepositFacts(signature);
+    setTimeout(() => solana.advance(1), 5 * SLOT_SECONDS * 1000);
+    expect(await read).toMatchObject([{ txHash: signature, orderId, amount: 1_000_000n }]);
+  });
+
+  it("gives up on one still unconfirmed after its wait: 404, as for a signature the chain does not have", async () => {
+    const signature = await sendDeposit(2_000_000n);
+    const started = Date.now();
+    await expect(adapter.readDepositFacts(signature)).rejects.toMatchObject({
+      errorCode: "TRANSACTION_NOT_FOUND",
+      status: 404,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(SVM_CONFIRMATION_WAIT_SLOTS * SLOT_SECONDS * 1000);
+    solana.advance(1);
+    expect(await adapter.readDepositFacts(signature)).toHaveLength(1);
   });
 });

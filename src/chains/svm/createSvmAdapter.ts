@@ -22,6 +22,11 @@ const SIGNATURES: Record<FeeOperation, bigint> = { deposit: 1n, fill: 1n, refund
 const SIZE_PROBE_BLOCKHASH = SOLANA_NATIVE_CURRENCY;
 /** A token account's data: the u64 amount is at byte 64. */
 const TOKEN_AMOUNT_OFFSET = 64;
+/**
+ * Slots a deposit's reader waits for a transaction the chain has `processed` to be `confirmed` (a cluster confirms in
+ * a slot or two): the official client posts the signature to POST /transactions/index as soon as the RPC took it.
+ */
+export const SVM_CONFIRMATION_WAIT_SLOTS = 25;
 
 /**
  * One Solana chain behind the chain-adapter seam, over its JSON-RPC: the origin side of SOL/SPL → EVM. The quote's
@@ -58,10 +63,28 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
       await call("getMinimumBalanceForRentExemption", () => connection.getMinimumBalanceForRentExemption(ACCOUNT_SIZE)),
     );
 
+  const slotMs = chain.blockTimeSeconds * 1000;
+  /**
+   * The transaction at `confirmed` (what getTransaction serves at the least), waiting up to
+   * SVM_CONFIRMATION_WAIT_SLOTS for one the chain has only `processed`; null for one it does not have.
+   */
+  const confirmedTransaction = async (signature: string) => {
+    const deadline = Date.now() + SVM_CONFIRMATION_WAIT_SLOTS * slotMs;
+    for (;;) {
+      const tx = await call("getTransaction", () =>
+        connection.getParsedTransaction(signature, { commitment: "confirmed", maxSupportedTransactionVersion: 0 }),
+      );
+      if (tx) return tx;
+      const {
+        value: [landed],
+      } = await call("getSignatureStatuses", () => connection.getSignatureStatuses([signature]));
+      if (!landed || Date.now() >= deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, slotMs));
+    }
+  };
+
   const readDepositFacts = async (signature: string) => {
-    const tx = await call("getTransaction", () =>
-      connection.getParsedTransaction(signature, { commitment: "confirmed", maxSupportedTransactionVersion: 0 }),
-    );
+    const tx = await confirmedTransaction(signature);
     if (!tx)
       throw new NotFoundError(
         "TRANSACTION_NOT_FOUND",

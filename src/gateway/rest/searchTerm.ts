@@ -1,7 +1,10 @@
 import type { SearchTerm } from "../../../schema/requestFilter.js";
-import { anyTransactionHash } from "../../chains/vmFamilies.js";
+import { anyAddressKey, anyTransactionHash } from "../../chains/vmFamilies.js";
 
-/** A search term (REST `term`, GraphQL `filter.term` and `explorerRequests`), read as a hash by whichever family takes it. */
+/**
+ * A search term (REST `term`, GraphQL `filter.term` and `explorerRequests`), read as a hash and as an address by
+ * whichever family takes it.
+ */
 export function searchTerm(text: string): SearchTerm {
-  return { text, transactionHash: anyTransactionHash(text) };
+  return { text, transactionHash: anyTransactionHash(text), address: anyAddressKey(text) };
 }
