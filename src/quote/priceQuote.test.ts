@@ -198,7 +198,7 @@ describe("priceQuote", () => {
       expect((quote.relayerGasFee + quote.relayerServiceFee) * 10_000n).toBeGreaterThanOrEqual(quote.amountIn * 30n);
     });
 
-    it("attack: a fee below the fill's gas and rent is refused (the solver never pays for the fill)", () => {
+    it("attack: a fee below the fill's gas and rent is refused (the quoted fill never costs the solver more than its fee)", () => {
       // 30 bps of 0.007 ETH = 0.000021 ETH, the gas exactly; a little less input does not cover it.
       expect(priceQuote({ ...swap, amount: 7_000_000_000_000_000n })!.relayerServiceFee).toBe(0n);
       expect(priceQuote({ ...swap, amount: 6_999_999_999_990_000n })).toBeUndefined();
