@@ -62,7 +62,7 @@ const USAGE = `usage: crossfill <role>
   worker         reconcile and solver fills
 ${indexerCommands.map(({ command, description }) => `  indexer ${command.padEnd(6)} ${description}`).join("\n")}
   migrate        apply database migrations and exit
-  keys           create, list or revoke API keys (keys create --name N [--integrator I] [--elevated])
+  keys           create, list or revoke API keys, set their oracle pricing (keys create --name N [--integrator I])
   webhooks       set or show a key's webhook endpoint (webhooks set --key ID --url URL [--header "N: v"]… [--disable])
   refunds        list, retry or settle refunds that need an operator, list unmatched Bitcoin deposits (crossfill refunds for details)
   alerts         list or resolve operator alerts: fills after a failure, reverted refunds and app-fee payouts

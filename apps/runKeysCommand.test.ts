@@ -39,4 +39,21 @@ describe("crossfill keys", () => {
     expect(await run("list")).toMatch(new RegExp(`^${other}\\tglobex-ci\\tglobex\\tstandard\\tactive`, "m"));
     await expect(run("manage", "key_nope")).rejects.toThrow(/no key with id key_nope/);
   });
+
+  it("sets a key's fixed-bps oracle pricing, lists it, ends it, and refuses bps out of 0-9999", async () => {
+    const id = /^id: +(\S+)$/m.exec(await run("create", "--name", "initech"))![1];
+    expect(await run("oracle-pricing", id, "25")).toBe(
+      `${id} is quoted at the oracle rate less 25 bps (fixed-bps oracle pricing)`,
+    );
+    expect(await run("list")).toMatch(
+      new RegExp(`^${id}\\tinitech\\tinitech\\tstandard\\toracle pricing 25 bps\\tactive`, "m"),
+    );
+    for (const bad of [["10000"], ["2.5"], ["abc"], []])
+      await expect(run("oracle-pricing", id, ...bad)).rejects.toThrow(/bps from 0 to 9999/);
+    await expect(run("oracle-pricing", id, "-1")).rejects.toThrow(/Unknown option '-1'/);
+    await expect(run("oracle-pricing", id, "25", "--off")).rejects.toThrow(/bps from 0 to 9999/);
+    await expect(run("oracle-pricing", "key_nope", "25")).rejects.toThrow(/no key with id key_nope/);
+    expect(await run("oracle-pricing", id, "--off")).toBe(`${id} is priced normally`);
+    expect(await run("list")).toMatch(new RegExp(`^${id}\\tinitech\\tinitech\\tstandard\\tactive`, "m"));
+  });
 });

@@ -9,6 +9,8 @@ export type ApiKeyRecord = {
   managesKeys: boolean;
   /** Marked by the operator (`crossfill sponsors allow`): may quote with subsidizeFees, drawing on its integrator. */
   sponsors: boolean;
+  /** Set by the operator (`crossfill keys oracle-pricing`): quoted at the oracle rate less these bps; null: normally. */
+  oraclePricingBps: bigint | null;
   createdAt: Date;
   revokedAt: Date | null;
 };
@@ -20,11 +22,12 @@ type ApiKeyRow = {
   elevated: boolean;
   manages_keys: boolean;
   sponsors: boolean;
+  oracle_pricing_bps: number | null;
   created_at: Date;
   revoked_at: Date | null;
 };
 
-const COLUMNS = "id, name, integrator, elevated, manages_keys, sponsors, created_at, revoked_at";
+const COLUMNS = "id, name, integrator, elevated, manages_keys, sponsors, oracle_pricing_bps, created_at, revoked_at";
 
 const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
@@ -33,6 +36,7 @@ const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   elevated: row.elevated,
   managesKeys: row.manages_keys,
   sponsors: row.sponsors,
+  oraclePricingBps: row.oracle_pricing_bps === null ? null : BigInt(row.oracle_pricing_bps),
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
 });
@@ -135,6 +139,15 @@ export async function setKeyManagement(db: Queryable, id: string, managesKeys: b
 /** Allows a key to sponsor fees, or stops it (the operator's `crossfill sponsors allow`); false when no such key. */
 export async function setKeySponsoring(db: Queryable, id: string, sponsors: boolean): Promise<boolean> {
   const result = await db.query("UPDATE crossfill.api_keys SET sponsors = $2 WHERE id = $1", [id, sponsors]);
+  return result.rowCount === 1;
+}
+
+/** Sets a key's fixed-bps oracle pricing, or ends it with null (the operator's only); false when no such key. */
+export async function setKeyOraclePricing(db: Queryable, id: string, bps: bigint | null): Promise<boolean> {
+  const result = await db.query("UPDATE crossfill.api_keys SET oracle_pricing_bps = $2 WHERE id = $1", [
+    id,
+    bps === null ? null : Number(bps),
+  ]);
   return result.rowCount === 1;
 }
 

@@ -111,6 +111,9 @@ const envSchema = z.object({
   // A source's round trip is abandoned after this long; a source is read at most once per PRICE_REFRESH_MS.
   PRICE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
   PRICE_REFRESH_MS: z.coerce.number().int().min(100).max(600_000).default(1_000),
+  // The aggregators (one source per hosting chain) are read at most once per this instead: their rounds come seconds
+  // (the devnet's 3 s) to hours (a mainnet heartbeat) apart, and each read is one eth_call per feed.
+  PRICE_AGGREGATOR_REFRESH_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   SERVICE_FEE_BPS: basisPoints.default(5n),
   DEFAULT_SLIPPAGE_BPS: basisPoints.default(50n),
   QUOTE_TTL_SECONDS: z.coerce.number().int().positive().default(600),

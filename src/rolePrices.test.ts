@@ -70,7 +70,7 @@ describe("rolePrices", () => {
           feedIds: { ETH: `0x${ETH_FEED}`, WETH: `0x${ETH_FEED}`, BTC: `0x${BTC_FEED}` },
           maxConfidenceBps: 200n,
         },
-        { kind: "aggregator", aggregators: [{ chainId: 1, key: "ETH", address: AGGREGATOR }] },
+        { kind: "aggregator", aggregators: [{ chainId: 1, key: "ETH", address: AGGREGATOR }], refreshMs: 5000 },
       ],
       maxAgeSeconds: 60,
       maxAgeSecondsBySymbol: { USDC: 3600, BTC: 120 },

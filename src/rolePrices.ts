@@ -75,7 +75,7 @@ export function rolePrices(
     if (kind === "aggregator") {
       if (feeds.aggregators.length === 0)
         throw new Error(`PRICE_SOURCES=aggregator needs an aggregator in the chains file (a chain's prices.<SYMBOL>)`);
-      return { kind, aggregators: feeds.aggregators };
+      return { kind, aggregators: feeds.aggregators, refreshMs: config.PRICE_AGGREGATOR_REFRESH_MS };
     }
     if (!config.PYTH_HERMES_URL) throw new Error(`PRICE_SOURCES=pyth needs PYTH_HERMES_URL`);
     if (Object.keys(feeds.feedIds).length === 0)

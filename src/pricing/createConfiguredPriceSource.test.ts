@@ -29,7 +29,7 @@ describe("createConfiguredPriceSource", () => {
   });
   it("refuses aggregators on a chain whose adapter reads none", () => {
     const settings = priceSettingsWith(parseConfig({}), [
-      { kind: "aggregator", aggregators: [{ chainId: 8253038, key: "BTC", address: "x" }] },
+      { kind: "aggregator", aggregators: [{ chainId: 8253038, key: "BTC", address: "x" }], refreshMs: 5_000 },
     ]);
     expect(() => createConfiguredPriceSource(settings, { adapters: { quoterOf: () => undefined } })).toThrow(
       /chain 8253038 names price aggregators, but its family reads none/,

@@ -36,6 +36,7 @@ export function createConfiguredPriceSource(
         name: chainIds.length > 1 ? `aggregator@${chainId}` : "aggregator",
         aggregators: Object.fromEntries(hosted.map((aggregator) => [aggregator.key, aggregator.address])),
         readRound,
+        refreshMs: source.refreshMs,
         now,
       });
     });

@@ -87,6 +87,28 @@ describe("createPriceChain", () => {
     expect(primary.calls).toHaveLength(2);
   });
 
+  it("reads a source with a period of its own at most once per it, even while it has no fresh price", async () => {
+    let primary!: ReturnType<typeof fakeFeed>;
+    let rounds!: ReturnType<typeof fakeFeed>;
+    const { chain, clock } = setup((clock) => [
+      (primary = fakeFeed("pyth", { ETH: usd(3000) }, clock)),
+      (rounds = Object.assign(fakeFeed("aggregator", { ETH: usd(3000) }, clock), { refreshMs: 10_000 })),
+    ]);
+    rounds.observedAt = clock.now - 61_000;
+    for (let second = 0; second < 10; second += 1) {
+      expect((await chain.prices(["ETH"]))[0].source).toBe("pyth");
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      clock.now += 1_000;
+    }
+    expect(primary.calls).toHaveLength(10);
+    expect(rounds.calls).toHaveLength(1);
+    // Its period over, it is read again: its new round, 3 % away, makes the price suspect.
+    rounds.observedAt = undefined;
+    rounds.prices.ETH = usd(3100);
+    expect(await codeOf(chain.prices(["ETH"]))).toBe("503 PRICE_FETCH_FAILED");
+    expect(rounds.calls).toHaveLength(2);
+  });
+
   it("attack: a stale primary (its feed frozen) is never quoted; the secondary answers; nothing fresh is 503", async () => {
     let primary!: ReturnType<typeof fakeFeed>;
     let secondary!: ReturnType<typeof fakeFeed>;

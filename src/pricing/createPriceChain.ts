@@ -11,7 +11,10 @@ export type PriceChainOptions = {
   deviationBps: bigint;
   /** A source's round trip is abandoned after this long (and counts as a failure). */
   timeoutMs: number;
-  /** A source is read at most once per this period: a cached price older than this is refreshed in the background. */
+  /**
+   * A source is read at most once per this period (or its own `refreshMs`): a cached price older than this is
+   * refreshed in the background.
+   */
   refreshMs: number;
   /** After a failure a source is left alone for baseMs, doubling with each failure in a row up to maxMs. */
   backoff: { baseMs: number; maxMs: number };
@@ -64,7 +67,7 @@ export function createPriceChain(options: PriceChainOptions): PriceChain {
   const due = (state: FeedState, at: number) =>
     !state.inflight &&
     at >= state.retryAt &&
-    (state.fetchedAt === undefined || at - state.fetchedAt >= options.refreshMs);
+    (state.fetchedAt === undefined || at - state.fetchedAt >= (state.feed.refreshMs ?? options.refreshMs));
 
   function refresh(state: FeedState): Promise<void> {
     if (state.inflight) return state.inflight;

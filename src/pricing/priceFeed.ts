@@ -8,6 +8,8 @@ import type { PriceObservation } from "./priceObservation.js";
 export type PriceFeed = {
   name: string;
   keys: ReadonlySet<string>;
+  /** Read at most once per this period instead of the layer's (an aggregator's rounds come seconds to hours apart). */
+  refreshMs?: number;
   fetch(keys: readonly string[], signal: AbortSignal): Promise<ReadonlyMap<string, PriceObservation>>;
 };
 

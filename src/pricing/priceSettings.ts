@@ -7,7 +7,7 @@ export type PriceSourceSettings =
   /** Pyth's Hermes over HTTP: the feed id of each symbol it prices (the chains file's `pythFeedId`s). */
   | { kind: "pyth"; hermesUrl: string; feedIds: Readonly<Record<string, string>>; maxConfidenceBps: bigint }
   /** Chainlink-style aggregators on chain (the chains file's `aggregator`s), one source per hosting chain. */
-  | { kind: "aggregator"; aggregators: readonly ChainAggregator[] };
+  | { kind: "aggregator"; aggregators: readonly ChainAggregator[]; refreshMs: number };
 
 /** The price layer of a role (src/rolePrices.ts reads it from the environment; createConfiguredPriceSource builds it). */
 export type PriceSettings = {

@@ -13,12 +13,14 @@ const MINIMUM_SAME_CHAIN_SWAP_USD_E18 = 5n * 10n ** 16n;
  * The quote's price, and every bound it must meet: a deposit the origin carries, a same-chain swap worth the spec's
  * minimum, an amount that covers the fees, a sponsor that can pay its share, a payout the destination carries that
  * covers the calls' value, and a solver that holds the output. Each one missed is the spec's error, in that order.
+ * `oracleBps`, the caller's fixed-bps oracle pricing, replaces the normal fees when present.
  */
 export async function checkedQuotePrice(
   deps: QuoteEngineDeps,
   request: QuoteRequest,
   market: QuoteMarket,
   sponsor: string | undefined,
+  oracleBps?: bigint,
 ): Promise<PriceQuote> {
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
   const { origin, destination, kind, fillCurrency, fillGasCost, fillRentCost, priceIn, priceOut } = market;
@@ -42,6 +44,7 @@ export async function checkedQuotePrice(
     isFixedRate: kind.isFixedRate,
     appFees: request.appFees,
     sponsorship: request.sponsorship,
+    oracleBps,
   });
   // The spec's minimum for a same-chain swap, on the quoted value before fees (a swap that small would otherwise
   // be refused for its fees); sends, wraps, unwraps and calls are accepted at any size.

@@ -1,4 +1,5 @@
 import { type QuoteEngineDeps, createQuote } from "./createQuote.js";
+import type { QuoteCaller } from "./quoteEngineDeps.js";
 
 /**
  * POST /price: the same validation, pricing, liquidity check and error classification as a quote, answered as
@@ -6,11 +7,7 @@ import { type QuoteEngineDeps, createQuote } from "./createQuote.js";
  * address handed out. The caller's key makes its integrator the sponsor of `subsidizeFees`, as on a quote (its balance
  * is read, not drawn).
  */
-export async function createPrice(
-  deps: QuoteEngineDeps,
-  body: unknown,
-  context: { apiKeyId?: string; integrator?: string; sponsors?: boolean } = {},
-) {
+export async function createPrice(deps: QuoteEngineDeps, body: unknown, context: QuoteCaller = {}) {
   // A valid includeProtocolData (or its old name) is turned off (no order is signed); an invalid one is left for
   // validation to refuse.
   const input = withoutValidFlags(body, ["includeProtocolData", "includeProtocolSignature"]);

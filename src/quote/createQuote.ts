@@ -23,7 +23,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, caller: 
   const { request, sponsor } = await admitQuote(deps, body, caller);
   const { currencyOut, originChain, destinationChain } = request;
   const market = await readQuoteMarket(deps, request);
-  const price = await checkedQuotePrice(deps, request, market, sponsor);
+  const price = await checkedQuotePrice(deps, request, market, sponsor, caller.oraclePricingBps);
   const order = orderOfQuote(deps, request, market, price);
   const { orderId, requestId } = order;
   const depositAddress = await quoteDepositAddress(request, deps, {
@@ -69,6 +69,7 @@ export async function createQuote(deps: QuoteEngineDeps, body: unknown, caller: 
       sponsor,
       depositAddress,
       apiKeyId: caller.apiKeyId,
+      oracleBps: caller.oraclePricingBps,
     }),
   );
   const { fees, feeSponsorship, details, protocol } = response;

@@ -171,6 +171,53 @@ describe("priceQuote", () => {
     expect(sponsored.amountOut).toBe(10_000_000n);
   });
 
+  describe("fixed-bps oracle pricing (oracleBps)", () => {
+    const swap = { ...base, currencyOut: usdc, isFixedRate: false, oracleBps: 30n };
+    /** The output of an input at the oracle rate less the bps, rounded down once. */
+    const oracleLessBps = (amountIn: bigint) => convertAmount(amountIn * (10_000n - 30n), eth, usdc) / 10_000n;
+
+    it("attack: an exact input gets the oracle rate less the bps, never more; gas is inside the bps, the service fee ignored", () => {
+      const quote = priceQuote({ ...swap, serviceFeeBps: 0n })!;
+      const fee = (10n ** 18n * 30n) / 10_000n;
+      expect(quote.relayerGasFee + quote.relayerServiceFee).toBe(fee);
+      expect(quote.relayerGasFee).toBe(21_000_000_000_000n);
+      expect(quote.amountOut).toBe(convertAmount(10n ** 18n - fee, eth, usdc));
+      expect(quote.amountOut).toBeLessThanOrEqual(oracleLessBps(10n ** 18n));
+      // The same as with the normal service fee of 30 bps, less the gas it would add.
+      const normal = priceQuote({ ...swap, oracleBps: undefined, serviceFeeBps: 30n })!;
+      expect(quote.amountOut).toBeGreaterThan(normal.amountOut);
+    });
+
+    it("attack: an exact output costs at least the output at the oracle rate less the bps", () => {
+      const quote = priceQuote({ ...swap, tradeType: "EXACT_OUTPUT", amount: 2_990_000_000n })!;
+      expect(quote.amountOut).toBe(2_990_000_000n);
+      expect(oracleLessBps(quote.amountIn)).toBeGreaterThanOrEqual(quote.amountOut);
+      expect(oracleLessBps(quote.amountIn - 1n)).toBeLessThan(quote.amountOut + 1n);
+      const netIn = convertAmount(quote.amountOut, usdc, eth, true);
+      expect(quote.amountIn - quote.relayerGasFee - quote.relayerServiceFee).toBe(netIn);
+      expect((quote.relayerGasFee + quote.relayerServiceFee) * 10_000n).toBeGreaterThanOrEqual(quote.amountIn * 30n);
+    });
+
+    it("attack: a fee below the fill's gas and rent is refused (the quoted fill never costs the solver more than its fee)", () => {
+      // 30 bps of 0.007 ETH = 0.000021 ETH, the gas exactly; a little less input does not cover it.
+      expect(priceQuote({ ...swap, amount: 7_000_000_000_000_000n })!.relayerServiceFee).toBe(0n);
+      expect(priceQuote({ ...swap, amount: 6_999_999_999_990_000n })).toBeUndefined();
+      expect(priceQuote({ ...swap, amount: 7_000_000_000_000_000n, fillRentCost: 1n })).toBeUndefined();
+      expect(priceQuote({ ...swap, tradeType: "EXACT_OUTPUT", amount: 20_000_000n })).toBeUndefined();
+    });
+
+    it("takes app fees beside the bps, from the input", () => {
+      const appFees = [{ recipient: "0x1", bps: 100n }];
+      const quote = priceQuote({ ...swap, appFees })!;
+      expect(quote.appFees).toEqual([10n ** 16n]);
+      expect(quote.amountOut).toBe(convertAmount(10n ** 18n - 3n * 10n ** 15n - 10n ** 16n, eth, usdc));
+      const out = priceQuote({ ...swap, appFees, tradeType: "EXACT_OUTPUT", amount: 2_000_000_000n })!;
+      expect(out.amountIn - out.relayerGasFee - out.relayerServiceFee - out.appFees[0]).toBe(
+        convertAmount(2_000_000_000n, usdc, eth, true),
+      );
+    });
+  });
+
   it("answers undefined when fees exceed the input", () => {
     expect(priceQuote({ ...base, amount: 1000n })).toBeUndefined();
   });

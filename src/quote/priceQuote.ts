@@ -21,6 +21,12 @@ export type PriceQuoteInput = {
   appFees?: readonly AppFee[];
   /** The sponsor's share of the fees, when the quote asked for one. */
   sponsorship?: SponsorshipTerms;
+  /**
+   * Fixed-bps oracle pricing (the caller's key, set by the operator): the input converts at the oracle rate less these
+   * bps, which replace the service fee and carry the fill's gas and rent (a quote whose bps do not cover them is
+   * refused); app fees come on top. Absent: the normal pricing.
+   */
+  oracleBps?: bigint;
 };
 
 export type PriceQuote = {
@@ -71,7 +77,11 @@ export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
   const appFeeShares = input.appFees ?? [];
   if (input.tradeType === "EXACT_INPUT") {
     const amountIn = input.amount;
-    const relayerServiceFee = divCeil(amountIn * input.serviceFeeBps, 10_000n);
+    const relayerServiceFee =
+      input.oracleBps === undefined
+        ? divCeil(amountIn * input.serviceFeeBps, 10_000n)
+        : divCeil(amountIn * input.oracleBps, 10_000n) - relayerGasFee - rentFee;
+    if (relayerServiceFee < 0n) return undefined;
     const appFees = splitAppFees(amountIn, appFeeShares);
     const sponsored = sponsorship(input, { relayerGasFee, relayerServiceFee, rentFee, appFees });
     // What the sponsor pays of the fees comes back to the user as output.
@@ -93,12 +103,15 @@ export function priceQuote(input: PriceQuoteInput): PriceQuote | undefined {
   }
   const amountOut = input.amount;
   const netIn = convertAmount(amountOut, input.currencyOut, input.currencyIn, true);
-  const shareBps = input.serviceFeeBps + sum(appFeeShares.map((fee) => fee.bps));
+  const shareBps = (input.oracleBps ?? input.serviceFeeBps) + sum(appFeeShares.map((fee) => fee.bps));
   if (shareBps >= 10_000n) return undefined;
-  const grossIn = divCeil((netIn + relayerGasFee + rentFee) * 10_000n, 10_000n - shareBps);
+  // Normal pricing adds the gas and rent to the input; oracle pricing carries them inside its bps.
+  const added = input.oracleBps === undefined ? relayerGasFee + rentFee : 0n;
+  const grossIn = divCeil((netIn + added) * 10_000n, 10_000n - shareBps);
   // App fees round down; what rounding leaves over stays with the service fee, so the input adds up exactly.
   const appFees = splitAppFees(grossIn, appFeeShares);
   const relayerServiceFee = grossIn - netIn - relayerGasFee - rentFee - sum(appFees);
+  if (relayerServiceFee < 0n) return undefined;
   const sponsored = sponsorship(input, { relayerGasFee, relayerServiceFee, rentFee, appFees });
   // The fees are priced on the gross input; the user deposits it less what the sponsor pays.
   return {

@@ -38,5 +38,8 @@ export type QuoteEngineDeps = {
   now?: () => number;
 };
 
-/** Who asks for the quote: the API key's id and integrator, and whether that key may sponsor fees. */
-export type QuoteCaller = { apiKeyId?: string; integrator?: string; sponsors?: boolean };
+/**
+ * Who asks for the quote: the API key's id and integrator, whether that key may sponsor fees, and its fixed-bps oracle
+ * pricing (the operator's setting; absent: normal pricing).
+ */
+export type QuoteCaller = { apiKeyId?: string; integrator?: string; sponsors?: boolean; oraclePricingBps?: bigint };

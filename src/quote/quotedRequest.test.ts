@@ -72,8 +72,17 @@ describe("quotedRequest", () => {
       },
     });
     expect(stored.quote).not.toHaveProperty("sponsor");
+    expect(stored.quote).not.toHaveProperty("oraclePrice");
     expect(stored.quote).not.toHaveProperty("depositAddress");
     expect(stored).not.toHaveProperty("depositAddress");
+  });
+
+  it("keeps a fixed-bps oracle quote's oracle rate, its older price's time and the bps", () => {
+    expect(quotedRequest({ ...args, oracleBps: 25n }).quote).toHaveProperty("oraclePrice", {
+      rate: "1.333333333333333333",
+      observedAt: "2026-11-28T00:00:00.000Z",
+      bps: "25",
+    });
   });
 
   it("keeps the deposit address and its feature, and the sponsor's draw only when it pays something", () => {

@@ -23,6 +23,8 @@ export function quotedRequest(args: {
   sponsor: string | undefined;
   depositAddress: QuotedDepositAddress | undefined;
   apiKeyId: string | undefined;
+  /** The caller's fixed-bps oracle pricing, when it has one. */
+  oracleBps?: bigint;
 }): NewRequest {
   const { deps, request, price, order, response, sponsor, depositAddress } = args;
   const { currencyIn, currencyOut, originChain, destinationChain } = request;
@@ -68,6 +70,8 @@ export function quotedRequest(args: {
       // How far over its input an exact-input deposit fills at this quote's rate (overpaymentRuleOf reads it; a
       // sponsored quote has none whatever this says).
       overpaymentToleranceBps: (deps.settings.overpaymentToleranceBps ?? DEFAULT_OVERPAYMENT_TOLERANCE_BPS).toString(),
+      // A fixed-bps oracle quote keeps the oracle rate it was priced at and its bps (data.quoteOraclePrice).
+      ...(args.oracleBps !== undefined ? { oraclePrice: oraclePrice(args.market, args.oracleBps) } : {}),
       // Marks the request's `deposit_address` feature (migration 0130).
       ...(depositAddress ? { depositAddress: { type: depositAddress.type } } : {}),
       // Drawn from the sponsor's balance when the fill is signed (jobs/signAndStoreFill.ts), with what it pays per
@@ -91,6 +95,15 @@ export function quotedRequest(args: {
     },
     apiKeyId: args.apiKeyId ?? null,
     ...(depositAddress ? { depositAddress } : {}),
+  };
+}
+
+/** The oracle rate of a fixed-bps quote: output per whole unit of input, observed when the older of its prices was. */
+function oraclePrice(market: QuoteMarket, bps: bigint) {
+  return {
+    rate: formatAmount((market.observedIn.priceE18 * 10n ** 18n) / market.observedOut.priceE18, 18),
+    observedAt: new Date(Math.min(market.observedIn.observedAt, market.observedOut.observedAt)).toISOString(),
+    bps: bps.toString(),
   };
 }
 

@@ -2,6 +2,7 @@ import { depositAddressOf } from "./depositAddressOf.js";
 import { type SponsorshipPhase, readStoredFeeSponsorship } from "../domain/storedFeeSponsorship.js";
 import type { RequestView } from "../../schema/requestsQuery.js";
 import { requestAppFees } from "./requestAppFees.js";
+import { quoteOraclePrice } from "./quoteOraclePrice.js";
 import { refundCurrencyData } from "./refundCurrencyData.js";
 import { requestFees } from "./requestFees.js";
 import { type Amount, type CurrencyLookup, requestRoute } from "./requestRoute.js";
@@ -161,7 +162,7 @@ export function buildRequestRecordV3(view: RequestView, context: RecordContext) 
         quoted: route.quoted,
         actual: route.actual,
       },
-      quoteOraclePrice: null,
+      quoteOraclePrice: quoteOraclePrice(view.quote, route.currencyIn, route.currencyOut),
       refundCurrencyData: refundCurrencyData(view, route, context.currencyOf),
       externalMetadata: {},
       ...(owner

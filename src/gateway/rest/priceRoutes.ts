@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type pg from "pg";
 import { createPrice } from "../../quote/createPrice.js";
 import type { QuoteEngineDeps } from "../../quote/createQuote.js";
+import { quoteCallerOf } from "../../quote/quoteCallerOf.js";
 import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
 import { jsonBody } from "../http/jsonBody.js";
 import type { RateLimitDeps } from "../http/hitRateLimits.js";
@@ -17,14 +18,7 @@ export function priceRoutes(
 ): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.post("/price", apiKeyAuth(deps.pool, { required: false }), rateLimit(deps, deps.limit), async (c) => {
-    const key = c.get("apiKey");
-    return c.json(
-      await createPrice(deps.quoteEngine, await jsonBody(c), {
-        apiKeyId: key?.id,
-        integrator: key?.integrator,
-        sponsors: key?.sponsors,
-      }),
-    );
+    return c.json(await createPrice(deps.quoteEngine, await jsonBody(c), quoteCallerOf(c.get("apiKey"))));
   });
   return app;
 }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type pg from "pg";
 import { type QuoteEngineDeps, createQuote } from "../../quote/createQuote.js";
+import { quoteCallerOf } from "../../quote/quoteCallerOf.js";
 import { type AuthEnv, apiKeyAuth } from "../http/apiKeyAuth.js";
 import type { RateLimitDeps } from "../http/hitRateLimits.js";
 import { jsonBody } from "../http/jsonBody.js";
@@ -18,14 +19,7 @@ export function quoteRoutes(
   const limited = rateLimit(deps, deps.limit);
   for (const path of ["/quote", "/quote/v2"]) {
     app.post(path, apiKeyAuth(deps.pool, { required: false }), limited, async (c) => {
-      const key = c.get("apiKey");
-      return c.json(
-        await createQuote(deps.quoteEngine, await jsonBody(c), {
-          apiKeyId: key?.id,
-          integrator: key?.integrator,
-          sponsors: key?.sponsors,
-        }),
-      );
+      return c.json(await createQuote(deps.quoteEngine, await jsonBody(c), quoteCallerOf(c.get("apiKey"))));
     });
   }
   return app;

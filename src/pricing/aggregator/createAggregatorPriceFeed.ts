@@ -27,6 +27,8 @@ export function createAggregatorPriceFeed(options: {
   /** Price key (symbol) → aggregator address. */
   aggregators: Readonly<Record<string, string>>;
   readRound: ReadAggregatorRound;
+  /** At most one read of every aggregator per this period (the layer's own when absent). */
+  refreshMs?: number;
   now?: () => number;
 }): PriceFeed {
   const now = options.now ?? Date.now;
@@ -35,6 +37,7 @@ export function createAggregatorPriceFeed(options: {
   return {
     name,
     keys: new Set(addresses.keys()),
+    ...(options.refreshMs !== undefined ? { refreshMs: options.refreshMs } : {}),
     async fetch(keys, signal) {
       const wanted = [...new Set(keys)].filter((key) => addresses.has(key));
       const answers = new Map<string, PriceObservation>();

@@ -6,7 +6,7 @@ import { insertTestRequest } from "../../../../test/support/insertTestRequest.js
 import { useMigratedDatabase } from "../../../../test/support/useMigratedDatabase.js";
 import { type CreatedApiKey, createApiKey } from "../../../apiKeys/createApiKey.js";
 import { openSecret } from "../../../apiKeys/secretBox.js";
-import { getWebhookSecretCipher } from "../../../../schema/apiKeys.js";
+import { getWebhookSecretCipher, setKeyOraclePricing } from "../../../../schema/apiKeys.js";
 import { createStatusBus } from "../../../events/createStatusBus.js";
 import { createStatusFanout } from "../../../events/createStatusFanout.js";
 import type { createGraphqlServer } from "../createGraphqlServer.js";
@@ -126,6 +126,57 @@ describe("GraphQL API keys for the dashboard: the management model and integrato
     expect(codeOf(await gql(REVOKE, { id: apiKey.id }, aManager.key))).toBe("INVALID_INPUT");
     // A key cannot lock its integrator out by revoking itself.
     expect(codeOf(await gql(REVOKE, { id: aManager.id }, aManager.key))).toBe("INVALID_INPUT");
+  });
+
+  it("attack: a key reads its oracle pricing but no dashboard mutation sets it; a key it creates is priced normally", async () => {
+    await setKeyOraclePricing(database.pool, aManager.id, 40n);
+    const VIEWER = "{ viewer { id oraclePricingBps } }";
+    expect((await gql(VIEWER, {}, aManager.key)).data.viewer.oraclePricingBps).toBe("40");
+    expect((await gql(VIEWER, {}, aPlain.key)).data.viewer.oraclePricingBps).toBeNull();
+    // No mutation, nor any input type under one, takes a pricing argument.
+    const schema = await gql(
+      `{ __schema { mutationType { fields { name args { name type { ...T } } } }
+                    types { name inputFields { name type { ...T } } } } }
+       fragment T on __Type { name kind ofType { name kind ofType { name kind ofType { name kind } } } }`,
+      {},
+    );
+    const names: string[] = [];
+    const inputs = new Map<string, Array<{ name: string; type: any }>>(
+      schema.data.__schema.types.map((type: any) => [type.name, type.inputFields ?? []]),
+    );
+    const visit = (fields: Array<{ name: string; type: any }>, seen: Set<string>) => {
+      for (const field of fields) {
+        names.push(field.name);
+        let type = field.type;
+        while (type.ofType) type = type.ofType;
+        if (!seen.has(type.name)) visit(inputs.get(type.name) ?? [], new Set([...seen, type.name]));
+      }
+    };
+    for (const mutation of schema.data.__schema.mutationType.fields) visit(mutation.args, new Set());
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((name) => /oracle|pricing/i.test(name))).toEqual([]);
+    // Asking anyway is refused before anything runs.
+    const refused = await gql(
+      `mutation ($id: ID!) { renameApiKey(id: $id, name: "a-admin", oraclePricingBps: "0") { id } }`,
+      { id: aManager.id },
+      aManager.key,
+    );
+    expect(codeOf(refused)).toBe("GRAPHQL_VALIDATION_FAILED");
+    const created = await gql(
+      `mutation { createApiKey(name: "cheap") { apiKey { id oraclePricingBps } } }`,
+      {},
+      aManager.key,
+    );
+    expect(created.data.createApiKey.apiKey.oraclePricingBps).toBeNull();
+    const stored = await database.pool.query(
+      "SELECT id, oracle_pricing_bps FROM crossfill.api_keys WHERE integrator = 'a'",
+    );
+    expect(Object.fromEntries(stored.rows.map((row) => [row.id, row.oracle_pricing_bps]))).toMatchObject({
+      [aManager.id]: 40,
+      [aPlain.id]: null,
+      [created.data.createApiKey.apiKey.id]: null,
+    });
+    await setKeyOraclePricing(database.pool, aManager.id, null);
   });
 
   it("a key not marked for management may change only its own webhook: no key creation, rename or revocation", async () => {

@@ -40,6 +40,12 @@ const ApiKeyRef = builder.objectRef<ApiKeyRecord & { callerId: string }>("ApiKey
     managesKeys: t.exposeBoolean("managesKeys", {
       description: "May create, rename and revoke its integrator's keys and set their webhooks (set by the operator).",
     }),
+    oraclePricingBps: t.string({
+      nullable: true,
+      description:
+        "Fixed-bps oracle pricing: this key's quotes are the oracle rate less these bps (set by the operator only); null: normal pricing.",
+      resolve: (key) => key.oraclePricingBps?.toString() ?? null,
+    }),
     current: t.boolean({
       description: "Whether this is the key the caller presented.",
       resolve: (key) => key.id === key.callerId,

@@ -1,5 +1,6 @@
 import type { AmountObject } from "../../../quote/amountObject.js";
 import { type QuoteEngineDeps, createQuote } from "../../../quote/createQuote.js";
+import { quoteCallerOf } from "../../../quote/quoteCallerOf.js";
 import { builder } from "../builder.js";
 import { AmountRef } from "./amount.js";
 import { FeeSponsorshipRef } from "./feeSponsorship.js";
@@ -227,12 +228,11 @@ builder.mutationFields((t) => ({
     description:
       "POST /quote/v2 as a mutation. An x-api-key is optional; with one, the request is recorded as the key's.",
     resolve: async (_, { input }, context) => {
-      const key = await context.apiKey();
-      return createQuote(context.quoteEngine as QuoteEngineDeps, toQuoteBody(input as Record<string, unknown>), {
-        apiKeyId: key?.id,
-        integrator: key?.integrator,
-        sponsors: key?.sponsors,
-      });
+      return createQuote(
+        context.quoteEngine as QuoteEngineDeps,
+        toQuoteBody(input as Record<string, unknown>),
+        quoteCallerOf(await context.apiKey()),
+      );
     },
   }),
 }));

@@ -23,6 +23,7 @@ import { FillRef } from "./fill.js";
 import { FailedTransactionRef } from "./failedTransaction.js";
 import { RequestFeeSponsorshipRef } from "./feeSponsorship.js";
 import { FeesRef, QuoteDetailsRef } from "./quote.js";
+import { QuoteOraclePriceRef } from "./quoteOraclePrice.js";
 import { RefundRef } from "./refund.js";
 import { RequestAppFeesRef } from "./requestAppFees.js";
 import { RequestFeesRef } from "./requestFees.js";
@@ -208,6 +209,13 @@ export const RequestRef = builder.loadableObject("Request", {
       nullable: true,
       description: "data.refundCurrencyData of GET /requests/v3: what the refund returned, null until it did.",
       resolve: fromRecord((record) => record.data.refundCurrencyData),
+    }),
+    quoteOraclePrice: t.field({
+      type: QuoteOraclePriceRef,
+      nullable: true,
+      description:
+        "data.quoteOraclePrice of GET /requests/v3: null unless the request was quoted with fixed-bps oracle pricing.",
+      resolve: fromRecord((record) => record.data.quoteOraclePrice),
     }),
     appFees: t.field({ type: RequestAppFeesRef, resolve: fromRecord((record) => record.data.appFees) }),
     feeSponsorship: t.field({
