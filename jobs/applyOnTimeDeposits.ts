@@ -5,6 +5,7 @@ import { lockRequests } from "../schema/requests.js";
 import { type PendingMove, transitionToPending } from "../schema/transitionToPending.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit, paidAfterDeadline } from "../src/domain/assessDeposit.js";
+import { fixedFeesInOf } from "../src/domain/fixedFeesIn.js";
 import { overpaidBeyondTolerance, overpaymentRuleOf } from "../src/domain/overpaymentRule.js";
 import { depositEventDetails } from "./depositEventDetails.js";
 import type { ReconcileDeps } from "./reconcileDeps.js";
@@ -55,7 +56,15 @@ export async function applyOnTimeDeposits(
       const overpaid = overpaidBeyondTolerance(request, overpayment, deposit.amount);
       const assessment =
         request.status === "waiting" && !context.appliedFromMempool && !late && !overpaid
-          ? assessDeposit({ ...request, strict: context.depositAddressType === "strict", overpayment }, deposit)
+          ? assessDeposit(
+              {
+                ...request,
+                strict: context.depositAddressType === "strict",
+                overpayment,
+                fixedFeesIn: fixedFeesInOf(request.quote),
+              },
+              deposit,
+            )
           : undefined;
       if (!assessment?.fill) {
         left.push(deposit);

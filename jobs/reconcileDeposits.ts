@@ -6,6 +6,7 @@ import { getRequest, insertChildRequest } from "../schema/requests.js";
 import { transitionRequest } from "../schema/transitionRequest.js";
 import { withTransaction } from "../schema/withTransaction.js";
 import { assessDeposit, paidAfterDeadline } from "../src/domain/assessDeposit.js";
+import { fixedFeesInOf } from "../src/domain/fixedFeesIn.js";
 import { overpaidBeyondTolerance, overpaymentRuleOf } from "../src/domain/overpaymentRule.js";
 import { childRequestId } from "../src/domain/childRequestId.js";
 import { isCrossfillError } from "../src/domain/errors.js";
@@ -173,7 +174,12 @@ export async function reconcileDeposits(deps: ReconcileDeps, window: FactWindow 
           ? await repriceDeposit(request, deposit.amount, deps)
           : undefined;
       const assessment = assessDeposit(
-        { ...request, strict: context.depositAddressType === "strict", overpayment },
+        {
+          ...request,
+          strict: context.depositAddressType === "strict",
+          overpayment,
+          fixedFeesIn: fixedFeesInOf(request.quote),
+        },
         deposit,
         repriced,
       );

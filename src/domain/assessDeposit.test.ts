@@ -13,6 +13,7 @@ const terms: DepositTerms = {
   slippageBps: 50n,
   // 1 % over the quoted input still fills at the quoted rate.
   overpayment: { toleranceBps: 100n, beyond: "reprice" },
+  fixedFeesIn: 0n,
 };
 const deposit = {
   chainId: 10,
@@ -58,6 +59,24 @@ describe("assessDeposit", () => {
       fill: false,
       failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
     });
+  });
+
+  it("attack: an EXACT_INPUT underpayment still pays the fill's whole gas and rent, so a dust deposit costs the solver nothing", () => {
+    // Quoted 100,000 in for 95,000 out, 5,000 of it the fill's gas and rent; slippage 100 % (minimum output 0) lets
+    // any underpayment fill. Scaled with the deposit, 1,000 paid would buy 950 out and leave the solver paying 4,950
+    // of the fill's gas: a griefer repeating it drains the solver for the cost of origin transfers.
+    const dust = { ...terms, amountIn: 100_000n, amountOut: 95_000n, minimumAmountOut: 0n, fixedFeesIn: 5_000n };
+    for (const amount of [1_000n, 5_000n])
+      expect(assessDeposit(dust, { ...deposit, amount })).toEqual({
+        fill: false,
+        failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL",
+      });
+    // What is left after the fixed fees converts at the quoted net rate (95,000 out per 95,000 net in).
+    expect(assessDeposit(dust, { ...deposit, amount: 50_000n })).toEqual({ fill: true, amountOut: 45_000n });
+    expect(assessDeposit(dust, { ...deposit, amount: 5_001n })).toEqual({ fill: true, amountOut: 1n });
+    // The quoted input and more fill as quoted.
+    expect(assessDeposit(dust, { ...deposit, amount: 100_000n })).toEqual({ fill: true, amountOut: 95_000n });
+    expect(assessDeposit(dust, { ...deposit, amount: 100_500n })).toEqual({ fill: true, amountOut: 95_475n });
   });
 
   it("pays exactly the quoted output for EXACT_OUTPUT and refuses less than the quoted input", () => {

@@ -18,13 +18,15 @@ export type DepositTerms = {
   overpayment: OverpaymentRule;
   /** A strict deposit address: anything short of the quoted input fails, whatever the trade type. */
   strict?: boolean;
+  /** What of the fill's fixed costs (gas, rent) the user pays, input units (fixedFeesInOf the stored quote). */
+  fixedFeesIn: bigint;
 };
 
 export type DepositAssessment = { fill: true; amountOut: bigint } | { fill: false; failReason: FailReason };
 
 /**
  * What a deposit entitles the user to. EXACT_INPUT scales the output with what was paid, at the quoted rate up to the
- * overpayment tolerance; EXACT_OUTPUT pays exactly the quoted output once the quoted input arrived. Past the tolerance
+ * overpayment tolerance (an underpayment pays the fill's gas and rent whole; only the rest converts); EXACT_OUTPUT pays exactly the quoted output once the quoted input arrived. Past the tolerance
  * the quoted rate no longer holds: a sponsored quote refunds (INCORRECT_PAYMENT), any other fills the re-priced output
  * (`repricedAmountOut`, the whole deposit at the caller's current prices) when it is within the quote's slippage of
  * the quoted rate, never more than that rate gives, and refunds otherwise (SLIPPAGE). A deposit after the deadline is
@@ -66,7 +68,11 @@ function entitlement(terms: DepositTerms, deposited: bigint): DepositAssessment 
       ? { fill: true, amountOut: terms.amountOut }
       : { fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" };
   }
-  const amountOut = (terms.amountOut * deposited) / terms.amountIn;
+  // The fill costs the same gas and rent whatever was paid: an underpayment pays them whole, or a dust deposit makes
+  // the solver pay for the fill; past the quoted input they are covered and the rate applies to all of it.
+  const fixed = deposited < terms.amountIn ? terms.fixedFeesIn : 0n;
+  if (deposited <= fixed) return { fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" };
+  const amountOut = (terms.amountOut * (deposited - fixed)) / (terms.amountIn - fixed);
   return amountOut >= terms.minimumAmountOut && amountOut > 0n
     ? { fill: true, amountOut }
     : { fill: false, failReason: "DEPOSITED_AMOUNT_TOO_LOW_TO_FILL" };

@@ -69,6 +69,8 @@ describe("quotedRequest", () => {
           out: { usd: "1.5", observedAt: "2026-11-28T00:00:01.000Z", source: "static" },
         },
         overpaymentToleranceBps: expect.any(String),
+        // The fill's gas (7) and rent (0) in input units, which an underpayment pays whole.
+        fixedFeesIn: "7",
       },
     });
     expect(stored.quote).not.toHaveProperty("sponsor");
@@ -101,6 +103,10 @@ describe("quotedRequest", () => {
       apiKeyId: "key-1",
     });
     expect(stored).toMatchObject({ depositAddress, apiKeyId: "key-1", quote: { depositAddress: { type: "strict" } } });
+    // The sponsor pays the gas: none of it is the user's fixed fee; rent the user pays is.
+    expect(stored.quote).toHaveProperty("fixedFeesIn", "0");
+    const withRent = quotedRequest({ ...args, price: { ...price, rentFee: 5n, sponsored: sponsored(7n) } });
+    expect(withRent.quote).toHaveProperty("fixedFeesIn", "5");
     expect(stored.quote).toMatchObject({
       sponsor: {
         integrator: "acme",

@@ -67,6 +67,14 @@ export function quotedRequest(args: {
         in: storedPrice(args.market.observedIn),
         out: storedPrice(args.market.observedOut),
       },
+      // What of the fill's gas and rent the user pays, input units: an exact-input underpayment pays it whole
+      // (fixedFeesInOf, assessDeposit), so a dust deposit cannot make the solver pay for its fill.
+      fixedFeesIn: (
+        price.relayerGasFee +
+        price.rentFee -
+        (sponsored?.sponsored.execution ?? 0n) -
+        (sponsored?.sponsored.rent ?? 0n)
+      ).toString(),
       // How far over its input an exact-input deposit fills at this quote's rate (overpaymentRuleOf reads it; a
       // sponsored quote has none whatever this says).
       overpaymentToleranceBps: (deps.settings.overpaymentToleranceBps ?? DEFAULT_OVERPAYMENT_TOLERANCE_BPS).toString(),
