@@ -33,8 +33,9 @@ export const indexBody = z.object({
 });
 
 /**
- * POST /transactions/index: records the deposits — and, where the family reads them (EVM), our solver's fills and the
- * depository's withdrawals (refunds) — of a mined transaction the indexer has not seen yet, as the chain's adapter reads them (EVM: its receipt; Bitcoin: Esplora, 404 until it is in a block), as chain facts (the reconcile
+ * POST /transactions/index: records the deposits, our solver's fills and the depository's withdrawals (refunds) of a
+ * mined transaction the indexer has not seen yet, as the chain's adapter reads them (EVM: its receipt; Bitcoin:
+ * Esplora, 404 until it is in a block; Solana: the RPC; the perps exchange: its ledger), as chain facts (the reconcile
  * tick applies them like the indexer's own; a mempool sighting of the same deposit gives way to it). Rate limited
  * before the body is read: each call costs a chain read.
  */
@@ -59,11 +60,12 @@ export function transactionRoutes(
       const txHash = deps.registry.family(chain).codecOf(chain).parseTransactionHash(body.txHash);
       if (txHash === undefined)
         throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
+      // Both read before anything is written: a read refused (404) records nothing.
       const facts = await deposits.readDepositFacts(txHash);
+      const settled = (await deposits.readSettlementFacts?.(txHash)) ?? { fills: [], withdrawals: [] };
       const recorded = await insertManualDepositFacts(deps.pool, facts);
       // Fills and refunds are recorded as chain facts only: the worker's reconcile and refund confirmer decide
       // what they mean for a request (a fill of an unknown request, or a withdrawal we did not send, means nothing).
-      const settled = (await deposits.readSettlementFacts?.(txHash)) ?? { fills: [], withdrawals: [] };
       await insertFillFacts(deps.pool, settled.fills);
       await insertWithdrawalFacts(deps.pool, settled.withdrawals);
       const indexed = facts.length + settled.fills.length + settled.withdrawals.length;
