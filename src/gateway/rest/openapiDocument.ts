@@ -4,6 +4,7 @@ import { quoteDataQuerySchema, v2QuerySchema, v3QuerySchema } from "./requestsQu
 import { authorizeBody, authorizeQuery } from "./authorizeRoutes.js";
 import { claimBody, claimExecuteBody, signatureQuery } from "./appFeeRoutes.js";
 import { indexBody } from "./transactionRoutes.js";
+import { requestRecordV2Schema } from "./requestRecordV2Schema.js";
 import { requestRecordV3Schema } from "./requestRecordV3Schema.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -69,7 +70,27 @@ const requestsV2Path = {
     deprecated: true,
     parameters: queryParameters(v2QuerySchema),
     responses: {
-      "200": { description: "A page of v2 records with a deprecation object", content: json(anyObject) },
+      "200": {
+        description: "A page of v2 records with a deprecation object",
+        content: json({
+          type: "object",
+          required: ["requests", "continuation", "deprecation"],
+          properties: {
+            requests: { type: "array", items: outputSchema(requestRecordV2Schema) },
+            continuation: { type: ["string", "null"] },
+            deprecation: {
+              type: "object",
+              required: ["message", "deprecatedAt", "throttledFrom", "sunsetAt", "successor", "migrationGuide"],
+              properties: Object.fromEntries(
+                ["message", "deprecatedAt", "throttledFrom", "sunsetAt", "successor", "migrationGuide"].map((key) => [
+                  key,
+                  { type: "string" },
+                ]),
+              ),
+            },
+          },
+        }),
+      },
       "410": { description: "retired", content: json(anyObject) },
       ...ERRORS,
     },
