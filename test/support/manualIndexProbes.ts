@@ -1,4 +1,5 @@
 import { expect, vi } from "vitest";
+import { z } from "zod";
 import { openapiRecordIssues } from "./openapiRecordIssues.js";
 import { pollStatus } from "./pollStatus.js";
 import type { TestStack } from "./startTestStack.js";
@@ -13,10 +14,10 @@ export const NOTHING_INDEXED: IndexAnswer = {
 };
 
 /**
- * The reads a test of POST /transactions/index makes of a stack (started in its `beforeAll`): the route itself, every chain fact and applied
- * settlement the service holds (an abuse of the route must change none of them), a request's status events and sent
- * refund, and its
- * v3 record checked against the record schema /openapi.json publishes (read with `readerKey`).
+ * The reads a test of POST /transactions/index makes of a stack (started in its `beforeAll`): the route itself (each
+ * answer checked against /openapi.json), every chain fact and applied settlement the service holds (an abuse of the
+ * route must change none of them), a request's status events and sent refund, and its v3 record checked against the
+ * record schema /openapi.json publishes (read with `readerKey`).
  */
 export function manualIndexProbes(stack: () => TestStack, readerKey: () => string) {
   const probes = {
@@ -26,7 +27,15 @@ export function manualIndexProbes(stack: () => TestStack, readerKey: () => strin
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ txHash, chainId: String(chainId), referrer: "relay.link" }),
       });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      const body = (await response.json()) as Record<string, unknown>;
+      // Every answer is what /openapi.json publishes for it.
+      const document = await fetch(`${stack().api.url}/openapi.json`).then((r) => r.json());
+      const published = document.paths["/transactions/index"].post.responses[String(response.status)];
+      expect(published, `POST /transactions/index answered an unpublished ${response.status}`).toBeDefined();
+      const schema = published.content["application/json"].schema;
+      const resolved = schema.$ref ? document.components.schemas.Error : schema;
+      expect(z.fromJSONSchema(resolved).safeParse(body).success, JSON.stringify(body)).toBe(true);
+      return { status: response.status, body };
     },
     async written() {
       const { rows } = await stack().pool.query(

@@ -3,7 +3,7 @@ import { quoteRequestSchema } from "../../quote/quoteRequestSchema.js";
 import { quoteDataQuerySchema, v2QuerySchema, v3QuerySchema } from "./requestsQuerySchemas.js";
 import { authorizeBody, authorizeQuery } from "./authorizeRoutes.js";
 import { claimBody, claimExecuteBody, signatureQuery } from "./appFeeRoutes.js";
-import { indexBody } from "./transactionRoutes.js";
+import { indexAnswer, indexBody } from "./transactionRoutes.js";
 import { requestRecordV2Schema } from "./requestRecordV2Schema.js";
 import { requestRecordV3Schema } from "./requestRecordV3Schema.js";
 
@@ -274,8 +274,13 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
           summary: "Index a transaction the indexer missed",
           requestBody: { required: true, content: json(inputSchema(indexBody)) },
           responses: {
-            "200": { description: "indexed", content: json(anyObject) },
-            "404": errorResponse("transaction not found"),
+            "200": {
+              description: "What the transaction made and what was recorded",
+              content: json(outputSchema(indexAnswer)),
+            },
+            "404": errorResponse(
+              "the chain does not have the transaction, or does not count it yet (Bitcoin: in a block; a Solana fill: finalized)",
+            ),
             ...ERRORS,
           },
         },

@@ -32,6 +32,15 @@ export const indexBody = z.object({
   ]),
 });
 
+/** What POST /transactions/index answers (also published in /openapi.json): how much of each it read and recorded. */
+export const indexAnswer = z.object({
+  message: z.string(),
+  deposits: z.number().int().describe("the deposits the transaction made"),
+  recorded: z.number().int().describe("of them, those not recorded before"),
+  fills: z.number().int().describe("our solver's fills it made"),
+  refunds: z.number().int().describe("the depository's refunds it made"),
+});
+
 /**
  * POST /transactions/index: records the deposits, our solver's fills and the depository's withdrawals (refunds) of a
  * mined transaction the indexer has not seen yet, as the chain's adapter reads them (EVM: its receipt; Bitcoin:
@@ -75,7 +84,7 @@ export function transactionRoutes(
         recorded,
         fills: settled.fills.length,
         refunds: settled.withdrawals.length,
-      });
+      } satisfies z.infer<typeof indexAnswer>);
     },
   );
 }
