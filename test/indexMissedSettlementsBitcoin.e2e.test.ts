@@ -13,6 +13,7 @@ describeIndexMissedSettlements({
   name: "Bitcoin",
   stackOptions: { bitcoin: true },
   chainId: (stack) => stack.bitcoin!.chain.id,
+  hashesLikeEvm: false,
   fillQuote: (stack) => ({
     destinationChainId: stack.bitcoin!.chain.id,
     originCurrency: zeroAddress,

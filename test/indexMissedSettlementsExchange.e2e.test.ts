@@ -32,6 +32,7 @@ describeIndexMissedSettlements({
   name: "perps exchange",
   stackOptions: { exchange: true },
   chainId: () => 1337,
+  hashesLikeEvm: true,
   fillQuote: (stack) => ({
     destinationChainId: 1337,
     originCurrency: evmUsdc(stack),
@@ -93,9 +94,6 @@ describeIndexMissedSettlements({
         .find((update) => update.delta.nonce === ours.nonce);
     return found?.hash ?? stored;
   },
-  // Both are 32-byte hashes: the fill with the EVM chain, the EVM deposit with the exchange.
-  wrongChain: (stack, { evmDeposit, fill }) => [
-    { txHash: fill, chainId: stack.devnet.chains[0].id },
-    { txHash: evmDeposit, chainId: 1337 },
-  ],
+  // A 32-byte hash like the exchange's: the EVM deposit's, sent with the exchange.
+  wrongChain: (_stack, { evmDeposit }) => [{ txHash: evmDeposit, chainId: 1337 }],
 });

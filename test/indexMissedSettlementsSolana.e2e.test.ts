@@ -28,6 +28,7 @@ describeIndexMissedSettlements({
   name: "Solana",
   stackOptions: { solana: true },
   chainId: (stack) => stack.solana!.chain.id,
+  hashesLikeEvm: false,
   fillQuote: (stack) => ({
     destinationChainId: stack.solana!.chain.id,
     originCurrency: zeroAddress,

@@ -40,6 +40,8 @@ export type MissedSettlementsFamily = {
    * and nonce); absent where the stored hash is the chain's.
    */
   chainHashOf?(stack: TestStack, stored: string): string;
+  /** Whether its transaction hashes are written as EVM's are (0x and 32 bytes): then a fill's is one of an EVM chain too. */
+  hashesLikeEvm: boolean;
   /** Hashes of the wrong chain (a transaction the chain sent with does not have): each answers 404. */
   wrongChain(stack: TestStack, hashes: { evmDeposit: string; fill: string }): IndexedHash[];
 };
@@ -102,6 +104,12 @@ export function describeIndexMissedSettlements(family: MissedSettlementsFamily):
       expect(await index(onFamily(forged))).toEqual(NOTHING_INDEXED);
       for (const wrong of family.wrongChain(stack, { evmDeposit: deposit!, fill }))
         expect(await index(wrong)).toMatchObject({ status: 404, body: { errorCode: "TRANSACTION_NOT_FOUND" } });
+      // The fill's hash sent with the EVM chain: 404 where the two families write hashes alike, else not even a hash.
+      expect(await index({ txHash: fill, chainId: evm().id })).toMatchObject(
+        family.hashesLikeEvm
+          ? { status: 404, body: { errorCode: "TRANSACTION_NOT_FOUND" } }
+          : { status: 400, body: { errorCode: "INVALID_INPUT" } },
+      );
       expect(await written()).toEqual(before);
 
       // The chain's own hash of the fill, as a user finds it on the chain.
