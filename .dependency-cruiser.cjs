@@ -40,9 +40,9 @@ module.exports = {
           "^src/chains/evm/depositFactsOfReceipt\\.ts$",
           // How the perps exchange's API and ledger read as transfers: its poller and its adapter must agree.
           // and the id a transfer of the service's is stored under until the exchange names it.
-          "^src/chains/hypevm/(exchangeAmount|exchangeApi|ledgerTransfer|exchangeTransferId)\\.ts$",
-          // How a landed Solana transaction reads as deposit and fill facts: the poller and the adapter must agree.
-          "^src/chains/svm/svm(Deposit|Fill)Facts\\.ts$",
+          "^src/chains/hypevm/(exchangeAmount|exchangeApi|exchangeLedgerFacts|ledgerTransfer|exchangeTransferId)\\.ts$",
+          // How a landed Solana transaction reads as deposit, fill and refund facts: the poller and the adapter must agree.
+          "^src/chains/svm/svm(Deposit|Fill|Withdrawal)Facts\\.ts$",
           "^src/runtime/",
           // A position in a chain's order (a cursor, a head) as the facts carry it: exact past 2^53.
           "^src/domain/factPosition\\.ts$",

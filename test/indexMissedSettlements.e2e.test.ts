@@ -18,7 +18,7 @@ import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import type { EvmChainConfig } from "../src/chains/chainConfig.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evm/evmChainClient.js";
 import { listenForWebhooks, webhooksOf } from "./support/listenForWebhooks.js";
-import { openapiRecordIssues } from "./support/openapiRecordIssues.js";
+import { NOTHING_INDEXED, manualIndexProbes } from "./support/manualIndexProbes.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";
@@ -50,17 +50,13 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     await stack?.stop();
   });
 
+  const { index, written, statusEvents, record, sentRefund, refundIndexed } = manualIndexProbes(
+    () => stack,
+    () => readerKey,
+  );
   const chains = () => {
     const [origin, destination] = stack.devnet.chains;
     return { origin, destination };
-  };
-  const index = async (txHash: string, chainId: number | string) => {
-    const response = await fetch(`${stack.api.url}/transactions/index`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ txHash, chainId: String(chainId), referrer: "relay.link" }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const send = async (
     account: PrivateKeyAccount,
@@ -87,30 +83,6 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       }),
       value: amount,
     });
-  /** Every chain fact and applied settlement the service holds: an abuse of the route must change none of them. */
-  const written = async () => {
-    const { rows } = await stack.pool.query(
-      `SELECT (SELECT count(*) FROM crossfill.deposit_facts) AS deposits, (SELECT count(*) FROM crossfill.fill_facts) AS fills,
-              (SELECT count(*) FROM crossfill.withdrawal_facts) AS withdrawals,
-              (SELECT count(*) FROM crossfill.request_fills) AS applied_fills,
-              (SELECT count(*) FROM crossfill.status_events) AS events`,
-    );
-    return rows[0];
-  };
-  const statusEvents = async (requestId: string) =>
-    (
-      await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [
-        requestId,
-      ])
-    ).rows.map((row) => row.to_status);
-  /** The request's v3 record, checked against the record schema /openapi.json publishes. */
-  const record = async (requestId: string) => {
-    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
-      headers: { "x-api-key": readerKey },
-    }).then((r) => r.json());
-    expect(await openapiRecordIssues(stack.api.url, listed.requests[0])).toEqual([]);
-    return listed.requests[0];
-  };
   /**
    * A contract creation whose constructor emits `topics`/`data` as a log: the same event, from an address that is
    * not the service's contract.
@@ -157,16 +129,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
         ),
       });
       const before = await written();
-      expect(await index(forged, destination.id)).toEqual({
-        status: 200,
-        body: {
-          message: "Transaction has no deposit, fill or refund",
-          deposits: 0,
-          recorded: 0,
-          fills: 0,
-          refunds: 0,
-        },
-      });
+      expect(await index(forged, destination.id)).toEqual(NOTHING_INDEXED);
       // A transaction that settles nothing (a plain transfer): the same answer.
       const transfer = await send(user, destination, { to: stack.devnet.accounts[1].address, value: 1n });
       expect((await index(transfer, destination.id)).body).toMatchObject({ deposits: 0, fills: 0, refunds: 0 });
@@ -327,21 +290,12 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
 
     // The worker sends the refund; mined, it waits for the indexer, which is not there.
-    const sent = await vi.waitFor(
-      async () => {
-        const { rows } = await stack.pool.query(
-          "SELECT tx_hash, status FROM crossfill.refunds WHERE request_id = $1 AND status = 'sent'",
-          [requestId],
-        );
-        expect(rows).toHaveLength(1);
-        const receipt = await createEvmChainClient(origin).publicClient.getTransactionReceipt({
-          hash: rows[0].tx_hash,
-        });
-        expect(receipt.status).toBe("success");
-        return rows[0].tx_hash as Hex;
-      },
-      { timeout: 20_000, interval: 100 },
-    );
+    const sent = (await sentRefund(requestId)) as Hex;
+    const receipt = await createEvmChainClient(origin).publicClient.waitForTransactionReceipt({
+      hash: sent,
+      pollingInterval: 50,
+    });
+    expect(receipt.status).toBe("success");
     await sleep(2_500);
     expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
 
@@ -366,24 +320,6 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     });
     expect(await written()).toEqual(before);
 
-    expect(await index(sent, origin.id)).toMatchObject({ status: 200, body: { deposits: 0, fills: 0, refunds: 1 } });
-    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
-    expect(last.status).toBe("refund");
-    const refunds = await stack.pool.query("SELECT tx_hash, status FROM crossfill.refunds WHERE request_id = $1", [
-      requestId,
-    ]);
-    expect(refunds.rows).toEqual([{ tx_hash: sent, status: "confirmed" }]);
-    expect((await record(requestId)).protocol.settlement.destination.refunds).toEqual([
-      { chainId: origin.id, transactionId: sent },
-    ]);
-
-    expect(await index(sent, origin.id)).toMatchObject({ status: 200, body: { refunds: 1 } });
-    await sleep(500);
-    expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "failure", "refund"]);
-    const withdrawals = await stack.pool.query(
-      "SELECT count(*)::int AS n FROM crossfill.withdrawal_facts WHERE tx_hash = $1",
-      [sent],
-    );
-    expect(withdrawals.rows[0].n).toBe(1);
+    await refundIndexed(requestId, sent, origin.id);
   }, 90_000);
 });

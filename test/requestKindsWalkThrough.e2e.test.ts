@@ -348,6 +348,7 @@ describe("every request kind walked through quote, status, v3 and v2 records, we
 
     // The v2 record: the same facts in the old shape.
     const v2 = (await getJson(`/requests/v2?id=${requestId}`)).requests[0];
+    expect(await openapiRecordIssues(stack.api.url, v2, "v2")).toEqual([]);
     expect(v2).toMatchObject({ id: requestId, status: kind.ends });
     expect(v2.data.failReason).toBe(kind.failReason ?? "N/A");
     expect(v2.data.refundFailReason).toBe("N/A");

@@ -1,3 +1,4 @@
+import { openapiRecordIssues } from "./support/openapiRecordIssues.js";
 import { randomBytes } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -151,6 +152,9 @@ describe("GET /requests/v2 (deprecated) and rate limits", () => {
     expect(plain.protocol).not.toHaveProperty("orderData");
     const withOrders = (await call("/requests/v2?includeOrderData=true")).body.requests;
     expect(withOrders[1].protocol).toHaveProperty("orderData");
+    // Each record, with and without its order, conforms to the v2 record schema /openapi.json publishes.
+    for (const record of [...body.requests, ...withOrders])
+      expect(await openapiRecordIssues(stack.url, record, "v2")).toEqual([]);
     // a submitted request shows as pending, and like any public pending one hides where its output goes
     expect(withOrders[0].protocol.orderData).toEqual({ version: "v2" });
   });

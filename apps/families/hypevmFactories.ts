@@ -17,6 +17,13 @@ import { startPollerIndexer } from "./startPollerIndexer.js";
 
 type HypevmRoleKeys = { solverPrivateKey?: `0x${string}`; depositoryPrivateKey?: `0x${string}` };
 
+/** What a transfer is read against, by the poller and the manual index alike: the role database's nonce mappings, stored fills and refunds. */
+const factReaders = (pool: pg.Pool, chainId: number) => ({
+  orderOf: (sender: string, nonce: bigint) => orderOfMappedTransfer(pool, sender, nonce),
+  fillOf: (solver: string, nonce: bigint) => requestOfSignedFill(pool, chainId, solver, nonce),
+  refundOf: (txHashes: readonly string[]) => orderOfSentRefund(pool, chainId, txHashes),
+});
+
 /** The exchange's poller (deposits, fills, refunds): the depository's and the solver's ledgers from the chain's `startBlock` (seconds), every 250 ms. */
 function hypevmPollerChain(chain: HypevmChainConfig, pool: pg.Pool): PollerChain {
   return {
@@ -27,9 +34,7 @@ function hypevmPollerChain(chain: HypevmChainConfig, pool: pg.Pool): PollerChain
       depository: chain.depository,
       ...(chain.solver ? { solver: chain.solver } : {}),
       startTimeMs: chain.startBlock * 1000,
-      orderOf: (sender, nonce) => orderOfMappedTransfer(pool, sender, nonce),
-      fillOf: (solver, nonce) => requestOfSignedFill(pool, chain.id, solver, nonce),
-      refundOf: (txHashes) => orderOfSentRefund(pool, chain.id, txHashes),
+      ...factReaders(pool, chain.id),
     }),
   };
 }
@@ -60,12 +65,14 @@ export const hypevmFactories: FamilyFactories<HypevmChainConfig, HypevmKeys, Hyp
           PERPS_DEPOSITORY_PRIVATE_KEY: keys.depositoryPrivateKey,
         })
       : [],
-  adapter: (chain, keys, ports) =>
-    hypevmRoles(chain, keys, async (sender, nonce) => {
-      if (!ports.pool)
+  adapter: (chain, keys, ports) => {
+    if (!ports.pool)
+      return hypevmRoles(chain, keys, async () => {
         throw new Error(`chain ${chain.id}'s adapter reads nonce mappings: it needs the role's database`);
-      return orderOfMappedTransfer(ports.pool, sender, nonce);
-    }),
+      });
+    const { orderOf, ...settlements } = factReaders(ports.pool, chain.id);
+    return hypevmRoles(chain, keys, orderOf, settlements);
+  },
   indexer: {
     command: "hypevm",
     description: "the ledger pollers of the chains file's perps exchange",

@@ -2,6 +2,7 @@ import { Connection, PublicKey, type ConfirmedSignatureInfo } from "@solana/web3
 import type { SvmDepositTargets } from "../../src/chains/svm/svmDepositFacts.js";
 import { svmDepositFacts } from "../../src/chains/svm/svmDepositFacts.js";
 import { svmFillFacts } from "../../src/chains/svm/svmFillFacts.js";
+import { svmWithdrawalFacts } from "../../src/chains/svm/svmWithdrawalFacts.js";
 import type { PollerCursor, PollerSource, PolledFacts } from "../poller/pollerSource.js";
 
 export type SolanaSignaturesSourceOptions = {
@@ -104,20 +105,7 @@ export function solanaSignaturesSource(options: SolanaSignaturesSourceOptions): 
         if (!tx) throw new Error(`Solana transaction ${entry.signature} is listed but not served yet`);
         facts.deposits.push(...svmDepositFacts(tx, targets));
         if (options.solver) facts.fills.push(...svmFillFacts(tx, options.solver));
-        // The depository pays refunds as the solver pays fills, its Memo naming the order: withdrawal facts.
-        facts.withdrawals.push(
-          ...svmFillFacts(tx, targets.depository).map(({ requestId, recipient, ...fact }) => ({
-            txHash: fact.txHash,
-            position: fact.position,
-            orderId: requestId,
-            recipient,
-            currency: fact.currency,
-            amount: fact.amount,
-            blockNumber: fact.blockNumber,
-            blockHash: fact.blockHash,
-            timestamp: fact.timestamp,
-          })),
-        );
+        facts.withdrawals.push(...svmWithdrawalFacts(tx, targets.depository));
       }
       const takenSignatures = new Set(taken.map((entry) => entry.signature));
       const next: CursorKey = { ...key };

@@ -23,8 +23,9 @@ import { bitcoinChainConfigSchema } from "../chainConfig.js";
 import { createChainRegistry } from "../chainRegistry.js";
 import { BITCOIN_NATIVE_CURRENCY } from "./bitcoinFamily.js";
 import { createBitcoinAdapter } from "./createBitcoinAdapter.js";
+import { computeRequestId } from "../../domain/order.js";
 
-const ORDER_ID = `0x${"5a".repeat(32)}`;
+const ORDER_ID: `0x${string}` = `0x${"5a".repeat(32)}`;
 
 describe("createBitcoinAdapter", () => {
   let btc: DevnetBitcoin;
@@ -260,7 +261,27 @@ describe("createBitcoinAdapter, paying out (EVM → BTC)", () => {
     expect(await adapter.balanceOf(adapter.solverAddress, BITCOIN_NATIVE_CURRENCY)).toBe(
       BigInt(devnetBitcoinSolverOutputs) * devnetBitcoinSolverOutputSats - 9_500_000_000n - BigInt(fee),
     );
-    btc.mine(1);
+    // The manual index reads the payout as the poller does, once it is in a block: the order's fill, no deposit.
+    await expect(adapter.readSettlementFacts!(first.txHash)).rejects.toMatchObject({
+      errorCode: "TRANSACTION_NOT_FOUND",
+    });
+    const [blockHash] = btc.mine(1);
+    expect(await adapter.readSettlementFacts!(first.txHash)).toEqual({
+      fills: [
+        expect.objectContaining({
+          chainId: adapter.chain.id,
+          txHash: first.txHash,
+          position: 0,
+          requestId: computeRequestId(ORDER_ID),
+          recipient: btc.accounts[0]!.address,
+          amount: 9_500_000_000n,
+          txFee: BigInt(fee),
+          blockHash,
+        }),
+      ],
+      withdrawals: [],
+    });
+    expect(await adapter.readDepositFacts(first.txHash)).toEqual([]);
     const second = await signAndStore(await prepared(2_000_000n));
     const spent = Transaction.fromHex(second.rawTx).ins.map((input) =>
       Buffer.from(input.hash).reverse().toString("hex"),

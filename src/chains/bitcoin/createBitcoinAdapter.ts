@@ -138,6 +138,31 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
       : undefined;
   };
 
+  /**
+   * A transaction in a block, the deposit addresses among its addresses, and how a fact of it is placed there; 404
+   * TRANSACTION_NOT_FOUND while it is unknown or only in the mempool (the spec's answer for an unconfirmed one).
+   */
+  async function minedTx(txid: string) {
+    const tx = await esplora.tx(txid);
+    const { status } = tx ?? {};
+    if (!tx || !status?.confirmed || status.block_height === undefined || status.block_hash === undefined)
+      throw new NotFoundError(
+        "TRANSACTION_NOT_FOUND",
+        `transaction ${txid} is unknown or not yet in a block on chain ${chain.id}`,
+      );
+    const located = {
+      chainId: chain.id,
+      blockNumber: BigInt(status.block_height),
+      blockHash: status.block_hash,
+      timestamp: BigInt(status.block_time ?? 0),
+    };
+    return {
+      tx,
+      known: await knownDepositAddresses(txAddresses(tx)),
+      inBlock: <Fact>(fact: Fact) => ({ ...fact, ...located }),
+    };
+  }
+
   return {
     ...family,
     chain,
@@ -221,20 +246,13 @@ export function createBitcoinAdapter(chain: BitcoinChainConfig, options: Bitcoin
     simulateFill: async () => ({ blockNumber: BigInt(await esplora.tipHeight()), refusal: undefined }),
 
     async readDepositFacts(txid) {
-      const tx = await esplora.tx(txid);
-      const { status } = tx ?? {};
-      if (!tx || !status?.confirmed || status.block_height === undefined || status.block_hash === undefined)
-        throw new NotFoundError(
-          "TRANSACTION_NOT_FOUND",
-          `transaction ${txid} is unknown or not yet in a block on chain ${chain.id}`,
-        );
-      return facts.deposits(tx, await knownDepositAddresses(txAddresses(tx))).map((fact) => ({
-        ...fact,
-        chainId: chain.id,
-        blockNumber: BigInt(status.block_height!),
-        blockHash: status.block_hash!,
-        timestamp: BigInt(status.block_time ?? 0),
-      }));
+      const { tx, known, inBlock } = await minedTx(txid);
+      return facts.deposits(tx, known).map(inBlock);
+    },
+    // Read as the poller reads a block's transactions: the solver's payouts and the depository's refunds.
+    async readSettlementFacts(txid) {
+      const { tx, known, inBlock } = await minedTx(txid);
+      return { fills: facts.fills(tx).map(inBlock), withdrawals: facts.withdrawals(tx, known).map(inBlock) };
     },
     // Never fewer than one block: a mempool payment can still be replaced.
     requiredConfirmations: (value) => Math.max(1, requiredConfirmations(chain.confirmations, value)),

@@ -13,13 +13,12 @@ import type {
   SignedTransaction,
   SolverPort,
 } from "../adapter.js";
-import type { DepositFact } from "../chainFacts.js";
 import { parseExchangeAmount } from "./exchangeAmount.js";
 import { createExchangeApi, LEDGER_PAGE } from "./exchangeApi.js";
 import { exchangeTransferId, parseExchangeTransferId } from "./exchangeTransferId.js";
 import type { HypevmChainConfig } from "./hypevmChainFamily.js";
 import { hypevmFamily, PERPS_USDC_CURRENCY, parseCurrencyId, subExchangeOf } from "./hypevmFamily.js";
-import { ledgerTransfer } from "./ledgerTransfer.js";
+import { type ExchangeLedgerFactsOptions, exchangeLedgerFacts } from "./exchangeLedgerFacts.js";
 import { type SendAssetAction, sendAssetTo } from "./sendAssetTo.js";
 import { SEND_ASSET_TYPES } from "./sendAssetTypes.js";
 import { signExchangeAction } from "./signExchangeAction.js";
@@ -40,8 +39,10 @@ export type HypevmAdapterDeps = {
   /** The solver's and depository's exchange keys (the worker's); the gateway holds neither. */
   solver?: PrivateKeyAccount;
   depository?: PrivateKeyAccount;
-  /** The order a sender's transfer with this nonce was authorized for (the nonce mapping). */
-  orderOf(sender: string, nonce: bigint): Promise<string | undefined>;
+  /** The nonce mapping, stored fills and stored refunds a transfer is read against (`exchangeLedgerFacts`). */
+  orderOf: ExchangeLedgerFactsOptions["orderOf"];
+  fillOf?: ExchangeLedgerFactsOptions["fillOf"];
+  refundOf?: ExchangeLedgerFactsOptions["refundOf"];
   /** Milliseconds; the withdrawal steps' nonce. */
   now?: () => number;
 };
@@ -176,32 +177,32 @@ export function createHypevmAdapter(
     }
   };
 
-  const readDepositFacts = async (txHash: string): Promise<DepositFact[]> => {
+  const factsOf = exchangeLedgerFacts({
+    depository: chain.depository,
+    ...(chain.solver ? { solver: chain.solver } : {}),
+    orderOf: deps.orderOf,
+    ...(deps.fillOf ? { fillOf: deps.fillOf } : {}),
+    ...(deps.refundOf ? { refundOf: deps.refundOf } : {}),
+  });
+  /**
+   * A transfer's facts as the poller reads them, from the ledger of the account that shows it: the solver's for its
+   * own transfers (fills), the depository's for the rest (deposits to it, its refunds). 404 for a transfer the
+   * exchange does not know.
+   */
+  const readLedgerFacts = async (txHash: string) => {
     const tx = await api.txDetails(txHash);
     if (!tx)
       throw new NotFoundError("TRANSACTION_NOT_FOUND", `transfer ${txHash} is unknown to chain ${chain.id}'s exchange`);
-    const [updates, tokens] = await Promise.all([api.ledgerUpdates(chain.depository, tx.time), api.spotTokens()]);
+    const account = tx.user.toLowerCase() === chain.solver?.toLowerCase() ? chain.solver : chain.depository;
+    const [updates, tokens] = await Promise.all([api.ledgerUpdates(account, tx.time), api.spotTokens()]);
     const update = updates.find((u) => u.hash.toLowerCase() === txHash.toLowerCase());
-    const moved = update && ledgerTransfer(update, tokens);
-    if (!update || !moved || moved.destination !== chain.depository.toLowerCase()) return [];
-    const orderId = moved.nonce === undefined ? undefined : await deps.orderOf(moved.sender, moved.nonce);
-    const second = BigInt(Math.floor(update.time / 1000));
-    return [
-      {
-        chainId: chain.id,
-        txHash: update.hash,
-        position: 0,
-        orderId: orderId ?? "",
-        depositor: moved.sender,
-        currency: moved.currency,
-        amount: moved.amount,
-        blockNumber: second,
-        blockHash: update.hash,
-        timestamp: second,
-        txFrom: moved.sender,
-        txFee: 0n,
-      },
-    ];
+    const facts = await factsOf(update ? [update] : [], tokens);
+    const onChain = <Fact>(fact: Fact) => ({ ...fact, chainId: chain.id });
+    return {
+      deposits: facts.deposits.map(onChain),
+      fills: facts.fills.map(onChain),
+      withdrawals: facts.withdrawals.map(onChain),
+    };
   };
 
   /** Sends a signed transfer; one the exchange took already (its nonce spent) counts as sent. */
@@ -304,7 +305,11 @@ export function createHypevmAdapter(
       return { blockNumber, refusal: "refusal" in prepared ? prepared.refusal : undefined };
     },
 
-    readDepositFacts,
+    readDepositFacts: async (txHash) => (await readLedgerFacts(txHash)).deposits,
+    readSettlementFacts: async (txHash) => {
+      const { fills, withdrawals } = await readLedgerFacts(txHash);
+      return { fills, withdrawals };
+    },
     requiredConfirmations: (usdValueE18) => requiredConfirmations(chain.confirmations, usdValueE18),
     async checkDeposit(deposit, required) {
       // The exchange's ledger never changes: a transfer it shows is final once the clock passed its tiers' seconds.

@@ -12,9 +12,12 @@ export function hypevmRoles(
   chain: HypevmChainConfig,
   keys: { solverPrivateKey?: Hex; depositoryPrivateKey?: Hex },
   orderOf: HypevmAdapterDeps["orderOf"],
+  /** The stored fills and refunds a transfer indexed by hand is read against; without them it reads deposits only. */
+  settlements: Pick<HypevmAdapterDeps, "fillOf" | "refundOf"> = {},
 ): ChainRoles {
   const deps: HypevmAdapterDeps = {
     orderOf,
+    ...settlements,
     ...(keys.solverPrivateKey ? { solver: privateKeyToAccount(keys.solverPrivateKey) } : {}),
     ...(keys.depositoryPrivateKey ? { depository: privateKeyToAccount(keys.depositoryPrivateKey) } : {}),
   };

@@ -1,6 +1,6 @@
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import bs58 from "bs58";
-import { Connection, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { Connection, Keypair, PublicKey, SystemProgram, TransactionInstruction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetSolanaChain } from "../../../devnet/svm/devnetSolanaChain.js";
 import { sendInstructions } from "../../../devnet/svm/sendInstructions.js";
@@ -12,7 +12,7 @@ import {
 } from "../../../devnet/svm/startDevnetSolana.js";
 import type { DepositStepsInput } from "../adapter.js";
 import { SVM_CONFIRMATION_WAIT_SLOTS, createSvmAdapter } from "./createSvmAdapter.js";
-import { MEMO_PROGRAM_ID } from "./memoInstruction.js";
+import { MEMO_PROGRAM_ID, memoInstruction } from "./memoInstruction.js";
 import { svmChainConfigSchema } from "./svmChainFamily.js";
 import { SOLANA_NATIVE_CURRENCY } from "./svmFamily.js";
 import { svmRoles } from "./svmRoles.js";
@@ -112,6 +112,43 @@ describe("createSvmAdapter", () => {
     await expect(adapter.readDepositFacts("1".repeat(64))).rejects.toMatchObject({
       errorCode: "TRANSACTION_NOT_FOUND",
       status: 404,
+    });
+  });
+
+  it("reads the solver's fill once finalized and the depository's refund for the manual index, nothing of another payer", async () => {
+    const connection = new Connection(solana.rpcUrl, "confirmed");
+    const requestId = `0x${"56".repeat(32)}`;
+    const pay = (payer: Keypair, memo: string) =>
+      sendInstructions(connection, payer, [
+        SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: user().publicKey, lamports: 3_000_000 }),
+        memoInstruction(memo),
+      ]);
+    const fill = await pay(solana.solver, requestId);
+    // Confirmed, not finalized: the poller would not list it yet, and neither is it indexed by hand.
+    await expect(adapter.readSettlementFacts!(fill)).rejects.toMatchObject({ errorCode: "TRANSACTION_NOT_FOUND" });
+    solana.advance(32);
+    expect(await adapter.readSettlementFacts!(fill)).toEqual({
+      fills: [
+        expect.objectContaining({
+          chainId: 792703809,
+          txHash: fill,
+          requestId,
+          recipient: user().publicKey.toBase58(),
+          amount: 3_000_000n,
+        }),
+      ],
+      withdrawals: [],
+    });
+    const refund = await pay(solana.depository, orderId);
+    expect(await adapter.readSettlementFacts!(refund)).toEqual({
+      fills: [],
+      withdrawals: [expect.objectContaining({ chainId: 792703809, txHash: refund, orderId, amount: 3_000_000n })],
+    });
+    // The same memos paid by a user's wallet: neither a fill nor a refund.
+    for (const memo of [requestId, orderId])
+      expect(await adapter.readSettlementFacts!(await pay(user(), memo))).toEqual({ fills: [], withdrawals: [] });
+    await expect(adapter.readSettlementFacts!("1".repeat(64))).rejects.toMatchObject({
+      errorCode: "TRANSACTION_NOT_FOUND",
     });
   });
 

@@ -12,6 +12,8 @@ import { solanaDepositInstructions } from "./solanaDepositInstructions.js";
 import type { SvmChainConfig } from "./svmChainFamily.js";
 import { svmDepositFacts } from "./svmDepositFacts.js";
 import { svmDepositTargets } from "./svmDepositTargets.js";
+import { svmFillFacts } from "./svmFillFacts.js";
+import { svmWithdrawalFacts } from "./svmWithdrawalFacts.js";
 import { SOLANA_NATIVE_CURRENCY, svmFamily } from "./svmFamily.js";
 
 /** Solana's base fee, lamports per signature; the service adds no priority fee. */
@@ -31,8 +33,9 @@ export const SVM_CONFIRMATION_WAIT_SLOTS = 25;
 /**
  * One Solana chain behind the chain-adapter seam, over its JSON-RPC: the origin side of SOL/SPL → EVM. The quote's
  * deposit step is a list of instructions the wallet compiles into a v0 transaction (a transfer to the depository and
- * a Memo naming the order), sized before it is offered; a deposit's facts are read from its landed transaction; the
- * deposit check waits for `finalized`. Fills (createSvmSolver) and refunds (createSvmRefunder) are roles of their own,
+ * a Memo naming the order), sized before it is offered; a deposit's facts, and the solver's fills and the
+ * depository's refunds (the manual index), are read from its landed transaction; the deposit check waits for
+ * `finalized`. Fills (createSvmSolver) and refunds (createSvmRefunder) are roles of their own,
  * which sign.
  */
 export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort {
@@ -83,14 +86,37 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
     }
   };
 
-  const readDepositFacts = async (signature: string) => {
+  /** A transaction landed `confirmed`; 404 TRANSACTION_NOT_FOUND while it is unknown or not confirmed in the wait. */
+  const landed = async (signature: string) => {
     const tx = await confirmedTransaction(signature);
     if (!tx)
       throw new NotFoundError(
         "TRANSACTION_NOT_FOUND",
         `transaction ${signature} is unknown or not yet confirmed on chain ${chain.id}`,
       );
-    return svmDepositFacts(tx, targets).map((fact) => ({ ...fact, chainId: chain.id }));
+    return tx;
+  };
+  const onChain = <Fact>(fact: Fact) => ({ ...fact, chainId: chain.id });
+  const readDepositFacts = async (signature: string) => svmDepositFacts(await landed(signature), targets).map(onChain);
+
+  /**
+   * The solver's fills and the depository's refunds of a transaction, read as the poller reads them (the same
+   * readers). A fill counts once `finalized`, as the poller lists the solver's signatures: 404 before.
+   */
+  const readSettlementFacts = async (signature: string) => {
+    const tx = await landed(signature);
+    const fills = chain.solver ? svmFillFacts(tx, chain.solver).map(onChain) : [];
+    if (fills.length > 0) {
+      const { value } = await call("getSignatureStatuses", () =>
+        connection.getSignatureStatuses([signature], { searchTransactionHistory: true }),
+      );
+      if (value[0]?.confirmationStatus !== "finalized")
+        throw new NotFoundError(
+          "TRANSACTION_NOT_FOUND",
+          `fill ${signature} is not finalized yet on chain ${chain.id}: index it again once it is`,
+        );
+    }
+    return { fills, withdrawals: svmWithdrawalFacts(tx, chain.depository).map(onChain) };
   };
 
   return {
@@ -219,6 +245,7 @@ export function createSvmAdapter(chain: SvmChainConfig): QuotePort & DepositPort
     }),
 
     readDepositFacts,
+    readSettlementFacts,
     requiredConfirmations: (value) => requiredConfirmations(chain.confirmations, value),
     checkDeposit: (deposit, required) =>
       checkSvmDeposit(connection, chain.id, deposit, required, async (slot) => {

@@ -3,7 +3,8 @@ import { quoteRequestSchema } from "../../quote/quoteRequestSchema.js";
 import { quoteDataQuerySchema, v2QuerySchema, v3QuerySchema } from "./requestsQuerySchemas.js";
 import { authorizeBody, authorizeQuery } from "./authorizeRoutes.js";
 import { claimBody, claimExecuteBody, signatureQuery } from "./appFeeRoutes.js";
-import { indexBody } from "./transactionRoutes.js";
+import { indexAnswer, indexBody } from "./transactionRoutes.js";
+import { requestRecordV2Schema } from "./requestRecordV2Schema.js";
 import { requestRecordV3Schema } from "./requestRecordV3Schema.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -69,7 +70,27 @@ const requestsV2Path = {
     deprecated: true,
     parameters: queryParameters(v2QuerySchema),
     responses: {
-      "200": { description: "A page of v2 records with a deprecation object", content: json(anyObject) },
+      "200": {
+        description: "A page of v2 records with a deprecation object",
+        content: json({
+          type: "object",
+          required: ["requests", "continuation", "deprecation"],
+          properties: {
+            requests: { type: "array", items: outputSchema(requestRecordV2Schema) },
+            continuation: { type: ["string", "null"] },
+            deprecation: {
+              type: "object",
+              required: ["message", "deprecatedAt", "throttledFrom", "sunsetAt", "successor", "migrationGuide"],
+              properties: Object.fromEntries(
+                ["message", "deprecatedAt", "throttledFrom", "sunsetAt", "successor", "migrationGuide"].map((key) => [
+                  key,
+                  { type: "string" },
+                ]),
+              ),
+            },
+          },
+        }),
+      },
       "410": { description: "retired", content: json(anyObject) },
       ...ERRORS,
     },
@@ -253,8 +274,13 @@ export function openapiDocument(serverUrl?: string): JsonSchema {
           summary: "Index a transaction the indexer missed",
           requestBody: { required: true, content: json(inputSchema(indexBody)) },
           responses: {
-            "200": { description: "indexed", content: json(anyObject) },
-            "404": errorResponse("transaction not found"),
+            "200": {
+              description: "What the transaction made and what was recorded",
+              content: json(outputSchema(indexAnswer)),
+            },
+            "404": errorResponse(
+              "the chain does not have the transaction, or does not count it yet (Bitcoin: in a block; a Solana fill: finalized)",
+            ),
             ...ERRORS,
           },
         },

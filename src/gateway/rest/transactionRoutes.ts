@@ -32,9 +32,19 @@ export const indexBody = z.object({
   ]),
 });
 
+/** What POST /transactions/index answers (also published in /openapi.json): how much of each it read and recorded. */
+export const indexAnswer = z.object({
+  message: z.string(),
+  deposits: z.number().int().describe("the deposits the transaction made"),
+  recorded: z.number().int().describe("of them, those not recorded before"),
+  fills: z.number().int().describe("our solver's fills it made"),
+  refunds: z.number().int().describe("the depository's refunds it made"),
+});
+
 /**
- * POST /transactions/index: records the deposits — and, where the family reads them (EVM), our solver's fills and the
- * depository's withdrawals (refunds) — of a mined transaction the indexer has not seen yet, as the chain's adapter reads them (EVM: its receipt; Bitcoin: Esplora, 404 until it is in a block), as chain facts (the reconcile
+ * POST /transactions/index: records the deposits, our solver's fills and the depository's withdrawals (refunds) of a
+ * mined transaction the indexer has not seen yet, as the chain's adapter reads them (EVM: its receipt; Bitcoin:
+ * Esplora, 404 until it is in a block; Solana: the RPC; the perps exchange: its ledger), as chain facts (the reconcile
  * tick applies them like the indexer's own; a mempool sighting of the same deposit gives way to it). Rate limited
  * before the body is read: each call costs a chain read.
  */
@@ -59,11 +69,12 @@ export function transactionRoutes(
       const txHash = deps.registry.family(chain).codecOf(chain).parseTransactionHash(body.txHash);
       if (txHash === undefined)
         throw new InvalidInputError("INVALID_INPUT", `txHash: not a transaction hash of chain ${chain.id}`);
+      // Both read before anything is written: a read refused (404) records nothing.
       const facts = await deposits.readDepositFacts(txHash);
+      const settled = (await deposits.readSettlementFacts?.(txHash)) ?? { fills: [], withdrawals: [] };
       const recorded = await insertManualDepositFacts(deps.pool, facts);
       // Fills and refunds are recorded as chain facts only: the worker's reconcile and refund confirmer decide
       // what they mean for a request (a fill of an unknown request, or a withdrawal we did not send, means nothing).
-      const settled = (await deposits.readSettlementFacts?.(txHash)) ?? { fills: [], withdrawals: [] };
       await insertFillFacts(deps.pool, settled.fills);
       await insertWithdrawalFacts(deps.pool, settled.withdrawals);
       const indexed = facts.length + settled.fills.length + settled.withdrawals.length;
@@ -73,7 +84,7 @@ export function transactionRoutes(
         recorded,
         fills: settled.fills.length,
         refunds: settled.withdrawals.length,
-      });
+      } satisfies z.infer<typeof indexAnswer>);
     },
   );
 }
