@@ -11,21 +11,19 @@ import {
   zeroAddress,
 } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { depositoryAbi, receiverAbi } from "../contracts/abis.js";
 import { QUEUES } from "../jobs/queues.js";
-import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import type { EvmChainConfig } from "../src/chains/chainConfig.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evm/evmChainClient.js";
-import { listenForWebhooks, webhooksOf } from "./support/listenForWebhooks.js";
+import { webhooksOf } from "./support/listenForWebhooks.js";
 import { openapiRecordIssues } from "./support/openapiRecordIssues.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";
 import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
 import { sendSteps } from "./support/sendSteps.js";
-import { type TestStack, startTestStack } from "./support/startTestStack.js";
-import type { WebhookReceiver } from "./support/startWebhookReceiver.js";
+import { useStackWithWebhooks } from "./support/useStackWithWebhooks.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,26 +34,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the wrong chain) each end in a defined answer with nothing recorded wrongly.
  */
 describe("POST /transactions/index brings in fills and refunds the indexer missed", () => {
-  let stack: TestStack;
-  let readerKey: string;
-  let hooks: WebhookReceiver;
-  beforeAll(async () => {
-    stack = await startTestStack();
-    readerKey = (await createApiKey(stack.pool, stack.serverKey, { name: "reader" })).key;
-    hooks = await listenForWebhooks(stack.api.url, readerKey);
-    await stack.stopIndexers();
-  }, 120_000);
-  afterAll(async () => {
-    hooks?.close();
-    await stack?.stop();
-  });
+  const { stack, readerKey, hooks, record: v3Record } = useStackWithWebhooks({ stopIndexers: true });
 
   const chains = () => {
-    const [origin, destination] = stack.devnet.chains;
+    const [origin, destination] = stack().devnet.chains;
     return { origin, destination };
   };
   const index = async (txHash: string, chainId: number | string) => {
-    const response = await fetch(`${stack.api.url}/transactions/index`, {
+    const response = await fetch(`${stack().api.url}/transactions/index`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ txHash, chainId: String(chainId), referrer: "relay.link" }),
@@ -78,7 +64,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
   };
   /** The solver's key pays a native request on the destination's Receiver, outside Crossfill's own fill attempts. */
   const fillByHand = (requestId: string, amount: bigint, recipient: Address) =>
-    send(stack.devnet.solver, chains().destination, {
+    send(stack().devnet.solver, chains().destination, {
       to: chains().destination.receiver as Address,
       data: encodeFunctionData({
         abi: receiverAbi,
@@ -89,7 +75,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     });
   /** Every chain fact and applied settlement the service holds: an abuse of the route must change none of them. */
   const written = async () => {
-    const { rows } = await stack.pool.query(
+    const { rows } = await stack().pool.query(
       `SELECT (SELECT count(*) FROM crossfill.deposit_facts) AS deposits, (SELECT count(*) FROM crossfill.fill_facts) AS fills,
               (SELECT count(*) FROM crossfill.withdrawal_facts) AS withdrawals,
               (SELECT count(*) FROM crossfill.request_fills) AS applied_fills,
@@ -99,17 +85,15 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
   };
   const statusEvents = async (requestId: string) =>
     (
-      await stack.pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [
+      await stack().pool.query("SELECT to_status FROM crossfill.status_events WHERE request_id = $1 ORDER BY id", [
         requestId,
       ])
     ).rows.map((row) => row.to_status);
   /** The request's v3 record, checked against the record schema /openapi.json publishes. */
   const record = async (requestId: string) => {
-    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
-      headers: { "x-api-key": readerKey },
-    }).then((r) => r.json());
-    expect(await openapiRecordIssues(stack.api.url, listed.requests[0])).toEqual([]);
-    return listed.requests[0];
+    const listed = await v3Record(requestId);
+    expect(await openapiRecordIssues(stack().api.url, listed)).toEqual([]);
+    return listed;
   };
   /**
    * A contract creation whose constructor emits `topics`/`data` as a log: the same event, from an address that is
@@ -126,32 +110,32 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
 
   it("a fill the indexer missed, sent by hand while the fill role is held, makes the request succeed once indexed", async () => {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[0];
-    const fillQueue: Queue = stack.queues.createQueue(QUEUES.fill);
+    const user = stack().devnet.accounts[0];
+    const fillQueue: Queue = stack().queues.createQueue(QUEUES.fill);
     // The worker takes no fill job: the operator fills by hand, and the indexer is not there to see it.
     await fillQueue.pause();
     try {
-      const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"));
+      const quote = await postBridgeQuote(stack().api.url, user, { origin, destination }, parseEther("0.01"));
       expect(quote.status).toBe(200);
       const requestId = quote.body.steps[0].requestId as string;
       const { deposit } = await sendSteps(quote.body, user, origin);
       // Nothing indexes the deposit: the request waits until it is indexed by hand.
       await sleep(1_500);
-      expect((await pollStatus(stack.api.url, requestId, { until: ["waiting"] })).last.status).toBe("waiting");
+      expect((await pollStatus(stack().api.url, requestId, { until: ["waiting"] })).last.status).toBe("waiting");
       expect(await index(deposit, origin.id)).toMatchObject({
         status: 200,
         body: { deposits: 1, recorded: 1, fills: 0 },
       });
-      await pollStatus(stack.api.url, requestId, { until: ["pending"] });
+      await pollStatus(stack().api.url, requestId, { until: ["pending"] });
 
       // A Fill event for this request naming our solver, logged by a contract that is not the Receiver: no fill.
       const amountOut = BigInt(quote.body.details.currencyOut.amount);
-      const forged = await send(stack.devnet.accounts[4], destination, {
+      const forged = await send(stack().devnet.accounts[4], destination, {
         data: emitLogInitCode(
           encodeEventTopics({
             abi: receiverAbi,
             eventName: "Fill",
-            args: { requestId: requestId as Hex, solver: stack.devnet.solver.address, currency: zeroAddress },
+            args: { requestId: requestId as Hex, solver: stack().devnet.solver.address, currency: zeroAddress },
           }) as Hex[],
           encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [user.address, amountOut]),
         ),
@@ -168,14 +152,14 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
         },
       });
       // A transaction that settles nothing (a plain transfer): the same answer.
-      const transfer = await send(user, destination, { to: stack.devnet.accounts[1].address, value: 1n });
+      const transfer = await send(user, destination, { to: stack().devnet.accounts[1].address, value: 1n });
       expect((await index(transfer, destination.id)).body).toMatchObject({ deposits: 0, fills: 0, refunds: 0 });
       expect(await written()).toEqual(before);
 
       // The solver's key pays the request on the Receiver, outside Crossfill's own attempts.
       const fill = await fillByHand(requestId, amountOut, user.address);
       await sleep(1_500);
-      expect((await pollStatus(stack.api.url, requestId, { until: ["pending"] })).last.status).toBe("pending");
+      expect((await pollStatus(stack().api.url, requestId, { until: ["pending"] })).last.status).toBe("pending");
       // The fill's hash sent with the origin chain: that chain has no such transaction.
       expect(await index(fill, origin.id)).toMatchObject({
         status: 404,
@@ -184,9 +168,9 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       expect(await written()).toEqual(before);
 
       expect(await index(fill, destination.id)).toMatchObject({ status: 200, body: { deposits: 0, fills: 1 } });
-      const { last } = await pollStatus(stack.api.url, requestId);
+      const { last } = await pollStatus(stack().api.url, requestId);
       expect(last).toMatchObject({ status: "success", txHashes: [fill] });
-      const applied = await stack.pool.query(
+      const applied = await stack().pool.query(
         "SELECT tx_hash, amount, provisional FROM crossfill.request_fills WHERE request_id = $1",
         [requestId],
       );
@@ -209,7 +193,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       await sleep(500);
       expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "success"]);
       expect(
-        (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.fill_facts WHERE tx_hash = $1", [fill]))
+        (await stack().pool.query("SELECT count(*)::int AS n FROM crossfill.fill_facts WHERE tx_hash = $1", [fill]))
           .rows[0].n,
       ).toBe(1);
 
@@ -222,7 +206,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
         },
         { timeout: 15_000, interval: 100 },
       );
-      const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [
+      const attempts = await stack().pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [
         requestId,
       ]);
       expect(attempts.rows).toEqual([]);
@@ -234,12 +218,12 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
 
   it("the worker's own fill the indexer missed: success on its receipt, confirmed once indexed", async () => {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[1];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"));
+    const user = stack().devnet.accounts[1];
+    const quote = await postBridgeQuote(stack().api.url, user, { origin, destination }, parseEther("0.01"));
     const requestId = quote.body.steps[0].requestId as string;
     const { deposit } = await sendSteps(quote.body, user, origin);
     expect((await index(deposit, origin.id)).body).toMatchObject({ deposits: 1, recorded: 1 });
-    const { last } = await pollStatus(stack.api.url, requestId);
+    const { last } = await pollStatus(stack().api.url, requestId);
     expect(last.status).toBe("success");
     const [fill] = last.txHashes as string[];
     // Known from the solver's receipt only: the record says so.
@@ -259,17 +243,17 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
 
   it("ORDER_ALREADY_FILLED: a fill the indexer missed lands before the deposit is indexed; the worker's own fill meets AlreadyFilled", async () => {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[3];
+    const user = stack().devnet.accounts[3];
     // Quoted with the key: its webhook follows the request.
     const quote = await postQuote(
-      stack.api.url,
+      stack().api.url,
       {
         user: user.address,
         ...route(origin, destination),
         amount: parseEther("0.01").toString(),
         tradeType: "EXACT_INPUT",
       },
-      readerKey,
+      readerKey(),
     );
     expect(quote.status).toBe(200);
     const requestId = quote.body.steps[0].requestId as string;
@@ -280,7 +264,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     const recipientBefore = await createEvmChainClient(destination).publicClient.getBalance({ address: user.address });
     expect((await index(deposit, origin.id)).body).toMatchObject({ deposits: 1, recorded: 1 });
 
-    const { last } = await pollStatus(stack.api.url, requestId);
+    const { last } = await pollStatus(stack().api.url, requestId);
     expect(last).toMatchObject({
       status: "failure",
       failReason: "ORDER_ALREADY_FILLED",
@@ -290,13 +274,15 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     const { data } = await record(requestId);
     expect(data).toMatchObject({ failReason: "ORDER_ALREADY_FILLED", failedTxHash: null });
     expect([data.failedCallData.from, data.failedCallData.to].map((a: string) => a.toLowerCase())).toEqual([
-      stack.devnet.solver.address.toLowerCase(),
+      stack().devnet.solver.address.toLowerCase(),
       destination.receiver.toLowerCase(),
     ]);
     // The recipient was paid once, by the hand fill; the deposit is not paid back as well, and nothing was sent.
-    const refunds = await stack.pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [requestId]);
+    const refunds = await stack().pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [requestId]);
     expect(refunds.rows).toEqual([]);
-    const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [requestId]);
+    const attempts = await stack().pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [
+      requestId,
+    ]);
     expect(attempts.rows).toEqual([]);
     expect(await createEvmChainClient(destination).publicClient.getBalance({ address: user.address })).toBe(
       recipientBefore,
@@ -304,7 +290,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "failure"]);
     await vi.waitFor(
       () => {
-        const updates = webhooksOf(hooks, requestId);
+        const updates = webhooksOf(hooks(), requestId);
         expect(updates.map((update) => update.status)).toEqual(["waiting", "pending", "failure"]);
         expect(updates.at(-1)).toMatchObject({ failReason: "ORDER_ALREADY_FILLED", refundFailReason: "N/A" });
       },
@@ -314,22 +300,22 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
 
   it("a refund the indexer missed moves the failed request to refund once indexed", async () => {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[2];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"), {
+    const user = stack().devnet.accounts[2];
+    const quote = await postBridgeQuote(stack().api.url, user, { origin, destination }, parseEther("0.01"), {
       tradeType: "EXACT_OUTPUT",
       txs: [harmlessCall(destination.callTarget, user.address)],
     });
     expect(quote.status).toBe(200);
     const requestId = quote.body.steps[0].requestId as string;
-    await revertCallsBeforeFill(stack.pool, requestId, destination.callTarget);
+    await revertCallsBeforeFill(stack().pool, requestId, destination.callTarget);
     const { deposit } = await sendSteps(quote.body, user, origin);
     expect((await index(deposit, origin.id)).body).toMatchObject({ deposits: 1, recorded: 1 });
-    expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
+    expect((await pollStatus(stack().api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
 
     // The worker sends the refund; mined, it waits for the indexer, which is not there.
     const sent = await vi.waitFor(
       async () => {
-        const { rows } = await stack.pool.query(
+        const { rows } = await stack().pool.query(
           "SELECT tx_hash, status FROM crossfill.refunds WHERE request_id = $1 AND status = 'sent'",
           [requestId],
         );
@@ -343,11 +329,11 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       { timeout: 20_000, interval: 100 },
     );
     await sleep(2_500);
-    expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
+    expect((await pollStatus(stack().api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
 
     // A Withdrawal for this order logged by a contract that is not the Depository: no refund.
     const order = quote.body.protocol.v2.orderId as Hex;
-    const forged = await send(stack.devnet.accounts[4], origin, {
+    const forged = await send(stack().devnet.accounts[4], origin, {
       data: emitLogInitCode(
         encodeEventTopics({
           abi: depositoryAbi,
@@ -367,9 +353,9 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     expect(await written()).toEqual(before);
 
     expect(await index(sent, origin.id)).toMatchObject({ status: 200, body: { deposits: 0, fills: 0, refunds: 1 } });
-    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    const { last } = await pollStatus(stack().api.url, requestId, { until: ["refund"] });
     expect(last.status).toBe("refund");
-    const refunds = await stack.pool.query("SELECT tx_hash, status FROM crossfill.refunds WHERE request_id = $1", [
+    const refunds = await stack().pool.query("SELECT tx_hash, status FROM crossfill.refunds WHERE request_id = $1", [
       requestId,
     ]);
     expect(refunds.rows).toEqual([{ tx_hash: sent, status: "confirmed" }]);
@@ -380,7 +366,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     expect(await index(sent, origin.id)).toMatchObject({ status: 200, body: { refunds: 1 } });
     await sleep(500);
     expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "failure", "refund"]);
-    const withdrawals = await stack.pool.query(
+    const withdrawals = await stack().pool.query(
       "SELECT count(*)::int AS n FROM crossfill.withdrawal_facts WHERE tx_hash = $1",
       [sent],
     );
