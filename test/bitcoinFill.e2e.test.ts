@@ -1,7 +1,6 @@
 import { Transaction, script as bscript } from "bitcoinjs-lib";
 import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import { BITCOIN_NATIVE_CURRENCY } from "../src/chains/bitcoin/bitcoinFamily.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { pollStatus } from "./support/pollStatus.js";
@@ -9,6 +8,7 @@ import { postQuote } from "./support/postQuote.js";
 import { refundChecks } from "./support/refundChecks.js";
 import { sendSteps } from "./support/sendSteps.js";
 import { devnetEsplora } from "./support/devnetEsplora.js";
+import { evmToFamilyFillCase } from "./support/evmToFamilyFillCase.js";
 import { type TestStack, startTestStack } from "./support/startTestStack.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -71,54 +71,41 @@ describe("EVM → Bitcoin, end to end", () => {
   }
 
   it("pays the recipient from the solver's wallet with the order id as OP_RETURN, success once mined", async () => {
-    const recipient = btc().accounts[2]!.address;
-    const solver = stack.bitcoin!.chain.solver!;
-    const [recipientBefore, solverBefore] = [await holdings(recipient), await holdings(solver)];
-    const { response, requestId, polling, amountOut } = await deposit(recipient);
-    // 0.1 ETH at $3,000 is $300: 0.005 BTC at $60,000, less the payout's network fee and the service fee.
-    expect(amountOut).toBeGreaterThan(490_000n);
-    expect(amountOut).toBeLessThan(500_000n);
-    expect(BigInt(response.body.fees.relayerGas.amount)).toBeGreaterThan(0n);
-
-    // The recorded sequence, not the polled one: a poll can miss a status that lasted less than its interval.
-    await polling;
-    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted"]);
-    const attempt = (await fillAttempt(requestId))!;
-    expect(attempt.nonce).toBeNull();
-    const payout = await esplora(`/tx/${attempt.tx_hash}`);
-    expect(payout.status.confirmed).toBe(false);
-    expect(payout.vout[0]).toMatchObject({ scriptpubkey_address: recipient, value: Number(amountOut) });
-    const memo = bscript.decompile(Buffer.from(payout.vout[1].scriptpubkey, "hex"))![1] as Uint8Array;
-    expect(Buffer.from(memo).toString("latin1")).toBe(response.body.protocol.v2.orderId);
-    expect(payout.vout[2].scriptpubkey_address).toBe(solver);
-    expect(
-      payout.vin.every(
-        (input: { prevout: { scriptpubkey_address: string } }) => input.prevout.scriptpubkey_address === solver,
-      ),
-    ).toBe(true);
-
-    // Submitted is not success: the payout must be in a block.
-    await sleep(1_500);
-    expect((await pollStatus(stack.api.url, requestId, { until: ["submitted"] })).last.status).toBe("submitted");
-    btc().mine(1);
-    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000 });
-    expect(last.status).toBe("success");
-    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
-
-    // To the satoshi: the recipient got the quoted output, the solver paid it and the fee of what was mined.
-    const mined = (await fillAttempt(requestId))!;
-    const minedTx = await esplora(`/tx/${mined.tx_hash}`);
-    expect(minedTx.status.confirmed).toBe(true);
-    expect(last.txHashes).toEqual([mined.tx_hash]);
-    expect(await holdings(recipient)).toBe(recipientBefore + amountOut);
-    expect(await holdings(solver)).toBe(solverBefore - amountOut - BigInt(minedTx.fee));
-
-    const key = await createApiKey(stack.pool, stack.serverKey, { name: "btc out" });
-    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
-      headers: { "x-api-key": key.key },
-    }).then((r) => r.json());
-    expect(listed.requests[0]).toMatchObject({ status: "success", recipient });
-    expect(listed.requests[0].data.outTxs).toMatchObject([{ txHash: mined.tx_hash, chainId: stack.bitcoin!.chain.id }]);
+    await evmToFamilyFillCase({
+      stack: () => stack,
+      chainId: () => stack.bitcoin!.chain.id,
+      currency: BITCOIN_NATIVE_CURRENCY,
+      recipient: () => btc().accounts[2]!.address,
+      solver: () => stack.bitcoin!.chain.solver!,
+      balance: holdings,
+      // 0.1 ETH at $3,000 is $300: 0.005 BTC at $60,000, less the payout's network fee and the service fee.
+      amountOut: { above: 490_000n, below: 500_000n },
+      settle: async (requestId) => {
+        const attempt = (await fillAttempt(requestId))!;
+        expect(attempt.nonce).toBeNull();
+        expect((await esplora(`/tx/${attempt.tx_hash}`)).status.confirmed).toBe(false);
+        // Submitted is not success: the payout must be in a block.
+        await sleep(1_500);
+        expect((await pollStatus(stack.api.url, requestId, { until: ["submitted"] })).last.status).toBe("submitted");
+        btc().mine(1);
+      },
+      solverCost: async (txHash) => BigInt((await esplora(`/tx/${txHash}`)).fee),
+      checkFill: async ({ txHash, orderId, recipient, amountOut, quote }) => {
+        expect(BigInt(quote.fees.relayerGas.amount)).toBeGreaterThan(0n);
+        const solver = stack.bitcoin!.chain.solver!;
+        const payout = await esplora(`/tx/${txHash}`);
+        expect(payout.status.confirmed).toBe(true);
+        expect(payout.vout[0]).toMatchObject({ scriptpubkey_address: recipient, value: Number(amountOut) });
+        const memo = bscript.decompile(Buffer.from(payout.vout[1].scriptpubkey, "hex"))![1] as Uint8Array;
+        expect(Buffer.from(memo).toString("latin1")).toBe(orderId);
+        expect(payout.vout[2].scriptpubkey_address).toBe(solver);
+        expect(
+          payout.vin.every(
+            (input: { prevout: { scriptpubkey_address: string } }) => input.prevout.scriptpubkey_address === solver,
+          ),
+        ).toBe(true);
+      },
+    });
   }, 90_000);
 
   it("re-prices a payout left in the mempool, twice: the same inputs at a higher fee each time, one paid", async () => {

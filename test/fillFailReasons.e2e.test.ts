@@ -1,17 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, encodeFunctionData, erc20Abi, getAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { callTargetAbi } from "../contracts/abis.js";
-import { createApiKey } from "../src/apiKeys/createApiKey.js";
-import { listenForWebhooks, webhooksOf } from "./support/listenForWebhooks.js";
+import { webhooksOf } from "./support/listenForWebhooks.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { createEvmChainClient } from "../src/chains/evm/evmChainClient.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";
 import { harmlessCall } from "./support/revertingCalls.js";
 import { sendSteps } from "./support/sendSteps.js";
-import { type TestStack, startTestStack } from "./support/startTestStack.js";
-import type { WebhookReceiver } from "./support/startWebhookReceiver.js";
+import { useStackWithWebhooks } from "./support/useStackWithWebhooks.js";
 
 type Call = { to: string; value: string; data: Hex };
 
@@ -23,21 +21,10 @@ type Call = { to: string; value: string; data: Hex };
  * (one it sees makes the request succeed before the worker simulates its own).
  */
 describe("fill fail reasons from revert data, end to end", () => {
-  let stack: TestStack;
-  let readerKey: string;
-  let hooks: WebhookReceiver;
-  beforeAll(async () => {
-    stack = await startTestStack();
-    readerKey = (await createApiKey(stack.pool, stack.serverKey, { name: "reader" })).key;
-    hooks = await listenForWebhooks(stack.api.url, readerKey);
-  });
-  afterAll(async () => {
-    hooks?.close();
-    await stack?.stop();
-  });
+  const { stack, readerKey, hooks, record } = useStackWithWebhooks();
 
   const chains = () => {
-    const [origin, destination] = stack.devnet.chains;
+    const [origin, destination] = stack().devnet.chains;
     const rpc = (method: string, params: unknown[]) =>
       fetch(destination.rpcUrl, {
         method: "POST",
@@ -52,33 +39,26 @@ describe("fill fail reasons from revert data, end to end", () => {
   /** A native bridge of `value` with one harmless destination call, quoted; the calls then become `calls`. */
   async function quoteThenCall(accountIndex: number, value: bigint, calls?: Call[]) {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[accountIndex];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, value, {
+    const user = stack().devnet.accounts[accountIndex];
+    const quote = await postBridgeQuote(stack().api.url, user, { origin, destination }, value, {
       tradeType: "EXACT_OUTPUT",
       txs: [harmlessCall(destination.callTarget, user.address)],
     });
     expect(quote.status).toBe(200);
     const requestId = quote.body.requestId as string;
     if (calls)
-      await stack.pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
+      await stack().pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
         requestId,
         JSON.stringify(calls),
       ]);
     return { quote, requestId, user };
   }
 
-  async function record(requestId: string) {
-    const listed = await fetch(`${stack.api.url}/requests/v3?id=${requestId}`, {
-      headers: { "x-api-key": readerKey },
-    }).then((response) => response.json());
-    return listed.requests[0];
-  }
-
   async function expectRefundedFor(calls: Call[], value: bigint, accountIndex: number) {
     const { origin } = chains();
     const { quote, requestId, user } = await quoteThenCall(accountIndex, value, calls);
     await sendSteps(quote.body, user, origin);
-    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    const { last } = await pollStatus(stack().api.url, requestId, { until: ["refund"] });
     expect((await record(requestId)).data.failReason).toBe(last.failReason);
     return last as { failReason: string; details: Record<string, unknown> };
   }
@@ -112,7 +92,7 @@ describe("fill fail reasons from revert data, end to end", () => {
           encodeFunctionData({
             abi: erc20Abi,
             functionName: "transferFrom",
-            args: [stack.devnet.solver.address, randomAddress(), 1n],
+            args: [stack().devnet.solver.address, randomAddress(), 1n],
           }),
         ),
       ],
@@ -148,7 +128,7 @@ describe("fill fail reasons from revert data, end to end", () => {
   it("TRANSFER_FROM_FAILED: a token deposit into a solmate-style vault whose allowance was withdrawn before it", async () => {
     const { origin, destination, usdcOut } = chains();
     const usdcIn = origin.currencies.find((c) => c.symbol === "USDC")!.address;
-    const user = stack.devnet.accounts[0];
+    const user = stack().devnet.accounts[0];
     const vault = destination.callTarget as Address;
     const amount = 5_000_000n;
     const approve = (allowance: bigint): Call => ({
@@ -166,7 +146,7 @@ describe("fill fail reasons from revert data, end to end", () => {
       }),
     };
     const quote = await postQuote(
-      stack.api.url,
+      stack().api.url,
       {
         user: user.address,
         ...route(origin, destination, usdcIn, usdcOut),
@@ -174,17 +154,17 @@ describe("fill fail reasons from revert data, end to end", () => {
         tradeType: "EXACT_OUTPUT",
         txs: [approve(amount), depositInto],
       },
-      readerKey,
+      readerKey(),
     );
     expect(quote.status, JSON.stringify(quote.body)).toBe(200);
     const requestId = quote.body.steps.at(-1).requestId as string;
     // Before the fill, the approval becomes its withdrawal: the vault's transferFrom is refused and says only that.
-    await stack.pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
+    await stack().pool.query("UPDATE crossfill.requests SET calls = $2 WHERE id = $1", [
       requestId,
       JSON.stringify([approve(0n), depositInto]),
     ]);
     await sendSteps(quote.body, user, origin);
-    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    const { last } = await pollStatus(stack().api.url, requestId, { until: ["refund"] });
     expect(last).toMatchObject({
       failReason: "TRANSFER_FROM_FAILED",
       details: {
@@ -196,7 +176,7 @@ describe("fill fail reasons from revert data, end to end", () => {
     expect((await record(requestId)).data).toMatchObject({ failReason: "TRANSFER_FROM_FAILED", failedTxHash: null });
     await vi.waitFor(
       () =>
-        expect(webhooksOf(hooks, requestId).filter((update) => update.failReason !== "N/A")).toEqual([
+        expect(webhooksOf(hooks(), requestId).filter((update) => update.failReason !== "N/A")).toEqual([
           expect.objectContaining({ status: "failure", failReason: "TRANSFER_FROM_FAILED" }),
           expect.objectContaining({ status: "refund", failReason: "TRANSFER_FROM_FAILED" }),
         ]),
@@ -236,12 +216,12 @@ describe("fill fail reasons from revert data, end to end", () => {
     await rpc("evm_setIntervalMining", [0]); // the destination holds the sent fill unmined
     try {
       await sendSteps(quote.body, user, origin);
-      await pollStatus(stack.api.url, requestId, { until: ["submitted"] });
+      await pollStatus(stack().api.url, requestId, { until: ["submitted"] });
       await rpc("anvil_setCode", [target, "0x5b600056"]); // JUMPDEST PUSH1 0 JUMP: loops until out of gas
     } finally {
       await rpc("evm_setIntervalMining", [1]);
     }
-    const { last } = await pollStatus(stack.api.url, requestId, { until: ["refund"] });
+    const { last } = await pollStatus(stack().api.url, requestId, { until: ["refund"] });
     expect(last).toMatchObject({ failReason: "QUOTED_GAS_LIMIT_EXCEEDED" });
     const listed = await record(requestId);
     expect(listed.data).toMatchObject({ failReason: "QUOTED_GAS_LIMIT_EXCEEDED", failedTxHash: expect.any(String) });

@@ -11,21 +11,19 @@ import {
   zeroAddress,
 } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { depositoryAbi, receiverAbi } from "../contracts/abis.js";
 import { QUEUES } from "../jobs/queues.js";
-import { createApiKey } from "../src/apiKeys/createApiKey.js";
 import type { EvmChainConfig } from "../src/chains/chainConfig.js";
 import { createEvmChainClient, toViemChain } from "../src/chains/evm/evmChainClient.js";
-import { listenForWebhooks, webhooksOf } from "./support/listenForWebhooks.js";
+import { webhooksOf } from "./support/listenForWebhooks.js";
 import { NOTHING_INDEXED, manualIndexProbes } from "./support/manualIndexProbes.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postBridgeQuote, postQuote } from "./support/postQuote.js";
 import { route } from "./support/route.js";
 import { harmlessCall, revertCallsBeforeFill } from "./support/revertingCalls.js";
 import { sendSteps } from "./support/sendSteps.js";
-import { type TestStack, startTestStack } from "./support/startTestStack.js";
-import type { WebhookReceiver } from "./support/startWebhookReceiver.js";
+import { useStackWithWebhooks } from "./support/useStackWithWebhooks.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,26 +34,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the wrong chain) each end in a defined answer with nothing recorded wrongly.
  */
 describe("POST /transactions/index brings in fills and refunds the indexer missed", () => {
-  let stack: TestStack;
-  let readerKey: string;
-  let hooks: WebhookReceiver;
-  beforeAll(async () => {
-    stack = await startTestStack();
-    readerKey = (await createApiKey(stack.pool, stack.serverKey, { name: "reader" })).key;
-    hooks = await listenForWebhooks(stack.api.url, readerKey);
-    await stack.stopIndexers();
-  }, 120_000);
-  afterAll(async () => {
-    hooks?.close();
-    await stack?.stop();
-  });
+  const { stack, readerKey, hooks } = useStackWithWebhooks({ stopIndexers: true });
 
-  const { index, written, statusEvents, record, sentRefund, refundIndexed } = manualIndexProbes(
-    () => stack,
-    () => readerKey,
-  );
+  const { index, written, statusEvents, record, sentRefund, refundIndexed } = manualIndexProbes(stack, readerKey);
   const chains = () => {
-    const [origin, destination] = stack.devnet.chains;
+    const [origin, destination] = stack().devnet.chains;
     return { origin, destination };
   };
   const send = async (
@@ -74,7 +57,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
   };
   /** The solver's key pays a native request on the destination's Receiver, outside Crossfill's own fill attempts. */
   const fillByHand = (requestId: string, amount: bigint, recipient: Address) =>
-    send(stack.devnet.solver, chains().destination, {
+    send(stack().devnet.solver, chains().destination, {
       to: chains().destination.receiver as Address,
       data: encodeFunctionData({
         abi: receiverAbi,
@@ -98,32 +81,32 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
 
   it("a fill the indexer missed, sent by hand while the fill role is held, makes the request succeed once indexed", async () => {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[0];
-    const fillQueue: Queue = stack.queues.createQueue(QUEUES.fill);
+    const user = stack().devnet.accounts[0];
+    const fillQueue: Queue = stack().queues.createQueue(QUEUES.fill);
     // The worker takes no fill job: the operator fills by hand, and the indexer is not there to see it.
     await fillQueue.pause();
     try {
-      const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"));
+      const quote = await postBridgeQuote(stack().api.url, user, { origin, destination }, parseEther("0.01"));
       expect(quote.status).toBe(200);
       const requestId = quote.body.steps[0].requestId as string;
       const { deposit } = await sendSteps(quote.body, user, origin);
       // Nothing indexes the deposit: the request waits until it is indexed by hand.
       await sleep(1_500);
-      expect((await pollStatus(stack.api.url, requestId, { until: ["waiting"] })).last.status).toBe("waiting");
+      expect((await pollStatus(stack().api.url, requestId, { until: ["waiting"] })).last.status).toBe("waiting");
       expect(await index(deposit, origin.id)).toMatchObject({
         status: 200,
         body: { deposits: 1, recorded: 1, fills: 0 },
       });
-      await pollStatus(stack.api.url, requestId, { until: ["pending"] });
+      await pollStatus(stack().api.url, requestId, { until: ["pending"] });
 
       // A Fill event for this request naming our solver, logged by a contract that is not the Receiver: no fill.
       const amountOut = BigInt(quote.body.details.currencyOut.amount);
-      const forged = await send(stack.devnet.accounts[4], destination, {
+      const forged = await send(stack().devnet.accounts[4], destination, {
         data: emitLogInitCode(
           encodeEventTopics({
             abi: receiverAbi,
             eventName: "Fill",
-            args: { requestId: requestId as Hex, solver: stack.devnet.solver.address, currency: zeroAddress },
+            args: { requestId: requestId as Hex, solver: stack().devnet.solver.address, currency: zeroAddress },
           }) as Hex[],
           encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [user.address, amountOut]),
         ),
@@ -131,14 +114,14 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       const before = await written();
       expect(await index(forged, destination.id)).toEqual(NOTHING_INDEXED);
       // A transaction that settles nothing (a plain transfer): the same answer.
-      const transfer = await send(user, destination, { to: stack.devnet.accounts[1].address, value: 1n });
+      const transfer = await send(user, destination, { to: stack().devnet.accounts[1].address, value: 1n });
       expect((await index(transfer, destination.id)).body).toMatchObject({ deposits: 0, fills: 0, refunds: 0 });
       expect(await written()).toEqual(before);
 
       // The solver's key pays the request on the Receiver, outside Crossfill's own attempts.
       const fill = await fillByHand(requestId, amountOut, user.address);
       await sleep(1_500);
-      expect((await pollStatus(stack.api.url, requestId, { until: ["pending"] })).last.status).toBe("pending");
+      expect((await pollStatus(stack().api.url, requestId, { until: ["pending"] })).last.status).toBe("pending");
       // The fill's hash sent with the origin chain: that chain has no such transaction.
       expect(await index(fill, origin.id)).toMatchObject({
         status: 404,
@@ -147,9 +130,9 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       expect(await written()).toEqual(before);
 
       expect(await index(fill, destination.id)).toMatchObject({ status: 200, body: { deposits: 0, fills: 1 } });
-      const { last } = await pollStatus(stack.api.url, requestId);
+      const { last } = await pollStatus(stack().api.url, requestId);
       expect(last).toMatchObject({ status: "success", txHashes: [fill] });
-      const applied = await stack.pool.query(
+      const applied = await stack().pool.query(
         "SELECT tx_hash, amount, provisional FROM crossfill.request_fills WHERE request_id = $1",
         [requestId],
       );
@@ -172,7 +155,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
       await sleep(500);
       expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "success"]);
       expect(
-        (await stack.pool.query("SELECT count(*)::int AS n FROM crossfill.fill_facts WHERE tx_hash = $1", [fill]))
+        (await stack().pool.query("SELECT count(*)::int AS n FROM crossfill.fill_facts WHERE tx_hash = $1", [fill]))
           .rows[0].n,
       ).toBe(1);
 
@@ -185,7 +168,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
         },
         { timeout: 15_000, interval: 100 },
       );
-      const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [
+      const attempts = await stack().pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [
         requestId,
       ]);
       expect(attempts.rows).toEqual([]);
@@ -197,12 +180,12 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
 
   it("the worker's own fill the indexer missed: success on its receipt, confirmed once indexed", async () => {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[1];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"));
+    const user = stack().devnet.accounts[1];
+    const quote = await postBridgeQuote(stack().api.url, user, { origin, destination }, parseEther("0.01"));
     const requestId = quote.body.steps[0].requestId as string;
     const { deposit } = await sendSteps(quote.body, user, origin);
     expect((await index(deposit, origin.id)).body).toMatchObject({ deposits: 1, recorded: 1 });
-    const { last } = await pollStatus(stack.api.url, requestId);
+    const { last } = await pollStatus(stack().api.url, requestId);
     expect(last.status).toBe("success");
     const [fill] = last.txHashes as string[];
     // Known from the solver's receipt only: the record says so.
@@ -222,17 +205,17 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
 
   it("ORDER_ALREADY_FILLED: a fill the indexer missed lands before the deposit is indexed; the worker's own fill meets AlreadyFilled", async () => {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[3];
+    const user = stack().devnet.accounts[3];
     // Quoted with the key: its webhook follows the request.
     const quote = await postQuote(
-      stack.api.url,
+      stack().api.url,
       {
         user: user.address,
         ...route(origin, destination),
         amount: parseEther("0.01").toString(),
         tradeType: "EXACT_INPUT",
       },
-      readerKey,
+      readerKey(),
     );
     expect(quote.status).toBe(200);
     const requestId = quote.body.steps[0].requestId as string;
@@ -243,7 +226,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     const recipientBefore = await createEvmChainClient(destination).publicClient.getBalance({ address: user.address });
     expect((await index(deposit, origin.id)).body).toMatchObject({ deposits: 1, recorded: 1 });
 
-    const { last } = await pollStatus(stack.api.url, requestId);
+    const { last } = await pollStatus(stack().api.url, requestId);
     expect(last).toMatchObject({
       status: "failure",
       failReason: "ORDER_ALREADY_FILLED",
@@ -253,13 +236,15 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     const { data } = await record(requestId);
     expect(data).toMatchObject({ failReason: "ORDER_ALREADY_FILLED", failedTxHash: null });
     expect([data.failedCallData.from, data.failedCallData.to].map((a: string) => a.toLowerCase())).toEqual([
-      stack.devnet.solver.address.toLowerCase(),
+      stack().devnet.solver.address.toLowerCase(),
       destination.receiver.toLowerCase(),
     ]);
     // The recipient was paid once, by the hand fill; the deposit is not paid back as well, and nothing was sent.
-    const refunds = await stack.pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [requestId]);
+    const refunds = await stack().pool.query("SELECT id FROM crossfill.refunds WHERE request_id = $1", [requestId]);
     expect(refunds.rows).toEqual([]);
-    const attempts = await stack.pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [requestId]);
+    const attempts = await stack().pool.query("SELECT 1 FROM crossfill.fill_attempts WHERE request_id = $1", [
+      requestId,
+    ]);
     expect(attempts.rows).toEqual([]);
     expect(await createEvmChainClient(destination).publicClient.getBalance({ address: user.address })).toBe(
       recipientBefore,
@@ -267,7 +252,7 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     expect(await statusEvents(requestId)).toEqual(["waiting", "pending", "failure"]);
     await vi.waitFor(
       () => {
-        const updates = webhooksOf(hooks, requestId);
+        const updates = webhooksOf(hooks(), requestId);
         expect(updates.map((update) => update.status)).toEqual(["waiting", "pending", "failure"]);
         expect(updates.at(-1)).toMatchObject({ failReason: "ORDER_ALREADY_FILLED", refundFailReason: "N/A" });
       },
@@ -277,17 +262,17 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
 
   it("a refund the indexer missed moves the failed request to refund once indexed", async () => {
     const { origin, destination } = chains();
-    const user = stack.devnet.accounts[2];
-    const quote = await postBridgeQuote(stack.api.url, user, { origin, destination }, parseEther("0.01"), {
+    const user = stack().devnet.accounts[2];
+    const quote = await postBridgeQuote(stack().api.url, user, { origin, destination }, parseEther("0.01"), {
       tradeType: "EXACT_OUTPUT",
       txs: [harmlessCall(destination.callTarget, user.address)],
     });
     expect(quote.status).toBe(200);
     const requestId = quote.body.steps[0].requestId as string;
-    await revertCallsBeforeFill(stack.pool, requestId, destination.callTarget);
+    await revertCallsBeforeFill(stack().pool, requestId, destination.callTarget);
     const { deposit } = await sendSteps(quote.body, user, origin);
     expect((await index(deposit, origin.id)).body).toMatchObject({ deposits: 1, recorded: 1 });
-    expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
+    expect((await pollStatus(stack().api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
 
     // The worker sends the refund; mined, it waits for the indexer, which is not there.
     const sent = (await sentRefund(requestId)) as Hex;
@@ -297,11 +282,11 @@ describe("POST /transactions/index brings in fills and refunds the indexer misse
     });
     expect(receipt.status).toBe("success");
     await sleep(2_500);
-    expect((await pollStatus(stack.api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
+    expect((await pollStatus(stack().api.url, requestId, { until: ["failure"] })).last.status).toBe("failure");
 
     // A Withdrawal for this order logged by a contract that is not the Depository: no refund.
     const order = quote.body.protocol.v2.orderId as Hex;
-    const forged = await send(stack.devnet.accounts[4], origin, {
+    const forged = await send(stack().devnet.accounts[4], origin, {
       data: emitLogInitCode(
         encodeEventTopics({
           abi: depositoryAbi,

@@ -10,6 +10,7 @@ import { SEND_ASSET_TYPES } from "../src/chains/hypevm/sendAssetTypes.js";
 import { ACTIVATION_FEE } from "../src/chains/hypevm/transferFee.js";
 import { signExchangeAction } from "../src/chains/hypevm/signExchangeAction.js";
 import { depositNative } from "./support/depositNative.js";
+import { evmToFamilyFillCase } from "./support/evmToFamilyFillCase.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
 import { sendSteps } from "./support/sendSteps.js";
@@ -95,6 +96,32 @@ describe("the perps exchange (1337), end to end", () => {
     expect(chains.find((chain) => chain.id === 1337)).toMatchObject({
       vmType: "hypevm",
       currency: { symbol: "USDC", address: PERPS_USDC_CURRENCY, decimals: 8 },
+    });
+  });
+
+  it("pays ETH → perps USDC to a new exchange account with the solver's sendAsset; paid once, to the unit", async () => {
+    await evmToFamilyFillCase({
+      stack: () => stack,
+      chainId: () => 1337,
+      currency: PERPS_USDC_CURRENCY,
+      recipient: () => privateKeyToAccount(generatePrivateKey()).address,
+      addressKey: (address) => address.toLowerCase(),
+      solver: () => exchange.solver.address,
+      balance: async (owner) => exchange.ledger.perpsBalance(owner),
+      // 0.1 ETH at $3,000 is $300: 300 perps USDC (8 decimals), less fees and the account's activation.
+      amountOut: { above: 29_000_000_000n, below: 30_000_000_000n },
+      // The ledger settles a transfer as it accepts it.
+      settle: async () => undefined,
+      // The solver's latest transfer in the ledger: the only one in flight.
+      chainTxHash: async () => exchange.ledger.updates(exchange.solver.address).at(-1)!.hash,
+      // A transfer costs no gas; the solver pays the exchange's activation of the new account.
+      solverCost: async () => ACTIVATION_FEE,
+      checkFill: async ({ txHash, recipient }) => {
+        expect(exchange.ledger.tx(txHash)).toMatchObject({
+          user: exchange.solver.address,
+          action: { type: "sendAsset", destination: recipient.toLowerCase() },
+        });
+      },
     });
   });
 

@@ -3,17 +3,17 @@ import {
   createCloseAccountInstruction,
   getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
-import { Connection, Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
+import { Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
 import { zeroAddress } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sendInstructions } from "../devnet/svm/sendInstructions.js";
 import { QUEUES } from "../jobs/queues.js";
 import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
-import { refundChecks } from "./support/refundChecks.js";
+import { evmToFamilyFillCase } from "./support/evmToFamilyFillCase.js";
 import { sendSteps } from "./support/sendSteps.js";
-import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import { useSolanaStack } from "./support/useSolanaStack.js";
 
 /**
  * EVM → Solana (issue 24): the solver pays SOL or devnet USDC from its own Solana wallet with a Memo of the request id,
@@ -21,22 +21,13 @@ import { type TestStack, startTestStack } from "./support/startTestStack.js";
  * Solana (a slot every 50 ms, finalized 32 slots after landing).
  */
 describe("EVM → Solana, end to end", () => {
-  let stack: TestStack;
-  let connection: Connection;
-  beforeAll(async () => {
-    stack = await startTestStack({ solana: true });
-    connection = new Connection(stack.solana!.devnet.rpcUrl, "confirmed");
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const { stack, connection, solana, lamports, tokens } = useSolanaStack();
 
-  const solana = () => stack.solana!;
-  const origin = () => stack.devnet.chains[0];
+  const origin = () => stack().devnet.chains[0];
   const evmUsdc = () => origin().currencies.find((currency) => currency.symbol === "USDC")!.address;
   const quote = (recipient: string, originCurrency: string, destinationCurrency: string, amount: bigint) =>
-    postQuote(stack.api.url, {
-      user: stack.devnet.accounts[0].address,
+    postQuote(stack().api.url, {
+      user: stack().devnet.accounts[0].address,
       originChainId: origin().id,
       destinationChainId: solana().chain.id,
       originCurrency,
@@ -45,29 +36,25 @@ describe("EVM → Solana, end to end", () => {
       tradeType: "EXACT_INPUT",
       recipient,
     });
-  const lamports = async (owner: string) => BigInt(await connection.getBalance(new PublicKey(owner)));
-  const tokens = async (owner: string) => {
-    const account = getAssociatedTokenAddressSync(new PublicKey(solana().devnet.usdcMint), new PublicKey(owner));
-    const info = await connection.getAccountInfo(account);
-    return info ? Buffer.from(info.data).readBigUInt64LE(64) : 0n;
-  };
   const fillAttempts = async (requestId: string) =>
     (
-      await stack.pool.query<{ tx_hash: string; currency: string; recipient: string }>(
+      await stack().pool.query<{ tx_hash: string; currency: string; recipient: string }>(
         "SELECT tx_hash, currency, recipient FROM crossfill.fill_attempts WHERE request_id = $1",
         [requestId],
       )
     ).rows;
   const fills = async (requestId: string) =>
     (
-      await stack.pool.query<{ tx_hash: string; amount: string }>(
+      await stack().pool.query<{ tx_hash: string; amount: string }>(
         "SELECT tx_hash, amount FROM crossfill.request_fills WHERE request_id = $1",
         [requestId],
       )
     ).rows;
+  const finalized = (signature: string) =>
+    connection().getParsedTransaction(signature, { commitment: "finalized", maxSupportedTransactionVersion: 0 });
   const requestsTo = async (recipient: string) =>
     Number(
-      (await stack.pool.query("SELECT count(*) FROM crossfill.requests WHERE recipient = $1", [recipient])).rows[0]
+      (await stack().pool.query("SELECT count(*) FROM crossfill.requests WHERE recipient = $1", [recipient])).rows[0]
         .count,
     );
 
@@ -76,45 +63,39 @@ describe("EVM → Solana, end to end", () => {
     const response = await quote(recipient, originCurrency, destinationCurrency, amount);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const requestId: string = response.body.steps.at(-1).requestId;
-    const polling = pollStatus(stack.api.url, requestId, { timeoutMs: 60_000 });
-    await sendSteps(response.body, stack.devnet.accounts[0], origin());
+    const polling = pollStatus(stack().api.url, requestId, { timeoutMs: 60_000 });
+    await sendSteps(response.body, stack().devnet.accounts[0], origin());
     // The fill job run again (a retry, a second worker) while the first may still be signing: one payment.
-    const fillQueue = stack.queues.createQueue<{ requestId: string }>(QUEUES.fill);
+    const fillQueue = stack().queues.createQueue<{ requestId: string }>(QUEUES.fill);
     for (const run of [1, 2]) await fillQueue.add("fill", { requestId }, { jobId: `again-${requestId}-${run}` });
     const { last } = await polling;
     expect(last.status).toBe("success");
-    return { requestId, amountOut: BigInt(response.body.details.currencyOut.amount), last };
+    return { requestId, amountOut: BigInt(response.body.details.currencyOut.amount) };
   }
 
   it("pays ETH → SOL to a new wallet, with a Memo of the request id, success once finalized; paid once", async () => {
-    const recipient = Keypair.generate().publicKey.toBase58();
-    const solverBefore = await lamports(solana().chain.solver!);
-    const { requestId, amountOut, last } = await bridge(recipient, zeroAddress, SOLANA_NATIVE_CURRENCY, 10n ** 17n);
-    // 0.1 ETH at $3,000 is $300: 2 SOL at $150, less fees.
-    expect(amountOut).toBeGreaterThan(1_900_000_000n);
-    expect(amountOut).toBeLessThan(2_000_000_000n);
-    expect(await refundChecks(stack).events(requestId)).toEqual(["waiting", "pending", "submitted", "success"]);
-
-    const [attempt, ...more] = await fillAttempts(requestId);
-    expect(more).toEqual([]);
-    // Base58 as written: the signature, the recipient and the native id keep their case everywhere.
-    expect(attempt).toMatchObject({ currency: SOLANA_NATIVE_CURRENCY, recipient });
-    expect(last.txHashes).toContain(attempt!.tx_hash);
-    const tx = await connection.getParsedTransaction(attempt!.tx_hash, {
-      commitment: "finalized",
-      maxSupportedTransactionVersion: 0,
+    await evmToFamilyFillCase({
+      stack,
+      chainId: () => solana().chain.id,
+      currency: SOLANA_NATIVE_CURRENCY,
+      recipient: () => Keypair.generate().publicKey.toBase58(),
+      solver: () => solana().chain.solver!,
+      balance: lamports,
+      // 0.1 ETH at $3,000 is $300: 2 SOL at $150, less fees.
+      amountOut: { above: 1_900_000_000n, below: 2_000_000_000n },
+      // Time finalizes it: a slot every 50 ms.
+      settle: async () => undefined,
+      solverCost: async (signature) => BigInt((await finalized(signature))!.meta!.fee),
+      checkFill: async ({ txHash, requestId }) => {
+        const tx = await finalized(txHash);
+        expect(tx?.meta?.err).toBeNull();
+        expect(
+          tx?.transaction.message.instructions.map((instruction) =>
+            "parsed" in instruction ? instruction.parsed : null,
+          ),
+        ).toEqual([expect.objectContaining({ type: "transfer" }), requestId]);
+      },
     });
-    expect(tx?.meta?.err).toBeNull();
-    expect(
-      tx?.transaction.message.instructions.map((instruction) => ("parsed" in instruction ? instruction.parsed : null)),
-    ).toEqual([expect.objectContaining({ type: "transfer" }), requestId]);
-    await expect
-      .poll(() => fills(requestId), { timeout: 10_000 })
-      .toEqual([{ tx_hash: attempt!.tx_hash, amount: amountOut.toString() }]);
-
-    // To the lamport: the recipient got the quoted output, the solver paid it and one fee.
-    expect(await lamports(recipient)).toBe(amountOut);
-    expect(solverBefore - (await lamports(solana().chain.solver!))).toBe(amountOut + BigInt(tx!.meta!.fee));
   });
 
   /** The quote's `rent` fee component, and the rest of what the solver keeps (`fees.relayer` is their sum). */
@@ -130,17 +111,17 @@ describe("EVM → Solana, end to end", () => {
     const funder = solana().devnet.accounts[4]!;
     const mint = new PublicKey(solana().devnet.usdcMint);
     const account = getAssociatedTokenAddressSync(mint, wallet.publicKey);
-    const signature = await sendInstructions(connection, funder, [
+    const signature = await sendInstructions(connection(), funder, [
       SystemProgram.transfer({ fromPubkey: funder.publicKey, toPubkey: wallet.publicKey, lamports: 10_000_000 }),
       createAssociatedTokenAccountIdempotentInstruction(funder.publicKey, account, wallet.publicKey, mint),
     ]);
-    await connection.confirmTransaction(signature, "confirmed");
+    await connection().confirmTransaction(signature, "confirmed");
     return { wallet, account };
   }
 
   it("pays USDC → USDC to a wallet without a token account: opened by the solver, its rent charged in the quote", async () => {
     const recipient = Keypair.generate().publicKey.toBase58();
-    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
+    const rent = BigInt(await connection().getMinimumBalanceForRentExemption(165));
     // The same quote to a wallet whose token account exists charges no rent: the output differs by the rent fee.
     const existing = await walletWithTokenAccount();
     const toExisting = await quote(
@@ -179,22 +160,22 @@ describe("EVM → Solana, end to end", () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(rentCharged(response.body)).toBe(0n);
     // The attack: the account is closed (its rent back to the wallet) before the deposit, so the fill would open it.
-    const closed = await sendInstructions(connection, wallet, [
+    const closed = await sendInstructions(connection(), wallet, [
       createCloseAccountInstruction(account, wallet.publicKey, wallet.publicKey),
     ]);
-    await connection.confirmTransaction(closed, "confirmed");
-    expect(await connection.getAccountInfo(account)).toBeNull();
+    await connection().confirmTransaction(closed, "confirmed");
+    expect(await connection().getAccountInfo(account)).toBeNull();
     const solverLamports = await lamports(solana().chain.solver!);
     const solverTokens = await tokens(solana().chain.solver!);
     const requestId: string = response.body.steps.at(-1).requestId;
-    const polling = pollStatus(stack.api.url, requestId, { until: ["refund"], timeoutMs: 60_000 });
-    await sendSteps(response.body, stack.devnet.accounts[0], origin());
+    const polling = pollStatus(stack().api.url, requestId, { until: ["refund"], timeoutMs: 60_000 });
+    await sendSteps(response.body, stack().devnet.accounts[0], origin());
     const { last } = await polling;
     expect(last).toMatchObject({ status: "refund", failReason: "NEW_CALLDATA_INCLUDES_HIGHER_RENT_FEE" });
     expect(await fillAttempts(requestId)).toEqual([]);
     expect(await lamports(solana().chain.solver!)).toBe(solverLamports);
     expect(await tokens(solana().chain.solver!)).toBe(solverTokens);
-    expect(await connection.getAccountInfo(account)).toBeNull();
+    expect(await connection().getAccountInfo(account)).toBeNull();
   });
 
   it("refuses a quote whose rent the solver's SOL cannot pay (INSUFFICIENT_FUNDS_FOR_RENT), with nothing stored", async () => {
@@ -204,9 +185,9 @@ describe("EVM → Solana, end to end", () => {
     // The solver keeps 1,000,000 lamports: less than a token account's rent, more than a fill's fee.
     const parked = held - 1_000_000n - 5_000n;
     const move = (from: Keypair, to: PublicKey, amount: bigint) =>
-      sendInstructions(connection, from, [
+      sendInstructions(connection(), from, [
         SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports: amount }),
-      ]).then((signature) => connection.confirmTransaction(signature, "confirmed"));
+      ]).then((signature) => connection().confirmTransaction(signature, "confirmed"));
     await move(solver, parking.publicKey, parked);
     try {
       // The solver's balance is read at most a second stale.
@@ -233,7 +214,7 @@ describe("EVM → Solana, end to end", () => {
     const tokenAccount = getAssociatedTokenAddressSync(new PublicKey(solana().devnet.usdcMint), wallet).toBase58();
     const refusals = [
       // an EVM address, base58 that is no 32-byte key, a mint, the native id
-      [stack.devnet.accounts[1].address, SOLANA_NATIVE_CURRENCY, "INVALID_ADDRESS"],
+      [stack().devnet.accounts[1].address, SOLANA_NATIVE_CURRENCY, "INVALID_ADDRESS"],
       [`${wallet.toBase58().slice(0, -1)}0`, SOLANA_NATIVE_CURRENCY, "INVALID_ADDRESS"],
       [SOLANA_NATIVE_CURRENCY, SOLANA_NATIVE_CURRENCY, "INVALID_ADDRESS"],
       [solana().devnet.usdcMint, SOLANA_NATIVE_CURRENCY, "INVALID_RECIPIENT"],

@@ -1,15 +1,15 @@
 import { getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { Connection, Keypair, PublicKey } from "@solana/web3.js";
+import { Keypair, PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
 import { zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { solanaTransactionSize } from "../src/chains/svm/solanaTransactionSize.js";
 import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
 import { paySolanaStep } from "./support/paySolanaStep.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
-import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import { useSolanaStack } from "./support/useSolanaStack.js";
 
 const USDC_UNIT = 1_000_000n;
 const LAMPORTS_PER_SIGNATURE = 5_000n;
@@ -21,32 +21,23 @@ const newRecipient = () => privateKeyToAddress(generatePrivateKey());
  * `{message, errorCode}`, never a 500, storing nothing.
  */
 describe("Solana quote input over HTTP", () => {
-  let stack: TestStack;
-  let connection: Connection;
-  beforeAll(async () => {
-    stack = await startTestStack({ solana: true });
-    connection = new Connection(stack.solana!.devnet.rpcUrl, "confirmed");
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const { stack, connection, solana, lamports, tokens } = useSolanaStack();
 
-  const solana = () => stack.solana!;
   const usdcMint = () => solana().devnet.usdcMint;
   const fromSolana = (fields: Record<string, unknown>) => ({
     user: solana().devnet.accounts[0]!.publicKey.toBase58(),
     originChainId: solana().chain.id,
-    destinationChainId: stack.devnet.chains[0].id,
+    destinationChainId: stack().devnet.chains[0].id,
     originCurrency: usdcMint(),
-    destinationCurrency: stack.devnet.chains[0].currencies.find((currency) => currency.symbol === "USDC")!.address,
+    destinationCurrency: stack().devnet.chains[0].currencies.find((currency) => currency.symbol === "USDC")!.address,
     amount: (5n * USDC_UNIT).toString(),
     tradeType: "EXACT_INPUT",
     recipient: newRecipient(),
     ...fields,
   });
   const toSolana = (fields: Record<string, unknown>) => ({
-    user: stack.devnet.accounts[0].address,
-    originChainId: stack.devnet.chains[0].id,
+    user: stack().devnet.accounts[0].address,
+    originChainId: stack().devnet.chains[0].id,
     destinationChainId: solana().chain.id,
     originCurrency: zeroAddress,
     destinationCurrency: SOLANA_NATIVE_CURRENCY,
@@ -55,15 +46,10 @@ describe("Solana quote input over HTTP", () => {
     recipient: Keypair.generate().publicKey.toBase58(),
     ...fields,
   });
-  const lamports = async (owner: PublicKey) => BigInt(await connection.getBalance(owner));
-  const tokens = async (owner: PublicKey) => {
-    const account = await connection.getAccountInfo(getAssociatedTokenAddressSync(new PublicKey(usdcMint()), owner));
-    return account ? Buffer.from(account.data).readBigUInt64LE(64) : 0n;
-  };
   const storedFromSolana = async () =>
     Number(
       (
-        await stack.pool.query("SELECT count(*) FROM crossfill.requests WHERE origin_chain_id = $1", [
+        await stack().pool.query("SELECT count(*) FROM crossfill.requests WHERE origin_chain_id = $1", [
           solana().chain.id,
         ])
       ).rows[0].count,
@@ -74,7 +60,7 @@ describe("Solana quote input over HTTP", () => {
     const payer = solana().devnet.accounts[3]!;
     const amount = 5n * USDC_UNIT;
     const response = await postQuote(
-      stack.api.url,
+      stack().api.url,
       fromSolana({
         user: user.publicKey.toBase58(),
         amount: amount.toString(),
@@ -95,16 +81,16 @@ describe("Solana quote input over HTTP", () => {
       payerLamports: await lamports(payer.publicKey),
       userTokens: await tokens(user.publicKey),
     };
-    const paid = await paySolanaStep(connection, user, items[0].data, undefined, { payer });
+    const paid = await paySolanaStep(connection(), user, items[0].data, undefined, { payer });
     // The size the gate counts is the size the wallet sends: two signatures, the fee payer's first.
     expect(paid.message.header.numRequiredSignatures).toBe(2);
     expect(solanaTransactionSize(paid.message)).toBe(paid.raw.length);
-    await pollStatus(stack.api.url, requestId, { until: ["pending", "submitted", "success"], timeoutMs: 30_000 });
+    await pollStatus(stack().api.url, requestId, { until: ["pending", "submitted", "success"], timeoutMs: 30_000 });
 
     expect(await lamports(user.publicKey)).toBe(before.userLamports);
     expect(await lamports(payer.publicKey)).toBe(before.payerLamports - 2n * LAMPORTS_PER_SIGNATURE);
     expect(await tokens(user.publicKey)).toBe(before.userTokens - amount);
-    const deposit = await stack.pool.query(
+    const deposit = await stack().pool.query(
       "SELECT depositor, amount::text FROM crossfill.deposit_facts WHERE chain_id = $1 AND tx_hash = $2",
       [solana().chain.id, paid.signature],
     );
@@ -114,13 +100,16 @@ describe("Solana quote input over HTTP", () => {
 
   it("refuses a depositFeePayer without the fee, one that is no Solana key, and one on an EVM origin", async () => {
     const empty = Keypair.generate().publicKey.toBase58();
-    const broke = await postQuote(stack.api.url, fromSolana({ depositFeePayer: empty }));
+    const broke = await postQuote(stack().api.url, fromSolana({ depositFeePayer: empty }));
     expect(broke.status).toBe(400);
     expect(broke.body).toMatchObject({ errorCode: "INSUFFICIENT_FUNDS", message: expect.stringContaining(empty) });
-    const evmPayer = await postQuote(stack.api.url, fromSolana({ depositFeePayer: stack.devnet.accounts[0].address }));
+    const evmPayer = await postQuote(
+      stack().api.url,
+      fromSolana({ depositFeePayer: stack().devnet.accounts[0].address }),
+    );
     expect(evmPayer).toMatchObject({ status: 400, body: { errorCode: "INVALID_ADDRESS" } });
     const onEvm = await postQuote(
-      stack.api.url,
+      stack().api.url,
       toSolana({ depositFeePayer: solana().devnet.accounts[0]!.publicKey.toBase58() }),
     );
     expect(onEvm).toMatchObject({ status: 400, body: { errorCode: "INVALID_INPUT" } });
@@ -128,7 +117,7 @@ describe("Solana quote input over HTTP", () => {
     const user = solana().devnet.accounts[4]!;
     const all = await lamports(user.publicKey);
     const exact = await postQuote(
-      stack.api.url,
+      stack().api.url,
       fromSolana({
         user: user.publicKey.toBase58(),
         originCurrency: SOLANA_NATIVE_CURRENCY,
@@ -139,7 +128,7 @@ describe("Solana quote input over HTTP", () => {
     );
     expect(exact.status, JSON.stringify(exact.body)).toBe(200);
     const over = await postQuote(
-      stack.api.url,
+      stack().api.url,
       fromSolana({
         user: user.publicKey.toBase58(),
         originCurrency: SOLANA_NATIVE_CURRENCY,
@@ -174,7 +163,7 @@ describe("Solana quote input over HTTP", () => {
       "1".repeat(200),
       "\u{1F600}".repeat(11),
       SOLANA_NATIVE_CURRENCY, // the native id is no address
-      stack.devnet.accounts[0].address,
+      stack().devnet.accounts[0].address,
     ];
     const bodies: [string, unknown][] = [];
     for (const value of malformed) {
@@ -199,7 +188,7 @@ describe("Solana quote input over HTTP", () => {
     const answers: [string, string, number, unknown][] = [];
     for (const path of ["/quote", "/quote/v2", "/price"])
       for (const [what, body] of bodies) {
-        const response = await fetch(`${stack.api.url}${path}`, {
+        const response = await fetch(`${stack().api.url}${path}`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify(body),
@@ -221,7 +210,7 @@ describe("Solana quote input over HTTP", () => {
     expect(codeOf("/quote/v2", "the mint as recipient")).toBe("INVALID_RECIPIENT");
     expect(codeOf("/quote/v2", "an off-curve recipient of USDC")).toBe("INVALID_RECIPIENT");
     expect(codeOf("/quote/v2", "a mint in another case")).toBe("UNSUPPORTED_CURRENCY");
-    expect(codeOf("/quote/v2", `recipient on Solana ${JSON.stringify(stack.devnet.accounts[0].address)}`)).toBe(
+    expect(codeOf("/quote/v2", `recipient on Solana ${JSON.stringify(stack().devnet.accounts[0].address)}`)).toBe(
       "INVALID_ADDRESS",
     );
     expect(codeOf("/quote/v2", `user ${JSON.stringify(bs58.encode(bytes.slice(0, 31)))}`)).toBe("INVALID_ADDRESS");

@@ -1,8 +1,8 @@
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
-import { Connection, Keypair, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
+import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
 import { zeroAddress } from "viem";
 import { privateKeyToAddress, generatePrivateKey } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sendInstructions } from "../devnet/svm/sendInstructions.js";
 import { DEBUG_FORCE_REFUND_REFERRER } from "../jobs/createFillProcessor.js";
 import { memoInstruction } from "../src/chains/svm/memoInstruction.js";
@@ -10,7 +10,7 @@ import { SOLANA_NATIVE_CURRENCY } from "../src/chains/svm/svmFamily.js";
 import { paySolanaStep } from "./support/paySolanaStep.js";
 import { pollStatus } from "./support/pollStatus.js";
 import { postQuote } from "./support/postQuote.js";
-import { type TestStack, startTestStack } from "./support/startTestStack.js";
+import { useSolanaStack } from "./support/useSolanaStack.js";
 import { unmatchedRefundsCase } from "./support/unmatchedRefundsCase.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,38 +25,28 @@ const REFUND_FEE = 5_000n;
  * and lands once; deposits naming no order are paid back after the chain's time, in the currency they paid.
  */
 describe("Solana refunds, end to end", () => {
-  let stack: TestStack;
-  let connection: Connection;
-  beforeAll(async () => {
-    stack = await startTestStack({ solana: true, solanaRefundUnmatchedAfterBlocks: AFTER_SLOTS });
-    connection = new Connection(stack.solana!.devnet.rpcUrl, "confirmed");
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const { stack, connection, lamports, tokens } = useSolanaStack(
+    { solanaRefundUnmatchedAfterBlocks: AFTER_SLOTS },
+    { commitment: "processed" },
+  );
 
-  const devnet = () => stack.solana!.devnet;
+  const devnet = () => stack().solana!.devnet;
   const depository = () => devnet().depository.publicKey;
   const usdcMint = () => new PublicKey(devnet().usdcMint);
-  const lamports = async (owner: PublicKey) => BigInt(await connection.getBalance(owner, "processed"));
-  const tokens = async (owner: PublicKey) => {
-    const account = await connection.getAccountInfo(getAssociatedTokenAddressSync(usdcMint(), owner), "processed");
-    return account ? Buffer.from(account.data).readBigUInt64LE(64) : 0n;
-  };
   const feeOf = async (signature: string) =>
-    BigInt((await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 }))!.meta!.fee);
+    BigInt((await connection().getTransaction(signature, { maxSupportedTransactionVersion: 0 }))!.meta!.fee);
   /** The depository's landed transactions whose Memo is `memo`. */
   const depositoryPaymentsNamed = async (memo: string) =>
-    (await connection.getSignaturesForAddress(depository(), { limit: 1000 })).filter(
+    (await connection().getSignaturesForAddress(depository(), { limit: 1000 })).filter(
       (entry) => entry.err === null && entry.memo?.endsWith(memo),
     );
 
   it("re-signs a refund whose blockhash expired unlanded; it lands once and pays back to the lamport", async () => {
     const user = devnet().accounts[0]!;
-    const response = await postQuote(stack.api.url, {
+    const response = await postQuote(stack().api.url, {
       user: user.publicKey.toBase58(),
-      originChainId: stack.solana!.chain.id,
-      destinationChainId: stack.devnet.chains[0].id,
+      originChainId: stack().solana!.chain.id,
+      destinationChainId: stack().devnet.chains[0].id,
       originCurrency: SOLANA_NATIVE_CURRENCY,
       destinationCurrency: zeroAddress,
       amount: (SOL / 10n).toString(),
@@ -69,7 +59,7 @@ describe("Solana refunds, end to end", () => {
     const orderId: string = response.body.protocol.v2.orderId;
     const refund = async () =>
       (
-        await stack.pool.query<{ status: string; tx_hash: string | null; raw_tx: string | null; amount: string }>(
+        await stack().pool.query<{ status: string; tx_hash: string | null; raw_tx: string | null; amount: string }>(
           "SELECT status, tx_hash, raw_tx, amount FROM crossfill.refunds WHERE request_id = $1",
           [requestId],
         )
@@ -78,7 +68,7 @@ describe("Solana refunds, end to end", () => {
 
     // The cluster drops what the depository sends: the refund is sent, and lands nowhere.
     devnet().ledger.dropTransactionsOf(depository().toBase58());
-    const { signature } = await paySolanaStep(connection, user, response.body.steps[0].items[0].data);
+    const { signature } = await paySolanaStep(connection(), user, response.body.steps[0].items[0].data);
     await expect.poll(async () => (await refund())?.status, { timeout: 30_000 }).toBe("sent");
     const first = (await refund())!;
     // Still valid: re-sent as it is, never re-signed.
@@ -90,11 +80,11 @@ describe("Solana refunds, end to end", () => {
     await expect.poll(async () => (await refund())!.tx_hash, { timeout: 15_000 }).not.toBe(first.tx_hash);
     devnet().ledger.dropTransactionsOf(depository().toBase58(), false);
     // The first one can never land now.
-    await expect(connection.sendRawTransaction(Buffer.from(first.raw_tx!, "base64"))).rejects.toThrow(
+    await expect(connection().sendRawTransaction(Buffer.from(first.raw_tx!, "base64"))).rejects.toThrow(
       /Blockhash not found/,
     );
     await expect.poll(async () => (await refund())!.status, { timeout: 30_000 }).toBe("confirmed");
-    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 30_000, until: ["refund"] });
+    const { last } = await pollStatus(stack().api.url, requestId, { timeoutMs: 30_000, until: ["refund"] });
     expect(last.status).toBe("refund");
 
     // Paid once: besides the deposit, one payment of the depository names the order, and it is the stored one.
@@ -102,7 +92,7 @@ describe("Solana refunds, end to end", () => {
     expect(
       (await depositoryPaymentsNamed(orderId)).map((entry) => entry.signature).filter((named) => named !== signature),
     ).toEqual([landed.tx_hash]);
-    expect(await connection.getSignatureStatus(first.tx_hash!, { searchTransactionHistory: true })).toMatchObject({
+    expect(await connection().getSignatureStatus(first.tx_hash!, { searchTransactionHistory: true })).toMatchObject({
       value: null,
     });
     // To the lamport: the deposit back less one refund fee; the depository ends where it started.
@@ -115,12 +105,12 @@ describe("Solana refunds, end to end", () => {
     const [, bare, malformed, small] = devnet().accounts as [Keypair, Keypair, Keypair, Keypair];
     const unknownOrder = `0x${"6b".repeat(32)}`;
     const paySol = (payer: Keypair, amount: bigint, memo?: string) =>
-      sendInstructions(connection, payer, [
+      sendInstructions(connection(), payer, [
         SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: depository(), lamports: amount }),
         ...(memo === undefined ? [] : [memoInstruction(memo)]),
       ]);
     const payUsdc = (payer: Keypair, amount: bigint, memo: string): Promise<string> =>
-      sendInstructions(connection, payer, [
+      sendInstructions(connection(), payer, [
         createTransferCheckedInstruction(
           getAssociatedTokenAddressSync(usdcMint(), payer.publicKey),
           usdcMint(),
@@ -141,7 +131,7 @@ describe("Solana refunds, end to end", () => {
     // 5,000 lamports at $150 a SOL is $0.00075: 750 units of USDC at $1.
     const usdcFee = 750n;
     await unmatchedRefundsCase({
-      stack: () => stack,
+      stack: () => stack(),
       async pay() {
         for (const [address, owner] of payers)
           for (const currency of [SOLANA_NATIVE_CURRENCY, devnet().usdcMint])
@@ -182,7 +172,7 @@ describe("Solana refunds, end to end", () => {
       async checkRefund(row, payment) {
         expect(row.fee).toBe(payment.currency === SOLANA_NATIVE_CURRENCY ? REFUND_FEE.toString() : usdcFee.toString());
         // One landed payment of the depository.
-        const { value } = await connection.getSignatureStatus(row.tx_hash!, { searchTransactionHistory: true });
+        const { value } = await connection().getSignatureStatus(row.tx_hash!, { searchTransactionHistory: true });
         expect(value).toMatchObject({ err: null, confirmationStatus: "finalized" });
       },
       timeoutMs: 30_000,
@@ -203,10 +193,10 @@ describe("Solana refunds, end to end", () => {
     const deposit = 5_000_000n;
     // Attack: each refund to a new wallet would open its token account at the depository's cost (rent the wallet's
     // owner can take back by closing it).
-    const response = await postQuote(stack.api.url, {
+    const response = await postQuote(stack().api.url, {
       user: user.publicKey.toBase58(),
-      originChainId: stack.solana!.chain.id,
-      destinationChainId: stack.devnet.chains[0].id,
+      originChainId: stack().solana!.chain.id,
+      destinationChainId: stack().devnet.chains[0].id,
       originCurrency: devnet().usdcMint,
       destinationCurrency: zeroAddress,
       amount: deposit.toString(),
@@ -218,14 +208,14 @@ describe("Solana refunds, end to end", () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const { requestId } = response.body.steps[0];
     const before = { lamports: await lamports(depository()), tokens: await tokens(depository()) };
-    await paySolanaStep(connection, user, response.body.steps[0].items[0].data);
-    const { last } = await pollStatus(stack.api.url, requestId, { timeoutMs: 60_000, until: ["refund"] });
+    await paySolanaStep(connection(), user, response.body.steps[0].items[0].data);
+    const { last } = await pollStatus(stack().api.url, requestId, { timeoutMs: 60_000, until: ["refund"] });
     expect(last.status).toBe("refund");
-    const rent = BigInt(await connection.getMinimumBalanceForRentExemption(165));
+    const rent = BigInt(await connection().getMinimumBalanceForRentExemption(165));
     // The fee and the rent, 2,044,280 lamports at $150 a SOL, are $0.306642: that many USDC units at $1.
     const charged = ((REFUND_FEE + rent) * 150n) / 1_000n;
     const [refund] = (
-      await stack.pool.query(
+      await stack().pool.query(
         "SELECT status, amount, gas_cost, recipient FROM crossfill.refunds WHERE request_id = $1",
         [requestId],
       )
