@@ -199,7 +199,7 @@ export function createRefundProcessor(deps: RefundDeps) {
       chargedRent: charge.rent,
     });
     if ("refusal" in prepared)
-      return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund withdrawal reverts: ${prepared.refusal}`);
+      return stuck("manual", "MANUAL_REFUND_REQUIRED", `the refund cannot be sent: ${prepared.refusal}`);
     const signed: SignedTransaction | undefined = await withTransaction(pool, async (db) => {
       const current = await getRefund(db, refund.id, { forUpdate: true });
       if (current?.status !== "queued") return undefined;

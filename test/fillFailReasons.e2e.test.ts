@@ -13,6 +13,9 @@ import { useStackWithWebhooks } from "./support/useStackWithWebhooks.js";
 
 type Call = { to: string; value: string; data: Hex };
 
+/** 20,000 turns of a countdown loop (~520k gas), then STOP: a contract that succeeds, and accepts ether, expensively. */
+const BURNS_520K_GAS = "0x614e205b600190038060035700";
+
 /**
  * The fail reasons the devnet can provoke from a fill's revert data: each request is quoted with a harmless
  * destination call, which is changed after the quote (the quote's own simulation refuses a call that reverts), so
@@ -206,6 +209,73 @@ describe("fill fail reasons from revert data, end to end", () => {
         message: `destination call 0 reverts: calls 0 to 0 send ${value + 1n} wei, the fill brought ${value}`,
       },
     });
+  });
+
+  it("attack: a destination call that burns more gas than the quote charged is refused before signing: the solver pays no gas", async () => {
+    const { destination, rpc } = chains();
+    const burner = randomAddress();
+    // It succeeds, so every simulation passes; only its gas is more than the one call the quote charged for.
+    await rpc("anvil_setCode", [burner, BURNS_520K_GAS]);
+    const solver = stack().devnet.solver.address as Address;
+    const destinationClient = createEvmChainClient(destination).publicClient;
+    const nonceBefore = await destinationClient.getTransactionCount({ address: solver });
+    const { quote, requestId, user } = await quoteThenCall(1, 10n ** 15n, [{ to: burner, value: "0", data: "0x" }]);
+    await sendSteps(quote.body, user, chains().origin);
+    const { last } = await pollStatus(stack().api.url, requestId, { until: ["refund"] });
+    expect(last).toMatchObject({ failReason: "QUOTED_GAS_LIMIT_EXCEEDED" });
+    expect(String((last.details as { message?: string }).message)).toMatch(
+      /the fill needs \d+ gas, more than the \d+ its quote allows/,
+    );
+    expect((await record(requestId)).data).toMatchObject({
+      failReason: "QUOTED_GAS_LIMIT_EXCEEDED",
+      failedTxHash: null,
+    });
+    // No fill was signed or sent: none stored, the solver's nonce on the destination where it was.
+    const attempts = await stack().pool.query(
+      "SELECT count(*)::int AS n FROM crossfill.fill_attempts WHERE request_id = $1",
+      [requestId],
+    );
+    expect(attempts.rows[0].n).toBe(0);
+    expect(await destinationClient.getTransactionCount({ address: solver })).toBe(nonceBefore);
+  });
+
+  it("attack: a refundTo contract that burns more gas than the refund's fee charged gets no refund sent: an operator decides", async () => {
+    const { origin, destination } = chains();
+    const burner = randomAddress();
+    await fetch(origin.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setCode", params: [burner, BURNS_520K_GAS] }),
+    });
+    const user = stack().devnet.accounts[2];
+    const quote = await postBridgeQuote(stack().api.url, user, { origin, destination }, 10n ** 15n, {
+      refundTo: burner,
+      referrer: "debug-force-refund",
+    });
+    expect(quote.status).toBe(200);
+    const requestId = quote.body.requestId as string;
+    await sendSteps(quote.body, user, origin);
+    await vi.waitFor(
+      async () => {
+        const { rows } = await stack().pool.query(
+          "SELECT status, tx_hash, refund_fail_reason, note FROM crossfill.refunds WHERE request_id = $1",
+          [requestId],
+        );
+        expect(rows).toEqual([
+          {
+            status: "manual",
+            tx_hash: null,
+            refund_fail_reason: "MANUAL_REFUND_REQUIRED",
+            note: expect.stringMatching(
+              /^the refund cannot be sent: the refund needs \d+ gas, more than the \d+ its fee allows/,
+            ),
+          },
+        ]);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    const { last } = await pollStatus(stack().api.url, requestId, { until: ["failure"] });
+    expect(last).toMatchObject({ status: "failure", refundFailReason: "MANUAL_REFUND_REQUIRED" });
   });
 
   it("QUOTED_GAS_LIMIT_EXCEEDED: a sent fill whose destination call burns all its gas by the time it is mined", async () => {

@@ -18,7 +18,7 @@ import type { OrderSigner } from "./orderSigner.js";
 import { findRevert } from "./findRevert.js";
 import { followFill } from "./followFill.js";
 import { readReceipt, waitForReceipt } from "./waitForReceipt.js";
-import { GAS_ESTIMATES } from "./gasEstimates.js";
+import { quotedGasUnits } from "./quotedGasUnits.js";
 import { depositFactsOfReceipt } from "./depositFactsOfReceipt.js";
 import { readReceiptFacts } from "./readReceiptFacts.js";
 import { settlementFactsOfReceipt } from "./settlementFactsOfReceipt.js";
@@ -38,12 +38,6 @@ export type EvmAdapterOptions = {
   /** Where `orderSignature`s come from (the gateway's: the worker's signer service); none, no protocol data. */
   orderSigner?: OrderSigner;
   gasPriceTtlMs?: number;
-};
-
-const GAS = {
-  deposit: (native: boolean) => (native ? GAS_ESTIMATES.depositNative : GAS_ESTIMATES.depositErc20),
-  fill: (native: boolean) => (native ? GAS_ESTIMATES.fillNative : GAS_ESTIMATES.fillErc20),
-  refund: (native: boolean) => (native ? GAS_ESTIMATES.withdrawNative : GAS_ESTIMATES.withdrawErc20),
 };
 
 /** One EVM chain behind the chain-adapter seam: viem, the Depository and Receiver contracts, the solver's account. */
@@ -81,6 +75,22 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     revertData: data,
   });
 
+  // The recipient, call targets and their gas are the user's: a fill (or refund) that would use well over the gas its
+  // quote charged for is refused before it is signed, so gas burnt on receipt is never the solver's. Half again over
+  // the quoted units: they are a price, not a measurement (a fill's intrinsic gas and calldata come on top of them).
+  const gasAllowed = (quoted: bigint) => (quoted * 3n) / 2n;
+  const overQuotedGas = (call: SolverCall, gas: bigint, quoted: bigint): FillRefusal => ({
+    failure: {
+      failReason: "QUOTED_GAS_LIMIT_EXCEEDED",
+      details: {
+        errorCode: "DESTINATION_TX_FAILED",
+        message: `the fill needs ${gas} gas, more than the ${gasAllowed(quoted)} its quote allows (${quoted} charged, and half again)`,
+      },
+    },
+    call: asCall(call),
+    revertData: undefined,
+  });
+
   return {
     ...evmFamily,
     chain,
@@ -106,17 +116,10 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
     },
 
     estimateFee: (operation, currency, callCount = 0, conversion) =>
-      rpc(async () => {
-        const converting = operation === "fill" ? conversion : undefined;
-        const gas =
-          converting === undefined
-            ? GAS[operation](currency === zeroAddress)
-            : converting === "wrap"
-              ? GAS_ESTIMATES.fillWrap
-              : GAS_ESTIMATES.fillUnwrap;
-        const perCall = operation === "fill" ? GAS_ESTIMATES.perCall * BigInt(callCount) : 0n;
-        return (gas + perCall) * (await client.gasPrice());
-      }),
+      rpc(
+        async () =>
+          quotedGasUnits(operation, currency === zeroAddress, callCount, conversion) * (await client.gasPrice()),
+      ),
     balanceOf: (owner, currency) => rpc(() => client.balanceOf(owner as Address, currency as Address)),
     readAggregatorRound: aggregatorRoundReader(client.publicClient),
     headHeight: () => rpc(() => client.publicClient.getBlockNumber({ cacheTime: 0 })),
@@ -173,7 +176,15 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
       rpc(async () => {
         const call = encodeFillCall(chain.receiver, order);
         try {
-          return { transaction: { chainId: chain.id, payload: await prepareSolverTransaction(client, solver, call) } };
+          const payload = await prepareSolverTransaction(client, solver, call);
+          const quoted = quotedGasUnits(
+            "fill",
+            order.currency === zeroAddress,
+            order.calls.length,
+            order.conversion?.kind,
+          );
+          if (payload.gas > gasAllowed(quoted)) return { refusal: overQuotedGas(call, payload.gas, quoted) };
+          return { transaction: { chainId: chain.id, payload } };
         } catch (error) {
           const revert = findRevert(error);
           if (!revert) throw error;
@@ -192,7 +203,13 @@ export function createEvmAdapter(chain: EvmChainConfig, options: EvmAdapterOptio
           value: 0n,
         };
         try {
-          return { transaction: { chainId: chain.id, payload: await prepareSolverTransaction(client, solver, call) } };
+          const payload = await prepareSolverTransaction(client, solver, call);
+          const quoted = quotedGasUnits("refund", refund.currency === zeroAddress);
+          if (payload.gas > gasAllowed(quoted))
+            return {
+              refusal: `the refund needs ${payload.gas} gas, more than the ${gasAllowed(quoted)} its fee allows (${quoted} charged, and half again): ${refund.recipient} uses more gas to receive it than a wallet does`,
+            };
+          return { transaction: { chainId: chain.id, payload } };
         } catch (error) {
           if (!findRevert(error)) throw error;
           return { refusal: (error as Error).message.split("\n")[0] };
